@@ -1,0 +1,16 @@
+import type { Mask, Point } from './mask.js';
+
+/**
+ * A static or bulk collision layer that a World can test bodies against without one body per
+ * object: tile maps and collision rasters implement it. Coordinates are the layer's (= world) pixels.
+ */
+export interface CollisionLayer {
+    /** Whether a set pixel of `mask`, its top-left at (x, y), lies on a solid pixel of the layer. */
+    test(mask: Mask, x: number, y: number): boolean;
+    /** Number of set pixels of `mask` at (x, y) that lie on solid pixels of the layer. */
+    overlapArea(mask: Mask, x: number, y: number): number;
+    /** The first such pixel in row-major order, in layer coordinates, or `null`. */
+    hitPoint(mask: Mask, x: number, y: number): Point | null;
+    /** Whether the layer is solid at pixel (x, y) (coordinates floored; outside the layer: false). */
+    testPixel(x: number, y: number): boolean;
+}

@@ -1,0 +1,90 @@
+// Every bad input to the Mask API throws a clear error naming the value, and leaves the mask untouched.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Mask } from '../src/index.js';
+
+const bad = (fn: () => unknown, type: typeof Error, pattern: RegExp) => assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof type, `expected ${type.name}, got ${String(e)}`);
+    assert.match((e as Error).message, pattern);
+    return true;
+});
+
+test('constructor rejects bad sizes', () => {
+    bad(() => new Mask(-1, 2), RangeError, /width must be an integer .* got -1/);
+    bad(() => new Mask(2, 1.5), RangeError, /height .* got 1\.5/);
+    bad(() => new Mask(NaN, 2), RangeError, /got NaN/);
+    bad(() => new Mask(Infinity, 2), RangeError, /got Infinity/);
+    bad(() => new Mask('3' as unknown as number, 2), RangeError, /got "3"/);
+    bad(() => new Mask(2 ** 31, 1), RangeError, /width must be an integer in 0\.\.1073741824/);
+    bad(() => new Mask(2 ** 20, 2 ** 20), RangeError, /needs 34359738368 words.*split it into tiles/);
+});
+
+test('fromRGBA / fromImageData / fromColorKey reject bad buffers and options', () => {
+    const px = new Uint8Array(16);
+    bad(() => Mask.fromRGBA(new Uint8Array(15), 2, 2), RangeError, /data has length 15, expected 16/);
+    bad(() => Mask.fromRGBA([0, 0, 0, 0] as unknown as Uint8Array, 1, 1), TypeError, /Uint8Array or Uint8ClampedArray .* got Array\(4\)/);
+    bad(() => Mask.fromRGBA(new Float32Array(4) as unknown as Uint8Array, 1, 1), TypeError, /got Float32Array\(4\)/);
+    bad(() => Mask.fromRGBA(px, -2, -2), RangeError, /width .* got -2/);
+    bad(() => Mask.fromRGBA(px, 2, 2, { threshold: 256 }), RangeError, /threshold must be an integer in 0\.\.255, got 256/);
+    bad(() => Mask.fromRGBA(px, 2, 2, { threshold: -1 }), RangeError, /threshold .* got -1/);
+    bad(() => Mask.fromRGBA(px, 2, 2, { threshold: 12.5 }), RangeError, /got 12\.5/);
+    bad(() => Mask.fromImageData(null as unknown as ImageData), TypeError, /ImageData-like object, got null/);
+    bad(() => Mask.fromColorKey(px, 2, 2, 0x1000000), RangeError, /color key must be an integer in 0\.\.16777215/);
+    bad(() => Mask.fromColorKey(px, 2, 2, [1, 2] as unknown as [number, number, number]), TypeError, /0xRRGGBB or \[r, g, b\], got Array\(2\)/);
+    bad(() => Mask.fromColorKey(px, 2, 2, [1, 2, 300]), RangeError, /blue .* got 300/);
+    bad(() => Mask.fromColorKey(px, 2, 2, 0, { tolerance: 999 }), RangeError, /tolerance .* got 999/);
+});
+
+test('fromText and fromWords reject malformed input', () => {
+    bad(() => Mask.fromText('##\n#'), Error, /row 1 is 1 characters wide, expected 2/);
+    bad(() => Mask.fromText('#x'), Error, /"x" at row 0, column 1/);
+    bad(() => Mask.fromText(3 as unknown as string), TypeError, /text must be a string, got 3/);
+    bad(() => Mask.fromWords(33, 2, new Uint32Array(3)), RangeError, /length 3, expected 4/);
+    bad(() => Mask.fromWords(4, 1, [0] as unknown as Uint32Array), TypeError, /Uint32Array, got Array\(1\)/);
+    bad(() => Mask.fromWords(4, 2, new Uint32Array([0, 16])), RangeError, /bits set past width 4 in row 1/);
+});
+
+test('pixel access rejects non-finite coordinates and writes outside the mask', () => {
+    const m = new Mask(4, 4);
+    bad(() => m.get(NaN, 0), RangeError, /x must be a finite number, got NaN/);
+    bad(() => m.get(0, Infinity), RangeError, /y must be a finite number, got Infinity/);
+    bad(() => m.set(4, 0), RangeError, /Pixel \(4, 0\) is outside the 4x4 mask/);
+    bad(() => m.set(0, -1), RangeError, /outside/);
+    assert.equal(m.count(), 0);
+});
+
+test('pairwise operations reject non-masks and non-finite offsets without touching the mask', () => {
+    const m = new Mask(8, 8, true), o = new Mask(2, 2, true);
+    for (const op of ['overlap', 'overlaps', 'overlapArea', 'overlapMask', 'draw', 'erase'] as const) {
+        bad(() => m[op]({} as Mask, 0, 0), TypeError, /other must be a Mask, got Object/);
+        bad(() => m[op](null as unknown as Mask, 0, 0), TypeError, /got null/);
+        bad(() => m[op](o, NaN, 0), RangeError, /dx must be a finite number, got NaN/);
+        bad(() => m[op](o, 0, -Infinity), RangeError, /dy must be a finite number, got -Infinity/);
+        bad(() => m[op](o, '1' as unknown as number, 0), RangeError, /dx .* got "1"/);
+    }
+    bad(() => m.overlapInto(o, NaN, 0, { x: 0, y: 0 }), RangeError, /dx/);
+    bad(() => m.overlapMaskInto(o, 0, 0, new Mask(7, 8)), RangeError, /out is 7x8, expected 8x8/);
+    bad(() => m.overlapMaskInto(o, 0, 0, {} as Mask), TypeError, /out must be a Mask/);
+    bad(() => m.equals(3 as unknown as Mask), TypeError, /other must be a Mask, got 3/);
+    bad(() => m.convolve([] as unknown as Mask), TypeError, /got Array\(0\)/);
+    assert.equal(m.count(), 64);
+});
+
+test('shape operations reject bad arguments', () => {
+    const m = new Mask(5, 5, true);
+    bad(() => m.outline(0), RangeError, /every must be an integer in 1\.\./);
+    bad(() => m.outline(1.5), RangeError, /every .* got 1\.5/);
+    bad(() => m.connectedComponent(5, 0), RangeError, /Pixel \(5, 0\) is outside the 5x5 mask/);
+    bad(() => m.connectedComponent(0), RangeError, /y must be a finite number, got undefined/);
+    bad(() => new Mask(3, 3).connectedComponent(9, 9), RangeError, /outside/);
+    bad(() => m.connectedComponents(0.5), RangeError, /minArea .* got 0\.5/);
+    bad(() => m.scale(-1, 2), RangeError, /scale width .* got -1/);
+    bad(() => m.scale(2, NaN), RangeError, /scale height .* got NaN/);
+    bad(() => m.rotate90(0.5), RangeError, /turns .* got 0\.5/);
+    bad(() => m.crop(0, 0, -1, 2), RangeError, /crop width .* got -1/);
+    bad(() => m.crop(NaN, 0, 1, 2), RangeError, /x must be a finite number/);
+    bad(() => m.toRGBA(-1), RangeError, /onColor .* got -1/);
+    bad(() => m.toRGBA(0, 2 ** 32), RangeError, /offColor .* got 4294967296/);
+    bad(() => m.toRGBA(0, 0, new Uint8Array(99)), RangeError, /length 100, got Uint8Array\(99\)/);
+    assert.equal(m.count(), 25);
+});
