@@ -32,6 +32,20 @@ let X0 = 0, X1 = 0, Y0 = 0, Y1 = 0;
 // Words adopted by the constructor instead of a fresh allocation (see Mask.fromWords).
 let adopted: Uint32Array | null = null;
 
+// Small masks take their words from shared 64 KiB slabs: a typed array over V8's on-heap limit
+// (64 bytes) gets its own backing store, ~300-550 ns each, while a view into a slab costs ~20 ns.
+// A slab stays alive while any mask in it does (at most 64 KiB per live small mask, in the worst case).
+const SLAB_WORDS = 16384, SLAB_MAX_WORDS = 512;
+let slab: ArrayBuffer | null = null, slabUsed = SLAB_WORDS;
+
+function allocWords(n: number): Uint32Array {
+    if (n > SLAB_MAX_WORDS) return new Uint32Array(n);
+    if (slabUsed + n > SLAB_WORDS) { slab = new ArrayBuffer(SLAB_WORDS * 4); slabUsed = 0; }
+    const words = new Uint32Array(slab as ArrayBuffer, slabUsed * 4, n);
+    slabUsed += n;
+    return words;
+}
+
 /**
  * A 1-bit-per-pixel collision mask.
  *
@@ -47,7 +61,10 @@ export class Mask {
     readonly height: number;
     /** Number of 32-pixel strips, `ceil(width / 32)`. */
     readonly strips: number;
-    /** Packed bits, `strips * height` words; see the class comment for the layout. */
+    /**
+     * Packed bits, `strips * height` words; see the class comment for the layout. Small masks share
+     * an underlying ArrayBuffer with other masks: copy (`words.slice()`) before transferring it.
+     */
     readonly words: Uint32Array;
 
     /** Creates an empty (or, with `filled`, a full) mask of `width` × `height` pixels. */
@@ -66,7 +83,7 @@ export class Mask {
             this.words = adopted;
             adopted = null;
         } else {
-            this.words = new Uint32Array(n);
+            this.words = allocWords(n);
             if (filled) this.fill();
         }
     }
@@ -229,8 +246,9 @@ export class Mask {
 
     /** An independent copy. */
     clone(): Mask {
-        adopted = this.words.slice();
-        return new Mask(this.width, this.height);
+        const m = new Mask(this.width, this.height);
+        m.words.set(this.words);
+        return m;
     }
 
     /** Whether `other` has the same size and the same pixels. */
@@ -296,18 +314,27 @@ export class Mask {
         const rows = Y1 - Y0, n0 = Y0 - dy;
         for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
             const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
-            let ai = s * ah + Y0, bi = bs * bh + n0;
+            const ai = s * ah + Y0;
+            let bi = bs * bh + n0;
+            // Four rows per test with one OR-accumulated branch: 1.3-1.6x faster full scans than one row per test.
+            let r = 0;
             if (sh !== 0 && bs >= 0 && bs + 1 < bStrips) {
-                const ls = 32 - sh;
-                for (let r = 0; r < rows; r++, ai++, bi++) {
-                    if ((A[ai] & ((B[bi] >>> sh) | (B[bi + bh] << ls))) !== 0) return true;
+                const ls = 32 - sh, bj = bi + bh;
+                for (; r + 4 <= rows; r += 4) {
+                    const i = ai + r, j = bi + r, k = bj + r;
+                    if (((A[i] & ((B[j] >>> sh) | (B[k] << ls))) | (A[i + 1] & ((B[j + 1] >>> sh) | (B[k + 1] << ls))) |
+                        (A[i + 2] & ((B[j + 2] >>> sh) | (B[k + 2] << ls))) | (A[i + 3] & ((B[j + 3] >>> sh) | (B[k + 3] << ls)))) !== 0) return true;
                 }
+                for (; r < rows; r++) if ((A[ai + r] & ((B[bi + r] >>> sh) | (B[bj + r] << ls))) !== 0) return true;
             } else {
                 let rs = sh, ls = 0;
                 if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
-                for (let r = 0; r < rows; r++, ai++, bi++) {
-                    if ((A[ai] & ((B[bi] >>> rs) << ls)) !== 0) return true;
+                for (; r + 4 <= rows; r += 4) {
+                    const i = ai + r, j = bi + r;
+                    if (((A[i] & ((B[j] >>> rs) << ls)) | (A[i + 1] & ((B[j + 1] >>> rs) << ls)) |
+                        (A[i + 2] & ((B[j + 2] >>> rs) << ls)) | (A[i + 3] & ((B[j + 3] >>> rs) << ls))) !== 0) return true;
                 }
+                for (; r < rows; r++) if ((A[ai + r] & ((B[bi + r] >>> rs) << ls)) !== 0) return true;
             }
         }
         return false;
@@ -322,6 +349,8 @@ export class Mask {
         const A = this.words, B = other.words, ah = this.height, bh = other.height, bStrips = other.strips;
         const rows = Y1 - Y0, n0 = Y0 - dy;
         let n = 0;
+        // Zero words skip the popcount: contacts are mostly empty words (-23% time on a sparse 1024²
+        // overlap, no change on a dense one; bench/layout scenes).
         for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
             const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
             let ai = s * ah + Y0, bi = bs * bh + n0;
@@ -329,6 +358,7 @@ export class Mask {
                 const ls = 32 - sh;
                 for (let r = 0; r < rows; r++, ai++, bi++) {
                     let v = A[ai] & ((B[bi] >>> sh) | (B[bi + bh] << ls));
+                    if (v === 0) continue;
                     v -= (v >>> 1) & 0x55555555;
                     v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
                     n += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
@@ -338,6 +368,7 @@ export class Mask {
                 if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
                 for (let r = 0; r < rows; r++, ai++, bi++) {
                     let v = A[ai] & ((B[bi] >>> rs) << ls);
+                    if (v === 0) continue;
                     v -= (v >>> 1) & 0x55555555;
                     v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
                     n += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
