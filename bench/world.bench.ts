@@ -1,0 +1,146 @@
+// World benchmark: N moving sprites at constant density; per step, move every body and list every
+// colliding pair (pixel-exact). Baseline in the same run: detect-collisions, boxes only, checkAll.
+// Usage: npm run bench:world [-- 1000,10000,100000]
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { PNG } from 'pngjs';
+import { GifReader } from 'omggif';
+import { System } from 'detect-collisions';
+import { Mask } from '../src/mask.js';
+import { World, type Body } from '../src/world.js';
+
+const DATA = '/usr/share/doc/python-pygame-doc/examples/data/';
+const FILES = ['alien1.png', 'alien2.png', 'alien3.png', 'player1.gif', 'shot.gif', 'bomb.gif', 'explosion1.gif'];
+
+function mulberry32(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+
+function loadSprites(): { masks: Mask[]; source: string } {
+    try {
+        const masks = FILES.map(f => {
+            const buf = readFileSync(DATA + f);
+            if (f.endsWith('.png')) {
+                const png = PNG.sync.read(buf);
+                return Mask.fromRGBA(png.data, png.width, png.height);
+            }
+            const gif = new GifReader(buf);
+            const px = new Uint8Array(gif.width * gif.height * 4);
+            gif.decodeAndBlitFrameRGBA(0, px);
+            return Mask.fromRGBA(px, gif.width, gif.height);
+        });
+        return { masks, source: `pygame example sprites (${masks.map(m => `${m.width}x${m.height}`).join(', ')})` };
+    } catch {
+        // Fallback: generated blobby masks of 16..90 px.
+        const rnd = mulberry32(5);
+        const masks = [16, 24, 40, 61, 71, 90].map(s => {
+            const m = new Mask(s, s);
+            const blobs = 4;
+            for (let k = 0; k < blobs; k++) {
+                const cx = s * (0.3 + 0.4 * rnd()), cy = s * (0.3 + 0.4 * rnd()), r = s * (0.2 + 0.2 * rnd());
+                for (let y = 0; y < s; y++) for (let x = 0; x < s; x++) if ((x - cx) ** 2 + (y - cy) ** 2 < r * r) m.set(x, y);
+            }
+            return m;
+        });
+        return { masks, source: 'generated blobby masks (pygame sprites not found)' };
+    }
+}
+
+interface Scene { x: Float64Array; y: Float64Array; vx: Float64Array; vy: Float64Array; kind: Uint8Array; side: number }
+
+// Constant density: the world's area grows with N so that sprite boxes cover about 8% of it.
+function makeScene(n: number, masks: Mask[], seed: number): Scene {
+    const rnd = mulberry32(seed);
+    const kind = new Uint8Array(n);
+    let area = 0;
+    for (let i = 0; i < n; i++) { kind[i] = Math.floor(rnd() * masks.length); area += masks[kind[i]].width * masks[kind[i]].height; }
+    const side = Math.sqrt(area / 0.08);
+    const s: Scene = { x: new Float64Array(n), y: new Float64Array(n), vx: new Float64Array(n), vy: new Float64Array(n), kind, side };
+    for (let i = 0; i < n; i++) {
+        s.x[i] = rnd() * side; s.y[i] = rnd() * side;
+        s.vx[i] = (rnd() - 0.5) * 6; s.vy[i] = (rnd() - 0.5) * 6;
+    }
+    return s;
+}
+
+function advance(s: Scene): void {
+    const { x, y, vx, vy, side } = s;
+    for (let i = 0; i < x.length; i++) {
+        x[i] += vx[i]; y[i] += vy[i];
+        if (x[i] < 0 || x[i] > side) vx[i] = -vx[i];
+        if (y[i] < 0 || y[i] > side) vy[i] = -vy[i];
+    }
+}
+
+function stats(t: number[]): { median: number; min: number; max: number } {
+    const s = t.slice().sort((a, b) => a - b);
+    return { median: s[Math.floor(s.length / 2)], min: s[0], max: s[s.length - 1] };
+}
+
+function benchOurs(n: number, masks: Mask[], steps: number): { ms: ReturnType<typeof stats>; pairs: number; checksum: number } {
+    const s = makeScene(n, masks, 1);
+    const world = new World();
+    const bodies: Body[] = [];
+    for (let i = 0; i < n; i++) bodies.push(world.add({ x: s.x[i], y: s.y[i], mask: masks[s.kind[i]] }));
+    const times: number[] = [];
+    let pairs = 0, checksum = 0;
+    for (let k = 0; k < steps + 3; k++) {
+        advance(s);
+        const t0 = performance.now();
+        for (let i = 0; i < n; i++) world.move(bodies[i], s.x[i], s.y[i]);
+        const np = world.step();
+        for (let p = 0; p < np; p++) checksum += world.pairA(p).id ^ world.pairB(p).id;
+        const t1 = performance.now();
+        if (k >= 3) times.push(t1 - t0);   // 3 warm-up steps
+        pairs = np;
+    }
+    return { ms: stats(times), pairs, checksum };
+}
+
+function benchDC(n: number, masks: Mask[], steps: number): { ms: ReturnType<typeof stats>; pairs: number } {
+    const s = makeScene(n, masks, 1);
+    const system = new System();
+    const bodies = [];
+    for (let i = 0; i < n; i++) bodies.push(system.createBox({ x: s.x[i], y: s.y[i] }, masks[s.kind[i]].width, masks[s.kind[i]].height));
+    const times: number[] = [];
+    let pairs = 0;
+    for (let k = 0; k < steps + 2; k++) {
+        advance(s);
+        const t0 = performance.now();
+        for (let i = 0; i < n; i++) bodies[i].setPosition(s.x[i], s.y[i]);
+        let count = 0;
+        system.checkAll(() => { count++; });
+        const t1 = performance.now();
+        if (k >= 2) times.push(t1 - t0);
+        pairs = count / 2;   // checkAll reports each pair from both sides
+    }
+    return { ms: stats(times), pairs };
+}
+
+const sizes = (process.argv[2] ?? '1000,10000,100000').split(',').map(Number);
+const { masks, source } = loadSprites();
+console.log(`hitmask World benchmark — ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}`);
+console.log(`sprites: ${source}; density 8% box coverage; speeds up to 3 px/step; times are ms per step (median [min–max])`);
+console.log('note: shared machine, other jobs running; treat ratios as indicative\n');
+const fmt = (m: ReturnType<typeof stats>): string => `${m.median.toFixed(2)} [${m.min.toFixed(2)}–${m.max.toFixed(2)}]`;
+const rows: string[] = [];
+let ours10k = 0;
+for (const n of sizes) {
+    const steps = n >= 100000 ? 5 : n >= 10000 ? 15 : 40;
+    const o = benchOurs(n, masks, steps);
+    const d = benchDC(n, masks, n >= 100000 ? 3 : steps);
+    if (n === 10000) ours10k = o.ms.median;
+    const growth = n === 100000 && ours10k > 0 ? ` (100k/10k = ${(o.ms.median / ours10k).toFixed(1)}x)` : '';
+    rows.push(`| ${n} | ${fmt(o.ms)}${growth} | ${o.pairs} | ${fmt(d.ms)} | ${d.pairs} | ${(o.ms.median / d.ms.median).toFixed(3)} |`);
+    console.log(`N=${n}: hitmask ${fmt(o.ms)} ms (${o.pairs} pixel pairs, checksum ${o.checksum}), detect-collisions ${fmt(d.ms)} ms (${d.pairs} box pairs)`);
+}
+console.log('\n| sprites | hitmask World (ms/step) | pixel pairs | detect-collisions checkAll (ms/step) | box pairs | ratio |');
+console.log('|---|---|---|---|---|---|');
+for (const r of rows) console.log(r);

@@ -1,0 +1,286 @@
+// Broad phase: a flat uniform grid rebuilt from scratch every frame with a counting sort into cells.
+// Measured for thousands of similar-sized moving sprites (research §1.5, Node 20, 24–40 px sprites):
+// 0.13 / 0.66 / 3.4 / 8.2 ms at 1k / 5k / 20k / 50k, against 11.5 ms for sort-and-sweep, 26 ms for a
+// Flatbush rebuild and 231 ms for a dynamic AABB tree at 20k. Rebuilding costs O(n) and needs no
+// incremental bookkeeping, so moving every body every frame is the cheap case, not the worst one.
+//
+// Each body's box goes into every cell it touches; a pair is reported only from the cell holding the
+// top-left corner of the two boxes' intersection (the reference-point rule), so every pair comes out
+// exactly once with no hash set. Bodies much larger than a cell go to a separate list so one boss
+// does not fill thousands of cells. When the occupied area is sparse or the coordinates are huge,
+// cells are hashed into a table of about 4 buckets per body instead of a dense array; the rule still
+// holds because a body is put into each bucket at most once and the reference cell's bucket is unique.
+
+/** A body wider or taller than this many cells goes to the large list instead of the grid. */
+const LARGE_CELLS = 4;
+
+/** Boxes of the bodies, indexed by slot: half-open [x0, x1) × [y0, y1) in world pixels. */
+export interface Boxes {
+    x0: Float64Array;
+    y0: Float64Array;
+    x1: Float64Array;
+    y1: Float64Array;
+}
+
+/** A uniform grid over axis-aligned boxes that lists each overlapping pair of boxes once. */
+export class Grid {
+    /** Cell side in pixels (a power of two, so cell coordinates are exact for any coordinate). */
+    cellSize = 64;
+    /** Whether the last build used a dense array of cells (false: a hashed table). */
+    dense = true;
+    /** Number of bodies in the grid's cells, and in the large list. */
+    smallCount = 0;
+    largeCount = 0;
+    /** Candidate pairs written by {@link collectPairs}: slots at 2k and 2k + 1. */
+    pairs = new Int32Array(1024);
+
+    private inv = 1 / 64;
+    private gx0 = 0;
+    private gy0 = 0;
+    private cols = 0;
+    private rows = 0;
+    private buckets = 0;
+    private start = new Int32Array(1025);
+    private stamp = new Int32Array(1024);
+    private entries = new Int32Array(1024);
+    private small = new Int32Array(1024);
+    private large = new Int32Array(64);
+    private boxes: Boxes | null = null;
+
+    /** Rebuilds the grid from the `n` slots in `list`; `cellSize` must be a power of two. */
+    build(list: Int32Array, n: number, boxes: Boxes, cellSize: number): void {
+        const { x0, y0, x1, y1 } = boxes;
+        this.boxes = boxes;
+        this.cellSize = cellSize;
+        const inv = this.inv = 1 / cellSize, limit = LARGE_CELLS * cellSize;
+        if (this.small.length < n) this.small = new Int32Array(grow(n));
+        const small = this.small;
+        let ns = 0, nl = 0;
+        let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+        for (let k = 0; k < n; k++) {
+            const i = list[k];
+            const ax = x0[i], ay = y0[i], bx = x1[i], by = y1[i];
+            if (bx - ax > limit || by - ay > limit) {
+                if (nl === this.large.length) this.large = growCopy(this.large, nl + 1);
+                this.large[nl++] = i;
+                continue;
+            }
+            small[ns++] = i;
+            if (ax < minX) minX = ax;
+            if (ay < minY) minY = ay;
+            if (bx > maxX) maxX = bx;
+            if (by > maxY) maxY = by;
+        }
+        this.smallCount = ns;
+        this.largeCount = nl;
+        if (ns === 0) { this.buckets = 0; return; }
+
+        const gx0 = this.gx0 = Math.floor(minX * inv), gy0 = this.gy0 = Math.floor(minY * inv);
+        const cols = Math.floor((maxX - 1) * inv) - gx0 + 1, rows = Math.floor((maxY - 1) * inv) - gy0 + 1;
+        // Dense while the grid has at most 16 cells per body: clearing 16n counters is cheaper than
+        // hashing. Beyond that (sparse worlds, far-apart clusters, huge coordinates) hash the cells.
+        const dense = this.dense = cols * rows <= Math.max(1024, 16 * ns);
+        this.cols = dense ? cols : 0;
+        this.rows = dense ? rows : 0;
+        const buckets = this.buckets = dense ? cols * rows : pow2(4 * ns);
+        const hmask = buckets - 1;
+        if (this.start.length < buckets + 1) this.start = new Int32Array(grow(buckets + 1));
+        if (!dense && this.stamp.length < buckets) this.stamp = new Int32Array(grow(buckets));
+        const start = this.start, stamp = this.stamp;
+        start.fill(0, 0, buckets + 1);
+        if (!dense) stamp.fill(-1, 0, buckets);
+
+        // Pass 1: count entries per bucket. In hashed mode a body may touch two cells that share a
+        // bucket; the stamp keeps it to one entry there (2i in this pass, 2i + 1 in the next).
+        let total = 0;
+        for (let k = 0; k < ns; k++) {
+            const i = small[k];
+            const cx0 = Math.floor(x0[i] * inv), cx1 = Math.floor((x1[i] - 1) * inv);
+            const cy0 = Math.floor(y0[i] * inv), cy1 = Math.floor((y1[i] - 1) * inv);
+            for (let cy = cy0; cy <= cy1; cy++) {
+                for (let cx = cx0; cx <= cx1; cx++) {
+                    let b: number;
+                    if (dense) b = (cy - gy0) * cols + (cx - gx0);
+                    else {
+                        b = hash(cx, cy) & hmask;
+                        if (stamp[b] === 2 * i) continue;
+                        stamp[b] = 2 * i;
+                    }
+                    start[b + 1]++;
+                    total++;
+                }
+            }
+        }
+        for (let b = 0; b < buckets; b++) start[b + 1] += start[b];
+        if (this.entries.length < total) this.entries = new Int32Array(grow(total));
+        const entries = this.entries;
+        // Pass 2: scatter, using start[b] as the write cursor, then shift the cursors back.
+        for (let k = 0; k < ns; k++) {
+            const i = small[k];
+            const cx0 = Math.floor(x0[i] * inv), cx1 = Math.floor((x1[i] - 1) * inv);
+            const cy0 = Math.floor(y0[i] * inv), cy1 = Math.floor((y1[i] - 1) * inv);
+            for (let cy = cy0; cy <= cy1; cy++) {
+                for (let cx = cx0; cx <= cx1; cx++) {
+                    let b: number;
+                    if (dense) b = (cy - gy0) * cols + (cx - gx0);
+                    else {
+                        b = hash(cx, cy) & hmask;
+                        if (stamp[b] === 2 * i + 1) continue;
+                        stamp[b] = 2 * i + 1;
+                    }
+                    entries[start[b]++] = i;
+                }
+            }
+        }
+        for (let b = buckets; b > 0; b--) start[b] = start[b - 1];
+        start[0] = 0;
+    }
+
+    /** Lists every pair of boxes that overlap (half-open) exactly once into {@link pairs}; returns the pair count. */
+    collectPairs(): number {
+        const boxes = this.boxes;
+        if (!boxes) return 0;
+        const { x0, y0, x1, y1 } = boxes;
+        const { start, entries, buckets, dense, inv, gx0, gy0, cols } = this;
+        const hmask = buckets - 1;
+        let pairs = this.pairs, np = 0;
+        for (let b = 0; b < buckets; b++) {
+            const s = start[b], e = start[b + 1];
+            if (e - s < 2) continue;
+            for (let p = s; p < e - 1; p++) {
+                const i = entries[p];
+                const ax0 = x0[i], ay0 = y0[i], ax1 = x1[i], ay1 = y1[i];
+                for (let q = p + 1; q < e; q++) {
+                    const j = entries[q];
+                    const bx0 = x0[j], by0 = y0[j];
+                    if (bx0 >= ax1 || by0 >= ay1 || x1[j] <= ax0 || y1[j] <= ay0) continue;
+                    // Reference point: the intersection's top-left corner; report only from its cell.
+                    const rcx = Math.floor((bx0 > ax0 ? bx0 : ax0) * inv), rcy = Math.floor((by0 > ay0 ? by0 : ay0) * inv);
+                    const rb = dense ? (rcy - gy0) * cols + (rcx - gx0) : hash(rcx, rcy) & hmask;
+                    if (rb !== b) continue;
+                    if (np + 2 > pairs.length) pairs = this.pairs = growCopy(pairs, np + 2);
+                    pairs[np++] = i;
+                    pairs[np++] = j;
+                }
+            }
+        }
+        // Large bodies: against the small bodies in the cells they cover, or by a linear scan when
+        // they cover more cells than there are small bodies; then against each other.
+        const { large, largeCount, small, smallCount } = this;
+        for (let l = 0; l < largeCount; l++) {
+            const i = large[l];
+            const ax0 = x0[i], ay0 = y0[i], ax1 = x1[i], ay1 = y1[i];
+            for (let m = l + 1; m < largeCount; m++) {
+                const j = large[m];
+                if (x0[j] >= ax1 || y0[j] >= ay1 || x1[j] <= ax0 || y1[j] <= ay0) continue;
+                if (np + 2 > pairs.length) pairs = this.pairs = growCopy(pairs, np + 2);
+                pairs[np++] = i;
+                pairs[np++] = j;
+            }
+            if (smallCount > 0) {
+                let cx0 = Math.floor(ax0 * inv), cx1 = Math.floor((ax1 - 1) * inv);
+                let cy0 = Math.floor(ay0 * inv), cy1 = Math.floor((ay1 - 1) * inv);
+                if (dense) {
+                    cx0 = Math.max(cx0, gx0); cy0 = Math.max(cy0, gy0);
+                    cx1 = Math.min(cx1, gx0 + cols - 1); cy1 = Math.min(cy1, gy0 + this.rows - 1);
+                }
+                if (cx1 < cx0 || cy1 < cy0) continue;
+                if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > smallCount) {
+                    for (let k = 0; k < smallCount; k++) {
+                        const j = small[k];
+                        if (x0[j] >= ax1 || y0[j] >= ay1 || x1[j] <= ax0 || y1[j] <= ay0) continue;
+                        if (np + 2 > pairs.length) pairs = this.pairs = growCopy(pairs, np + 2);
+                        pairs[np++] = i;
+                        pairs[np++] = j;
+                    }
+                    continue;
+                }
+                for (let cy = cy0; cy <= cy1; cy++) {
+                    for (let cx = cx0; cx <= cx1; cx++) {
+                        const b = dense ? (cy - gy0) * cols + (cx - gx0) : hash(cx, cy) & hmask;
+                        for (let p = start[b], e = start[b + 1]; p < e; p++) {
+                            const j = entries[p];
+                            const bx0 = x0[j], by0 = y0[j];
+                            if (bx0 >= ax1 || by0 >= ay1 || x1[j] <= ax0 || y1[j] <= ay0) continue;
+                            // The reference cell is unique, so this visit is the one to report from.
+                            if (Math.floor((bx0 > ax0 ? bx0 : ax0) * inv) !== cx || Math.floor((by0 > ay0 ? by0 : ay0) * inv) !== cy) continue;
+                            if (np + 2 > pairs.length) pairs = this.pairs = growCopy(pairs, np + 2);
+                            pairs[np++] = i;
+                            pairs[np++] = j;
+                        }
+                    }
+                }
+            }
+        }
+        return np >> 1;
+    }
+
+    /**
+     * Writes into `out` the slot of every body whose box overlaps [qx0, qx1) × [qy0, qy1), each once,
+     * and returns the count; `seen` (indexed by slot) with a fresh `token` skips bodies met in several
+     * cells. `out` must hold as many entries as there are bodies in the grid.
+     */
+    query(qx0: number, qy0: number, qx1: number, qy1: number, seen: Int32Array, token: number, out: Int32Array): number {
+        const boxes = this.boxes;
+        if (!boxes || qx1 <= qx0 || qy1 <= qy0) return 0;
+        const { x0, y0, x1, y1 } = boxes;
+        const { start, entries, dense, inv, gx0, gy0, cols, small, smallCount, large, largeCount } = this;
+        let n = 0;
+        for (let l = 0; l < largeCount; l++) {
+            const j = large[l];
+            if (x0[j] < qx1 && y0[j] < qy1 && x1[j] > qx0 && y1[j] > qy0) out[n++] = j;
+        }
+        if (smallCount === 0) return n;
+        let cx0 = Math.floor(qx0 * inv), cx1 = Math.floor((qx1 - 1) * inv);
+        let cy0 = Math.floor(qy0 * inv), cy1 = Math.floor((qy1 - 1) * inv);
+        if (dense) {
+            cx0 = Math.max(cx0, gx0); cy0 = Math.max(cy0, gy0);
+            cx1 = Math.min(cx1, gx0 + cols - 1); cy1 = Math.min(cy1, gy0 + this.rows - 1);
+        }
+        if (cx1 < cx0 || cy1 < cy0) return n;
+        if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > smallCount) {
+            for (let k = 0; k < smallCount; k++) {
+                const j = small[k];
+                if (x0[j] < qx1 && y0[j] < qy1 && x1[j] > qx0 && y1[j] > qy0) out[n++] = j;
+            }
+            return n;
+        }
+        const hmask = this.buckets - 1;
+        for (let cy = cy0; cy <= cy1; cy++) {
+            for (let cx = cx0; cx <= cx1; cx++) {
+                const b = dense ? (cy - gy0) * cols + (cx - gx0) : hash(cx, cy) & hmask;
+                for (let p = start[b], e = start[b + 1]; p < e; p++) {
+                    const j = entries[p];
+                    if (seen[j] === token) continue;
+                    seen[j] = token;
+                    if (x0[j] < qx1 && y0[j] < qy1 && x1[j] > qx0 && y1[j] > qy0) out[n++] = j;
+                }
+            }
+        }
+        return n;
+    }
+}
+
+// Cell coordinates may exceed int32 (coordinates up to 2^50): `| 0` keeps their low 32 bits, which
+// is deterministic; distinct cells that collide only share a bucket and cost time, never correctness.
+function hash(cx: number, cy: number): number {
+    let h = Math.imul(cx | 0, 0x9e3779b1) ^ Math.imul(cy | 0, 0x85ebca77);
+    h ^= h >>> 15;
+    return Math.imul(h, 0x2c1b3c6d) ^ (h >>> 12);
+}
+
+function pow2(n: number): number {
+    let p = 1024;
+    while (p < n) p *= 2;
+    return p;
+}
+
+function grow(n: number): number {
+    return Math.max(1024, Math.ceil(n * 1.5));
+}
+
+function growCopy(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
+    const b = new Int32Array(grow(n));
+    b.set(a);
+    return b;
+}

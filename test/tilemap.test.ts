@@ -1,0 +1,93 @@
+// TileMap against a naive per-pixel oracle, plus edits and error paths.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { Mask } from '../src/mask.js';
+import { TileMap } from '../src/tilemap.js';
+
+function mulberry32(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+
+function randomMask(rnd: () => number, w: number, h: number, d: number): Mask {
+    const m = new Mask(w, h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (rnd() < d) m.set(x, y);
+    return m;
+}
+
+// Oracle: the solid pixel at (x, y) straight from the tile masks.
+function solid(map: TileMap, x: number, y: number): boolean {
+    if (x < 0 || y < 0 || x >= map.width || y >= map.height) return false;
+    const c = Math.floor(x / map.tileWidth), r = Math.floor(y / map.tileHeight);
+    const t = map.cells[r * map.columns + c];
+    return t >= 0 && map.tiles[t] !== null && (map.tiles[t] as Mask).get(x - c * map.tileWidth, y - r * map.tileHeight);
+}
+
+test('test, overlapArea, hitPoint and testPixel match a per-pixel oracle', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), seed => {
+        const rnd = mulberry32(seed);
+        const tw = 1 + Math.floor(rnd() * 12), th = 1 + Math.floor(rnd() * 12);
+        const cols = 1 + Math.floor(rnd() * 6), rows = 1 + Math.floor(rnd() * 6);
+        const tiles = [randomMask(rnd, tw, th, 0.3), new Mask(tw, th, true), null];
+        const cells = Array.from({ length: cols * rows }, () => Math.floor(rnd() * 4) - 1);
+        const map = new TileMap(tw, th, cols, rows, tiles, cells);
+        for (let k = 0; k < 10; k++) {
+            const m = randomMask(rnd, Math.floor(rnd() * 40), Math.floor(rnd() * 20), 0.4);
+            const x = Math.floor(rnd() * (map.width + 40)) - 20, y = Math.floor(rnd() * (map.height + 40)) - 20;
+            let area = 0;
+            let first: { x: number; y: number } | null = null;
+            for (let yy = 0; yy < m.height; yy++) {
+                for (let xx = 0; xx < m.width; xx++) {
+                    if (m.get(xx, yy) && solid(map, x + xx, y + yy)) { area++; if (!first) first = { x: x + xx, y: y + yy }; }
+                }
+            }
+            assert.equal(map.overlapArea(m, x, y), area);
+            assert.equal(map.test(m, x + 0.9, y + 0.2), area > 0);
+            assert.deepEqual(map.hitPoint(m, x, y), first);
+            const px = x + Math.floor(rnd() * 10), py = y + Math.floor(rnd() * 10);
+            assert.equal(map.testPixel(px + 0.5, py), solid(map, px, py));
+        }
+    }), { seed: 11, numRuns: 60 });
+});
+
+test('setTile edits the map; accessors; far-away and empty masks never hit', () => {
+    const map = new TileMap(4, 4, 3, 2, [new Mask(4, 4, true)]);
+    assert.equal(map.width, 12);
+    assert.equal(map.height, 8);
+    assert.equal(map.getTile(1, 1), -1);
+    const probe = new Mask(1, 1, true);
+    assert.equal(map.test(probe, 5, 5), false);
+    map.setTile(1, 1, 0);
+    assert.equal(map.getTile(1, 1), 0);
+    assert.equal(map.test(probe, 5, 5), true);
+    assert.deepEqual(map.hitPoint(new Mask(12, 8, true), 0, 0), { x: 4, y: 4 });
+    assert.equal(map.test(probe, 2 ** 52, -(2 ** 52)), false);
+    assert.equal(map.test(new Mask(0, 0), 5, 5), false);
+    assert.equal(map.testPixel(-1, 5), false);
+    assert.equal(String(map), '<TileMap 3x2 of 4x4>');
+});
+
+test('bad input throws with the value and the fix', () => {
+    const t = new Mask(4, 4);
+    assert.throws(() => new TileMap(0, 4, 1, 1, [t]), /tileWidth must be an integer in 1/);
+    assert.throws(() => new TileMap(4, 4, -1, 1, [t]), /columns must be an integer/);
+    assert.throws(() => new TileMap(4, 4, 1, 1, 'x' as never), /tiles must be an array/);
+    assert.throws(() => new TileMap(4, 4, 1, 1, [{} as Mask]), /tiles\[0\] must be a Mask or null, got Object/);
+    assert.throws(() => new TileMap(4, 4, 1, 1, [new Mask(4, 5)]), /tiles\[0\] is 4x5, expected 4x4/);
+    assert.throws(() => new TileMap(4, 4, 2, 1, [t], [0]), /cells must be an array of 2 tile indices/);
+    assert.throws(() => new TileMap(4, 4, 1, 1, [t], [1]), /cells\[0\] must be an integer in -1..0, got 1/);
+    const map = new TileMap(4, 4, 2, 2, [t]);
+    assert.throws(() => map.setTile(2, 0, 0), /column must be an integer in 0..1, got 2/);
+    assert.throws(() => map.setTile(0, 0, 5), /tile index must be an integer in -1..0/);
+    assert.throws(() => map.test(null as never, 0, 0), /mask must be a Mask/);
+    assert.throws(() => map.overlapArea(t, NaN, 0), /x must be a finite number/);
+    assert.throws(() => map.hitPoint(t, 0, Infinity), /y must be a finite number/);
+    assert.throws(() => map.testPixel(0, NaN), RangeError);
+});
