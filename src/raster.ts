@@ -1,0 +1,641 @@
+import { ctz, lastWordMask, popcnt } from './bits.js';
+import { checkCoord, checkInt, checkSize, describe } from './check.js';
+import type { CollisionLayer } from './layer.js';
+import { Mask, type Point } from './mask.js';
+
+/** Options of {@link CollisionRaster}. */
+export interface RasterOptions {
+    /** Number of independent bit planes (1..32), addressed by index 0..layers−1. @default 1 */
+    layers?: number;
+}
+
+/** Largest number of layers in one raster: a layer set is one 32-bit word. */
+export const MAX_LAYERS = 32;
+
+/** Largest stamp id; `-1` means "no id". */
+export const MAX_ID = 2 ** 31 - 1;
+
+// Largest raster that can hold ids: the id plane is one Int32Array entry per pixel.
+const MAX_ID_PIXELS = 2 ** 30;
+
+// Clip rectangle of a placed mask in raster pixels, set by clip(); reused to avoid allocation.
+let X0 = 0, X1 = 0, Y0 = 0, Y1 = 0;
+
+/**
+ * A playfield-sized set of bit planes (layers) that sprites are stamped into and tested against:
+ * the screen-buffer collision test of 8-bit games, without its blind spots. The cost of a test
+ * depends on the tested mask's size, not on how many objects were stamped.
+ *
+ * Stamps that carry an id also record, per pixel, every id stamped there since the pixel was last
+ * empty, so {@link hits} can say exactly which objects lie under a mask (see the README for the rules).
+ *
+ * @example
+ * const raster = new CollisionRaster(320, 200, { layers: 2 });
+ * raster.clear(BULLETS);
+ * raster.stampMany(shot, bulletXs, bulletYs, bulletIds, BULLETS);
+ * if (raster.test(player, px, py, 1 << BULLETS)) hitBy = raster.hits(player, px, py, 1 << BULLETS);
+ */
+export class CollisionRaster implements CollisionLayer {
+    /** Width in pixels. */
+    readonly width: number;
+    /** Height in pixels. */
+    readonly height: number;
+    /** Number of layers. */
+    readonly layerCount: number;
+    /** The layer set holding every layer (`2^layerCount − 1`), the default of every query. */
+    readonly allLayers: number;
+
+    private readonly planes: Mask[] = [];
+    // Per layer, per pixel (row-major), the ids stamped there: −1 none, h >= 0 the single id h, h <= −2 a list
+    // starting at entry −2 − h. A lone id needs one store instead of a list entry: 3x faster stamping of 1,000 9x18 shots.
+    // null until the layer's first id.
+    private readonly heads: (Int32Array | null)[] = [];
+    // Per layer entry pool, a linked list per pixel: entry e holds id entId[e] and the next (older) entry entNext[e].
+    private readonly entId: Int32Array[] = [];
+    private readonly entNext: Int32Array[] = [];
+    private readonly entCount: Int32Array;
+    // Per layer bounding box of everything stamped since the last clear, so clear() only zeroes that.
+    private readonly dirtyX0: Int32Array;
+    private readonly dirtyY0: Int32Array;
+    private readonly dirtyX1: Int32Array;
+    private readonly dirtyY1: Int32Array;
+    // Scratch: word arrays of the selected layers, and an open-addressing set that dedupes ids in hits().
+    private readonly sel: Uint32Array[] = [];
+    private seen: Int32Array = new Int32Array(64).fill(-1);
+    private found: Int32Array = new Int32Array(32);
+    private foundSlot: Int32Array = new Int32Array(32);
+
+    /** Creates an empty raster of `width` × `height` pixels with `options.layers` bit planes. */
+    constructor(width: number, height: number, options: RasterOptions = {}) {
+        checkSize('CollisionRaster width', width);
+        checkSize('CollisionRaster height', height);
+        if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object like { layers: 2 }, got ${describe(options)}.`);
+        const n = checkInt('layers', options.layers ?? 1, 1, MAX_LAYERS);
+        this.width = width;
+        this.height = height;
+        this.layerCount = n;
+        this.allLayers = n === 32 ? 0xffffffff : (1 << n) - 1;
+        for (let i = 0; i < n; i++) {
+            this.planes.push(new Mask(width, height));
+            this.heads.push(null);
+            this.entId.push(new Int32Array(0));
+            this.entNext.push(new Int32Array(0));
+        }
+        this.entCount = new Int32Array(n);
+        this.dirtyX0 = new Int32Array(n).fill(width);
+        this.dirtyY0 = new Int32Array(n).fill(height);
+        this.dirtyX1 = new Int32Array(n);
+        this.dirtyY1 = new Int32Array(n);
+    }
+
+    /** The live bit plane of `layer` as a Mask, for reading (debug drawing, `count()`); write through the raster or `clear()` may miss pixels. */
+    plane(layer = 0): Mask {
+        return this.planes[this.checkLayer(layer)];
+    }
+
+    /** A {@link CollisionLayer} view of the layers in the set `layers` (e.g. `1 << TERRAIN | 1 << ENEMIES`), for a World. */
+    view(layers: number = this.allLayers): RasterView {
+        return new RasterView(this, this.checkLayers(layers));
+    }
+
+    /** A {@link CollisionLayer} view of the single layer `index`. */
+    layer(index: number): RasterView {
+        return new RasterView(this, 1 << this.checkLayer(index));
+    }
+
+    /**
+     * ORs `mask` into `layer` with its top-left at (x, y), clipped to the raster. With an `id`
+     * (0..2^31−1), every pixel it sets remembers that id for {@link hits}; `-1` stamps without one.
+     */
+    stamp(mask: Mask, x: number, y: number, id = -1, layer = 0): this {
+        checkMask(mask);
+        x = checkCoord('x', x);
+        y = checkCoord('y', y);
+        checkId(id);
+        this.checkLayer(layer);
+        this.put(mask, x, y, id, layer);
+        return this;
+    }
+
+    /**
+     * Stamps one mask at many positions (bullets sharing a sprite): copy i at (xs[i], ys[i]) with id
+     * `ids[i]` when given. Checks everything first, so a bad value leaves the raster unchanged.
+     */
+    stampMany(mask: Mask, xs: ArrayLike<number>, ys: ArrayLike<number>, ids?: ArrayLike<number>, layer = 0): this {
+        checkMask(mask);
+        this.checkPoints(xs, ys, ids);
+        this.checkLayer(layer);
+        // The id plane is created (and may refuse a huge raster) before anything is stamped.
+        if (ids !== undefined && this.heads[layer] === null) for (let i = 0; i < ids.length; i++) if (ids[i] >= 0) { this.idPlane(layer); break; }
+        for (let i = 0, n = xs.length; i < n; i++) this.put(mask, Math.floor(xs[i]), Math.floor(ys[i]), ids === undefined ? -1 : ids[i], layer);
+        return this;
+    }
+
+    // The stamp kernel; arguments already checked, x and y integers.
+    private put(mask: Mask, x: number, y: number, id: number, layer: number): void {
+        if (!clip(this, mask, x, y)) return;
+        this.grow(layer, X0, Y0, X1, Y1);
+        const heads = id >= 0 ? this.idPlane(layer) : this.heads[layer];
+        const A = this.planes[layer].words, B = mask.words, H = this.height, W = this.width;
+        const bh = mask.height, bStrips = mask.strips, rows = Y1 - Y0, n0 = Y0 - y;
+        const lastStrip = this.planes[layer].strips - 1, edge = lastWordMask(W);
+        let ids = this.entId[layer], next = this.entNext[layer], cnt = this.entCount[layer];
+        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
+            // Raster strip s takes mask pixels o..o+31: the high bits of mask strip bs and the low bits of bs + 1.
+            const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
+            const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips; // no hi word at sh = 0: JS `w << 32 === w`
+            const keep = s === lastStrip ? edge : 0xffffffff; // bits past the raster's width stay zero
+            let ai = s * H + Y0, bi = bs * bh + n0;
+            if (heads === null) {
+                // One loop per case instead of selecting words per row: 8% faster stamping of 9x18 shots.
+                if (lo && hi) for (let r = 0; r < rows; r++, ai++, bi++) A[ai] |= ((B[bi] >>> sh) | (B[bi + bh] << ls)) & keep;
+                else if (lo) for (let r = 0; r < rows; r++, ai++, bi++) A[ai] |= (B[bi] >>> sh) & keep;
+                else for (let r = 0; r < rows; r++, ai++, bi++) A[ai] |= (B[bi + bh] << ls) & keep;
+                continue;
+            }
+            for (let r = 0; r < rows; r++, ai++, bi++) {
+                const w = ((lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0)) & keep;
+                if (w === 0) continue;
+                const old = A[ai];
+                A[ai] = old | w;
+                const p0 = (Y0 + r) * W + (s << 5);
+                if (id < 0) {
+                    // An anonymous stamp adds no id, but a pixel it turns on must drop its stale chain.
+                    for (let f = w & ~old; f !== 0; f &= f - 1) heads[p0 + ctz(f)] = -1;
+                } else {
+                    for (let f = w & ~old; f !== 0; f &= f - 1) heads[p0 + ctz(f)] = id;
+                    let v = w & old;
+                    if (v === 0) continue;
+                    // Pixels that already hold ids get list entries; inlined with the pool in locals: 1.3x faster than a call per pixel with 100,000 shots overlapping.
+                    if (cnt + 64 > ids.length) {
+                        this.entCount[layer] = cnt;
+                        this.reserve(layer, cnt + 64);
+                        ids = this.entId[layer];
+                        next = this.entNext[layer];
+                    }
+                    for (; v !== 0; v &= v - 1) {
+                        const p = p0 + ctz(v), h = heads[p];
+                        if (h === -1) { heads[p] = id; continue; }
+                        let tail = -2 - h;
+                        if (h >= 0) { ids[cnt] = h; next[cnt] = -1; tail = cnt++; }
+                        ids[cnt] = id;
+                        next[cnt] = tail;
+                        heads[p] = -2 - cnt++;
+                    }
+                }
+            }
+        }
+        this.entCount[layer] = cnt;
+    }
+
+    /** Clears the pixels of `layer` under `mask`'s set pixels (AND NOT), its top-left at (x, y): craters in terrain. Erased pixels lose their ids. */
+    erase(mask: Mask, x: number, y: number, layer = 0): this {
+        checkMask(mask);
+        x = checkCoord('x', x);
+        y = checkCoord('y', y);
+        this.checkLayer(layer);
+        // Ids live in chains that are only read where the bit is set, so clearing bits is enough.
+        this.planes[layer].erase(mask, x, y);
+        return this;
+    }
+
+    /** Sets pixel (x, y) of `layer` (a bullet), with an optional id; outside the raster it does nothing. */
+    stampPixel(x: number, y: number, id = -1, layer = 0): this {
+        x = checkCoord('x', x);
+        y = checkCoord('y', y);
+        checkId(id);
+        this.checkLayer(layer);
+        if (x < 0 || y < 0 || x >= this.width || y >= this.height) return this;
+        this.grow(layer, x, y, x + 1, y + 1);
+        this.setPixel(layer, x, y, id, id >= 0 ? this.idPlane(layer) : this.heads[layer]);
+        return this;
+    }
+
+    /** Clears pixel (x, y) of `layer` and its ids; outside the raster it does nothing. */
+    erasePixel(x: number, y: number, layer = 0): this {
+        x = checkCoord('x', x);
+        y = checkCoord('y', y);
+        this.checkLayer(layer);
+        if (x < 0 || y < 0 || x >= this.width || y >= this.height) return this;
+        this.planes[layer].words[(x >>> 5) * this.height + y] &= ~(1 << (x & 31));
+        return this;
+    }
+
+    /**
+     * Stamps many single pixels at once: point i is (xs[i], ys[i]) with id `ids[i]` when `ids` is given.
+     * Every value is checked before anything is stamped, so a bad point leaves the raster unchanged.
+     */
+    stampPoints(xs: ArrayLike<number>, ys: ArrayLike<number>, ids?: ArrayLike<number>, layer = 0): this {
+        this.checkPoints(xs, ys, ids);
+        this.checkLayer(layer);
+        const n = xs.length;
+        const A = this.planes[layer].words, H = this.height, W = this.width;
+        let heads = this.heads[layer];
+        if (ids !== undefined && heads === null) for (let i = 0; i < n && heads === null; i++) if (ids[i] >= 0) heads = this.idPlane(layer);
+        let minX = W, minY = H, maxX = -1, maxY = -1;
+        for (let i = 0; i < n; i++) {
+            const fx = Math.floor(xs[i]), fy = Math.floor(ys[i]);
+            if (!(fx >= 0 && fy >= 0 && fx < W && fy < H)) continue;
+            if (fx < minX) minX = fx;
+            if (fx > maxX) maxX = fx;
+            if (fy < minY) minY = fy;
+            if (fy > maxY) maxY = fy;
+            if (heads === null) A[(fx >>> 5) * H + fy] |= 1 << (fx & 31);
+            else this.setPixel(layer, fx, fy, ids === undefined ? -1 : ids[i], heads);
+        }
+        if (maxX >= 0) this.grow(layer, minX, minY, maxX + 1, maxY + 1);
+        return this;
+    }
+
+    /** Empties `layer`, or every layer when none is given. Only the area stamped since the last clear is zeroed. */
+    clear(layer?: number): this {
+        if (layer === undefined) for (let i = 0; i < this.layerCount; i++) this.clearLayer(i);
+        else this.clearLayer(this.checkLayer(layer));
+        return this;
+    }
+
+    /** Whether a set pixel of `mask`, its top-left at (x, y), lies on a set pixel of any layer in `layers`. */
+    test(mask: Mask, x: number, y: number, layers: number = this.allLayers): boolean {
+        checkMask(mask);
+        x = checkCoord('x', x);
+        y = checkCoord('y', y);
+        const k = this.select(layers);
+        if (k === 1) return this.planes[31 - Math.clz32(layers & -layers)].overlaps(mask, x, y);
+        if (!clip(this, mask, x, y)) return false;
+        const sel = this.sel, B = mask.words, H = this.height, bh = mask.height, bStrips = mask.strips, rows = Y1 - Y0, n0 = Y0 - y;
+        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
+            const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
+            const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips;
+            let ai = s * H + Y0, bi = bs * bh + n0;
+            for (let r = 0; r < rows; r++, ai++, bi++) {
+                const w = (lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0);
+                if (w === 0) continue;
+                let a = 0;
+                for (let j = 0; j < k; j++) a |= sel[j][ai];
+                if ((a & w) !== 0) return true;
+            }
+        }
+        return false;
+    }
+
+    /** Number of set pixels of `mask` at (x, y) lying on a set pixel of some layer in `layers` (each pixel counted once). */
+    overlapArea(mask: Mask, x: number, y: number, layers: number = this.allLayers): number {
+        checkMask(mask);
+        x = checkCoord('x', x);
+        y = checkCoord('y', y);
+        const k = this.select(layers);
+        if (k === 1) return this.planes[31 - Math.clz32(layers & -layers)].overlapArea(mask, x, y);
+        if (!clip(this, mask, x, y)) return 0;
+        const sel = this.sel, B = mask.words, H = this.height, bh = mask.height, bStrips = mask.strips, rows = Y1 - Y0, n0 = Y0 - y;
+        let n = 0;
+        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
+            const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
+            const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips;
+            let ai = s * H + Y0, bi = bs * bh + n0;
+            for (let r = 0; r < rows; r++, ai++, bi++) {
+                const w = (lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0);
+                if (w === 0) continue;
+                let a = 0;
+                for (let j = 0; j < k; j++) a |= sel[j][ai];
+                n += popcnt(a & w);
+            }
+        }
+        return n;
+    }
+
+    /** The first pixel (row-major) where `mask` at (x, y) meets a layer in `layers`, in raster coordinates, or `null`. */
+    hitPoint(mask: Mask, x: number, y: number, layers: number = this.allLayers): Point | null {
+        const p = { x: 0, y: 0 };
+        return this.hitPointInto(mask, x, y, p, layers) ? p : null;
+    }
+
+    /** Allocation-free {@link hitPoint}: writes the pixel into `out` and returns whether there is one. */
+    hitPointInto(mask: Mask, x: number, y: number, out: Point, layers: number = this.allLayers): boolean {
+        checkMask(mask);
+        x = checkCoord('x', x);
+        y = checkCoord('y', y);
+        if (out == null || typeof out !== 'object') throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
+        const k = this.select(layers);
+        if (k === 1) return this.planes[31 - Math.clz32(layers & -layers)].overlapInto(mask, x, y, out);
+        if (!clip(this, mask, x, y)) return false;
+        const sel = this.sel, B = mask.words, H = this.height, bh = mask.height, bStrips = mask.strips, n0 = Y0 - y;
+        let bestY = Y1, bestX = 0;
+        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
+            const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
+            const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips;
+            let ai = s * H + Y0, bi = bs * bh + n0;
+            // Later strips only look above the best row so far, so ties go to the leftmost strip.
+            for (let r = 0, rows = bestY - Y0; r < rows; r++, ai++, bi++) {
+                const w = (lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0);
+                if (w === 0) continue;
+                let a = 0;
+                for (let j = 0; j < k; j++) a |= sel[j][ai];
+                if ((a & w) !== 0) { bestY = Y0 + r; bestX = (s << 5) + ctz(a & w); break; }
+            }
+        }
+        if (bestY === Y1) return false;
+        out.x = bestX;
+        out.y = bestY;
+        return true;
+    }
+
+    /** Whether pixel (x, y) is set in some layer of `layers` (coordinates floored; outside the raster: false). */
+    testPixel(x: number, y: number, layers: number = this.allLayers): boolean {
+        x = checkCoord('x', x);
+        y = checkCoord('y', y);
+        const k = this.select(layers);
+        if (x < 0 || y < 0 || x >= this.width || y >= this.height) return false;
+        const i = (x >>> 5) * this.height + y, bit = 1 << (x & 31), sel = this.sel;
+        for (let j = 0; j < k; j++) if ((sel[j][i] & bit) !== 0) return true;
+        return false;
+    }
+
+    /**
+     * The ids stamped under `mask`'s set pixels at (x, y) in the layers `layers`, each once: every id
+     * stamped onto such a pixel since it was last empty. Order: by first pixel found (row-major), then
+     * layer, then newest stamp first.
+     */
+    hits(mask: Mask, x: number, y: number, layers: number = this.allLayers): number[] {
+        const out: number[] = [];
+        this.hitsInto(mask, x, y, out, layers);
+        return out;
+    }
+
+    /**
+     * Allocation-free {@link hits}: returns how many ids there are. A plain array is refilled to that
+     * length; a typed array gets the first `out.length` of them (call again with a bigger one if the count is larger).
+     */
+    hitsInto(mask: Mask, x: number, y: number, out: number[] | Int32Array | Uint32Array | Float64Array, layers: number = this.allLayers): number {
+        checkMask(mask);
+        x = checkCoord('x', x);
+        y = checkCoord('y', y);
+        const isArray = Array.isArray(out);
+        if (!isArray && !(out instanceof Int32Array || out instanceof Uint32Array || out instanceof Float64Array)) {
+            throw new TypeError(`out must be an array or an Int32Array/Uint32Array/Float64Array, got ${describe(out)}.`);
+        }
+        layers = this.checkLayers(layers);
+        let n = 0;
+        if (clip(this, mask, x, y)) {
+            const B = mask.words, H = this.height, W = this.width, bh = mask.height, bStrips = mask.strips;
+            const sEnd = (X1 - 1) >> 5;
+            for (let yy = Y0; yy < Y1; yy++) {
+                for (let s = X0 >> 5; s <= sEnd; s++) {
+                    const o = (s << 5) - x, bs = o >> 5, sh = o & 31;
+                    const bi = bs * bh + yy - y;
+                    const w = (bs >= 0 ? B[bi] >>> sh : 0) | (sh !== 0 && bs + 1 < bStrips ? B[bi + bh] << (32 - sh) : 0);
+                    if (w === 0) continue;
+                    const ai = s * H + yy, p0 = yy * W + (s << 5);
+                    let any = 0;
+                    for (let bits = layers; bits !== 0; bits &= bits - 1) {
+                        const l = 31 - Math.clz32(bits & -bits);
+                        if (this.heads[l] !== null) any |= this.planes[l].words[ai];
+                    }
+                    // Pixel by pixel (row-major), then layer by layer, newest id first.
+                    for (let v = w & any; v !== 0; v &= v - 1) {
+                        const b = ctz(v), bit = 1 << b;
+                        for (let bits = layers; bits !== 0; bits &= bits - 1) {
+                            const l = 31 - Math.clz32(bits & -bits), heads = this.heads[l];
+                            if (heads === null || (this.planes[l].words[ai] & bit) === 0) continue;
+                            const ids = this.entId[l], next = this.entNext[l];
+                            const h = heads[p0 + b];
+                            if (h >= 0) n = this.addFound(h, n);
+                            else for (let e = -2 - h; e >= 0; e = next[e]) n = this.addFound(ids[e], n);
+                        }
+                    }
+                }
+            }
+        }
+        const found = this.found;
+        if (isArray) {
+            out.length = n;
+            for (let i = 0; i < n; i++) out[i] = found[i];
+        } else {
+            for (let i = 0, m = Math.min(n, out.length); i < m; i++) out[i] = found[i];
+        }
+        // Empty the dedupe set slot by slot: O(ids found), not O(set size).
+        const seen = this.seen, slot = this.foundSlot;
+        for (let i = 0; i < n; i++) seen[slot[i]] = -1;
+        return n;
+    }
+
+    /** `<CollisionRaster WxH, N layers>`. */
+    toString(): string {
+        return `<CollisionRaster ${this.width}x${this.height}, ${this.layerCount} layer${this.layerCount === 1 ? '' : 's'}>`;
+    }
+
+    // Adds an id to the dedupe set and the found list unless present; returns the new count.
+    private addFound(id: number, n: number): number {
+        let seen = this.seen;
+        let mask = seen.length - 1, i = Math.imul(id, 0x9e3779b1) >>> 0 & mask;
+        while (seen[i] !== -1) {
+            if (seen[i] === id) return n;
+            i = (i + 1) & mask;
+        }
+        if (n >= this.found.length) {
+            this.found = grow32(this.found, n + 1);
+            this.foundSlot = grow32(this.foundSlot, n + 1);
+        }
+        if ((n + 1) * 2 > seen.length) {
+            // Rehash into a table twice as big, keeping the load factor at most 1/2.
+            seen = this.seen = new Int32Array(seen.length * 2).fill(-1);
+            mask = seen.length - 1;
+            for (let j = 0; j < n; j++) this.foundSlot[j] = insert(seen, mask, this.found[j]);
+            i = insert(seen, mask, id);
+        } else {
+            seen[i] = id;
+        }
+        this.found[n] = id;
+        this.foundSlot[n] = i;
+        return n + 1;
+    }
+
+    // Sets one in-bounds pixel with the id rules of stamp().
+    private setPixel(layer: number, x: number, y: number, id: number, heads: Int32Array | null): void {
+        const A = this.planes[layer].words, i = (x >>> 5) * this.height + y, bit = 1 << (x & 31);
+        const was = (A[i] & bit) !== 0;
+        A[i] |= bit;
+        if (heads === null) return;
+        const p = y * this.width + x;
+        if (!was) heads[p] = id;
+        else if (id >= 0) this.addId(layer, heads, p, id);
+    }
+
+    // Adds an id to a set pixel's ids, newest first.
+    private addId(layer: number, heads: Int32Array, p: number, id: number): void {
+        const h = heads[p];
+        if (h === -1) heads[p] = id;
+        else if (h >= 0) heads[p] = -2 - this.push(layer, id, this.push(layer, h, -1));
+        else heads[p] = -2 - this.push(layer, id, -2 - h);
+    }
+
+    // Makes room for `n` entries in the layer's pool.
+    private reserve(layer: number, n: number): void {
+        if (n > this.entId[layer].length) {
+            this.entId[layer] = grow32(this.entId[layer], n);
+            this.entNext[layer] = grow32(this.entNext[layer], n);
+        }
+    }
+
+    // Appends an id entry to the layer's pool; returns its index.
+    private push(layer: number, id: number, next: number): number {
+        const e = this.entCount[layer];
+        this.reserve(layer, e + 1);
+        this.entId[layer][e] = id;
+        this.entNext[layer][e] = next;
+        this.entCount[layer] = e + 1;
+        return e;
+    }
+
+    // The layer's id plane, created on the first id; pixels already set get no id.
+    private idPlane(layer: number): Int32Array {
+        let heads = this.heads[layer];
+        if (heads === null) {
+            const n = this.width * this.height;
+            if (n > MAX_ID_PIXELS) {
+                throw new RangeError(`A ${this.width}x${this.height} raster is too big for ids (more than ${MAX_ID_PIXELS} pixels); stamp without ids or split the playfield.`);
+            }
+            heads = this.heads[layer] = new Int32Array(n).fill(-1);
+        }
+        return heads;
+    }
+
+    private grow(layer: number, x0: number, y0: number, x1: number, y1: number): void {
+        if (x0 < this.dirtyX0[layer]) this.dirtyX0[layer] = x0;
+        if (y0 < this.dirtyY0[layer]) this.dirtyY0[layer] = y0;
+        if (x1 > this.dirtyX1[layer]) this.dirtyX1[layer] = x1;
+        if (y1 > this.dirtyY1[layer]) this.dirtyY1[layer] = y1;
+    }
+
+    private clearLayer(layer: number): void {
+        const x0 = this.dirtyX0[layer], y0 = this.dirtyY0[layer], x1 = this.dirtyX1[layer], y1 = this.dirtyY1[layer];
+        const words = this.planes[layer].words, H = this.height;
+        // Id chains need no clearing: they are read only where a bit is set, and a stamp that sets a bit restarts its chain.
+        // Zeroing only the stamped box saves the full fill (about 1.6 µs for a 1920x1080 plane) when little was stamped.
+        this.entCount[layer] = 0;
+        if (x1 <= x0 || y1 <= y0) return;
+        if (y1 - y0 > H >> 1) {
+            words.fill(0, (x0 >> 5) * H, (((x1 - 1) >> 5) + 1) * H);
+        } else {
+            for (let s = x0 >> 5, sEnd = (x1 - 1) >> 5; s <= sEnd; s++) words.fill(0, s * H + y0, s * H + y1);
+        }
+        this.dirtyX0[layer] = this.width;
+        this.dirtyY0[layer] = this.height;
+        this.dirtyX1[layer] = 0;
+        this.dirtyY1[layer] = 0;
+    }
+
+    private checkPoints(xs: ArrayLike<number>, ys: ArrayLike<number>, ids: ArrayLike<number> | undefined): void {
+        checkArray('xs', xs);
+        checkArray('ys', ys);
+        const n = xs.length;
+        if (ys.length !== n) throw new RangeError(`ys has length ${ys.length}, expected ${n} (the length of xs).`);
+        if (ids !== undefined) {
+            checkArray('ids', ids);
+            if (ids.length !== n) throw new RangeError(`ids has length ${ids.length}, expected ${n} (the length of xs).`);
+        }
+        for (let i = 0; i < n; i++) {
+            const x = xs[i], y = ys[i];
+            // x - x is 0 exactly for finite numbers: one test rejects NaN, ±Infinity and non-numbers.
+            if (typeof x !== 'number' || x - x !== 0) throw new RangeError(`xs[${i}] must be a finite number, got ${describe(x)}.`);
+            if (typeof y !== 'number' || y - y !== 0) throw new RangeError(`ys[${i}] must be a finite number, got ${describe(y)}.`);
+            if (ids !== undefined) checkId(ids[i], `ids[${i}]`);
+        }
+    }
+
+    private checkLayer(layer: number): number {
+        if (typeof layer !== 'number' || !Number.isInteger(layer) || layer < 0 || layer >= this.layerCount) {
+            throw new RangeError(`layer must be an integer in 0..${this.layerCount - 1} (this raster has ${this.layerCount} layer${this.layerCount === 1 ? '' : 's'}), got ${describe(layer)}.`);
+        }
+        return layer;
+    }
+
+    // Validates a layer set and puts the selected planes' words into this.sel; returns how many.
+    private select(layers: number): number {
+        this.checkLayers(layers);
+        let k = 0;
+        for (let bits = layers >>> 0; bits !== 0; bits &= bits - 1) this.sel[k++] = this.planes[31 - Math.clz32(bits & -bits)].words;
+        return k;
+    }
+
+    private checkLayers(layers: number): number {
+        if (typeof layers !== 'number' || !Number.isInteger(layers) || layers < -(2 ** 31) || layers > 0xffffffff ||
+            (layers >>> 0) === 0 || ((layers >>> 0) & ~this.allLayers) !== 0) {
+            throw new RangeError(`layers must be a non-empty set of layer bits within ${this.allLayers >>> 0} (e.g. 1 << 0 | 1 << 2; this raster has ${this.layerCount} layer${this.layerCount === 1 ? '' : 's'}), got ${describe(layers)}.`);
+        }
+        return layers >>> 0;
+    }
+}
+
+/** A {@link CollisionLayer} view of a set of a raster's layers; it follows later stamps and clears. */
+export class RasterView implements CollisionLayer {
+    /** Creates a view; prefer {@link CollisionRaster.view} or {@link CollisionRaster.layer}. */
+    constructor(readonly raster: CollisionRaster, readonly layers: number) {
+        if (!(raster instanceof CollisionRaster)) throw new TypeError(`raster must be a CollisionRaster, got ${describe(raster)}.`);
+        raster.testPixel(0, 0, layers); // validates the layer set
+    }
+
+    /** Whether a set pixel of `mask` at (x, y) lies on these layers. */
+    test(mask: Mask, x: number, y: number): boolean {
+        return this.raster.test(mask, x, y, this.layers);
+    }
+
+    /** Number of set pixels of `mask` at (x, y) on these layers. */
+    overlapArea(mask: Mask, x: number, y: number): number {
+        return this.raster.overlapArea(mask, x, y, this.layers);
+    }
+
+    /** The first such pixel in row-major order, or `null`. */
+    hitPoint(mask: Mask, x: number, y: number): Point | null {
+        return this.raster.hitPoint(mask, x, y, this.layers);
+    }
+
+    /** Whether pixel (x, y) is set on these layers. */
+    testPixel(x: number, y: number): boolean {
+        return this.raster.testPixel(x, y, this.layers);
+    }
+
+    /** The ids under `mask` at (x, y) on these layers; see {@link CollisionRaster.hits}. */
+    hits(mask: Mask, x: number, y: number): number[] {
+        return this.raster.hits(mask, x, y, this.layers);
+    }
+}
+
+// Intersection of `m` placed at (dx, dy) with the raster, into X0..X1 × Y0..Y1; false when empty.
+// Compared as doubles before any int32 arithmetic, so huge offsets never wrap into a false hit.
+function clip(r: CollisionRaster, m: Mask, dx: number, dy: number): boolean {
+    if (dx >= r.width || dy >= r.height || dx <= -m.width || dy <= -m.height) return false;
+    X0 = dx > 0 ? dx : 0;
+    Y0 = dy > 0 ? dy : 0;
+    X1 = Math.min(r.width, dx + m.width);
+    Y1 = Math.min(r.height, dy + m.height);
+    return true;
+}
+
+function insert(table: Int32Array, mask: number, id: number): number {
+    let i = Math.imul(id, 0x9e3779b1) >>> 0 & mask;
+    while (table[i] !== -1) i = (i + 1) & mask;
+    table[i] = id;
+    return i;
+}
+
+function grow32(a: Int32Array, min: number): Int32Array {
+    const b = new Int32Array(Math.max(min, a.length * 2, 16));
+    b.set(a);
+    return b;
+}
+
+function checkMask(m: unknown): asserts m is Mask {
+    if (!(m instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(m)}.`);
+}
+
+function checkId(id: unknown, name = 'id'): void {
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < -1 || id > MAX_ID) {
+        throw new RangeError(`${name} must be an integer in 0..${MAX_ID}, or -1 for no id, got ${describe(id)}.`);
+    }
+}
+
+function checkArray(name: string, a: unknown): void {
+    if (a == null || typeof a !== 'object' || typeof (a as ArrayLike<number>).length !== 'number') {
+        throw new TypeError(`${name} must be an array or typed array of numbers, got ${describe(a)}.`);
+    }
+}

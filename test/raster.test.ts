@@ -1,0 +1,444 @@
+// CollisionRaster against a naive byte-per-pixel raster on seeded random scenes: stamps partly outside
+// the edges, erases, clears, single pixels, layers and ids; plus CollisionLayer conformance and every error path.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { CollisionRaster, Mask, RasterView, World, type CollisionLayer } from '../src/index.js';
+
+const SEED = 20261124;
+
+function mulberry32(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+
+// A sprite as bytes (the oracle's view) and as a Mask.
+interface Sprite { w: number; h: number; px: Uint8Array; mask: Mask }
+
+function sprite(w: number, h: number, density: number, seed: number): Sprite {
+    const rnd = mulberry32(seed), px = new Uint8Array(w * h), mask = new Mask(w, h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (rnd() < density) { px[y * w + x] = 1; mask.set(x, y); }
+    return { w, h, px, mask };
+}
+
+/**
+ * The oracle: one byte per pixel per layer, and per pixel the ids stamped on it since it was last
+ * empty, newest first. Same rules as the raster, written as plainly as possible.
+ */
+class NaiveRaster {
+    readonly bits: Uint8Array[] = [];
+    readonly ids: number[][][] = [];
+    constructor(readonly w: number, readonly h: number, readonly layers: number) {
+        for (let l = 0; l < layers; l++) {
+            this.bits.push(new Uint8Array(w * h));
+            this.ids.push(Array.from({ length: w * h }, () => []));
+        }
+    }
+    private inside(x: number, y: number): boolean {
+        return x >= 0 && y >= 0 && x < this.w && y < this.h;
+    }
+    stampPixel(x: number, y: number, id: number, layer: number): void {
+        x = Math.floor(x); y = Math.floor(y);
+        if (!this.inside(x, y)) return;
+        const p = y * this.w + x;
+        if (!this.bits[layer][p]) this.ids[layer][p] = [];
+        this.bits[layer][p] = 1;
+        if (id >= 0) this.ids[layer][p].unshift(id);
+    }
+    erasePixel(x: number, y: number, layer: number): void {
+        x = Math.floor(x); y = Math.floor(y);
+        if (this.inside(x, y)) this.bits[layer][y * this.w + x] = 0;
+    }
+    stamp(s: Sprite, x: number, y: number, id: number, layer: number): void {
+        x = Math.floor(x); y = Math.floor(y);
+        for (let j = 0; j < s.h; j++) for (let i = 0; i < s.w; i++) if (s.px[j * s.w + i]) this.stampPixel(x + i, y + j, id, layer);
+    }
+    erase(s: Sprite, x: number, y: number, layer: number): void {
+        x = Math.floor(x); y = Math.floor(y);
+        for (let j = 0; j < s.h; j++) for (let i = 0; i < s.w; i++) if (s.px[j * s.w + i]) this.erasePixel(x + i, y + j, layer);
+    }
+    clear(layer?: number): void {
+        for (let l = 0; l < this.layers; l++) if (layer === undefined || layer === l) this.bits[l].fill(0);
+    }
+    at(x: number, y: number, layers: number): boolean {
+        if (!this.inside(x, y)) return false;
+        for (let l = 0; l < this.layers; l++) if ((layers >>> l) & 1 && this.bits[l][y * this.w + x]) return true;
+        return false;
+    }
+    // Set pixels of the sprite at (x, y) that lie on the layers, row-major, in raster coordinates.
+    under(s: Sprite, x: number, y: number, layers: number): [number, number][] {
+        x = Math.floor(x); y = Math.floor(y);
+        const out: [number, number][] = [];
+        for (let j = 0; j < s.h; j++) for (let i = 0; i < s.w; i++) {
+            if (s.px[j * s.w + i] && this.at(x + i, y + j, layers)) out.push([x + i, y + j]);
+        }
+        return out;
+    }
+    hits(s: Sprite, x: number, y: number, layers: number): number[] {
+        const out: number[] = [];
+        for (const [px, py] of this.under(s, x, y, layers)) {
+            for (let l = 0; l < this.layers; l++) {
+                if (!((layers >>> l) & 1) || !this.bits[l][py * this.w + px]) continue;
+                for (const id of this.ids[l][py * this.w + px]) if (!out.includes(id)) out.push(id);
+            }
+        }
+        return out;
+    }
+}
+
+// Compares every query of the raster (and its CollisionLayer views) with the oracle.
+function checkQueries(r: CollisionRaster, o: NaiveRaster, s: Sprite, x: number, y: number, layers: number): void {
+    const under = o.under(s, x, y, layers);
+    const first = under.length ? { x: under[0][0], y: under[0][1] } : null;
+    assert.equal(r.test(s.mask, x, y, layers), under.length > 0);
+    assert.equal(r.overlapArea(s.mask, x, y, layers), under.length);
+    assert.deepEqual(r.hitPoint(s.mask, x, y, layers), first);
+    assert.deepEqual(r.hits(s.mask, x, y, layers), o.hits(s, x, y, layers));
+    const view: CollisionLayer = r.view(layers);
+    assert.equal(view.test(s.mask, x, y), under.length > 0);
+    assert.equal(view.overlapArea(s.mask, x, y), under.length);
+    assert.deepEqual(view.hitPoint(s.mask, x, y), first);
+}
+
+function checkPlanes(r: CollisionRaster, o: NaiveRaster): void {
+    for (let l = 0; l < o.layers; l++) {
+        const m = r.plane(l);
+        for (let y = 0; y < o.h; y++) for (let x = 0; x < o.w; x++) {
+            if (m.get(x, y) !== (o.bits[l][y * o.w + x] === 1)) assert.fail(`layer ${l} pixel (${x}, ${y}) differs from the oracle`);
+        }
+        // padding bits past the width stay zero
+        const edge = o.w & 31;
+        if (edge !== 0) {
+            for (let i = (m.strips - 1) * m.height; i < m.words.length; i++) assert.equal(m.words[i] >>> edge, 0, 'padding bits set');
+        }
+    }
+}
+
+// Positions: near every edge, far away (no wrap-around), fractional.
+const arbCoord = (size: number, spriteSize: number) => fc.oneof(
+    { weight: 8, arbitrary: fc.integer({ min: -spriteSize - 2, max: size + 2 }) },
+    { weight: 1, arbitrary: fc.double({ min: -spriteSize - 2, max: size + 2, noNaN: true }) },
+    { weight: 1, arbitrary: fc.constantFrom(2 ** 31, -(2 ** 31), 2 ** 32 + 3, -(2 ** 32) - 1, 1e15, -1e300) }
+);
+const arbSprite = fc.record({
+    w: fc.oneof(fc.constantFrom(0, 1, 9, 31, 32, 33, 64), fc.integer({ min: 0, max: 70 })),
+    h: fc.integer({ min: 0, max: 12 }),
+    density: fc.constantFrom(0.05, 0.3, 0.7, 1),
+    seed: fc.integer()
+}).map(({ w, h, density, seed }) => sprite(w, h, density, seed));
+
+type Op =
+    | { kind: 'stamp' | 'erase'; s: Sprite; x: number; y: number; id: number; layer: number }
+    | { kind: 'pixel' | 'unpixel'; x: number; y: number; id: number; layer: number }
+    | { kind: 'points'; xs: number[]; ys: number[]; ids: number[] | undefined; layer: number }
+    | { kind: 'many'; s: Sprite; xs: number[]; ys: number[]; ids: number[] | undefined; layer: number }
+    | { kind: 'clear'; layer: number | undefined }
+    | { kind: 'query'; s: Sprite; x: number; y: number; layers: number };
+
+const arbScene = fc.record({
+    w: fc.oneof(fc.constantFrom(1, 31, 32, 33, 64, 65), fc.integer({ min: 0, max: 100 })),
+    h: fc.integer({ min: 0, max: 30 }),
+    layers: fc.integer({ min: 1, max: 4 })
+}).chain(({ w, h, layers }) => {
+    const layer = fc.integer({ min: 0, max: layers - 1 });
+    const id = fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 6 }), fc.constant(2 ** 31 - 1));
+    const placed = arbSprite.chain(s => fc.record({ s: fc.constant(s), x: arbCoord(w, s.w), y: arbCoord(h, s.h) }));
+    const op: fc.Arbitrary<Op> = fc.oneof(
+        { weight: 8, arbitrary: fc.record({ kind: fc.constantFrom('stamp' as const), p: placed, id, layer }).map(({ kind, p, id, layer }) => ({ kind, ...p, id, layer })) },
+        { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('erase' as const), p: placed, id, layer }).map(({ kind, p, id, layer }) => ({ kind, ...p, id, layer })) },
+        { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('pixel' as const, 'unpixel' as const), x: arbCoord(w, 1), y: arbCoord(h, 1), id, layer }) },
+        { weight: 2, arbitrary: fc.integer({ min: 0, max: 20 }).chain(n => fc.record({
+            kind: fc.constant('points' as const),
+            xs: fc.array(arbCoord(w, 1), { minLength: n, maxLength: n }),
+            ys: fc.array(arbCoord(h, 1), { minLength: n, maxLength: n }),
+            ids: fc.option(fc.array(id, { minLength: n, maxLength: n }), { nil: undefined }),
+            layer
+        })) },
+        { weight: 2, arbitrary: fc.tuple(arbSprite, fc.integer({ min: 0, max: 6 })).chain(([s, n]) => fc.record({
+            kind: fc.constant('many' as const),
+            s: fc.constant(s),
+            xs: fc.array(arbCoord(w, s.w), { minLength: n, maxLength: n }),
+            ys: fc.array(arbCoord(h, s.h), { minLength: n, maxLength: n }),
+            ids: fc.option(fc.array(id, { minLength: n, maxLength: n }), { nil: undefined }),
+            layer
+        })) },
+        { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const), layer: fc.option(layer, { nil: undefined }) }) },
+        { weight: 5, arbitrary: fc.record({
+            kind: fc.constant('query' as const), p: placed, layers: fc.integer({ min: 1, max: 2 ** layers - 1 })
+        }).map(({ kind, p, layers }) => ({ kind, ...p, layers })) }
+    );
+    return fc.record({ w: fc.constant(w), h: fc.constant(h), layers: fc.constant(layers), ops: fc.array(op, { minLength: 4, maxLength: 20 }) });
+});
+
+test('random scenes: stamps, erases, pixels, points, clears and every query match the naive raster', () => {
+    fc.assert(fc.property(arbScene, ({ w, h, layers, ops }) => {
+        const r = new CollisionRaster(w, h, { layers }), o = new NaiveRaster(w, h, layers);
+        for (const op of ops) {
+            switch (op.kind) {
+            case 'stamp': r.stamp(op.s.mask, op.x, op.y, op.id, op.layer); o.stamp(op.s, op.x, op.y, op.id, op.layer); break;
+            case 'erase': r.erase(op.s.mask, op.x, op.y, op.layer); o.erase(op.s, op.x, op.y, op.layer); break;
+            case 'pixel': r.stampPixel(op.x, op.y, op.id, op.layer); o.stampPixel(op.x, op.y, op.id, op.layer); break;
+            case 'unpixel': r.erasePixel(op.x, op.y, op.layer); o.erasePixel(op.x, op.y, op.layer); break;
+            case 'points':
+                r.stampPoints(Float64Array.from(op.xs), op.ys, op.ids && Int32Array.from(op.ids), op.layer);
+                for (let i = 0; i < op.xs.length; i++) o.stampPixel(op.xs[i], op.ys[i], op.ids ? op.ids[i] : -1, op.layer);
+                break;
+            case 'many':
+                r.stampMany(op.s.mask, op.xs, Float64Array.from(op.ys), op.ids, op.layer);
+                for (let i = 0; i < op.xs.length; i++) o.stamp(op.s, op.xs[i], op.ys[i], op.ids ? op.ids[i] : -1, op.layer);
+                break;
+            case 'clear': r.clear(op.layer); o.clear(op.layer); break;
+            case 'query': checkQueries(r, o, op.s, op.x, op.y, op.layers); break;
+            }
+        }
+        checkPlanes(r, o);
+        // every pixel through testPixel, on every single layer and on all of them
+        for (let y = -1; y <= h; y++) for (let x = -1; x <= w; x++) {
+            assert.equal(r.testPixel(x, y), o.at(x, y, r.allLayers));
+            for (let l = 0; l < layers; l++) assert.equal(r.layer(l).testPixel(x + 0.5, y + 0.25), o.at(x, y, 1 << l));
+        }
+        // every pixel's id list, on every layer: order (newest first), dedupe, and lists restarted on empty pixels
+        const dot = sprite(1, 1, 1, 0);
+        for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let l = 0; l < layers; l++) {
+            const hits = r.hits(dot.mask, x, y, 1 << l), expected = o.hits(dot, x, y, 1 << l);
+            if (hits.join() !== expected.join()) assert.deepEqual(hits, expected, `ids of pixel (${x}, ${y}) on layer ${l}`);
+        }
+        // a full-raster query sees every id still under a set pixel
+        const all = sprite(w, h, 1, 0);
+        checkQueries(r, o, all, 0, 0, r.allLayers);
+    }), { seed: SEED, numRuns: 400 });
+});
+
+test('overlapping stamps keep every id; erase removes ids pixel by pixel; clear forgets them', () => {
+    const r = new CollisionRaster(64, 16);
+    const box = Mask.fromText('####\n####\n####\n####'), dot = Mask.fromText('#');
+    r.stamp(box, 0, 0, 7);
+    r.stamp(box, 2, 2, 8); // overlaps the 2x2 corner of 7
+    r.stamp(box, 40, 0); // anonymous
+    assert.deepEqual(r.hits(dot, 3, 3), [8, 7], 'both ids on the shared pixel, newest first');
+    assert.deepEqual(r.hits(dot, 0, 0), [7]);
+    assert.deepEqual(r.hits(dot, 5, 5), [8]);
+    assert.deepEqual(r.hits(dot, 41, 1), [], 'anonymous stamps are solid but carry no id');
+    assert.equal(r.test(dot, 41, 1), true);
+    // erase a crater: the erased pixels lose both ids, the rest keeps them
+    r.erase(Mask.fromText('##\n##'), 2, 2);
+    assert.deepEqual(r.hits(dot, 3, 3), []);
+    assert.equal(r.test(dot, 3, 3), false);
+    assert.deepEqual(r.hits(new Mask(8, 8, true), 0, 0), [7, 8]);
+    // re-stamping an emptied pixel starts a fresh list: old ids do not come back
+    r.stampPixel(3, 3, 9);
+    assert.deepEqual(r.hits(dot, 3, 3), [9]);
+    r.stampPixel(3, 3); // anonymous over a set pixel keeps its ids
+    assert.deepEqual(r.hits(dot, 3, 3), [9]);
+    r.clear();
+    assert.deepEqual(r.hits(box, 0, 0), []);
+    r.stampPixel(3, 3);
+    assert.deepEqual(r.hits(dot, 3, 3), [], 'an anonymous stamp after clear does not revive old ids');
+    assert.equal(r.test(dot, 3, 3), true);
+});
+
+test('hitsInto fills arrays and typed arrays without allocating results, deduping many ids', () => {
+    const r = new CollisionRaster(300, 20);
+    for (let i = 0; i < 250; i++) r.stampPixel(i, i % 20, 1000 + i);
+    for (let i = 0; i < 250; i++) r.stampPixel(i, i % 20, 1000 + i); // the same ids twice
+    const big = new Mask(300, 20, true);
+    const arr: number[] = [1, 2, 3];
+    assert.equal(r.hitsInto(big, 0, 0, arr), 250);
+    assert.equal(arr.length, 250);
+    assert.deepEqual([...arr].sort((a, b) => a - b), Array.from({ length: 250 }, (_, i) => 1000 + i));
+    const small = new Int32Array(10);
+    assert.equal(r.hitsInto(big, 0, 0, small), 250);
+    assert.deepEqual([...small], arr.slice(0, 10));
+    const u = new Uint32Array(300);
+    assert.equal(r.hitsInto(big, 0, 0, u), 250);
+    assert.deepEqual([...u.subarray(0, 250)], arr);
+    // the dedupe set is emptied between queries
+    assert.deepEqual(r.hits(Mask.fromText('#'), 5, 5), [1005]);
+    assert.equal(r.hitsInto(big, 1e9, 0, arr), 0);
+    assert.equal(arr.length, 0);
+});
+
+test('layers are independent and tested in any combination', () => {
+    const ENEMIES = 0, BULLETS = 1, TERRAIN = 2;
+    const r = new CollisionRaster(100, 50, { layers: 3 });
+    const dot = Mask.fromText('#');
+    r.stampPixel(10, 10, 1, ENEMIES);
+    r.stampPixel(20, 10, 2, BULLETS);
+    r.stampPixel(30, 10, -1, TERRAIN);
+    const player = new Mask(40, 1, true);
+    assert.equal(r.overlapArea(player, 0, 10), 3);
+    assert.equal(r.overlapArea(player, 0, 10, 1 << BULLETS | 1 << TERRAIN), 2);
+    assert.deepEqual(r.hitPoint(player, 0, 10, 1 << BULLETS | 1 << TERRAIN), { x: 20, y: 10 });
+    assert.deepEqual(r.hits(player, 0, 10), [1, 2]);
+    assert.deepEqual(r.hits(player, 0, 10, 1 << BULLETS), [2]);
+    assert.equal(r.test(dot, 10, 10, 1 << TERRAIN), false);
+    r.clear(BULLETS);
+    assert.equal(r.overlapArea(player, 0, 10), 2);
+    assert.equal(r.testPixel(10, 10, 1 << ENEMIES), true);
+    // the same pixel on two layers counts once in overlapArea
+    r.stampPixel(10, 10, -1, TERRAIN);
+    assert.equal(r.overlapArea(player, 0, 10, r.allLayers), 2);
+    const r32 = new CollisionRaster(40, 4, { layers: 32 });
+    r32.stampPixel(33, 2, 5, 31);
+    assert.equal(r32.allLayers, 0xffffffff);
+    assert.equal(r32.test(dot, 33, 2, 1 << 31), true);
+    assert.equal(r32.test(dot, 33, 2, -1), true, 'a negative int32 is the same bit set');
+    assert.deepEqual(r32.hits(dot, 33, 2, 0x80000000), [5]);
+});
+
+test('clear only zeroes what was stamped, and the raster is reusable frame after frame', () => {
+    const r = new CollisionRaster(200, 100, { layers: 2 });
+    const rnd = mulberry32(SEED);
+    const shot = sprite(9, 18, 0.6, 1).mask;
+    for (let frame = 0; frame < 20; frame++) {
+        r.clear();
+        for (let l = 0; l < 2; l++) assert.equal(r.plane(l).count(), 0, `frame ${frame}: clear left pixels`);
+        const xs: number[] = [], ys: number[] = [];
+        for (let i = 0; i < 30; i++) {
+            const x = Math.floor(rnd() * 240) - 20, y = Math.floor(rnd() * 140) - 20;
+            xs.push(x); ys.push(y);
+            r.stamp(shot, x, y, i, frame & 1);
+        }
+        const o = new NaiveRaster(200, 100, 2);
+        const s = sprite(9, 18, 0.6, 1);
+        for (let i = 0; i < 30; i++) o.stamp(s, xs[i], ys[i], i, frame & 1);
+        checkPlanes(r, o);
+        checkQueries(r, o, sprite(200, 100, 1, 0), 0, 0, 3);
+    }
+});
+
+test('the raster and its views implement CollisionLayer', () => {
+    const r = new CollisionRaster(64, 64, { layers: 2 });
+    r.stamp(new Mask(8, 8, true), 10, 10, 3, 1);
+    const layers: CollisionLayer[] = [r, r.view(), r.view(2), r.layer(1)];
+    const probe = new Mask(4, 4, true);
+    for (const l of layers) {
+        assert.equal(l.test(probe, 15, 15), true);
+        assert.equal(l.test(probe, 18, 18), false);
+        assert.equal(l.overlapArea(probe, 15, 15), 9);
+        assert.deepEqual(l.hitPoint(probe, 8, 8), { x: 10, y: 10 });
+        assert.equal(l.hitPoint(probe, 0, 0), null);
+        assert.equal(l.testPixel(10.9, 17.2), true);
+        assert.equal(l.testPixel(-1, 10), false);
+        assert.equal(l.testPixel(64, 10), false);
+    }
+    const v0 = r.layer(0);
+    assert.ok(v0 instanceof RasterView);
+    assert.equal(v0.test(probe, 15, 15), false, 'layer 0 is empty');
+    assert.deepEqual(r.layer(1).hits(probe, 15, 15), [3]);
+    // views are live
+    r.clear();
+    assert.equal(r.view().test(probe, 15, 15), false);
+    assert.equal(String(r), '<CollisionRaster 64x64, 2 layers>');
+});
+
+test('huge and far-away positions clip without wrap-around hits', () => {
+    const r = new CollisionRaster(64, 64);
+    const m = new Mask(40, 40, true);
+    for (const v of [2 ** 31, 2 ** 32, 2 ** 32 + 1, -(2 ** 32), 1e15, -1e300, 2 ** 53]) {
+        r.stamp(m, v, 0, 1); r.stamp(m, 0, v, 1); r.stampPixel(v, 0, 1); r.stampPoints([v], [v]);
+    }
+    assert.equal(r.plane().count(), 0);
+    r.stamp(new Mask(64, 64, true), 0, 0, 1);
+    for (const v of [2 ** 31, 2 ** 32, -(2 ** 32) + 10, 1e15, -1e300]) {
+        assert.equal(r.test(m, v, 0), false);
+        assert.equal(r.test(m, 0, v), false);
+        assert.deepEqual(r.hits(m, v, v), []);
+        assert.equal(r.testPixel(v, 0), false);
+    }
+    const empty = new CollisionRaster(0, 0, { layers: 2 });
+    empty.stamp(m, 0, 0, 1).stampPixel(0, 0).stampPoints([0], [0]).clear();
+    assert.equal(empty.test(m, 0, 0), false);
+    assert.equal(empty.overlapArea(m, -5, -5), 0);
+    assert.equal(empty.hitPoint(m, 0, 0), null);
+});
+
+test('bad input throws a clear error and changes nothing', () => {
+    const r = new CollisionRaster(32, 32, { layers: 2 });
+    const m = new Mask(2, 2, true);
+    r.stamp(m, 4, 4, 1);
+    const before = r.plane(0).words.slice();
+    const bad = (fn: () => unknown, type: typeof Error, re: RegExp) => assert.throws(fn, (e: unknown) => e instanceof type && re.test((e as Error).message));
+    bad(() => new CollisionRaster(-1, 4), RangeError, /width.*-1/);
+    bad(() => new CollisionRaster(4, 1.5), RangeError, /height.*1\.5/);
+    bad(() => new CollisionRaster(4, 4, { layers: 0 }), RangeError, /layers.*1\.\.32.*0/);
+    bad(() => new CollisionRaster(4, 4, { layers: 33 }), RangeError, /layers.*33/);
+    bad(() => new CollisionRaster(4, 4, null as never), TypeError, /options/);
+    for (const [name, fn] of [
+        ['stamp', (v: number) => r.stamp(m, v, 0)], ['stamp y', (v: number) => r.stamp(m, 0, v)],
+        ['erase', (v: number) => r.erase(m, v, 0)], ['stampPixel', (v: number) => r.stampPixel(v, 0)],
+        ['erasePixel', (v: number) => r.erasePixel(0, v)], ['test', (v: number) => r.test(m, v, 0)],
+        ['overlapArea', (v: number) => r.overlapArea(m, 0, v)], ['hitPoint', (v: number) => r.hitPoint(m, v, 0)],
+        ['testPixel', (v: number) => r.testPixel(v, 0)], ['hits', (v: number) => r.hits(m, 0, v)]
+    ] as const) {
+        for (const v of [NaN, Infinity, -Infinity]) bad(() => fn(v), RangeError, new RegExp(`finite number, got ${v}`));
+        assert.ok(name);
+    }
+    bad(() => r.stamp({} as Mask, 0, 0), TypeError, /mask must be a Mask, got Object/);
+    bad(() => r.test(null as unknown as Mask, 0, 0), TypeError, /mask must be a Mask, got null/);
+    bad(() => r.erase('x' as unknown as Mask, 0, 0), TypeError, /Mask/);
+    bad(() => r.hits(undefined as unknown as Mask, 0, 0), TypeError, /Mask/);
+    bad(() => r.stamp(m, 0, 0, -2), RangeError, /id must be an integer.*-1 for no id, got -2/);
+    bad(() => r.stamp(m, 0, 0, 1.5), RangeError, /id.*1\.5/);
+    bad(() => r.stampPixel(0, 0, 2 ** 31), RangeError, /id.*2147483648/);
+    bad(() => r.stamp(m, 0, 0, 1, 2), RangeError, /layer must be an integer in 0\.\.1.*got 2/);
+    bad(() => r.erase(m, 0, 0, -1), RangeError, /layer.*-1/);
+    bad(() => r.clear(0.5), RangeError, /layer.*0\.5/);
+    bad(() => r.layer(5), RangeError, /layer.*5/);
+    bad(() => r.plane(NaN), RangeError, /layer.*NaN/);
+    bad(() => r.test(m, 0, 0, 0), RangeError, /non-empty set of layer bits.*got 0/);
+    bad(() => r.test(m, 0, 0, 4), RangeError, /layers.*got 4/);
+    bad(() => r.testPixel(0, 0, 1.5), RangeError, /layers.*1\.5/);
+    bad(() => r.view(8), RangeError, /layers.*8/);
+    bad(() => r.hits(m, 0, 0, 2 ** 33), RangeError, /layers/);
+    bad(() => new RasterView({} as CollisionRaster, 1), TypeError, /raster must be a CollisionRaster/);
+    bad(() => r.hitPointInto(m, 0, 0, null as never), TypeError, /out must be a \{ x, y \}/);
+    bad(() => r.hitsInto(m, 0, 0, {} as never), TypeError, /out must be an array/);
+    // stampPoints validates everything before stamping anything
+    bad(() => r.stampPoints([1, 2], [1]), RangeError, /ys has length 1, expected 2/);
+    bad(() => r.stampPoints([1], [1], [1, 2]), RangeError, /ids has length 2, expected 1/);
+    bad(() => r.stampPoints(null as never, [1]), TypeError, /xs must be an array/);
+    bad(() => r.stampPoints([1, 2, 3], [1, 2, NaN]), RangeError, /ys\[2\] must be a finite number, got NaN/);
+    bad(() => r.stampPoints([1, Infinity], [1, 2]), RangeError, /xs\[1\].*Infinity/);
+    bad(() => r.stampPoints(['1'] as never, [1]), RangeError, /xs\[0\].*"1"/);
+    bad(() => r.stampPoints([1, 2], [1, 2], [3, -5]), RangeError, /ids\[1\].*-5/);
+    bad(() => r.stampPoints([1], [1], [1], 3), RangeError, /layer/);
+    bad(() => r.stampMany(m, [1, 2], [1, -Infinity]), RangeError, /ys\[1\].*-Infinity/);
+    bad(() => r.stampMany(m, [1, 2], [1, 2], [0, 2 ** 31]), RangeError, /ids\[1\].*2147483648/);
+    bad(() => r.stampMany(m, [1], [1, 2]), RangeError, /ys has length 2, expected 1/);
+    bad(() => r.stampMany([] as never, [1], [1]), TypeError, /mask must be a Mask/);
+    bad(() => r.stampMany(m, [1], [1], undefined, 9), RangeError, /layer.*9/);
+    assert.deepEqual(r.plane(0).words, before, 'nothing was stamped by a failed call');
+    assert.equal(r.plane(1).count(), 0);
+    assert.deepEqual(r.hits(m, 4, 4), [1]);
+    bad(() => new CollisionRaster(2 ** 16, 2 ** 15).stampPixel(0, 0, 1), RangeError, /too big for ids/);
+});
+
+test('a World collides bodies with a raster layer', () => {
+    const TERRAIN = 0, BULLETS = 1;
+    const raster = new CollisionRaster(200, 100, { layers: 2 });
+    raster.stamp(new Mask(200, 10, true), 0, 90, -1, TERRAIN); // ground
+    raster.erase(new Mask(20, 5, true), 50, 90, TERRAIN); // a crater
+    const world = new World<string>();
+    const ground = world.addLayer(raster.layer(TERRAIN), { data: 'ground' });
+    const shots = world.addLayer(raster.layer(BULLETS), { data: 'shots' });
+    const ship = new Mask(8, 8, true);
+    const player = world.add({ x: 10, y: 85, mask: ship, data: 'player' });
+    const hovering = world.add({ x: 55, y: 85, mask: ship, data: 'over the crater' });
+    raster.stampPixel(100, 20, 42, BULLETS);
+    const enemy = world.add({ x: 96, y: 16, mask: ship, data: 'enemy' });
+    const pairs = world.collisions().map(p => `${p.a.data}-${p.b.data}`);
+    assert.deepEqual(pairs.sort(), ['enemy-shots', 'player-ground']);
+    assert.deepEqual(raster.hits(ship, 96, 16, 1 << BULLETS), [42], 'the raster says which bullet');
+    // the raster is live: a new frame of bullets, a deeper crater
+    raster.clear(BULLETS);
+    raster.erase(new Mask(20, 10, true), 5, 90, TERRAIN);
+    assert.deepEqual(world.collisions().map(p => `${p.a.data}-${p.b.data}`), []);
+    assert.ok(ground.layer && shots.layer && player && hovering && enemy);
+});
