@@ -1,0 +1,213 @@
+// Building a MaskAtlas from image files, folders, globs, grid sheets and atlas JSON (what `hitmask build` runs).
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, extname, relative, resolve } from 'node:path';
+import { glob, isDynamicPattern } from 'tinyglobby';
+import { MaskAtlas } from '../atlas.js';
+import { describe } from '../check.js';
+import { Mask, type ColorKey } from '../mask.js';
+import { decodeFrames, decodeImage, type DecodeOptions } from './decode.js';
+import type { RGBAImage } from './image.js';
+import { gridFrames, parseSheetJson, type GridOptions, type SheetFrame, type SheetLayout } from './sheets.js';
+
+/** How pixels become mask bits. */
+export interface MaskOptions {
+    /** A pixel is solid where alpha > threshold (ignored with `colorKey`). @default 127 */
+    threshold?: number;
+    /** Solid where the colour differs from this key (alpha ignored), e.g. `0xff00ff`. */
+    colorKey?: ColorKey;
+    /** Colour-key tolerance per channel. @default 0 */
+    tolerance?: number;
+    /** Trim each mask to its set pixels, recording the offset (saves space and test time). @default false */
+    trim?: boolean;
+}
+
+/** Options of {@link buildAtlas}. */
+export interface BuildOptions extends MaskOptions, DecodeOptions {
+    /** Cut every image input into a uniform grid. */
+    grid?: GridOptions;
+    /** Path of a TexturePacker/Aseprite JSON whose frames are cut from the (single) image input. */
+    atlas?: string;
+    /** Base for relative inputs. @default process.cwd() */
+    cwd?: string;
+    /** Called after each input file. */
+    onProgress?: (done: number, total: number, file: string) => void;
+}
+
+/** Counts and timings of a build. */
+export interface BuildStats {
+    files: number;
+    frames: number;
+    bitsSet: number;
+    /** Bytes of RGBA turned into masks. */
+    rgbaBytes: number;
+    /** Reading and decoding files, in milliseconds. */
+    decodeMs: number;
+    /** Building, cutting and trimming masks, in milliseconds. */
+    maskMs: number;
+}
+
+/** One input file and the name its frames get. */
+export interface BuildInput {
+    path: string;
+    name: string;
+}
+
+const EXTENSIONS = ['.png', '.apng', '.gif', '.json'];
+
+/** Expands files, folders (recursively: .png, .apng, .gif, .json) and globs into input files, sorted, with frame names. */
+export async function resolveInputs(inputs: readonly string[], cwd = process.cwd()): Promise<BuildInput[]> {
+    if (!Array.isArray(inputs) || inputs.length === 0) throw new Error(`inputs must be a non-empty array of paths or globs, got ${describe(inputs)}.`);
+    const out: BuildInput[] = [];
+    for (const input of inputs) {
+        if (typeof input !== 'string' || input.length === 0) throw new TypeError(`each input must be a non-empty string, got ${describe(input)}.`);
+        const abs = resolve(cwd, input);
+        const st = await stat(abs).catch(() => null);
+        if (st?.isDirectory()) {
+            const files = await glob(['**/*.{png,apng,gif,json}'], { cwd: abs, onlyFiles: true, caseSensitiveMatch: false });
+            if (files.length === 0) throw new Error(`Folder ${JSON.stringify(input)} has no .png, .gif or .json files.`);
+            // Inside a folder the name keeps the sub-path: enemies/alien1.png -> "enemies/alien1".
+            for (const f of files.sort()) out.push({ path: resolve(abs, f), name: stripExt(f) });
+        } else if (st?.isFile()) {
+            out.push({ path: abs, name: stripExt(basename(abs)) });
+        } else if (isDynamicPattern(input)) {
+            const files = (await glob([input], { cwd, onlyFiles: true, absolute: true })).filter(f => EXTENSIONS.includes(extname(f).toLowerCase()));
+            if (files.length === 0) throw new Error(`No .png, .gif or .json files match ${JSON.stringify(input)}.`);
+            for (const f of files.sort()) out.push({ path: f, name: stripExt(basename(f)) });
+        } else {
+            throw new Error(`Input ${JSON.stringify(input)} does not exist; expected a file, a folder or a glob.`);
+        }
+    }
+    return out;
+}
+
+/**
+ * Builds masks for every frame of the inputs: a single image becomes one frame named after the file
+ * (`alien1.png` → `alien1`), an animation one frame per image (`name/0`, …, with delays and a tag `name`),
+ * a grid sheet `name/0`, `name/1`, …, and a TexturePacker/Aseprite JSON its own frame names (its image is then not built alone).
+ */
+export async function buildAtlas(inputs: readonly string[], options: BuildOptions = {}): Promise<{ atlas: MaskAtlas; stats: BuildStats }> {
+    if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    if (options.grid && options.atlas) throw new Error('Use either a grid or an atlas JSON for image inputs, not both.');
+    const files = await resolveInputs(inputs, options.cwd);
+    const stats: BuildStats = { files: 0, frames: 0, bitsSet: 0, rgbaBytes: 0, decodeMs: 0, maskMs: 0 };
+    const atlas = new MaskAtlas();
+    const origin = new Map<string, string>();
+
+    // Sheets described by JSON inputs: their images are cut by the JSON, not built on their own.
+    interface Job { file: BuildInput; layout?: SheetLayout; image?: string }
+    const jobs: Job[] = [];
+    const claimed = new Set<string>();
+    for (const file of files) {
+        if (extname(file.path).toLowerCase() !== '.json') continue;
+        const layout = await loadLayout(file.path);
+        const image = resolve(dirname(file.path), layout.image ?? `${stripExt(basename(file.path))}.png`);
+        claimed.add(image);
+        jobs.push({ file, layout, image });
+    }
+    const images = files.filter(f => extname(f.path).toLowerCase() !== '.json' && !claimed.has(f.path));
+    let sharedLayout: SheetLayout | undefined;
+    if (options.atlas) {
+        if (images.length !== 1) throw new Error(`--atlas applies to exactly one image input, got ${images.length}; pass each sheet's JSON as an input instead.`);
+        sharedLayout = await loadLayout(resolve(options.cwd ?? process.cwd(), options.atlas));
+    }
+    for (const file of images) jobs.push({ file, layout: sharedLayout });
+    jobs.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file));
+
+    let done = 0;
+    for (const job of jobs) {
+        const label = relative(options.cwd ?? process.cwd(), job.file.path) || job.file.path;
+        const add = (name: string, mask: Mask, f: Omit<SheetFrame, 'name' | 'x' | 'y' | 'width' | 'height' | 'rotated'>) => {
+            const prev = origin.get(name);
+            if (prev !== undefined) throw new Error(`Frame name ${JSON.stringify(name)} comes from both ${prev} and ${label}; rename one, or build them into separate files.`);
+            origin.set(name, label);
+            let x = f.offsetX, y = f.offsetY;
+            if (options.trim) {
+                const t = mask.trim();
+                mask = t.mask; x += t.x; y += t.y;
+            }
+            atlas.add(name, mask, { x, y, sourceWidth: f.sourceWidth, sourceHeight: f.sourceHeight, duration: f.duration, boxes: f.boxes });
+            stats.frames++;
+            stats.bitsSet += mask.count();
+        };
+        let t0 = performance.now();
+        const sheetPath = job.image ?? job.file.path;
+        const bytes = await readBytes(sheetPath, job.image ? `image of ${label}` : 'image');
+        if (job.layout || options.grid) {
+            const image = labelled(sheetPath, () => decodeImage(bytes, options));
+            stats.decodeMs += performance.now() - t0;
+            t0 = performance.now();
+            const layout = job.layout ?? { frames: gridFrames(job.file.name, image.width, image.height, options.grid as GridOptions), tags: [] };
+            const base = atlas.size;
+            for (const { frame, mask } of cutSheet(image, layout.frames, options, label)) add(frame.name, mask, frame);
+            for (const t of layout.tags) atlas.addTag(t.name, base + t.from, base + t.to, t.direction);
+            stats.rgbaBytes += image.data.length;
+        } else {
+            const frames = labelled(sheetPath, () => decodeFrames(bytes, options));
+            stats.decodeMs += performance.now() - t0;
+            t0 = performance.now();
+            const base = atlas.size;
+            frames.forEach((im, i) => {
+                const name = frames.length === 1 ? job.file.name : `${job.file.name}/${i}`;
+                add(name, imageMask(im, options), { offsetX: 0, offsetY: 0, sourceWidth: im.width, sourceHeight: im.height, duration: im.delay, boxes: [] });
+                stats.rgbaBytes += im.data.length;
+            });
+            if (frames.length > 1) atlas.addTag(job.file.name, base, base + frames.length - 1);
+        }
+        stats.maskMs += performance.now() - t0;
+        stats.files++;
+        options.onProgress?.(++done, jobs.length, label);
+    }
+    return { atlas, stats };
+}
+
+/** The mask of a whole image: alpha > threshold, or colour ≠ key when `colorKey` is given. */
+export function imageMask(image: RGBAImage, options: MaskOptions = {}): Mask {
+    return options.colorKey === undefined
+        ? Mask.fromRGBA(image.data, image.width, image.height, { threshold: options.threshold ?? 127 })
+        : Mask.fromColorKey(image.data, image.width, image.height, options.colorKey, { tolerance: options.tolerance ?? 0 });
+}
+
+/** Masks of the frames of a sheet image, rotated frames turned back upright (the whole image is thresholded once, then cut). */
+export function cutSheet(image: RGBAImage, frames: readonly SheetFrame[], options: MaskOptions = {}, label = 'sheet'): { frame: SheetFrame; mask: Mask }[] {
+    for (const f of frames) {
+        if (f.x + f.width > image.width || f.y + f.height > image.height) {
+            throw new Error(`${label}: frame ${JSON.stringify(f.name)} at (${f.x}, ${f.y}) size ${f.width}x${f.height} lies outside the ${image.width}x${image.height} image.`);
+        }
+    }
+    const full = imageMask(image, options);
+    return frames.map(frame => {
+        const cut = full.crop(frame.x, frame.y, frame.width, frame.height);
+        // Stored 90° clockwise, so a quarter turn anticlockwise restores it.
+        return { frame, mask: frame.rotated ? cut.rotate90(-1) : cut };
+    });
+}
+
+/** Reads and parses a TexturePacker or Aseprite JSON file. */
+export async function loadLayout(path: string): Promise<SheetLayout> {
+    const text = new TextDecoder().decode(await readBytes(path, 'atlas JSON'));
+    return parseSheetJson(text, path);
+}
+
+async function readBytes(path: string, what: string): Promise<Uint8Array> {
+    try {
+        return await readFile(path);
+    } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        throw new Error(`Cannot read ${what} ${JSON.stringify(path)}: ${err.code === 'ENOENT' ? 'no such file' : err.message}.`, { cause: e });
+    }
+}
+
+function labelled<T>(label: string, fn: () => T): T {
+    try {
+        return fn();
+    } catch (e) {
+        if (e instanceof Error) e.message = `${label}: ${e.message}`;
+        throw e;
+    }
+}
+
+function stripExt(f: string): string {
+    const ext = extname(f);
+    return ext ? f.slice(0, -ext.length) : f;
+}
+

@@ -1,0 +1,239 @@
+#!/usr/bin/env node
+// The `hitmask` command: build mask atlases, inspect masks, test two masks for overlap.
+// Exit codes: 0 success (overlap: hit), 1 overlap: no hit, 2 any error (one line on stderr).
+import { readFile, writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import type { SingleBar } from 'cli-progress';
+import { PNG } from 'pngjs';
+import { MaskAtlas, type AtlasFrame } from '../atlas.js';
+import { buildAtlas, type BuildOptions } from './build.js';
+
+interface CommonFlags { threshold?: number; colorKey?: number; tolerance?: number; trim?: boolean; maxMib?: number }
+interface BuildFlags extends CommonFlags {
+    output: string; grid?: { w: number; h: number }; margin?: number; spacing?: number; names?: string; atlas?: string;
+}
+
+const int = (min: number, max: number) => (v: string) => {
+    const n = Number(v);
+    if (!/^-?\d+$/.test(v.trim()) || n < min || n > max) throw new InvalidArgumentError(`expected an integer in ${min}..${max}, got ${JSON.stringify(v)}.`);
+    return n;
+};
+
+const colorKey = (v: string) => {
+    const m = /^#?([0-9a-f]{6})$/i.exec(v.trim());
+    if (!m) throw new InvalidArgumentError(`expected a colour as RRGGBB hex (e.g. ff00ff), got ${JSON.stringify(v)}.`);
+    return parseInt(m[1], 16);
+};
+
+const size = (v: string) => {
+    const m = /^(\d+)x(\d+)$/i.exec(v.trim());
+    if (!m || +m[1] === 0 || +m[2] === 0) throw new InvalidArgumentError(`expected WxH with positive integers (e.g. 32x48), got ${JSON.stringify(v)}.`);
+    return { w: +m[1], h: +m[2] };
+};
+
+const point = (v: string) => {
+    const m = /^\s*(-?\d+)\s*,\s*(-?\d+)\s*$/.exec(v);
+    if (!m) throw new InvalidArgumentError(`expected DX,DY integers (e.g. 10,-4), got ${JSON.stringify(v)}.`);
+    return { x: +m[1], y: +m[2] };
+};
+
+function maskFlags(cmd: Command): Command {
+    return cmd
+        .option('--threshold <n>', 'solid where alpha > N (0..255; default 127)', int(0, 255))
+        .option('--color-key <RRGGBB>', 'solid where the colour differs from this key (alpha ignored)', colorKey)
+        .option('--tolerance <n>', 'colour-key tolerance per channel (0..255)', int(0, 255))
+        .option('--trim', 'trim masks to their set pixels, recording the offset')
+        .option('--max-mib <n>', 'refuse images that decode to more than N MiB of RGBA (default 256)', int(1, 1 << 20));
+}
+
+function buildOptions(flags: CommonFlags): BuildOptions {
+    if (flags.threshold !== undefined && flags.colorKey !== undefined) throw new Error('Use --threshold or --color-key, not both.');
+    if (flags.tolerance !== undefined && flags.colorKey === undefined) throw new Error('--tolerance needs --color-key.');
+    const o: BuildOptions = { trim: flags.trim ?? false };
+    if (flags.threshold !== undefined) o.threshold = flags.threshold;
+    if (flags.colorKey !== undefined) o.colorKey = flags.colorKey;
+    if (flags.tolerance !== undefined) o.tolerance = flags.tolerance;
+    if (flags.maxMib !== undefined) o.maxBytes = flags.maxMib * 1024 * 1024;
+    return o;
+}
+
+// Loads a .hitmask file, or builds an atlas from an image or atlas JSON.
+async function loadAtlas(path: string, flags: CommonFlags): Promise<MaskAtlas> {
+    if (extname(path).toLowerCase() === '.hitmask') {
+        let bytes: Uint8Array;
+        try {
+            bytes = await readFile(path);
+        } catch (e) {
+            throw new Error(`Cannot read ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}.`, { cause: e });
+        }
+        try {
+            return MaskAtlas.from(bytes);
+        } catch (e) {
+            throw new Error(`${path}: ${(e as Error).message}`, { cause: e });
+        }
+    }
+    return (await buildAtlas([path], buildOptions(flags))).atlas;
+}
+
+// `file#frame`, or a file with exactly one frame.
+async function loadFrame(spec: string, flags: CommonFlags): Promise<AtlasFrame> {
+    const hash = spec.lastIndexOf('#');
+    const path = hash > 0 ? spec.slice(0, hash) : spec;
+    const atlas = await loadAtlas(path, flags);
+    if (hash > 0) return atlas.frame(spec.slice(hash + 1));
+    if (atlas.size !== 1) throw new Error(`${path} has ${atlas.size} frames; pick one as ${path}#NAME (e.g. ${path}#${atlas.names[0]}).`);
+    return atlas.frames[0];
+}
+
+function percent(f: AtlasFrame): string {
+    const area = f.mask.width * f.mask.height;
+    return area === 0 ? '0.0%' : `${(100 * f.mask.count() / area).toFixed(1)}%`;
+}
+
+function table(rows: string[][]): string {
+    const widths = rows[0].map((_, c) => Math.max(...rows.map(r => r[c].length)));
+    return rows.map(r => r.map((cell, c) => c === r.length - 1 ? cell : cell.padEnd(widths[c])).join('  ')).join('\n');
+}
+
+async function build(inputs: string[], flags: BuildFlags): Promise<void> {
+    const options = buildOptions(flags);
+    if (flags.grid) {
+        options.grid = { frameWidth: flags.grid.w, frameHeight: flags.grid.h, margin: flags.margin ?? 0, spacing: flags.spacing ?? 0 };
+        if (flags.names !== undefined) options.grid.names = flags.names;
+    } else if (flags.margin !== undefined || flags.spacing !== undefined || flags.names !== undefined) {
+        throw new Error('--margin, --spacing and --names need --grid WxH.');
+    }
+    if (flags.atlas) options.atlas = flags.atlas;
+    const t0 = performance.now();
+    let bar: SingleBar | null = null;
+    // A progress bar only on a terminal, and only once a build has run long enough to need one.
+    if (process.stderr.isTTY) {
+        const { SingleBar } = (await import('cli-progress')).default;
+        options.onProgress = (done, total) => {
+            if (!bar && performance.now() - t0 > 300 && done < total) {
+                bar = new SingleBar({ stream: process.stderr, format: 'hitmask build [{bar}] {value}/{total} files', hideCursor: true, clearOnComplete: true });
+                bar.start(total, done);
+            }
+            bar?.update(done);
+        };
+    }
+    let result;
+    try {
+        result = await buildAtlas(inputs, options);
+    } finally {
+        (bar as SingleBar | null)?.stop();
+    }
+    const bytes = result.atlas.toBytes();
+    try {
+        await writeFile(flags.output, bytes);
+    } catch (e) {
+        throw new Error(`Cannot write ${JSON.stringify(flags.output)}: ${(e as Error).message}.`, { cause: e });
+    }
+    const s = result.stats;
+    const secs = (performance.now() - t0) / 1000;
+    process.stdout.write(`${flags.output}: ${s.frames} frames from ${s.files} files, ${s.bitsSet} bits set, ${bytes.length} bytes written in ${secs.toFixed(2)} s\n`);
+}
+
+async function inspect(file: string, flags: CommonFlags & { frame?: string; png?: string }): Promise<void> {
+    const atlas = await loadAtlas(file, flags);
+    if (flags.frame === undefined && flags.png === undefined) {
+        const rows = [['frame', 'size', 'offset', 'source', 'duration', 'fill']];
+        for (const f of atlas.frames) {
+            rows.push([f.name, `${f.mask.width}x${f.mask.height}`, `${f.x},${f.y}`, `${f.sourceWidth}x${f.sourceHeight}`, f.duration ? `${f.duration}ms` : '-', percent(f)]);
+        }
+        const lines = [`${file}: ${atlas.size} frame${atlas.size === 1 ? '' : 's'}`, table(rows)];
+        for (const t of atlas.tags) lines.push(`tag ${t.name}: frames ${t.from}..${t.to} ${t.direction}`);
+        for (const f of atlas.frames) for (const b of f.boxes) lines.push(`box ${b.name} on ${f.name}: ${b.x},${b.y} ${b.width}x${b.height}`);
+        process.stdout.write(lines.join('\n') + '\n');
+        return;
+    }
+    let frame: AtlasFrame;
+    if (flags.frame !== undefined) frame = atlas.frame(flags.frame);
+    else if (atlas.size === 1) frame = atlas.frames[0];
+    else throw new Error(`${file} has ${atlas.size} frames; choose one with --frame NAME (e.g. --frame ${atlas.names[0]}).`);
+    const m = frame.mask;
+    if (flags.png !== undefined) {
+        const png = new PNG({ width: Math.max(1, m.width), height: Math.max(1, m.height) });
+        if (m.width > 0 && m.height > 0) png.data.set(m.toRGBA(0xffffffff, 0x000000ff));
+        try {
+            await writeFile(flags.png, PNG.sync.write(png));
+        } catch (e) {
+            throw new Error(`Cannot write ${JSON.stringify(flags.png)}: ${(e as Error).message}.`, { cause: e });
+        }
+        process.stdout.write(`${flags.png}: ${frame.name} ${m.width}x${m.height}, ${m.count()} bits set\n`);
+    } else {
+        process.stdout.write(`${frame.name}: ${m.width}x${m.height} at ${frame.x},${frame.y} in ${frame.sourceWidth}x${frame.sourceHeight}, fill ${percent(frame)}\n${m.toText()}\n`);
+    }
+}
+
+async function overlap(a: string, b: string, flags: CommonFlags & { at: { x: number; y: number }; json?: boolean }): Promise<void> {
+    const fa = await loadFrame(a, flags), fb = await loadFrame(b, flags);
+    // Positions are sprite positions: each mask sits at its trim offset inside its own frame.
+    const dx = flags.at.x + fb.x - fa.x, dy = flags.at.y + fb.y - fa.y;
+    const p = fa.mask.overlap(fb.mask, dx, dy);
+    const area = p ? fa.mask.overlapArea(fb.mask, dx, dy) : 0;
+    const r = p ? fa.mask.overlapMask(fb.mask, dx, dy).boundingRect() : null;
+    const point = p ? { x: p.x + fa.x, y: p.y + fa.y } : null;
+    const box = r ? { x: r.x + fa.x, y: r.y + fa.y, width: r.width, height: r.height } : null;
+    if (flags.json) {
+        process.stdout.write(JSON.stringify({ hit: p !== null, point, area, box, at: flags.at, a: fa.name, b: fb.name }) + '\n');
+    } else if (point && box) {
+        process.stdout.write(`hit at ${point.x},${point.y}; area ${area} px; overlap box ${box.x},${box.y} ${box.width}x${box.height}\n`);
+    } else {
+        process.stdout.write('no hit\n');
+    }
+    process.exitCode = p ? 0 : 1;
+}
+
+function program(): Command {
+    const prog = new Command('hitmask')
+        .description('Pixel-perfect collision masks: build compact mask atlases from sprites, inspect them, test overlaps.')
+        .exitOverride()
+        .showHelpAfterError(false)
+        .configureOutput({ outputError: (str, write) => write(`hitmask: ${str.replace(/^error: /, '').trim()}\n`) });
+    maskFlags(prog.command('build')
+        .description('build a .hitmask atlas from images, folders, globs, grid sheets or TexturePacker/Aseprite JSON')
+        .argument('<inputs...>', 'PNG/GIF files, folders, globs (quote them) or atlas JSON files')
+        .requiredOption('-o, --output <file>', 'the .hitmask file to write')
+        .option('--grid <WxH>', 'cut each image into WxH frames named NAME/0, NAME/1, …', size)
+        .option('--margin <n>', 'grid: pixels around the grid', int(0, 2 ** 30))
+        .option('--spacing <n>', 'grid: pixels between frames', int(0, 2 ** 30))
+        .option('--names <template>', 'grid: frame names from {name}, {index}, {row}, {col}')
+        .option('--atlas <file.json>', 'cut the image input by this TexturePacker/Aseprite JSON'))
+        .addHelpText('after', '\nExamples:\n  hitmask build sprites/ -o masks.hitmask\n  hitmask build "art/*.png" --threshold 0 -o masks.hitmask\n  hitmask build tiles.png --grid 16x16 --spacing 1 -o tiles.hitmask\n  hitmask build hero.json -o hero.hitmask')
+        .action(build);
+    maskFlags(prog.command('inspect')
+        .description('list the frames of a .hitmask file or image; draw one as text or to a PNG')
+        .argument('<file>', '.hitmask file, image, or atlas JSON')
+        .option('--frame <name>', 'draw this frame as text (# set, . clear)')
+        .option('--png <out.png>', 'write the frame as a white-on-black PNG'))
+        .addHelpText('after', '\nExamples:\n  hitmask inspect masks.hitmask\n  hitmask inspect masks.hitmask --frame alien1\n  hitmask inspect alien1.png --png alien1-mask.png')
+        .action(inspect);
+    maskFlags(prog.command('overlap')
+        .description('place b at DX,DY relative to a and report hit, first point, area and overlap box (exit 0 hit, 1 no hit, 2 error)')
+        .argument('<a>', 'image, atlas JSON or file.hitmask#FRAME')
+        .argument('<b>', 'image, atlas JSON or file.hitmask#FRAME')
+        .requiredOption('--at <DX,DY>', "b's position relative to a", point)
+        .option('--json', 'print { hit, point, area, box, … } as JSON'))
+        .addHelpText('after', '\nExamples:\n  hitmask overlap alien1.png shot.gif --at 30,20\n  hitmask overlap masks.hitmask#alien1 masks.hitmask#shot --at 30,20 --json')
+        .action(overlap);
+    for (const c of prog.commands) c.exitOverride().configureOutput({ outputError: (str, write) => write(`hitmask: ${str.replace(/^error: /, '').trim()}\n`) });
+    return prog;
+}
+
+async function main(): Promise<void> {
+    try {
+        await program().parseAsync(process.argv);
+    } catch (e) {
+        if (e instanceof CommanderError) {
+            // Commander has already printed help or its one-line error.
+            process.exitCode = e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version' ? 0 : 2;
+            return;
+        }
+        process.stderr.write(`hitmask: ${(e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, ' ')}\n`);
+        process.exitCode = 2;
+    }
+}
+
+await main();

@@ -1,0 +1,135 @@
+// GIF decoding: omggif parses the container (screen, frames, palettes, transparency, delays, disposal);
+// the LZW step is ours because omggif's can loop forever on crafted codes and only console.logs on short data.
+import { GifReader } from 'omggif';
+import { checkBudget, type ImageFrame } from './image.js';
+
+/** Logical screen size of a GIF, from its header. */
+export function gifScreen(b: Uint8Array): { width: number; height: number } {
+    if (b.length < 13) throw new Error(`GIF is truncated: ${b.length} bytes, shorter than its 13-byte header.`);
+    const width = b[6] | (b[7] << 8), height = b[8] | (b[9] << 8);
+    if (width === 0 || height === 0) throw new Error(`GIF is corrupt: its screen is ${width}x${height}.`);
+    return { width, height };
+}
+
+/** Decodes a GIF's frames (only the first when `first`), composited on the screen with disposal honoured. */
+export function decodeGif(b: Uint8Array, budget: number, first: boolean): ImageFrame[] {
+    const { width, height } = gifScreen(b);
+    checkBudget(width, height, 1, budget);
+    let reader: GifReader;
+    try {
+        reader = new GifReader(b);
+    } catch (e) {
+        throw new Error(`GIF is truncated or corrupt: ${(e as Error).message}`, { cause: e });
+    }
+    const count = first ? Math.min(1, reader.numFrames()) : reader.numFrames();
+    if (count === 0) throw new Error('GIF is corrupt: it has no image frames.');
+    checkBudget(width, height, count, budget);
+    const frames: ImageFrame[] = [];
+    let canvas = new Uint8Array(width * height * 4);
+    for (let i = 0; i < count; i++) {
+        const f = reader.frameInfo(i);
+        if (f.width * f.height > budget) throw new Error(`GIF is corrupt: frame ${i} declares ${f.width}x${f.height} pixels, more than the budget.`);
+        if (i > 0) {
+            const prev = reader.frameInfo(i - 1);
+            // Disposal 2: clear the previous frame's rectangle to transparent (what browsers do); 3: restore.
+            if (prev.disposal === 2) clearRect(canvas, width, height, prev.x, prev.y, prev.width, prev.height);
+            else if (prev.disposal === 3 && frames.length >= 2) canvas = frames[frames.length - 2].data.slice();
+            else if (prev.disposal === 3) canvas.fill(0);
+        }
+        drawFrame(b, f, i, canvas, width, height);
+        frames.push({ width, height, data: canvas, delay: f.delay * 10 });
+        canvas = canvas.slice();
+    }
+    return frames;
+}
+
+function clearRect(c: Uint8Array, w: number, h: number, x0: number, y0: number, fw: number, fh: number): void {
+    const x1 = Math.min(w, x0 + fw), y1 = Math.min(h, y0 + fh);
+    for (let y = y0; y < y1; y++) c.fill(0, (y * w + x0) * 4, (y * w + x1) * 4);
+}
+
+type Frame = ReturnType<GifReader['frameInfo']>;
+
+function drawFrame(b: Uint8Array, f: Frame, i: number, canvas: Uint8Array, width: number, height: number): void {
+    if (f.palette_offset === null || f.palette_size === null) throw new Error(`GIF is corrupt: frame ${i} has no colour table.`);
+    const n = f.width * f.height;
+    const indices = new Uint8Array(n);
+    const got = lzw(b, f.data_offset, indices);
+    if (got < n) throw new Error(`GIF is truncated or corrupt: frame ${i} has ${got} of its ${n} pixels.`);
+    const pal = f.palette_offset, size = f.palette_size, trans = f.transparent_index ?? -1;
+    // Interlaced rows come in four passes: every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
+    const rows: number[] = [];
+    if (f.interlaced) {
+        for (const [start, step] of [[0, 8], [4, 8], [2, 4], [1, 2]]) for (let r = start; r < f.height; r += step) rows.push(r);
+    } else {
+        for (let r = 0; r < f.height; r++) rows.push(r);
+    }
+    // Pixels outside the logical screen are dropped, as browsers do.
+    const xEnd = Math.min(f.width, width - f.x);
+    for (let k = 0; k < rows.length; k++) {
+        const y = f.y + rows[k];
+        if (y >= height) continue;
+        let src = k * f.width, dst = (y * width + f.x) * 4;
+        for (let x = 0; x < xEnd; x++, src++, dst += 4) {
+            const c = indices[src];
+            if (c === trans) continue;
+            if (c >= size) throw new Error(`GIF is corrupt: frame ${i} uses colour ${c}, past its ${size}-colour table.`);
+            const q = pal + 3 * c;
+            canvas[dst] = b[q]; canvas[dst + 1] = b[q + 1]; canvas[dst + 2] = b[q + 2]; canvas[dst + 3] = 255;
+        }
+    }
+}
+
+// GIF's variable-width LZW. Every code either extends the table by one entry whose prefix is an
+// older entry, or is rejected, so decoding always terminates; returns the number of indices written.
+function lzw(b: Uint8Array, p: number, out: Uint8Array): number {
+    const minSize = b[p++];
+    if (!(minSize >= 1 && minSize <= 11)) throw new Error(`GIF is corrupt: LZW minimum code size is ${minSize}, expected 1..11.`);
+    const clear = 1 << minSize, eoi = clear + 1, n = out.length;
+    const prefix = new Uint16Array(4096), suffix = new Uint8Array(4096), head = new Uint8Array(4096), length = new Uint16Array(4096);
+    for (let c = 0; c < clear; c++) { suffix[c] = c; head[c] = c; length[c] = 1; }
+    let size = minSize + 1, mask = (1 << size) - 1, next = eoi + 1, prev = -1;
+    let bits = 0, nbits = 0, op = 0, block = 0;
+    while (op < n) {
+        while (nbits < size) {
+            if (block === 0) {
+                block = b[p++];
+                if (block === undefined) throw new Error('GIF is truncated: image data sub-blocks run past the end.');
+                if (block === 0) return Math.min(op, n);
+            }
+            bits |= b[p++] << nbits;
+            nbits += 8;
+            block--;
+        }
+        const c = bits & mask;
+        bits >>>= size;
+        nbits -= size;
+        if (c === clear) {
+            size = minSize + 1; mask = (1 << size) - 1; next = eoi + 1; prev = -1;
+            continue;
+        }
+        if (c === eoi) break;
+        if (prev === -1) {
+            if (c >= clear) throw new Error(`GIF is corrupt: LZW code ${c} where a colour index was expected.`);
+        } else if (c > next || (c === next && next >= 4096)) {
+            throw new Error(`GIF is corrupt: LZW code ${c} is not in the table (next is ${next}).`);
+        } else if (next < 4096) {
+            // New entry: prev's string plus the first index of c's string (of prev's, when c is the entry being made).
+            prefix[next] = prev;
+            suffix[next] = head[c === next ? prev : c];
+            head[next] = head[prev];
+            length[next] = length[prev] + 1;
+            next++;
+            if (next === mask + 1 && size < 12) { size++; mask = (1 << size) - 1; }
+        }
+        // Write c's string backwards from its end; indices past the frame are dropped (browsers ignore extra data).
+        let k = c;
+        for (let q = op + length[c] - 1; q >= op; q--) {
+            if (q < n) out[q] = suffix[k];
+            k = prefix[k];
+        }
+        op += length[c];
+        prev = c;
+    }
+    return Math.min(op, n);
+}

@@ -1,0 +1,190 @@
+// Frame layouts of sprite sheets: uniform grids, TexturePacker JSON (hash and array) and Aseprite JSON.
+import type { HitBox, TagDirection } from '../atlas.js';
+import { checkInt, describe } from '../check.js';
+
+/** One frame of a sheet: where it lies in the sheet image and where it belongs in the untrimmed sprite frame. */
+export interface SheetFrame {
+    name: string;
+    /** The frame's rectangle in the sheet image as stored (for a rotated frame, its rotated footprint). */
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    /** Stored turned 90° clockwise in the sheet (TexturePacker `rotated`); it is turned back when masks are built. */
+    rotated: boolean;
+    /** Offset of the stored (trimmed) pixels inside the untrimmed frame (`spriteSourceSize.x`, `.y`). */
+    offsetX: number;
+    offsetY: number;
+    /** Untrimmed frame size (`sourceSize`). */
+    sourceWidth: number;
+    sourceHeight: number;
+    /** Display time in milliseconds (Aseprite `duration`); 0 when unknown. */
+    duration: number;
+    /** Named hit-boxes (Aseprite slices) in untrimmed frame coordinates. */
+    boxes: HitBox[];
+}
+
+/** An animation tag over sheet frames `from..to` (inclusive, indices into the sheet's frames). */
+export interface SheetTag {
+    name: string;
+    from: number;
+    to: number;
+    direction: TagDirection;
+}
+
+/** A parsed sheet description. */
+export interface SheetLayout {
+    /** The image file named by the JSON (`meta.image`), relative to the JSON file; undefined for grids. */
+    image?: string;
+    frames: SheetFrame[];
+    tags: SheetTag[];
+}
+
+/** Options of {@link gridFrames}. */
+export interface GridOptions {
+    frameWidth: number;
+    frameHeight: number;
+    /** Pixels around the whole grid. @default 0 */
+    margin?: number;
+    /** Pixels between neighbouring frames. @default 0 */
+    spacing?: number;
+    /** Frame name template: `{name}` (the sheet's name), `{index}`, `{row}`, `{col}`. @default '{name}/{index}' */
+    names?: string;
+    /** Number of frames to take, row by row (for a last row that is not full). @default every whole cell */
+    count?: number;
+}
+
+/** The frames of a uniform grid sheet of `imageWidth` × `imageHeight`, row by row, named from `options.names`. */
+export function gridFrames(name: string, imageWidth: number, imageHeight: number, options: GridOptions): SheetFrame[] {
+    if (options == null || typeof options !== 'object') throw new TypeError(`grid options must be an object, got ${describe(options)}.`);
+    const fw = checkInt('grid frameWidth', options.frameWidth, 1, 2 ** 30);
+    const fh = checkInt('grid frameHeight', options.frameHeight, 1, 2 ** 30);
+    const margin = checkInt('grid margin', options.margin ?? 0, 0, 2 ** 30);
+    const spacing = checkInt('grid spacing', options.spacing ?? 0, 0, 2 ** 30);
+    const template = options.names ?? '{name}/{index}';
+    if (typeof template !== 'string' || !template.includes('{index}') && !(template.includes('{row}') && template.includes('{col}'))) {
+        throw new Error(`grid names template must contain {index} (or both {row} and {col}) so that names are unique, got ${describe(template)}.`);
+    }
+    const cols = Math.floor((imageWidth - 2 * margin + spacing) / (fw + spacing));
+    const rows = Math.floor((imageHeight - 2 * margin + spacing) / (fh + spacing));
+    if (cols <= 0 || rows <= 0) {
+        throw new Error(`A ${fw}x${fh} grid (margin ${margin}, spacing ${spacing}) does not fit even one frame in the ${imageWidth}x${imageHeight} image ${JSON.stringify(name)}.`);
+    }
+    const count = options.count === undefined ? cols * rows : checkInt('grid count', options.count, 1, cols * rows);
+    const frames: SheetFrame[] = [];
+    for (let i = 0; i < count; i++) {
+        const row = Math.floor(i / cols), col = i % cols;
+        frames.push({
+            name: template.replace(/\{name\}/g, name).replace(/\{index\}/g, String(i)).replace(/\{row\}/g, String(row)).replace(/\{col\}/g, String(col)),
+            x: margin + col * (fw + spacing), y: margin + row * (fh + spacing), width: fw, height: fh,
+            rotated: false, offsetX: 0, offsetY: 0, sourceWidth: fw, sourceHeight: fh, duration: 0, boxes: []
+        });
+    }
+    return frames;
+}
+
+/** Parses TexturePacker JSON (hash or array) or Aseprite JSON (hash or array, with `frameTags` and `slices`); `label` names the file in errors. */
+export function parseSheetJson(json: unknown, label = 'atlas JSON'): SheetLayout {
+    if (typeof json === 'string') {
+        try {
+            json = JSON.parse(json);
+        } catch (e) {
+            throw new Error(`${label} is not valid JSON: ${(e as Error).message}.`, { cause: e });
+        }
+    }
+    const root = obj(json, label);
+    const frames: SheetFrame[] = [];
+    const list = root.frames;
+    if (Array.isArray(list)) {
+        list.forEach((f, i) => {
+            const o = obj(f, `${label}: frames[${i}]`);
+            frames.push(frame(str(o.filename, `${label}: frames[${i}].filename`), o, `${label}: frames[${i}]`));
+        });
+    } else if (list != null && typeof list === 'object') {
+        for (const [name, f] of Object.entries(list)) frames.push(frame(name, obj(f, `${label}: frames[${JSON.stringify(name)}]`), `${label}: frames[${JSON.stringify(name)}]`));
+    } else {
+        throw new Error(`${label} has no "frames" object or array (got ${describe(list)}); expected TexturePacker or Aseprite JSON.`);
+    }
+    const meta = root.meta == null ? {} : obj(root.meta, `${label}: meta`);
+    const image = meta.image === undefined ? undefined : str(meta.image, `${label}: meta.image`);
+    const tags: SheetTag[] = [];
+    if (meta.frameTags !== undefined) {
+        arr(meta.frameTags, `${label}: meta.frameTags`).forEach((t, i) => {
+            const what = `${label}: meta.frameTags[${i}]`;
+            const o = obj(t, what);
+            const from = int(o.from, `${what}.from`, 0, frames.length - 1);
+            const to = int(o.to, `${what}.to`, from, frames.length - 1);
+            const direction = (o.direction ?? 'forward') as TagDirection;
+            if (!['forward', 'reverse', 'pingpong', 'pingpong_reverse'].includes(direction)) {
+                throw new Error(`${what}.direction must be forward, reverse, pingpong or pingpong_reverse, got ${describe(o.direction)}.`);
+            }
+            tags.push({ name: str(o.name, `${what}.name`), from, to, direction });
+        });
+    }
+    if (meta.slices !== undefined) {
+        arr(meta.slices, `${label}: meta.slices`).forEach((s, i) => {
+            const what = `${label}: meta.slices[${i}]`;
+            const o = obj(s, what);
+            const name = str(o.name, `${what}.name`);
+            // A key holds from its frame until the next key's frame.
+            const keys = arr(o.keys, `${what}.keys`).map((k, j) => {
+                const ko = obj(k, `${what}.keys[${j}]`);
+                const b = obj(ko.bounds, `${what}.keys[${j}].bounds`);
+                return {
+                    frame: int(ko.frame, `${what}.keys[${j}].frame`, 0, 2 ** 31),
+                    box: { name, x: int(b.x, `${what}.keys[${j}].bounds.x`), y: int(b.y, `${what}.keys[${j}].bounds.y`), width: int(b.w, `${what}.keys[${j}].bounds.w`, 0), height: int(b.h, `${what}.keys[${j}].bounds.h`, 0) }
+                };
+            }).sort((a, b) => a.frame - b.frame);
+            for (let f = 0; f < frames.length; f++) {
+                let box: HitBox | undefined;
+                for (const k of keys) if (k.frame <= f) box = k.box;
+                if (box) frames[f].boxes.push(box);
+            }
+        });
+    }
+    return image === undefined ? { frames, tags } : { image, frames, tags };
+}
+
+function frame(name: string, o: Record<string, unknown>, what: string): SheetFrame {
+    if (name.length === 0) throw new Error(`${what} has an empty name.`);
+    const r = obj(o.frame, `${what}.frame`);
+    const x = int(r.x, `${what}.frame.x`, 0), y = int(r.y, `${what}.frame.y`, 0);
+    const w = int(r.w, `${what}.frame.w`, 0), h = int(r.h, `${what}.frame.h`, 0);
+    const rotated = o.rotated === undefined ? false : bool(o.rotated, `${what}.rotated`);
+    // spriteSourceSize is where the trimmed pixels sit in the untrimmed frame; absent means untrimmed.
+    const sss = o.spriteSourceSize === undefined ? { x: 0, y: 0 } : obj(o.spriteSourceSize, `${what}.spriteSourceSize`);
+    const ss = o.sourceSize === undefined ? { w, h } : obj(o.sourceSize, `${what}.sourceSize`);
+    const offsetX = int(sss.x, `${what}.spriteSourceSize.x`), offsetY = int(sss.y, `${what}.spriteSourceSize.y`);
+    const sourceWidth = int(ss.w, `${what}.sourceSize.w`, 0), sourceHeight = int(ss.h, `${what}.sourceSize.h`, 0);
+    const duration = o.duration === undefined ? 0 : int(o.duration, `${what}.duration`, 0);
+    // TexturePacker gives a rotated frame's unrotated size in frame.w/h; in the sheet it occupies h × w.
+    return {
+        name, x, y, width: rotated ? h : w, height: rotated ? w : h, rotated,
+        offsetX, offsetY, sourceWidth, sourceHeight, duration, boxes: []
+    };
+}
+
+function obj(v: unknown, what: string): Record<string, unknown> {
+    if (v == null || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${what} must be an object, got ${describe(v)}.`);
+    return v as Record<string, unknown>;
+}
+
+function arr(v: unknown, what: string): unknown[] {
+    if (!Array.isArray(v)) throw new Error(`${what} must be an array, got ${describe(v)}.`);
+    return v;
+}
+
+function str(v: unknown, what: string): string {
+    if (typeof v !== 'string') throw new Error(`${what} must be a string, got ${describe(v)}.`);
+    return v;
+}
+
+function bool(v: unknown, what: string): boolean {
+    if (typeof v !== 'boolean') throw new Error(`${what} must be true or false, got ${describe(v)}.`);
+    return v;
+}
+
+function int(v: unknown, what: string, min = -(2 ** 31), max = 2 ** 31 - 1): number {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new Error(`${what} must be an integer in ${min}..${max}, got ${describe(v)}.`);
+    return v;
+}

@@ -1,0 +1,220 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { Mask, MaskAtlas, ATLAS_VERSION, crc32, type AtlasFrame } from '../src/index.js';
+
+// A small PRNG (mulberry32) so that masks are reproducible.
+function rng(seed: number): () => number {
+    return () => {
+        seed = (seed + 0x6d2b79f5) | 0;
+        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+
+function randomMask(w: number, h: number, seed: number, density = 0.4): Mask {
+    const r = rng(seed), m = new Mask(w, h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (r() < density) m.set(x, y);
+    return m;
+}
+
+function sample(): MaskAtlas {
+    return new MaskAtlas()
+        .add('hero/0', randomMask(33, 5, 1), { x: 3, y: -2, sourceWidth: 40, sourceHeight: 8, duration: 100, boxes: [{ name: 'head', x: 1, y: 2, width: 3, height: 4 }] })
+        .add('hero/1', randomMask(64, 3, 2), { duration: 120, boxes: [{ name: 'head', x: 0, y: 0, width: 5, height: 5 }, { name: 'feet', x: -1, y: 7, width: 9, height: 1 }] })
+        .add('empty', new Mask(0, 0))
+        .add('tall', randomMask(1, 70, 3))
+        .add('ünïcode ✓', randomMask(31, 2, 4))
+        .addTag('walk', 0, 1, 'pingpong')
+        .addTag('idle', 3, 3);
+}
+
+function sameFrame(a: AtlasFrame, b: AtlasFrame): void {
+    assert.equal(a.name, b.name);
+    assert.equal(a.index, b.index);
+    assert.ok(a.mask.equals(b.mask), `mask of ${a.name}`);
+    assert.deepEqual([a.x, a.y, a.sourceWidth, a.sourceHeight, a.duration], [b.x, b.y, b.sourceWidth, b.sourceHeight, b.duration]);
+    assert.deepEqual(a.boxes, b.boxes);
+}
+
+function sameAtlas(a: MaskAtlas, b: MaskAtlas): void {
+    assert.deepEqual(a.names, b.names);
+    for (let i = 0; i < a.size; i++) sameFrame(a.frames[i], b.frames[i]);
+    assert.deepEqual(a.tags, b.tags);
+}
+
+// Applies `fn` to a copy of `bytes`, then rewrites the CRC so that only the structural checks can catch the change.
+function patch(bytes: Uint8Array, fn: (dv: DataView, b: Uint8Array) => void): Uint8Array {
+    const b = bytes.slice();
+    const dv = new DataView(b.buffer);
+    fn(dv, b);
+    dv.setUint32(b.length - 4, crc32(b, 0, b.length - 4), true);
+    return b;
+}
+
+test('atlas: round trip keeps names, masks, offsets, durations, boxes and tags', () => {
+    const a = sample();
+    const bytes = a.toBytes();
+    const b = MaskAtlas.from(bytes);
+    sameAtlas(a, b);
+    assert.equal(b.tags[0].direction, 'pingpong');
+    assert.equal(b.frame('hero/0').boxes[0].name, 'head');
+    assert.deepEqual(b.tagFrames('walk').map(f => f.name), ['hero/0', 'hero/1']);
+    assert.deepEqual(MaskAtlas.from(bytes.buffer as ArrayBuffer).names, a.names);
+    // Canonical: writing what was read gives the same bytes.
+    assert.deepEqual(b.toBytes(), bytes);
+});
+
+test('atlas: the exact byte layout of a one-frame file', () => {
+    const m = Mask.fromText('#.\n.#');
+    const bytes = new MaskAtlas().add('ab', m, { x: -1, y: 2 }).toBytes();
+    const dv = new DataView(bytes.buffer);
+    assert.equal(bytes.length, 32 + 32 + 4 + 2 * 4 + 4);
+    assert.deepEqual([...bytes.subarray(0, 4)], [0x48, 0x4d, 0x53, 0x4b]);
+    assert.equal(dv.getUint16(4, true), ATLAS_VERSION);
+    assert.deepEqual([8, 12, 16, 20, 24, 28].map(p => dv.getUint32(p, true)), [bytes.length, 1, 0, 0, 2, 2]);
+    assert.deepEqual([0, 4, 8].map(p => dv.getUint32(32 + p, true)), [2, 2, 2]);
+    assert.deepEqual([12, 16].map(p => dv.getInt32(32 + p, true)), [-1, 2]);
+    assert.deepEqual([20, 24, 28].map(p => dv.getUint32(32 + p, true)), [2, 2, 0]);
+    assert.equal(new TextDecoder().decode(bytes.subarray(64, 66)), 'ab');
+    assert.deepEqual([...bytes.subarray(66, 68)], [0, 0]);
+    assert.deepEqual([dv.getUint32(68, true), dv.getUint32(72, true)], [0b01, 0b10]);
+    assert.equal(dv.getUint32(76, true), crc32(bytes, 0, 76));
+});
+
+test('atlas: loading does not copy the mask words', () => {
+    const bytes = sample().toBytes();
+    const atlas = MaskAtlas.from(bytes);
+    const m = atlas.get('hero/0');
+    assert.equal(m.words.buffer, bytes.buffer);
+    // Unaligned input still loads (with one copy).
+    const shifted = new Uint8Array(bytes.length + 1);
+    shifted.set(bytes, 1);
+    const b = MaskAtlas.from(shifted.subarray(1));
+    sameAtlas(atlas, b);
+    assert.notEqual(b.get('hero/0').words.buffer, shifted.buffer);
+});
+
+test('atlas: untrimmed() draws the mask at its offset in the source frame', () => {
+    const atlas = new MaskAtlas().add('a', Mask.fromText('##\n#.'), { x: 2, y: 1, sourceWidth: 5, sourceHeight: 4 });
+    assert.equal(atlas.untrimmed('a').toText(), '.....\n..##.\n..#..\n.....');
+});
+
+test('atlas: random atlases round-trip (property)', () => {
+    const frameArb = fc.record({
+        w: fc.integer({ min: 0, max: 70 }), h: fc.integer({ min: 0, max: 9 }), seed: fc.integer(),
+        x: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), y: fc.integer({ min: -5, max: 5 }),
+        duration: fc.nat({ max: 2 ** 32 - 1 }), boxes: fc.nat({ max: 2 })
+    });
+    fc.assert(fc.property(fc.array(frameArb, { maxLength: 6 }), fc.nat({ max: 3 }), (frames, tags) => {
+        const a = new MaskAtlas();
+        frames.forEach((f, i) => a.add(`f${i}`, randomMask(f.w, f.h, f.seed), {
+            x: f.x, y: f.y, duration: f.duration,
+            boxes: Array.from({ length: f.boxes }, (_, k) => ({ name: `b${k}`, x: k - 1, y: k, width: k, height: 2 * k }))
+        }));
+        if (frames.length) for (let t = 0; t < tags; t++) a.addTag(`t${t}`, 0, frames.length - 1, 'reverse');
+        const bytes = a.toBytes();
+        sameAtlas(a, MaskAtlas.from(bytes));
+    }), { seed: 42, numRuns: 200 });
+});
+
+test('atlas: bad files throw clear errors', () => {
+    const good = sample().toBytes();
+    const cases: [string, Uint8Array, RegExp][] = [
+        ['empty', new Uint8Array(0), /0 bytes is too short/],
+        ['short', good.subarray(0, 35), /35 bytes is too short/],
+        ['magic', patch(good, (_, b) => { b[0] = 0x50; }), /Not a hitmask atlas: it starts with bytes 50 4D 53 4B, expected 48 4D 53 4B/],
+        ['version', patch(good, dv => dv.setUint16(4, 2, true)), /Got a v2 hitmask atlas, expected v1/],
+        ['flags', patch(good, dv => dv.setUint16(6, 1, true)), /header flags are 1, expected 0/],
+        ['truncated', good.subarray(0, good.length - 8), /header says \d+ bytes but got \d+ \(truncated/],
+        ['appended', Uint8Array.from([...good, 0]), /header says \d+ bytes but got \d+/],
+        ['crc', (() => { const b = good.slice(); b[40] ^= 1; return b; })(), /CRC-32 is [0-9a-f]{8}, the file says [0-9a-f]{8}/],
+        ['counts', patch(good, dv => dv.setUint32(12, 6, true)), /section sizes \(6 frames/],
+        ['huge count', patch(good, dv => dv.setUint32(12, 0xffffffff, true)), /section sizes \(4294967295 frames/],
+        ['empty name', patch(good, dv => dv.setUint32(32, 0, true)), /frame 0 has an empty name/],
+        ['name overrun', patch(good, dv => dv.setUint32(32, 2000, true)), /frame 0 name runs past the string section/],
+        ['utf-8', patch(good, (dv, b) => { b[sectionStrings(dv)] = 0xff; }), /frame 0 name is not valid UTF-8/],
+        ['duplicate', patch(good, (dv, b) => { b[sectionStrings(dv) + 11] = 0x30; }), /frame name "hero\/0" appears twice/],
+        ['width', patch(good, dv => dv.setUint32(36, 2 ** 30 + 1, true)), /frame 0 width is 1073741825, more than 1073741824/],
+        ['words', patch(good, dv => dv.setUint32(40, 6, true)), /frames need more than the \d+ words|frames need \d+ words but the header declares/],
+        ['tag range', patch(good, dv => dv.setUint32(32 + 5 * 32 + 8, 5, true)), /tag 0 covers frames 0..5, outside 0..4/],
+        ['tag direction', patch(good, dv => dv.setUint32(32 + 5 * 32 + 12, 4, true)), /tag 0 direction is 4, expected 0..3/],
+        ['box order', patch(good, dv => dv.setUint32(32 + 5 * 32 + 2 * 16 + 2 * 24 + 4, 0, true)), /box 2 belongs to frame 0; boxes must be sorted by frame and below 5/],
+        ['box frame', patch(good, dv => dv.setUint32(32 + 5 * 32 + 2 * 16 + 2 * 24 + 4, 5, true)), /box 2 belongs to frame 5/],
+        ['string padding', patch(good, (dv, b) => { b[sectionStrings(dv) + dv.getUint32(24, true)] = 1; }), /string padding byte at \d+ is not zero/],
+        ['padding bits', patch(good, (dv, b) => { b[wordsStart(dv) + 5 * 4 + 3] |= 0x80; }), /frame 0 \("hero\/0"\): words has bits set past width 33/]
+    ];
+    for (const [what, bytes, re] of cases) assert.throws(() => MaskAtlas.from(bytes), re, what);
+    assert.throws(() => MaskAtlas.from('x' as unknown as Uint8Array), /bytes must be a Uint8Array or ArrayBuffer, got "x"/);
+});
+
+function sectionStrings(dv: DataView): number {
+    const [F, T, B] = [12, 16, 20].map(p => dv.getUint32(p, true));
+    return 32 + 32 * F + 16 * T + 24 * B;
+}
+
+function wordsStart(dv: DataView): number {
+    return sectionStrings(dv) + ((dv.getUint32(24, true) + 3) & ~3);
+}
+
+test('atlas fuzz: seeded byte flips and truncations always throw', () => {
+    const good = sample().toBytes();
+    fc.assert(fc.property(fc.integer({ min: 0, max: good.length - 1 }), fc.integer({ min: 1, max: 255 }), (at, xor) => {
+        const b = good.slice();
+        b[at] ^= xor;
+        assert.throws(() => MaskAtlas.from(b), Error);
+    }), { seed: 7, numRuns: 3000 });
+    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(good.length - 1), fc.integer({ min: 1, max: 255 })), { minLength: 2, maxLength: 8 }), flips => {
+        const b = good.slice();
+        for (const [at, xor] of flips) b[at] ^= xor;
+        // Flips can cancel out; then the file is intact again.
+        if (b.every((v, i) => v === good[i])) return;
+        assert.throws(() => MaskAtlas.from(b), Error);
+    }), { seed: 8, numRuns: 1000 });
+    for (let n = 0; n < good.length; n++) assert.throws(() => MaskAtlas.from(good.subarray(0, n)), Error);
+});
+
+test('atlas fuzz: flips behind a recomputed CRC throw, or load faithfully', () => {
+    const good = sample().toBytes();
+    let loaded = 0;
+    fc.assert(fc.property(fc.integer({ min: 0, max: good.length - 5 }), fc.integer({ min: 1, max: 255 }), (at, xor) => {
+        const b = patch(good, (_, c) => { c[at] ^= xor; });
+        let atlas: MaskAtlas;
+        try {
+            atlas = MaskAtlas.from(b);
+        } catch (e) {
+            assert.ok(e instanceof Error && e.message.length > 0);
+            return;
+        }
+        loaded++;
+        // Whatever loads must describe exactly these bytes: no field ignored, no mask misread.
+        assert.deepEqual(atlas.toBytes(), b);
+    }), { seed: 9, numRuns: 3000 });
+    assert.ok(loaded > 0, 'some flips (mask bits, offsets) are valid files');
+});
+
+test('atlas: building errors', () => {
+    const a = new MaskAtlas().add('a', new Mask(1, 1));
+    assert.throws(() => a.add('a', new Mask(1, 1)), /already has a frame named "a"; frame names must be unique/);
+    assert.throws(() => a.add('', new Mask(1, 1)), /frame name must be a non-empty string, got ""/);
+    assert.throws(() => a.add('b', {} as Mask), /mask must be a Mask, got Object/);
+    assert.throws(() => a.add('b', new Mask(1, 1), { x: 0.5 }), /x must be an integer/);
+    assert.throws(() => a.add('b', new Mask(1, 1), { duration: -1 }), /duration must be an integer in 0..4294967295, got -1/);
+    assert.throws(() => a.add('b', new Mask(1, 1), { boxes: [{ name: 'h', x: 0, y: 0, width: -1, height: 1 }] }), /boxes\[0\].width must be an integer/);
+    assert.throws(() => new MaskAtlas().addTag('t', 0, 0), /Tag "t" needs frames/);
+    assert.throws(() => a.addTag('t', 0, 1), /tag to must be an integer in 0..0, got 1/);
+    assert.throws(() => a.addTag('t', 0, 0, 'sideways' as 'forward'), /tag direction must be one of forward, reverse, pingpong, pingpong_reverse, got "sideways"/);
+    assert.throws(() => a.get('nope'), /No frame named "nope" in the atlas; it has 1 frame\(s\): "a"/);
+    assert.throws(() => a.tagFrames('nope'), /No tag named "nope" in the atlas; tags: none/);
+    assert.equal(a.has('a'), true);
+    assert.equal(a.has('nope'), false);
+    assert.equal(a.size, 1);
+});
+
+test('crc32: known values', () => {
+    assert.equal(crc32(new TextEncoder().encode('123456789')), 0xcbf43926);
+    assert.equal(crc32(new Uint8Array(0)), 0);
+    const b = new TextEncoder().encode('hello world');
+    assert.equal(crc32(b, 5, b.length, crc32(b, 0, 5)), crc32(b));
+});

@@ -1,0 +1,155 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PNG } from 'pngjs';
+import { MaskAtlas } from '../src/index.js';
+
+// The real binary as npm installs it: `npm test` builds dist/ before running the tests.
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'dist', 'node', 'cli.js');
+const SPRITES = fileURLToPath(new URL('./fixtures/sprites/', import.meta.url));
+const expected = JSON.parse(readFileSync(join(SPRITES, 'expected.json'), 'utf8')) as { masks: Record<string, { count: number; rows: string[] }> };
+let dir = '';
+
+function run(...args: string[]): { code: number | null; out: string; err: string } {
+    const r = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8' });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function fails(args: string[], re: RegExp): void {
+    const r = run(...args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.equal(r.out, '');
+    assert.match(r.err, re);
+    assert.equal(r.err.trim().split('\n').length, 1, `one line: ${r.err}`);
+    assert.match(r.err, /^hitmask: /);
+}
+
+before(() => {
+    if (!existsSync(CLI)) {
+        const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
+        assert.ok(existsSync(CLI), `building dist failed: ${r.stdout}${r.stderr}`);
+    }
+    dir = mkdtempSync(join(tmpdir(), 'hitmask-cli-'));
+    mkdirSync(join(dir, 'sprites'));
+    for (const f of ['alien1.png', 'chimp.png', 'shot.gif', 'player1.gif']) copyFileSync(join(SPRITES, f), join(dir, 'sprites', f));
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('cli: --help everywhere', () => {
+    assert.match(readFileSync(CLI, 'utf8').split('\n')[0], /^#!\/usr\/bin\/env node$/);
+    for (const args of [['--help'], ['build', '--help'], ['inspect', '--help'], ['overlap', '--help']]) {
+        const r = run(...args);
+        assert.equal(r.code, 0, args.join(' '));
+        assert.match(r.out, /Usage: hitmask/);
+    }
+    assert.match(run('build', '--help').out, /--grid <WxH>[\s\S]*Examples:/);
+});
+
+test('cli build: files, folders and globs; the summary line; loadable output', () => {
+    const r = run('build', 'sprites/alien1.png', 'sprites/shot.gif', '-o', 'a.hitmask');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.err, '', 'no progress bar when stderr is not a terminal');
+    const bits = expected.masks['alien1.png'].count + expected.masks['shot.gif'].count;
+    const bytes = readFileSync(join(dir, 'a.hitmask'));
+    assert.match(r.out, new RegExp(`^a\\.hitmask: 2 frames from 2 files, ${bits} bits set, ${bytes.length} bytes written in \\d+\\.\\d\\d s\\n$`));
+    const atlas = MaskAtlas.from(bytes);
+    assert.deepEqual(atlas.names, ['alien1', 'shot']);
+    assert.equal(atlas.get('shot').toText(), expected.masks['shot.gif'].rows.join('\n'));
+
+    assert.equal(run('build', 'sprites', '-o', 'b.hitmask').code, 0);
+    assert.deepEqual(MaskAtlas.from(readFileSync(join(dir, 'b.hitmask'))).names, ['alien1', 'chimp', 'player1', 'shot']);
+    assert.equal(run('build', 'sprites/*.gif', '--trim', '-o', 'c.hitmask').code, 0);
+    const c = MaskAtlas.from(readFileSync(join(dir, 'c.hitmask')));
+    assert.deepEqual(c.names, ['player1', 'shot']);
+    assert.equal(c.get('player1').count(), expected.masks['player1.gif'].count);
+});
+
+test('cli build: grids with names, thresholds, colour keys and atlas JSON', () => {
+    // Two 80x71 frames side by side.
+    const alien = PNG.sync.read(readFileSync(join(SPRITES, 'alien1.png')));
+    const sheet = new PNG({ width: 160, height: 71 });
+    PNG.bitblt(alien, sheet, 0, 0, 80, 71, 0, 0);
+    PNG.bitblt(alien, sheet, 0, 0, 80, 71, 80, 0);
+    writeFileSync(join(dir, 'sheet.png'), PNG.sync.write(sheet));
+    let r = run('build', 'sheet.png', '--grid', '80x71', '--names', 'alien_{row}_{col}', '-o', 'g.hitmask');
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /2 frames from 1 files, 6402 bits set/);
+    assert.deepEqual(MaskAtlas.from(readFileSync(join(dir, 'g.hitmask'))).names, ['alien_0_0', 'alien_0_1']);
+    r = run('build', 'sheet.png', '--grid', '80x71', '--color-key', '000000', '-o', 'k.hitmask');
+    assert.equal(r.code, 0, r.err);
+    let notBlack = 0;
+    for (let y = 0; y < 71; y++) for (let x = 0; x < 80; x++) { const p = (y * 160 + x) * 4; if (sheet.data[p] || sheet.data[p + 1] || sheet.data[p + 2]) notBlack++; }
+    assert.equal(MaskAtlas.from(readFileSync(join(dir, 'k.hitmask'))).get('sheet/0').count(), notBlack);
+    writeFileSync(join(dir, 'sheet.json'), JSON.stringify({ frames: { right: { frame: { x: 80, y: 0, w: 80, h: 71 } } } }));
+    r = run('build', 'sheet.png', '--atlas', 'sheet.json', '--threshold', '0', '-o', 'j.hitmask');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(MaskAtlas.from(readFileSync(join(dir, 'j.hitmask'))).get('right').count(), 3201);
+});
+
+test('cli inspect: list, text drawing and PNG preview', () => {
+    assert.equal(run('build', 'sprites/alien1.png', 'sprites/shot.gif', '-o', 'i.hitmask').code, 0);
+    let r = run('inspect', 'i.hitmask');
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^i\.hitmask: 2 frames\nframe +size +offset +source +duration +fill\nalien1 +80x71 +0,0 +80x71 +- +56\.4%\nshot +9x18 +0,0 +9x18 +- +82\.7%\n$/);
+    r = run('inspect', 'i.hitmask', '--frame', 'shot');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, `shot: 9x18 at 0,0 in 9x18, fill 82.7%\n${expected.masks['shot.gif'].rows.join('\n')}\n`);
+    r = run('inspect', 'sprites/chimp.png', '--png', 'chimp-mask.png');
+    assert.equal(r.code, 0, r.err);
+    const png = PNG.sync.read(readFileSync(join(dir, 'chimp-mask.png')));
+    const rows = expected.masks['chimp.png'].rows;
+    assert.deepEqual([png.width, png.height], [61, 89]);
+    for (let y = 0; y < 89; y++) {
+        let row = '';
+        for (let x = 0; x < 61; x++) row += png.data[(y * 61 + x) * 4] === 255 ? '#' : '.';
+        assert.equal(row, rows[y], `row ${y}`);
+    }
+    fails(['inspect', 'i.hitmask', '--png', 'x.png'], /i\.hitmask has 2 frames; choose one with --frame NAME \(e\.g\. --frame alien1\)/);
+    fails(['inspect', 'i.hitmask', '--frame', 'ufo'], /No frame named "ufo" in the atlas; it has 2 frame\(s\): "alien1", "shot"/);
+});
+
+test('cli overlap: text, JSON and exit codes; trimmed atlases give the same answers as images', () => {
+    let r = run('overlap', 'sprites/alien1.png', 'sprites/shot.gif', '--at', '30,20');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'hit at 34,20; area 134 px; overlap box 30,20 9x18\n');
+    r = run('overlap', 'sprites/alien1.png', 'sprites/shot.gif', '--at', '200,0');
+    assert.equal(r.code, 1);
+    assert.equal(r.out, 'no hit\n');
+    assert.equal(run('build', 'sprites', '--trim', '-o', 't.hitmask').code, 0);
+    for (const at of ['-3,-10', '70,60', '10,5']) {
+        const a = run('overlap', 'sprites/alien1.png', 'sprites/shot.gif', '--at', at, '--json');
+        const b = run('overlap', 't.hitmask#alien1', 't.hitmask#shot', '--at', at, '--json');
+        assert.ok(a.code === 0 || a.code === 1);
+        assert.equal(a.code, b.code, at);
+        const ja = JSON.parse(a.out), jb = JSON.parse(b.out);
+        assert.deepEqual({ ...ja, a: 0, b: 0 }, { ...jb, a: 0, b: 0 }, at);
+        assert.equal(typeof ja.hit, 'boolean');
+        assert.equal(ja.hit, ja.point !== null);
+    }
+    r = run('overlap', 't.hitmask#alien1', 't.hitmask#shot', '--at', '30,20', '--json');
+    assert.deepEqual(JSON.parse(r.out), { hit: true, point: { x: 34, y: 20 }, area: 134, box: { x: 30, y: 20, width: 9, height: 18 }, at: { x: 30, y: 20 }, a: 'alien1', b: 'shot' });
+    fails(['overlap', 't.hitmask', 'sprites/shot.gif', '--at', '0,0'], /t\.hitmask has 4 frames; pick one as t\.hitmask#NAME/);
+});
+
+test('cli errors: one line on stderr, exit code 2', () => {
+    writeFileSync(join(dir, 'bad.hitmask'), 'HMSK not really');
+    fails(['build', 'nope.png', '-o', 'x.hitmask'], /Input "nope.png" does not exist/);
+    fails(['build', 'sprites', '-o', 'x.hitmask', '--threshold', '300'], /option '--threshold <n>' argument '300' is invalid\. expected an integer in 0\.\.255/);
+    fails(['build', 'sprites', '-o', 'x.hitmask', '--threshold', '3', '--color-key', 'ff00ff'], /Use --threshold or --color-key, not both/);
+    fails(['build', 'sprites', '-o', 'x.hitmask', '--color-key', 'pink'], /expected a colour as RRGGBB hex/);
+    fails(['build', 'sprites', '-o', 'x.hitmask', '--grid', '0x4'], /expected WxH with positive integers/);
+    fails(['build', 'sprites'], /required option '-o, --output <file>' not specified/);
+    fails(['build', 'sprites', '-o', 'x.hitmask', '--bogus'], /unknown option '--bogus'/);
+    fails(['inspect', 'bad.hitmask'], /bad\.hitmask: Corrupt hitmask atlas: 15 bytes is too short/);
+    fails(['inspect', 'missing.hitmask'], /Cannot read "missing.hitmask": no such file/);
+    fails(['overlap', 'sprites/shot.gif', 'sprites/shot.gif'], /required option '--at <DX,DY>' not specified/);
+    fails(['overlap', 'sprites/shot.gif', 'sprites/shot.gif', '--at', '1;2'], /expected DX,DY integers/);
+    fails(['frobnicate'], /unknown command 'frobnicate'/);
+    assert.ok(!existsSync(join(dir, 'x.hitmask')), 'nothing written on error');
+});
