@@ -6,17 +6,9 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { Mask, MaskAtlas } from '../src/index.js';
 import { buildAtlas, cutSheet, gridFrames, readImage } from '../src/node/index.js';
+import { mulberry32 } from './harness.js';
 
 const SIZE = 4096, CELL = 64, REPS = Number(process.env.REPS ?? 5);
-
-function mulberry32(seed: number): () => number {
-    return () => {
-        seed = (seed + 0x6d2b79f5) | 0;
-        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
 
 // One random ellipse per cell, with soft (random) alpha at the edge so the threshold matters.
 function makeSheet(): PNG {

@@ -8,20 +8,10 @@ import { GifReader } from 'omggif';
 import { System } from 'detect-collisions';
 import { Mask } from '../src/mask.js';
 import { World, type Body } from '../src/world.js';
+import { mulberry32 } from './harness.js';
 
 const DATA = '/usr/share/doc/python-pygame-doc/examples/data/';
 const FILES = ['alien1.png', 'alien2.png', 'alien3.png', 'player1.gif', 'shot.gif', 'bomb.gif', 'explosion1.gif'];
-
-function mulberry32(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
 
 function loadSprites(): { masks: Mask[]; source: string } {
     try {

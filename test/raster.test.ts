@@ -4,19 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { CollisionRaster, Mask, RasterView, World, type CollisionLayer } from '../src/index.js';
+import { mulberry32 } from './reference.js';
 
 const SEED = 20261124;
-
-function mulberry32(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
 
 // A sprite as bytes (the oracle's view) and as a Mask.
 interface Sprite { w: number; h: number; px: Uint8Array; mask: Mask }

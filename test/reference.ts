@@ -1,17 +1,9 @@
 // Naive pixel-by-pixel reference implementation: one byte per pixel, no cleverness. Test oracle only.
 import { Mask } from '../src/index.js';
 
-/** Deterministic PRNG (mulberry32). */
-export function mulberry32(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+/** Deterministic PRNG (mulberry32), shared with the benchmarks. */
+export { mulberry32 } from '../bench/harness.js';
+import { mulberry32 } from '../bench/harness.js';
 
 export class Ref {
     readonly px: Uint8Array;

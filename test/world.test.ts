@@ -5,17 +5,7 @@ import fc from 'fast-check';
 import { Mask } from '../src/mask.js';
 import { TileMap } from '../src/tilemap.js';
 import { World, type Body } from '../src/world.js';
-
-function mulberry32(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+import { mulberry32 } from './reference.js';
 
 function randomMask(rnd: () => number, w: number, h: number, density: number): Mask {
     const m = new Mask(w, h);
