@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-    { ignores: ['dist/', 'coverage/', 'node_modules/', 'docs/api/', '**/*.d.ts'] },
+    { ignores: ['dist/', 'coverage/', 'node_modules/', 'docs/api/', 'examples/*/dist/', '**/*.d.ts'] },
     js.configs.recommended,
     ...tseslint.configs.recommended,
     {

@@ -1,6 +1,7 @@
 import { bitIndexSum, bitRange, ctz, lastWordMask, msb, popcnt, rev32 } from './bits.js';
 import { checkCoord, checkInt, checkSize, describe, MAX_WORDS } from './check.js';
 import { labelRuns, traceOutline, type Runs } from './components.js';
+import { allocWasm, lastArena, lastKeep, lastPtr, wasmMinWords, wasmOn, type Arena } from './wasm/simd.js';
 
 /** A pixel position. */
 export interface Point { x: number; y: number }
@@ -66,6 +67,13 @@ export class Mask {
      * an underlying ArrayBuffer with other masks: copy (`words.slice()`) before transferring it.
      */
     readonly words: Uint32Array;
+    // The WebAssembly arena holding `words` and their byte offset in it; null for JS-heap words
+    // (masks made while the JS kernels were selected, Mask.fromWords, or when WebAssembly memory ran out).
+    readonly #arena: Arena | null;
+    readonly #ptr: number;
+    // A small WebAssembly mask's slab token: the slab is freed once no mask holds it (never read, only held).
+    // eslint-disable-next-line no-unused-private-class-members
+    readonly #keep: object | null;
 
     /** Creates an empty (or, with `filled`, a full) mask of `width` × `height` pixels. */
     constructor(width: number, height: number, filled = false) {
@@ -79,13 +87,24 @@ export class Mask {
         this.width = width;
         this.height = height;
         this.strips = strips;
+        this.#arena = null;
+        this.#ptr = 0;
+        this.#keep = null;
         if (adopted) {
             this.words = adopted;
             adopted = null;
+            return;
+        }
+        const w = wasmOn && n > 0 ? allocWasm(n) : null;
+        if (w !== null) {
+            this.words = w;
+            this.#arena = lastArena;
+            this.#ptr = lastPtr;
+            this.#keep = lastKeep;
         } else {
             this.words = allocWords(n);
-            if (filled) this.fill();
         }
+        if (filled) this.fill();
     }
 
     /** Builds a mask from RGBA pixels: a bit is set where alpha > `threshold` (pygame's rule). */
@@ -215,6 +234,13 @@ export class Mask {
     fill(): this {
         const { words, height, strips } = this;
         if (strips === 0) return this;
+        const ar = this.#arena;
+        if (ar !== null) {
+            // TypedArray.fill on WebAssembly's shared memory is ~10x slower than a memset in WebAssembly.
+            ar.k.fill32(this.#ptr, (strips - 1) * height, -1);
+            ar.k.fill32(this.#ptr + (strips - 1) * height * 4, height, lastWordMask(this.width));
+            return this;
+        }
         words.fill(0xffffffff, 0, (strips - 1) * height);
         words.fill(lastWordMask(this.width), (strips - 1) * height);
         return this;
@@ -222,7 +248,9 @@ export class Mask {
 
     /** Clears every pixel. */
     clear(): this {
-        this.words.fill(0);
+        const ar = this.#arena;
+        if (ar !== null) ar.k.fill32(this.#ptr, this.words.length, 0);
+        else this.words.fill(0);
         return this;
     }
 
@@ -246,8 +274,9 @@ export class Mask {
 
     /** An independent copy. */
     clone(): Mask {
-        const m = new Mask(this.width, this.height);
-        m.words.set(this.words);
+        const m = new Mask(this.width, this.height), ar = this.#arena;
+        if (ar !== null && ar === m.#arena) ar.k.copy32(m.#ptr, this.#ptr, this.words.length);
+        else m.words.set(this.words);
         return m;
     }
 
@@ -311,6 +340,10 @@ export class Mask {
         dy = checkCoord('dy', dy);
         if (!clip(this, other, dx, dy)) return false;
         const A = this.words, B = other.words, ah = this.height, bh = other.height, bStrips = other.strips;
+        const ar = this.#arena;
+        if (ar !== null && ar === other.#arena && wasmOn && (Y1 - Y0) * (((X1 - 1) >> 5) - (X0 >> 5) + 1) >= wasmMinWords) {
+            return ar.k.overlaps(this.#ptr, ah, other.#ptr, bh, bStrips, dx, dy, X0, X1, Y0, Y1) !== 0;
+        }
         const rows = Y1 - Y0, n0 = Y0 - dy;
         for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
             const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
@@ -340,6 +373,51 @@ export class Mask {
         return false;
     }
 
+    /**
+     * Batched {@link overlaps}: for pair k, `out[k]` becomes 1 when `masks[pairs[4k]]` overlaps
+     * `masks[pairs[4k + 1]]` placed at (`pairs[4k + 2]`, `pairs[4k + 3]`), else 0; returns how many overlap.
+     * With the WebAssembly kernels every pair is tested in one call, so small sprites do not pay a call each.
+     */
+    static overlapsMany(masks: readonly Mask[], pairs: Int32Array, out: Uint8Array, count: number = pairs instanceof Int32Array ? pairs.length >> 2 : 0): number {
+        if (!Array.isArray(masks)) throw new TypeError(`masks must be an array of Masks, got ${describe(masks)}.`);
+        if (!(pairs instanceof Int32Array)) throw new TypeError(`pairs must be an Int32Array of (a, b, dx, dy) quadruples, got ${describe(pairs)}.`);
+        checkInt('count', count, 0, pairs.length >> 2);
+        if (!(out instanceof Uint8Array) || out.length < count) throw new RangeError(`out must be a Uint8Array of length at least ${count}, got ${describe(out)}.`);
+        const nm = masks.length;
+        let ar: Arena | null = null;
+        if (wasmOn) {
+            for (let k = 0; k < count && ar === null; k++) {
+                const ia = pairs[4 * k];
+                if (ia >= 0 && ia < nm && masks[ia] instanceof Mask) ar = masks[ia].#arena;
+            }
+            if (ar !== null && !ar.reserveBatch(count)) ar = null;
+        }
+        let hits = 0, nt = 0;
+        const T = ar !== null ? ar.table : null, R = ar !== null ? ar.results : out;
+        for (let k = 0, p = 0; k < count; k++, p += 4) {
+            const ia = pairs[p], ib = pairs[p + 1], dx = pairs[p + 2], dy = pairs[p + 3];
+            if (!(ia >= 0 && ia < nm && ib >= 0 && ib < nm)) throw new RangeError(`pairs[${p}..${p + 1}] = (${ia}, ${ib}) index masks, which has length ${nm}.`);
+            const a = masks[ia], b = masks[ib];
+            if (!(a instanceof Mask)) checkMask(a, `masks[${ia}]`);
+            if (!(b instanceof Mask)) checkMask(b, `masks[${ib}]`);
+            if (!clip(a, b, dx, dy)) { R[k] = 0; continue; }
+            if (T !== null && a.#arena === ar && b.#arena === ar) {
+                const t = 12 * nt++;
+                T[t] = k; T[t + 1] = a.#ptr; T[t + 2] = a.height; T[t + 3] = b.#ptr; T[t + 4] = b.height; T[t + 5] = b.strips;
+                T[t + 6] = dx; T[t + 7] = dy; T[t + 8] = X0; T[t + 9] = X1; T[t + 10] = Y0; T[t + 11] = Y1;
+            } else if (a.overlaps(b, dx, dy)) {
+                R[k] = 1; hits++;
+            } else {
+                R[k] = 0;
+            }
+        }
+        if (ar !== null) {
+            if (nt > 0) hits += ar.k.overlapsBatch(ar.tablePtr, nt, ar.resultsPtr);
+            out.set(ar.results.subarray(0, count));
+        }
+        return hits;
+    }
+
     /** Number of pixels set in both masks with `other`'s top-left at (dx, dy). */
     overlapArea(other: Mask, dx: number, dy: number): number {
         checkMask(other);
@@ -347,6 +425,10 @@ export class Mask {
         dy = checkCoord('dy', dy);
         if (!clip(this, other, dx, dy)) return 0;
         const A = this.words, B = other.words, ah = this.height, bh = other.height, bStrips = other.strips;
+        const ar = this.#arena;
+        if (ar !== null && ar === other.#arena && wasmOn && (Y1 - Y0) * (((X1 - 1) >> 5) - (X0 >> 5) + 1) >= wasmMinWords) {
+            return ar.k.area(this.#ptr, ah, other.#ptr, bh, bStrips, dx, dy, X0, X1, Y0, Y1);
+        }
         const rows = Y1 - Y0, n0 = Y0 - dy;
         let n = 0;
         // Zero words skip the popcount: contacts are mostly empty words (-23% time on a sparse 1024²
@@ -394,9 +476,14 @@ export class Mask {
         }
         dx = checkCoord('dx', dx);
         dy = checkCoord('dy', dy);
-        out.words.fill(0);
+        out.clear();
         if (!clip(this, other, dx, dy)) return out;
         const A = this.words, B = other.words, C = out.words, ah = this.height, bh = other.height, bStrips = other.strips;
+        const ar = this.#arena;
+        if (ar !== null && ar === other.#arena && ar === out.#arena && wasmOn && (Y1 - Y0) * (((X1 - 1) >> 5) - (X0 >> 5) + 1) >= wasmMinWords) {
+            ar.k.combine(this.#ptr, ah, other.#ptr, bh, bStrips, dx, dy, X0, X1, Y0, Y1, out.#ptr, 0, 0, 0);
+            return out;
+        }
         const rows = Y1 - Y0, n0 = Y0 - dy;
         for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
             const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
@@ -432,6 +519,13 @@ export class Mask {
         const rows = Y1 - Y0, n0 = Y0 - dy, lastStrip = this.strips - 1;
         // Shifting `other` right can push its bits past this mask's width, into padding that must stay zero.
         const edge = lastWordMask(this.width);
+        const ar = this.#arena;
+        // Drawing a mask onto itself stays in JS: its row-by-row order is part of the result (rows
+        // already drawn are read again), and the 4-row vectors would read them before the update.
+        if (ar !== null && ar === other.#arena && other !== this && wasmOn && (Y1 - Y0) * (((X1 - 1) >> 5) - (X0 >> 5) + 1) >= wasmMinWords) {
+            ar.k.combine(this.#ptr, ah, other.#ptr, bh, bStrips, dx, dy, X0, X1, Y0, Y1, 0, erase ? 2 : 1, lastStrip, edge);
+            return this;
+        }
         for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
             const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
             const keep = s === lastStrip ? edge : 0xffffffff;

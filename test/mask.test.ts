@@ -1,9 +1,8 @@
 // Property tests: every Mask operation against the naive per-pixel reference on seeded random inputs.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Mask } from '../src/index.js';
-import { Ref, sameMask, mulberry32 } from './reference.js';
+import { Ref, sameMask, mulberry32, testKernels as test } from './reference.js';
 
 const SEED = 20261123;
 const RUNS = { seed: SEED, numRuns: 300 };

@@ -1,5 +1,7 @@
 // Naive pixel-by-pixel reference implementation: one byte per pixel, no cleverness. Test oracle only.
+import { test } from 'node:test';
 import { Mask } from '../src/index.js';
+import { getKernels, setKernels, setWasmMinWords, simdSupported, wasmMinWords } from '../src/wasm/simd.js';
 
 /** Deterministic PRNG (mulberry32), shared with the benchmarks. */
 export { mulberry32 } from '../bench/harness.js';
@@ -139,4 +141,25 @@ export function sameMask(m: Mask, r: Ref): boolean {
         for (let y = 0; y < m.height; y++) if ((m.words[base + y] >>> pad) !== 0) return false;
     }
     return true;
+}
+
+/** Kernel backends the suite runs on: the JS path always, WebAssembly SIMD where this runtime has it. */
+export const KERNELS: ('js' | 'wasm')[] = simdSupported ? ['js', 'wasm'] : ['js'];
+
+/** Runs `fn` with the given kernels selected; under 'wasm' every call goes to WebAssembly, however small. */
+export function withKernels<T>(mode: 'js' | 'wasm', fn: () => T): T {
+    const prevMode = getKernels(), prevMin = wasmMinWords;
+    setKernels(mode);
+    setWasmMinWords(0);
+    try {
+        return fn();
+    } finally {
+        setKernels(prevMode);
+        setWasmMinWords(prevMin);
+    }
+}
+
+/** Registers `fn` once per backend in {@link KERNELS}, named `name [js]` / `name [wasm]`. */
+export function testKernels(name: string, fn: () => void): void {
+    for (const mode of KERNELS) test(`${name} [${mode}]`, () => withKernels(mode, fn));
 }

@@ -1,0 +1,138 @@
+// WebAssembly SIMD kernels vs the JS kernels vs the naive per-pixel loop vs pygame.mask, in one run.
+// Run: npm run bench:simd   (pygame columns need Debian's python3-pygame; skipped with a note otherwise)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Mask } from '../src/index.js';
+import { setKernels, setWasmMinWords, wasmMinWords } from '../src/wasm/simd.js';
+import { banner, fmt, mulberry32, table, time, type Timing } from './harness.js';
+import { makeScene, toRGBA, type HitKind } from './scenes.js';
+
+const SIZES = [32, 64, 256, 1024];
+const KINDS: HitKind[] = ['early', 'late', 'none'];
+const QUICK = { samples: 7, sampleMs: 10 };
+const AUTO_MIN = wasmMinWords;
+
+banner('hitmask WebAssembly SIMD kernels vs JS kernels vs naive loop vs pygame.mask');
+
+function naiveOverlaps(a: Uint8Array, b: Uint8Array, s: number, dx: number, dy: number): boolean {
+    for (let y = Math.max(0, dy); y < Math.min(s, dy + s); y++) {
+        for (let x = Math.max(0, dx); x < Math.min(s, dx + s); x++) if (a[y * s + x] && b[(y - dy) * s + x - dx]) return true;
+    }
+    return false;
+}
+
+// Both backends' masks for every scene, built while that backend is selected (it decides where words live).
+const dir = mkdtempSync(join(tmpdir(), 'hitmask-simd-'));
+const scenes = SIZES.flatMap(size => KINDS.map(kind => {
+    const sc = makeScene(size, kind), ra = toRGBA(sc.a), rb = toRGBA(sc.b);
+    const pa = join(dir, `${size}-${kind}-a.rgba`), pb = join(dir, `${size}-${kind}-b.rgba`);
+    writeFileSync(pa, ra); writeFileSync(pb, rb);
+    setKernels('js');
+    const js = [Mask.fromRGBA(ra, size, size), Mask.fromRGBA(rb, size, size), new Mask(size, size)];
+    setKernels('wasm');
+    const wasm = [Mask.fromRGBA(ra, size, size), Mask.fromRGBA(rb, size, size), new Mask(size, size)];
+    return { ...sc, js, wasm, pa, pb };
+}));
+
+const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+const py = spawnSync(python, [new URL('./pygame-bench.py', import.meta.url).pathname], {
+    input: JSON.stringify(scenes.map(s => ({ size: s.size, kind: s.kind, a: s.pa, b: s.pb, dx: s.dx, dy: s.dy }))),
+    encoding: 'utf8', maxBuffer: 16 << 20
+});
+rmSync(dir, { recursive: true, force: true });
+type PyTiming = { median: number };
+type PyResult = { size: number; kind: string; check: number; overlap: PyTiming; overlap_area?: PyTiming; overlap_mask?: PyTiming; call_overhead?: PyTiming };
+let pyOut: { pygame: string; python: string; results: PyResult[] } | null = null;
+if (py.status === 0) pyOut = JSON.parse(py.stdout);
+else console.log(`pygame columns skipped: ${(py.stderr || py.error?.message || 'python3 failed').trim().split('\n').pop()}\n`);
+if (pyOut) console.log(`pygame ${pyOut.pygame} on Python ${pyOut.python}, timed in-process with timeit on the same masks and offsets\n`);
+const pyFor = (size: number, kind: string) => pyOut?.results.find(r => r.size === size && r.kind === kind);
+const r = (ours: Timing, other: { median: number } | undefined) => other ? (ours.median / other.median).toFixed(2) : 'n/a';
+
+const rows: (string | number)[][] = [], ops: (string | number)[][] = [];
+for (const s of scenes) {
+    const { size, kind, dx, dy } = s, [ja, jb] = s.js, [wa, wb] = s.wasm, p = pyFor(size, kind);
+    const want = naiveOverlaps(s.a, s.b, size, dx, dy);
+    if (ja.overlaps(jb, dx, dy) !== want || wa.overlaps(wb, dx, dy) !== want || want !== (kind !== 'none')) throw new Error(`overlaps disagrees at ${size} ${kind}`);
+    if (p && (p.check !== ja.overlapArea(jb, dx, dy) || p.check !== wa.overlapArea(wb, dx, dy))) throw new Error(`area disagrees with pygame at ${size} ${kind}`);
+    setKernels('js');
+    const tj = time(() => ja.overlaps(jb, dx, dy), QUICK);
+    setKernels('wasm');
+    const tw = time(() => wa.overlaps(wb, dx, dy), QUICK);
+    const naive = kind === 'none' ? time(() => naiveOverlaps(s.a, s.b, size, dx, dy), { samples: 3, sampleMs: 10 }) : null;
+    rows.push([`${size}²`, kind, fmt(tj.median), fmt(tw.median), (tj.median / tw.median).toFixed(1) + '×', naive ? fmt(naive.median) : '', p ? fmt(p.overlap.median) : 'n/a', r(tj, p?.overlap), r(tw, p?.overlap)]);
+    if (kind !== 'late') continue;
+    for (const [name, fj, fw, pt] of [
+        ['overlapArea', () => ja.overlapArea(jb, dx, dy), () => wa.overlapArea(wb, dx, dy), p?.overlap_area],
+        ['overlapMask', () => ja.overlapMask(jb, dx, dy), () => wa.overlapMask(wb, dx, dy), p?.overlap_mask],
+        ['overlapMaskInto', () => ja.overlapMaskInto(jb, dx, dy, s.js[2]), () => wa.overlapMaskInto(wb, dx, dy, s.wasm[2]), p?.overlap_mask],
+        ['draw', () => ja.draw(jb, dx, dy), () => wa.draw(wb, dx, dy), undefined]
+    ] as const) {
+        setKernels('js');
+        const j = time(fj, QUICK);
+        setKernels('wasm');
+        const w = time(fw, QUICK);
+        ops.push([`${size}²`, name, fmt(j.median), fmt(w.median), (j.median / w.median).toFixed(1) + '×', pt ? fmt(pt.median) : 'n/a', r(j, pt), r(w, pt)]);
+    }
+}
+table(['size', 'hit', 'overlaps JS', 'overlaps WASM SIMD', 'JS / SIMD', 'naive loop', 'pygame overlap', 'JS / pygame', 'SIMD / pygame'], rows);
+table(['size', 'op', 'JS', 'WASM SIMD', 'JS / SIMD', 'pygame', 'JS / pygame', 'SIMD / pygame'], ops);
+const oh = pyOut?.results.find(x => x.call_overhead)?.call_overhead;
+if (oh) console.log(`pygame's per-call floor (an early-rejected overlap, Python call included): ${fmt(oh.median)}.\n`);
+
+// Where a single call should switch to WebAssembly: full scans (no hit) of small square pairs.
+const thr: (string | number)[][] = [];
+for (const size of [15, 16, 20, 24, 32, 48, 64]) {
+    const sc = makeScene(size, 'none'), ra = toRGBA(sc.a), rb = toRGBA(sc.b);
+    setKernels('js');
+    const [ja, jb] = [Mask.fromRGBA(ra, size, size), Mask.fromRGBA(rb, size, size)];
+    setKernels('wasm');
+    const [wa, wb] = [Mask.fromRGBA(ra, size, size), Mask.fromRGBA(rb, size, size)];
+    const words = (size - sc.dy) * ((((size - 1) >> 5) - (sc.dx >> 5)) + 1);
+    setKernels('js');
+    const j = time(() => ja.overlaps(jb, sc.dx, sc.dy), QUICK);
+    setKernels('wasm');
+    setWasmMinWords(0);
+    const w = time(() => wa.overlaps(wb, sc.dx, sc.dy), QUICK);
+    setWasmMinWords(AUTO_MIN);
+    thr.push([`${size}²`, words, fmt(j.median), fmt(w.median), j.median < w.median ? 'JS' : 'WASM']);
+}
+table(['size (no hit)', 'words scanned', 'JS', 'WASM (forced)', 'faster'], thr);
+console.log(`Single calls use WebAssembly from ${AUTO_MIN} words of intersection (wasmMinWords).\n`);
+
+// Batched small sprites: 2000 pairs of 16² to 48² disc sprites whose boxes intersect, per pair.
+const rnd = mulberry32(9);
+function sprite(): Uint8Array {
+    const n = 16 + Math.floor(rnd() * 33), c = (n - 1) / 2, px = new Uint8Array(n * n * 4);
+    for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) if ((x - c) ** 2 + (y - c) ** 2 <= c * c) px[(y * n + x) * 4 + 3] = 255;
+    return px;
+}
+const spritePx = Array.from({ length: 64 }, sprite).map(px => ({ px, n: Math.sqrt(px.length / 4) }));
+const build = (mode: 'js' | 'wasm') => { setKernels(mode); return spritePx.map(s => Mask.fromRGBA(s.px, s.n, s.n)); };
+const jm = build('js'), wm = build('wasm');
+const NP = 2000, P = new Int32Array(NP * 4), out = new Uint8Array(NP);
+for (let k = 0; k < NP; k++) {
+    const ia = Math.floor(rnd() * 64), ib = Math.floor(rnd() * 64), na = spritePx[ia].n, nb = spritePx[ib].n;
+    P.set([ia, ib, Math.floor(rnd() * (na + nb)) - nb, Math.floor(rnd() * (na + nb)) - nb], 4 * k);
+}
+const loop = (m: Mask[]) => () => { let h = 0; for (let k = 0; k < NP; k++) if (m[P[4 * k]].overlaps(m[P[4 * k + 1]], P[4 * k + 2], P[4 * k + 3])) h++; return h; };
+setKernels('js');
+const hitsJs = loop(jm)();
+const bl = time(loop(jm), QUICK), bmj = time(() => Mask.overlapsMany(jm, P, out), QUICK);
+setKernels('wasm');
+if (loop(wm)() !== hitsJs || Mask.overlapsMany(wm, P, out) !== hitsJs) throw new Error('batch disagrees');
+const wl = time(loop(wm), QUICK), bmw = time(() => Mask.overlapsMany(wm, P, out), QUICK);
+setWasmMinWords(0);
+const wl0 = time(loop(wm), QUICK);
+setWasmMinWords(AUTO_MIN);
+table(['2000 pairs, 16²–48² disc sprites, boxes intersecting', 'per pair'], [
+    ['JS kernels, one overlaps() per pair', fmt(bl.median / NP)],
+    ['JS kernels, overlapsMany', fmt(bmj.median / NP)],
+    ['WASM kernels, one overlaps() per pair (auto threshold)', fmt(wl.median / NP)],
+    ['WASM kernels, one overlaps() per pair (every call in WASM)', fmt(wl0.median / NP)],
+    ['WASM kernels, overlapsMany (one call)', fmt(bmw.median / NP)]
+]);
+console.log(`${hitsJs} of ${NP} pairs overlap. Scenes: two s×s masks, b at (13, 2); "none" = full scan without a hit.`);
+console.log('Shared 2-core machine: short runs (7 samples × 10 ms), expect ±10–20 % between runs.');

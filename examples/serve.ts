@@ -1,0 +1,78 @@
+// Bundles one browser example (examples/NAME/main.ts → examples/NAME/dist/main.js) with esbuild and serves
+// the examples/ folder on localhost: `node --import tsx examples/serve.ts phaser|pixi [port]`
+// (npm run example:phaser, npm run example:pixi). PORT or the second argument picks the port (default 8080).
+import { createServer, type Server } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+export const EXAMPLES = fileURLToPath(new URL('.', import.meta.url));
+export const NAMES = ['phaser', 'pixi'] as const;
+export type ExampleName = typeof NAMES[number];
+
+const TYPES: Record<string, string> = {
+    '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.map': 'application/json',
+    '.json': 'application/json', '.png': 'image/png', '.gif': 'image/gif', '.css': 'text/css', '.hitmask': 'application/octet-stream'
+};
+
+/** Bundles examples/NAME/main.ts into `outfile` (default examples/NAME/dist/main.js); returns the output path. */
+export async function bundleExample(name: ExampleName, outfile = join(EXAMPLES, name, 'dist', 'main.js')): Promise<string> {
+    await build({
+        entryPoints: [join(EXAMPLES, name, 'main.ts')],
+        outfile,
+        bundle: true,
+        format: 'esm',
+        platform: 'browser',
+        target: 'es2022',
+        sourcemap: true,
+        logLevel: 'warning'
+    });
+    return outfile;
+}
+
+/** Serves `root` as static files on 127.0.0.1; resolves once listening (port 0 picks a free one). */
+export function serve(root: string, port: number): Promise<Server> {
+    const server = createServer((req, res) => {
+        const path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+        const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
+        if (file !== root && !file.startsWith(root.endsWith(sep) ? root : root + sep)) {
+            res.writeHead(403).end('forbidden');
+            return;
+        }
+        readFile(file).then(body => {
+            res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+            res.end(body);
+        }, () => {
+            res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        });
+    });
+    return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => resolve(server));
+    });
+}
+
+async function main(): Promise<void> {
+    const name = process.argv[2];
+    if (!NAMES.includes(name as ExampleName)) {
+        process.stderr.write(`usage: node --import tsx examples/serve.ts ${NAMES.join('|')} [port]\n`);
+        process.exitCode = 2;
+        return;
+    }
+    await bundleExample(name as ExampleName);
+    const port = Number(process.argv[3] ?? process.env.PORT ?? 8080);
+    let server: Server;
+    try {
+        server = await serve(EXAMPLES, port);
+    } catch (e) {
+        process.stderr.write(`cannot listen on 127.0.0.1:${port}: ${(e as Error).message} (set PORT to another port)\n`);
+        process.exitCode = 2;
+        return;
+    }
+    const address = server.address();
+    const actual = typeof address === 'object' && address ? address.port : port;
+    process.stdout.write(`hitmask ${name} example: http://127.0.0.1:${actual}/${name}/  (Ctrl+C to stop)\n`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

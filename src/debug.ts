@@ -1,0 +1,276 @@
+// hitmask/debug: Canvas 2D drawing helpers for collision debugging. Browser-safe, no dependencies.
+// Colours are 0xRRGGBBAA numbers, as in Mask.toRGBA. Positions are floored, like everywhere in hitmask.
+import { checkInt, describe } from './check.js';
+import { Mask, type Point, type Rect } from './mask.js';
+
+/** The subset of `CanvasRenderingContext2D` (or `OffscreenCanvasRenderingContext2D`) the helpers use. */
+export interface DebugContext {
+    fillStyle: string | CanvasGradient | CanvasPattern;
+    strokeStyle: string | CanvasGradient | CanvasPattern;
+    lineWidth: number;
+    save(): void;
+    restore(): void;
+    fillRect(x: number, y: number, width: number, height: number): void;
+    strokeRect(x: number, y: number, width: number, height: number): void;
+    beginPath(): void;
+    moveTo(x: number, y: number): void;
+    lineTo(x: number, y: number): void;
+    stroke(): void;
+    drawImage(image: CanvasImageSource, dx: number, dy: number): void;
+}
+
+/** What {@link drawNormal} reads from a contact (e.g. the result of `world.contact(a, b)`). */
+export interface NormalLike {
+    /** Contact pixel. */
+    x: number;
+    y: number;
+    /** Unit normal (pointing out of `b`, toward `a`). */
+    normalX: number;
+    normalY: number;
+}
+
+// A canvas holding one mask in one colour, drawn with a single drawImage per call.
+interface Surface {
+    image: CanvasImageSource;
+}
+
+// The 2D context of a freshly created canvas: only the two calls needed to fill it.
+interface PixelContext {
+    createImageData(width: number, height: number): ImageData;
+    putImageData(data: ImageData, dx: number, dy: number): void;
+}
+
+// Per mask, per colour: a canvas with the mask's pixels. Weak keys, so dropped masks free their canvases.
+const surfaces = new WeakMap<Mask, Map<number, Surface>>();
+const outlines = new WeakMap<Mask, Point[][]>();
+
+/** `0xRRGGBBAA` → a CSS `rgba(…)` string. */
+export function cssColor(color: number): string {
+    checkColor(color);
+    const a = (color & 255) / 255;
+    return `rgba(${color >>> 24}, ${(color >>> 16) & 255}, ${(color >>> 8) & 255}, ${Math.round(a * 1000) / 1000})`;
+}
+
+/**
+ * Draws a mask's set pixels in one colour with its top-left at (x, y). The pixels are rendered once per
+ * (mask, colour) into a cached canvas, so drawing thousands of masks per frame costs one `drawImage` each.
+ * Without `OffscreenCanvas` or `document` (e.g. in Node) it falls back to one `fillRect` per horizontal run.
+ * After changing a mask's pixels, call {@link forgetMask} so the next draw sees them.
+ */
+export function drawMask(ctx: DebugContext, mask: Mask, x: number, y: number, color = 0xff00ff80): void {
+    checkCtx(ctx);
+    checkMask('mask', mask);
+    const px = coord('x', x), py = coord('y', y);
+    checkColor(color);
+    if (mask.width === 0 || mask.height === 0) return;
+    const surface = surfaceOf(mask, color);
+    if (surface) {
+        ctx.drawImage(surface.image, px, py);
+        return;
+    }
+    ctx.save();
+    ctx.fillStyle = cssColor(color);
+    fillRuns(ctx, mask, px, py);
+    ctx.restore();
+}
+
+/** Drops the cached canvases and outline of a mask whose pixels changed (e.g. terrain after a crater). */
+export function forgetMask(mask: Mask): void {
+    checkMask('mask', mask);
+    surfaces.delete(mask);
+    outlines.delete(mask);
+}
+
+/** Strokes the bounding box of a `width × height` sprite at (x, y) on its outermost pixels. */
+export function drawBox(ctx: DebugContext, x: number, y: number, width: number, height: number, color = 0x00ffffff, lineWidth = 1): void {
+    checkCtx(ctx);
+    const px = coord('x', x), py = coord('y', y);
+    checkInt('width', width, 0, 2 ** 30);
+    checkInt('height', height, 0, 2 ** 30);
+    checkColor(color);
+    checkInt('lineWidth', lineWidth, 1, 1024);
+    if (width === 0 || height === 0) return;
+    ctx.save();
+    if (width <= 2 * lineWidth || height <= 2 * lineWidth) {
+        ctx.fillStyle = cssColor(color);
+        ctx.fillRect(px, py, width, height);
+    } else {
+        // Half a line inside the box, so the stroke covers whole pixels instead of blurring across two.
+        const h = lineWidth / 2;
+        ctx.strokeStyle = cssColor(color);
+        ctx.lineWidth = lineWidth;
+        ctx.strokeRect(px + h, py + h, width - lineWidth, height - lineWidth);
+    }
+    ctx.restore();
+}
+
+/** The intersection of the boxes of `a` at (ax, ay) and `b` at (bx, by) in canvas pixels, or `null` when the boxes do not meet. */
+export function intersection(a: Mask, ax: number, ay: number, b: Mask, bx: number, by: number): Rect | null {
+    checkMask('a', a);
+    checkMask('b', b);
+    const x0 = coord('ax', ax), y0 = coord('ay', ay), x1 = coord('bx', bx), y1 = coord('by', by);
+    const left = Math.max(x0, x1), top = Math.max(y0, y1);
+    const right = Math.min(x0 + a.width, x1 + b.width), bottom = Math.min(y0 + a.height, y1 + b.height);
+    return right > left && bottom > top ? { x: left, y: top, width: right - left, height: bottom - top } : null;
+}
+
+/** Fills the zone where the boxes of `a` at (ax, ay) and `b` at (bx, by) meet (the only pixels a mask test reads); returns it, or `null`. */
+export function drawIntersection(ctx: DebugContext, a: Mask, ax: number, ay: number, b: Mask, bx: number, by: number, color = 0xffff0040): Rect | null {
+    checkCtx(ctx);
+    checkColor(color);
+    const r = intersection(a, ax, ay, b, bx, by);
+    if (!r) return null;
+    ctx.save();
+    ctx.fillStyle = cssColor(color);
+    ctx.fillRect(r.x, r.y, r.width, r.height);
+    ctx.restore();
+    return r;
+}
+
+/** Fills the pixels set in both `a` at (ax, ay) and `b` at (bx, by); returns how many there are (the overlap area). */
+export function drawOverlap(ctx: DebugContext, a: Mask, ax: number, ay: number, b: Mask, bx: number, by: number, color = 0xff0000ff): number {
+    checkCtx(ctx);
+    checkColor(color);
+    const r = intersection(a, ax, ay, b, bx, by);
+    if (!r) return 0;
+    // Only the intersection zone can hold overlapping pixels: crop a to it, then AND b in.
+    const both = a.crop(r.x - Math.floor(ax), r.y - Math.floor(ay), r.width, r.height).overlapMask(b, Math.floor(bx) - r.x, Math.floor(by) - r.y);
+    ctx.save();
+    ctx.fillStyle = cssColor(color);
+    const n = fillRuns(ctx, both, r.x, r.y);
+    ctx.restore();
+    return n;
+}
+
+/** Draws a contact: a 3×3 dot on the contact pixel and an arrow `length` pixels long along the normal. */
+export function drawNormal(ctx: DebugContext, contact: NormalLike, color = 0x00ff00ff, length = 16): void {
+    checkCtx(ctx);
+    if (contact == null || typeof contact !== 'object') throw new TypeError(`contact must be an object { x, y, normalX, normalY }, got ${describe(contact)}.`);
+    const x = coord('contact.x', contact.x) + 0.5, y = coord('contact.y', contact.y) + 0.5;
+    const nx = finite('contact.normalX', contact.normalX), ny = finite('contact.normalY', contact.normalY);
+    checkColor(color);
+    if (typeof length !== 'number' || !(length > 0) || !Number.isFinite(length)) throw new RangeError(`length must be a positive finite number, got ${describe(length)}.`);
+    const css = cssColor(color);
+    ctx.save();
+    ctx.fillStyle = css;
+    ctx.fillRect(x - 1.5, y - 1.5, 3, 3);
+    const len = Math.hypot(nx, ny);
+    if (len > 0) {
+        const ux = nx / len, uy = ny / len, ex = x + ux * length, ey = y + uy * length;
+        const head = Math.min(5, length / 2);
+        ctx.strokeStyle = css;
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        ctx.moveTo(x, y);
+        ctx.lineTo(ex, ey);
+        // Arrow head: two strokes back from the tip at ±30° around the shaft.
+        ctx.moveTo(ex - head * (ux * 0.866 - uy * 0.5), ey - head * (uy * 0.866 + ux * 0.5));
+        ctx.lineTo(ex, ey);
+        ctx.lineTo(ex - head * (ux * 0.866 + uy * 0.5), ey - head * (uy * 0.866 - ux * 0.5));
+        ctx.stroke();
+    }
+    ctx.restore();
+}
+
+/** Strokes the outline of every 8-connected component of a mask at (x, y) through its boundary pixels' centres (traced once per mask, cached). */
+export function drawOutline(ctx: DebugContext, mask: Mask, x: number, y: number, color = 0xffffffff, lineWidth = 1): void {
+    checkCtx(ctx);
+    checkMask('mask', mask);
+    const px = coord('x', x) + 0.5, py = coord('y', y) + 0.5;
+    checkColor(color);
+    if (typeof lineWidth !== 'number' || !(lineWidth > 0) || !Number.isFinite(lineWidth)) throw new RangeError(`lineWidth must be a positive finite number, got ${describe(lineWidth)}.`);
+    let paths = outlines.get(mask);
+    if (!paths) {
+        paths = mask.connectedComponents().map(c => c.outline());
+        outlines.set(mask, paths);
+    }
+    ctx.save();
+    ctx.strokeStyle = cssColor(color);
+    ctx.lineWidth = lineWidth;
+    ctx.beginPath();
+    for (const path of paths) {
+        if (path.length === 0) continue;
+        ctx.moveTo(px + path[0].x, py + path[0].y);
+        // A one-pixel component traces to a single point: close it with a zero-length segment.
+        if (path.length === 1) ctx.lineTo(px + path[0].x, py + path[0].y);
+        for (let i = 1; i < path.length; i++) ctx.lineTo(px + path[i].x, py + path[i].y);
+    }
+    ctx.stroke();
+    ctx.restore();
+}
+
+// --- internals -------------------------------------------------------------------------------------
+
+// One fillRect per horizontal run of set pixels; returns the number of pixels filled.
+function fillRuns(ctx: DebugContext, mask: Mask, x: number, y: number): number {
+    let n = 0;
+    for (let row = 0; row < mask.height; row++) {
+        let start = -1;
+        for (let col = 0; col <= mask.width; col++) {
+            const on = col < mask.width && mask.get(col, row);
+            if (on && start < 0) start = col;
+            else if (!on && start >= 0) {
+                ctx.fillRect(x + start, y + row, col - start, 1);
+                n += col - start;
+                start = -1;
+            }
+        }
+    }
+    return n;
+}
+
+// A cached canvas with the mask in `color`, or null where no canvas can be created.
+function surfaceOf(mask: Mask, color: number): Surface | null {
+    let byColor = surfaces.get(mask);
+    let s = byColor?.get(color);
+    if (s) return s;
+    const made = createCanvas(mask.width, mask.height);
+    if (!made) return null;
+    const img = made.ctx.createImageData(mask.width, mask.height);
+    mask.toRGBA(color, 0, img.data);
+    made.ctx.putImageData(img, 0, 0);
+    s = { image: made.image };
+    if (!byColor) surfaces.set(mask, byColor = new Map());
+    byColor.set(color, s);
+    return s;
+}
+
+function createCanvas(width: number, height: number): { image: CanvasImageSource; ctx: PixelContext } | null {
+    if (typeof OffscreenCanvas === 'function') {
+        const c = new OffscreenCanvas(width, height), ctx = c.getContext('2d');
+        if (ctx) return { image: c, ctx };
+    }
+    if (typeof document !== 'undefined' && typeof document.createElement === 'function') {
+        const c = document.createElement('canvas');
+        c.width = width;
+        c.height = height;
+        const ctx = c.getContext('2d');
+        if (ctx) return { image: c, ctx };
+    }
+    return null;
+}
+
+function checkCtx(ctx: unknown): void {
+    if (ctx == null || typeof ctx !== 'object' || typeof (ctx as DebugContext).fillRect !== 'function') {
+        throw new TypeError(`ctx must be a CanvasRenderingContext2D, got ${describe(ctx)}.`);
+    }
+}
+
+function checkMask(name: string, m: unknown): asserts m is Mask {
+    if (!(m instanceof Mask)) throw new TypeError(`${name} must be a Mask, got ${describe(m)}.`);
+}
+
+function checkColor(color: unknown): void {
+    if (typeof color !== 'number' || !Number.isInteger(color) || color < 0 || color > 0xffffffff) {
+        throw new RangeError(`color must be an integer 0xRRGGBBAA in 0..0xffffffff, got ${describe(color)}.`);
+    }
+}
+
+function finite(name: string, v: unknown): number {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
+    return v;
+}
+
+function coord(name: string, v: unknown): number {
+    return Math.floor(finite(name, v));
+}

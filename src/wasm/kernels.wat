@@ -1,0 +1,292 @@
+;; hitmask mask kernels, hand-written WebAssembly with 128-bit SIMD.
+;; Layout (see src/mask.ts): pixel (x, y) is bit x&31 of word (x>>5)*height + y, so one v128 holds
+;; 4 consecutive rows of one 32-px strip and the sub-word x offset is one uniform lane shift.
+;; Hand-written rather than compiled: clang scalarised the uniform shifts into 4x extract/replace_lane
+;; (research notes §3.3). Every i32x4.shl / i32x4.shr_u here takes one scalar count (taken mod 32).
+;;
+;; Pair kernels take the clip computed in JS (x0..x1 × y0..y1 in A's pixels, B's top-left at dx, dy)
+;; and byte pointers ap/bp to the masks' words; ah/bh are heights, bn is B's strip count.
+;; The strip scheme matches src/mask.ts: o = s*32 - dx, bs = o >> 5, sh = o & 31; when sh != 0 and
+;; both B strips bs, bs+1 exist, a row is (B[bs] >>> sh) | (B[bs+1] << (32 - sh)), otherwise it is
+;; one word (B >>> rs) << ls. The `memory` line is rewritten by scripts/build-wasm.ts to build a
+;; shared-memory and a plain-memory variant.
+(module
+  (memory (import "env" "memory") 1 65536 shared)
+
+  ;; 1 when any pixel is set in both masks: 8 rows per branch (two v128 ORed, one any_true).
+  (func $overlaps (export "overlaps")
+    (param $ap i32) (param $ah i32) (param $bp i32) (param $bh i32) (param $bn i32)
+    (param $dx i32) (param $dy i32) (param $x0 i32) (param $x1 i32) (param $y0 i32) (param $y1 i32)
+    (result i32)
+    (local $s i32) (local $send i32) (local $o i32) (local $bs i32) (local $sh i32) (local $ls i32)
+    (local $ai i32) (local $bi i32) (local $bj i32) (local $end i32) (local $rows4 i32)
+    (local.set $s (i32.shr_s (local.get $x0) (i32.const 5)))
+    (local.set $send (i32.shr_s (i32.sub (local.get $x1) (i32.const 1)) (i32.const 5)))
+    (local.set $rows4 (i32.shl (i32.sub (local.get $y1) (local.get $y0)) (i32.const 2)))
+    (loop $strip
+      (local.set $o (i32.sub (i32.shl (local.get $s) (i32.const 5)) (local.get $dx)))
+      (local.set $bs (i32.shr_s (local.get $o) (i32.const 5)))
+      (local.set $sh (i32.and (local.get $o) (i32.const 31)))
+      (local.set $ai (i32.add (local.get $ap)
+        (i32.shl (i32.add (i32.mul (local.get $s) (local.get $ah)) (local.get $y0)) (i32.const 2))))
+      (local.set $bi (i32.add (local.get $bp)
+        (i32.shl (i32.add (i32.mul (local.get $bs) (local.get $bh)) (i32.sub (local.get $y0) (local.get $dy))) (i32.const 2))))
+      (local.set $end (i32.add (local.get $ai) (local.get $rows4)))
+      (if (i32.and (i32.ne (local.get $sh) (i32.const 0))
+            (i32.and (i32.ge_s (local.get $bs) (i32.const 0)) (i32.lt_s (i32.add (local.get $bs) (i32.const 1)) (local.get $bn))))
+        (then
+          ;; both words
+          (local.set $ls (i32.sub (i32.const 32) (local.get $sh)))
+          (local.set $bj (i32.add (local.get $bi) (i32.shl (local.get $bh) (i32.const 2))))
+          (block $vdone (loop $v
+            (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 32)) (local.get $end)))
+            (if (v128.any_true (v128.or
+                  (v128.and (v128.load (local.get $ai))
+                    (v128.or (i32x4.shr_u (v128.load (local.get $bi)) (local.get $sh))
+                             (i32x4.shl (v128.load (local.get $bj)) (local.get $ls))))
+                  (v128.and (v128.load offset=16 (local.get $ai))
+                    (v128.or (i32x4.shr_u (v128.load offset=16 (local.get $bi)) (local.get $sh))
+                             (i32x4.shl (v128.load offset=16 (local.get $bj)) (local.get $ls))))))
+              (then (return (i32.const 1))))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 32)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 32)))
+            (local.set $bj (i32.add (local.get $bj) (i32.const 32)))
+            (br $v)))
+          (block $sdone (loop $t
+            (br_if $sdone (i32.ge_u (local.get $ai) (local.get $end)))
+            (if (i32.and (i32.load (local.get $ai))
+                  (i32.or (i32.shr_u (i32.load (local.get $bi)) (local.get $sh))
+                          (i32.shl (i32.load (local.get $bj)) (local.get $ls))))
+              (then (return (i32.const 1))))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 4)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 4)))
+            (local.set $bj (i32.add (local.get $bj) (i32.const 4)))
+            (br $t))))
+        (else
+          ;; one word: B >>> sh (bs >= 0), or strip 0 << (32 - sh) (bs = -1)
+          (local.set $ls (i32.const 0))
+          (if (i32.lt_s (local.get $bs) (i32.const 0))
+            (then
+              (local.set $bi (i32.add (local.get $bi) (i32.shl (local.get $bh) (i32.const 2))))
+              (local.set $ls (i32.sub (i32.const 32) (local.get $sh)))
+              (local.set $sh (i32.const 0))))
+          (block $vdone (loop $v
+            (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 32)) (local.get $end)))
+            (if (v128.any_true (v128.or
+                  (v128.and (v128.load (local.get $ai))
+                    (i32x4.shl (i32x4.shr_u (v128.load (local.get $bi)) (local.get $sh)) (local.get $ls)))
+                  (v128.and (v128.load offset=16 (local.get $ai))
+                    (i32x4.shl (i32x4.shr_u (v128.load offset=16 (local.get $bi)) (local.get $sh)) (local.get $ls)))))
+              (then (return (i32.const 1))))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 32)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 32)))
+            (br $v)))
+          (block $sdone (loop $t
+            (br_if $sdone (i32.ge_u (local.get $ai) (local.get $end)))
+            (if (i32.and (i32.load (local.get $ai))
+                  (i32.shl (i32.shr_u (i32.load (local.get $bi)) (local.get $sh)) (local.get $ls)))
+              (then (return (i32.const 1))))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 4)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 4)))
+            (br $t)))))
+      (local.set $s (i32.add (local.get $s) (i32.const 1)))
+      (br_if $strip (i32.le_s (local.get $s) (local.get $send))))
+    (i32.const 0))
+
+  ;; Number of pixels set in both masks. i8x16.popcnt, then pairwise widening adds into 4 u32 lanes;
+  ;; each lane sees at most a quarter of a mask's 2^28 words (< 2^32 bits), the sum is returned as f64.
+  (func $area (export "area")
+    (param $ap i32) (param $ah i32) (param $bp i32) (param $bh i32) (param $bn i32)
+    (param $dx i32) (param $dy i32) (param $x0 i32) (param $x1 i32) (param $y0 i32) (param $y1 i32)
+    (result f64)
+    (local $s i32) (local $send i32) (local $o i32) (local $bs i32) (local $sh i32) (local $ls i32)
+    (local $ai i32) (local $bi i32) (local $bj i32) (local $end i32) (local $rows4 i32)
+    (local $acc v128) (local $tail i32)
+    (local.set $s (i32.shr_s (local.get $x0) (i32.const 5)))
+    (local.set $send (i32.shr_s (i32.sub (local.get $x1) (i32.const 1)) (i32.const 5)))
+    (local.set $rows4 (i32.shl (i32.sub (local.get $y1) (local.get $y0)) (i32.const 2)))
+    (loop $strip
+      (local.set $o (i32.sub (i32.shl (local.get $s) (i32.const 5)) (local.get $dx)))
+      (local.set $bs (i32.shr_s (local.get $o) (i32.const 5)))
+      (local.set $sh (i32.and (local.get $o) (i32.const 31)))
+      (local.set $ai (i32.add (local.get $ap)
+        (i32.shl (i32.add (i32.mul (local.get $s) (local.get $ah)) (local.get $y0)) (i32.const 2))))
+      (local.set $bi (i32.add (local.get $bp)
+        (i32.shl (i32.add (i32.mul (local.get $bs) (local.get $bh)) (i32.sub (local.get $y0) (local.get $dy))) (i32.const 2))))
+      (local.set $end (i32.add (local.get $ai) (local.get $rows4)))
+      (if (i32.and (i32.ne (local.get $sh) (i32.const 0))
+            (i32.and (i32.ge_s (local.get $bs) (i32.const 0)) (i32.lt_s (i32.add (local.get $bs) (i32.const 1)) (local.get $bn))))
+        (then
+          (local.set $ls (i32.sub (i32.const 32) (local.get $sh)))
+          (local.set $bj (i32.add (local.get $bi) (i32.shl (local.get $bh) (i32.const 2))))
+          (block $vdone (loop $v
+            (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 32)) (local.get $end)))
+            (local.set $acc (i32x4.add (local.get $acc)
+              (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (i8x16.add
+                (i8x16.popcnt (v128.and (v128.load (local.get $ai))
+                  (v128.or (i32x4.shr_u (v128.load (local.get $bi)) (local.get $sh))
+                           (i32x4.shl (v128.load (local.get $bj)) (local.get $ls)))))
+                (i8x16.popcnt (v128.and (v128.load offset=16 (local.get $ai))
+                  (v128.or (i32x4.shr_u (v128.load offset=16 (local.get $bi)) (local.get $sh))
+                           (i32x4.shl (v128.load offset=16 (local.get $bj)) (local.get $ls))))))))))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 32)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 32)))
+            (local.set $bj (i32.add (local.get $bj) (i32.const 32)))
+            (br $v)))
+          (block $sdone (loop $t
+            (br_if $sdone (i32.ge_u (local.get $ai) (local.get $end)))
+            (local.set $tail (i32.add (local.get $tail) (i32.popcnt (i32.and (i32.load (local.get $ai))
+              (i32.or (i32.shr_u (i32.load (local.get $bi)) (local.get $sh))
+                      (i32.shl (i32.load (local.get $bj)) (local.get $ls)))))))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 4)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 4)))
+            (local.set $bj (i32.add (local.get $bj) (i32.const 4)))
+            (br $t))))
+        (else
+          (local.set $ls (i32.const 0))
+          (if (i32.lt_s (local.get $bs) (i32.const 0))
+            (then
+              (local.set $bi (i32.add (local.get $bi) (i32.shl (local.get $bh) (i32.const 2))))
+              (local.set $ls (i32.sub (i32.const 32) (local.get $sh)))
+              (local.set $sh (i32.const 0))))
+          (block $vdone (loop $v
+            (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 32)) (local.get $end)))
+            (local.set $acc (i32x4.add (local.get $acc)
+              (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (i8x16.add
+                (i8x16.popcnt (v128.and (v128.load (local.get $ai))
+                  (i32x4.shl (i32x4.shr_u (v128.load (local.get $bi)) (local.get $sh)) (local.get $ls))))
+                (i8x16.popcnt (v128.and (v128.load offset=16 (local.get $ai))
+                  (i32x4.shl (i32x4.shr_u (v128.load offset=16 (local.get $bi)) (local.get $sh)) (local.get $ls)))))))))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 32)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 32)))
+            (br $v)))
+          (block $sdone (loop $t
+            (br_if $sdone (i32.ge_u (local.get $ai) (local.get $end)))
+            (local.set $tail (i32.add (local.get $tail) (i32.popcnt (i32.and (i32.load (local.get $ai))
+              (i32.shl (i32.shr_u (i32.load (local.get $bi)) (local.get $sh)) (local.get $ls))))))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 4)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 4)))
+            (br $t)))))
+      (local.set $s (i32.add (local.get $s) (i32.const 1)))
+      (br_if $strip (i32.le_s (local.get $s) (local.get $send))))
+    (f64.add
+      (f64.add
+        (f64.add (f64.convert_i32_u (i32x4.extract_lane 0 (local.get $acc))) (f64.convert_i32_u (i32x4.extract_lane 1 (local.get $acc))))
+        (f64.add (f64.convert_i32_u (i32x4.extract_lane 2 (local.get $acc))) (f64.convert_i32_u (i32x4.extract_lane 3 (local.get $acc)))))
+      (f64.convert_i32_u (local.get $tail))))
+
+  ;; C = A & shifted B over the clip (C is zeroed by the caller and has A's size; cp is its pointer).
+  ;; op 0: C = A & B (overlapMask); op 1: A |= B & keep (draw; keep clears padding on A's last strip);
+  ;; op 2: A &= ~B (erase). One function keeps the module small; op is loop-invariant, so the
+  ;; branches below sit outside the row loops.
+  (func $combine (export "combine")
+    (param $ap i32) (param $ah i32) (param $bp i32) (param $bh i32) (param $bn i32)
+    (param $dx i32) (param $dy i32) (param $x0 i32) (param $x1 i32) (param $y0 i32) (param $y1 i32)
+    (param $cp i32) (param $op i32) (param $lastStrip i32) (param $edge i32)
+    (local $s i32) (local $send i32) (local $o i32) (local $bs i32) (local $sh i32) (local $ls i32) (local $rs i32)
+    (local $ai i32) (local $bi i32) (local $bj i32) (local $ci i32) (local $end i32) (local $rows4 i32)
+    (local $both i32) (local $keep i32) (local $kv v128) (local $bv v128) (local $w i32)
+    (local.set $s (i32.shr_s (local.get $x0) (i32.const 5)))
+    (local.set $send (i32.shr_s (i32.sub (local.get $x1) (i32.const 1)) (i32.const 5)))
+    (local.set $rows4 (i32.shl (i32.sub (local.get $y1) (local.get $y0)) (i32.const 2)))
+    (loop $strip
+      (local.set $o (i32.sub (i32.shl (local.get $s) (i32.const 5)) (local.get $dx)))
+      (local.set $bs (i32.shr_s (local.get $o) (i32.const 5)))
+      (local.set $sh (i32.and (local.get $o) (i32.const 31)))
+      (local.set $ai (i32.shl (i32.add (i32.mul (local.get $s) (local.get $ah)) (local.get $y0)) (i32.const 2)))
+      (local.set $ci (i32.add (local.get $cp) (local.get $ai)))
+      (local.set $ai (i32.add (local.get $ap) (local.get $ai)))
+      (local.set $bi (i32.add (local.get $bp)
+        (i32.shl (i32.add (i32.mul (local.get $bs) (local.get $bh)) (i32.sub (local.get $y0) (local.get $dy))) (i32.const 2))))
+      (local.set $end (i32.add (local.get $ai) (local.get $rows4)))
+      (local.set $keep (select (local.get $edge) (i32.const -1) (i32.eq (local.get $s) (local.get $lastStrip))))
+      (local.set $kv (i32x4.splat (local.get $keep)))
+      (local.set $rs (local.get $sh))
+      (local.set $ls (i32.const 0))
+      (local.set $both (i32.and (i32.ne (local.get $sh) (i32.const 0))
+        (i32.and (i32.ge_s (local.get $bs) (i32.const 0)) (i32.lt_s (i32.add (local.get $bs) (i32.const 1)) (local.get $bn)))))
+      (if (local.get $both)
+        (then
+          (local.set $ls (i32.sub (i32.const 32) (local.get $sh)))
+          (local.set $bj (i32.add (local.get $bi) (i32.shl (local.get $bh) (i32.const 2)))))
+        (else (if (i32.lt_s (local.get $bs) (i32.const 0))
+          (then
+            (local.set $bi (i32.add (local.get $bi) (i32.shl (local.get $bh) (i32.const 2))))
+            (local.set $ls (i32.sub (i32.const 32) (local.get $sh)))
+            (local.set $rs (i32.const 0))))))
+      ;; 4 rows per vector
+      (block $vdone (loop $v
+        (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 16)) (local.get $end)))
+        (if (local.get $both)
+          (then (local.set $bv (v128.or (i32x4.shr_u (v128.load (local.get $bi)) (local.get $rs))
+                                        (i32x4.shl (v128.load (local.get $bj)) (local.get $ls)))))
+          (else (local.set $bv (i32x4.shl (i32x4.shr_u (v128.load (local.get $bi)) (local.get $rs)) (local.get $ls)))))
+        (if (i32.eqz (local.get $op))
+          (then (v128.store (local.get $ci) (v128.and (v128.load (local.get $ai)) (local.get $bv))))
+          (else (if (i32.eq (local.get $op) (i32.const 1))
+            (then (v128.store (local.get $ai) (v128.or (v128.load (local.get $ai)) (v128.and (local.get $bv) (local.get $kv)))))
+            (else (v128.store (local.get $ai) (v128.andnot (v128.load (local.get $ai)) (local.get $bv)))))))
+        (local.set $ai (i32.add (local.get $ai) (i32.const 16)))
+        (local.set $bi (i32.add (local.get $bi) (i32.const 16)))
+        (local.set $bj (i32.add (local.get $bj) (i32.const 16)))
+        (local.set $ci (i32.add (local.get $ci) (i32.const 16)))
+        (br $v)))
+      (block $sdone (loop $t
+        (br_if $sdone (i32.ge_u (local.get $ai) (local.get $end)))
+        (if (local.get $both)
+          (then (local.set $w (i32.or (i32.shr_u (i32.load (local.get $bi)) (local.get $rs))
+                                      (i32.shl (i32.load (local.get $bj)) (local.get $ls)))))
+          (else (local.set $w (i32.shl (i32.shr_u (i32.load (local.get $bi)) (local.get $rs)) (local.get $ls)))))
+        (if (i32.eqz (local.get $op))
+          (then (i32.store (local.get $ci) (i32.and (i32.load (local.get $ai)) (local.get $w))))
+          (else (if (i32.eq (local.get $op) (i32.const 1))
+            (then (i32.store (local.get $ai) (i32.or (i32.load (local.get $ai)) (i32.and (local.get $w) (local.get $keep)))))
+            (else (i32.store (local.get $ai) (i32.and (i32.load (local.get $ai)) (i32.xor (local.get $w) (i32.const -1))))))))
+        (local.set $ai (i32.add (local.get $ai) (i32.const 4)))
+        (local.set $bi (i32.add (local.get $bi) (i32.const 4)))
+        (local.set $bj (i32.add (local.get $bj) (i32.const 4)))
+        (local.set $ci (i32.add (local.get $ci) (i32.const 4)))
+        (br $t)))
+      (local.set $s (i32.add (local.get $s) (i32.const 1)))
+      (br_if $strip (i32.le_s (local.get $s) (local.get $send)))))
+
+  ;; Batched overlaps: n records of 12 i32 at tp (k, then the 11 arguments of $overlaps); writes
+  ;; 0/1 to byte rp + k and returns the number of hits. One call for many pairs, so the JS -> wasm
+  ;; call cost is paid once.
+  (func (export "overlapsBatch") (param $tp i32) (param $n i32) (param $rp i32) (result i32)
+    (local $end i32) (local $hit i32) (local $hits i32)
+    (local.set $end (i32.add (local.get $tp) (i32.mul (local.get $n) (i32.const 48))))
+    (block $done (loop $l
+      (br_if $done (i32.ge_u (local.get $tp) (local.get $end)))
+      (local.set $hit (call $overlaps
+        (i32.load offset=4 (local.get $tp)) (i32.load offset=8 (local.get $tp)) (i32.load offset=12 (local.get $tp))
+        (i32.load offset=16 (local.get $tp)) (i32.load offset=20 (local.get $tp)) (i32.load offset=24 (local.get $tp))
+        (i32.load offset=28 (local.get $tp)) (i32.load offset=32 (local.get $tp)) (i32.load offset=36 (local.get $tp))
+        (i32.load offset=40 (local.get $tp)) (i32.load offset=44 (local.get $tp))))
+      (i32.store8 (i32.add (local.get $rp) (i32.load (local.get $tp))) (local.get $hit))
+      (local.set $hits (i32.add (local.get $hits) (local.get $hit)))
+      (local.set $tp (i32.add (local.get $tp) (i32.const 48)))
+      (br $l)))
+    (local.get $hits))
+
+  ;; Sets n words from byte ptr to value. TypedArray.fill on a SharedArrayBuffer view takes V8's
+  ;; element-by-element path: 8.5 µs for 32K words against 0.85 µs on the JS heap; this loop is a memset.
+  (func (export "fill32") (param $p i32) (param $n i32) (param $value i32)
+    (local $end i32) (local $v v128)
+    (local.set $end (i32.add (local.get $p) (i32.shl (local.get $n) (i32.const 2))))
+    (local.set $v (i32x4.splat (local.get $value)))
+    (block $vdone (loop $l
+      (br_if $vdone (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
+      (v128.store (local.get $p) (local.get $v))
+      (local.set $p (i32.add (local.get $p) (i32.const 16)))
+      (br $l)))
+    (block $done (loop $t
+      (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+      (i32.store (local.get $p) (local.get $value))
+      (local.set $p (i32.add (local.get $p) (i32.const 4)))
+      (br $t))))
+
+  ;; Copies n words (memmove), for clone() between masks of one arena.
+  (func (export "copy32") (param $dst i32) (param $src i32) (param $n i32)
+    (memory.copy (local.get $dst) (local.get $src) (i32.shl (local.get $n) (i32.const 2))))
+)

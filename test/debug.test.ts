@@ -1,0 +1,222 @@
+// hitmask/debug against a fake 2D context that records every call: the pixels the helpers fill, the
+// images they put, the lines they stroke, and their errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Mask } from '../src/index.js';
+import { cssColor, drawBox, drawIntersection, drawMask, drawNormal, drawOutline, drawOverlap, forgetMask, intersection, type DebugContext } from '../src/debug.js';
+
+type Call = [string, ...unknown[]];
+
+// Records calls; fillRect also records the fill style in force.
+function recorder(): DebugContext & { calls: Call[]; filled(): Set<string> } {
+    const calls: Call[] = [];
+    const ctx = {
+        calls, fillStyle: '#000' as DebugContext['fillStyle'], strokeStyle: '#000' as DebugContext['strokeStyle'], lineWidth: 1,
+        save: () => { calls.push(['save']); },
+        restore: () => { calls.push(['restore']); },
+        fillRect: (x: number, y: number, w: number, h: number) => { calls.push(['fillRect', x, y, w, h, ctx.fillStyle]); },
+        strokeRect: (x: number, y: number, w: number, h: number) => { calls.push(['strokeRect', x, y, w, h, ctx.strokeStyle, ctx.lineWidth]); },
+        beginPath: () => { calls.push(['beginPath']); },
+        moveTo: (x: number, y: number) => { calls.push(['moveTo', x, y]); },
+        lineTo: (x: number, y: number) => { calls.push(['lineTo', x, y]); },
+        stroke: () => { calls.push(['stroke', ctx.strokeStyle]); },
+        drawImage: (img: unknown, x: number, y: number) => { calls.push(['drawImage', img, x, y]); },
+        // Every pixel covered by a fillRect, as "x,y" (rects are whole pixels here).
+        filled(): Set<string> {
+            const s = new Set<string>();
+            for (const c of calls) {
+                if (c[0] !== 'fillRect') continue;
+                const [x, y, w, h] = c.slice(1, 5) as number[];
+                for (let j = 0; j < h; j++) for (let i = 0; i < w; i++) s.add(`${x + i},${y + j}`);
+            }
+            return s;
+        }
+    };
+    return ctx;
+}
+
+// Seeded pseudo-random mask (xorshift), about half the pixels set.
+function randomMask(w: number, h: number, seed: number): Mask {
+    let s = seed >>> 0 || 1;
+    const m = new Mask(w, h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+        s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+        if (s & 1) m.set(x, y);
+    }
+    return m;
+}
+
+function pixelsOf(m: Mask, x: number, y: number): Set<string> {
+    const s = new Set<string>();
+    for (let j = 0; j < m.height; j++) for (let i = 0; i < m.width; i++) if (m.get(i, j)) s.add(`${x + i},${y + j}`);
+    return s;
+}
+
+test('cssColor turns 0xRRGGBBAA into rgba()', () => {
+    assert.equal(cssColor(0xff000080), 'rgba(255, 0, 0, 0.502)');
+    assert.equal(cssColor(0x00ff00ff), 'rgba(0, 255, 0, 1)');
+    assert.equal(cssColor(0), 'rgba(0, 0, 0, 0)');
+});
+
+test('drawMask without a canvas fills exactly the set pixels, one fillRect per run, at the floored position', () => {
+    const m = Mask.fromText(`
+        ##..#
+        .###.
+        #...#`);
+    const ctx = recorder();
+    drawMask(ctx, m, 10.7, -3.2, 0x11223344);
+    assert.deepEqual(ctx.filled(), pixelsOf(m, 10, -4));
+    const rects = ctx.calls.filter(c => c[0] === 'fillRect');
+    assert.equal(rects.length, 5, 'runs: ## | # | ### | # | #');
+    assert.ok(rects.every(c => c[5] === 'rgba(17, 34, 51, 0.267)'));
+    assert.deepEqual(ctx.calls[0], ['save']);
+    assert.deepEqual(ctx.calls.at(-1), ['restore']);
+});
+
+test('drawMask renders each (mask, colour) once into a cached canvas and draws it with drawImage', () => {
+    interface FakeImage { data: Uint8ClampedArray; width: number; height: number }
+    const puts: FakeImage[] = [];
+    let created = 0;
+    class FakeOffscreen {
+        constructor(readonly width: number, readonly height: number) { created++; }
+        getContext() {
+            return {
+                createImageData: (w: number, h: number): FakeImage => ({ data: new Uint8ClampedArray(w * h * 4), width: w, height: h }),
+                putImageData: (img: FakeImage, x: number, y: number) => { assert.equal(x, 0); assert.equal(y, 0); puts.push(img); }
+            };
+        }
+    }
+    const g = globalThis as { OffscreenCanvas?: unknown };
+    const saved = g.OffscreenCanvas;
+    g.OffscreenCanvas = FakeOffscreen;
+    try {
+        const m = randomMask(37, 11, 5);
+        const ctx = recorder();
+        drawMask(ctx, m, 3, 4, 0xff000080);
+        drawMask(ctx, m, 50, 60, 0xff000080);
+        assert.equal(created, 1, 'second draw reuses the canvas');
+        assert.equal(puts.length, 1);
+        const img = puts[0];
+        assert.equal(img.width, 37);
+        assert.equal(img.height, 11);
+        for (let y = 0; y < 11; y++) for (let x = 0; x < 37; x++) {
+            const p = 4 * (y * 37 + x);
+            assert.deepEqual([...img.data.subarray(p, p + 4)], m.get(x, y) ? [255, 0, 0, 128] : [0, 0, 0, 0], `pixel ${x},${y}`);
+        }
+        const draws = ctx.calls.filter(c => c[0] === 'drawImage');
+        assert.equal(draws.length, 2);
+        assert.ok(draws[0][1] instanceof FakeOffscreen);
+        assert.equal(draws[0][1], draws[1][1]);
+        assert.deepEqual(draws.map(c => c.slice(2)), [[3, 4], [50, 60]]);
+        assert.equal(ctx.calls.filter(c => c[0] === 'fillRect').length, 0);
+        drawMask(ctx, m, 0, 0, 0x00ff00ff);
+        assert.equal(created, 2, 'another colour, another canvas');
+        m.set(0, 0, !m.get(0, 0));
+        forgetMask(m);
+        drawMask(ctx, m, 0, 0, 0xff000080);
+        assert.equal(created, 3, 'forgetMask drops the stale canvas');
+        assert.equal(puts[2].data[3], m.get(0, 0) ? 128 : 0);
+        drawMask(ctx, new Mask(0, 5), 0, 0);
+        assert.equal(created, 3, 'empty masks draw nothing');
+    } finally {
+        g.OffscreenCanvas = saved;
+    }
+});
+
+test('drawOverlap fills exactly the pixels set in both masks and returns the overlap area', () => {
+    const a = randomMask(45, 30, 1), b = randomMask(33, 40, 2);
+    const offsets: [number, number][] = [[0, 0], [12, 7], [-5, 20], [40, -35], [44, 29], [45, 0], [-33, -40], [7.9, -2.1]];
+    for (const [dx, dy] of offsets) {
+        const ctx = recorder();
+        const ax = 100, ay = 50;
+        const n = drawOverlap(ctx, a, ax, ay, b, ax + dx, ay + dy, 0xff0000ff);
+        const fx = Math.floor(dx), fy = Math.floor(dy);
+        const expected = new Set<string>();
+        for (let y = 0; y < a.height; y++) for (let x = 0; x < a.width; x++) {
+            if (a.get(x, y) && b.get(x - fx, y - fy)) expected.add(`${ax + x},${ay + y}`);
+        }
+        assert.deepEqual(ctx.filled(), expected, `offset ${dx},${dy}`);
+        assert.equal(n, expected.size);
+        assert.equal(n, a.overlapArea(b, dx, dy));
+        if (n > 0) assert.ok(ctx.calls.some(c => c[0] === 'fillRect' && c[5] === 'rgba(255, 0, 0, 1)'));
+    }
+});
+
+test('drawIntersection fills the zone where the boxes meet; touching boxes do not meet', () => {
+    const a = new Mask(10, 8), b = new Mask(6, 6);
+    const ctx = recorder();
+    assert.deepEqual(drawIntersection(ctx, a, 0, 0, b, 7, -2), { x: 7, y: 0, width: 3, height: 4 });
+    assert.deepEqual(ctx.calls.find(c => c[0] === 'fillRect'), ['fillRect', 7, 0, 3, 4, 'rgba(255, 255, 0, 0.251)']);
+    const ctx2 = recorder();
+    assert.equal(drawIntersection(ctx2, a, 0, 0, b, 10, 0), null);
+    assert.equal(ctx2.calls.length, 0);
+    assert.deepEqual(intersection(a, 0.5, 0.5, b, -4.5, 6.9), { x: 0, y: 6, width: 1, height: 2 }, 'floored like the masks');
+});
+
+test('drawBox strokes half a line inside the box; boxes thinner than two lines are filled', () => {
+    const ctx = recorder();
+    drawBox(ctx, 10.6, 20, 30, 40, 0x00ffffff);
+    assert.deepEqual(ctx.calls.find(c => c[0] === 'strokeRect'), ['strokeRect', 10.5, 20.5, 29, 39, 'rgba(0, 255, 255, 1)', 1]);
+    const ctx2 = recorder();
+    drawBox(ctx2, 0, 0, 30, 40, 0x00ffffff, 4);
+    assert.deepEqual(ctx2.calls.find(c => c[0] === 'strokeRect')?.slice(1, 5), [2, 2, 26, 36]);
+    const ctx3 = recorder();
+    drawBox(ctx3, 5, 5, 2, 9);
+    assert.deepEqual(ctx3.filled(), new Set(Array.from({ length: 18 }, (_, i) => `${5 + (i % 2)},${5 + Math.floor(i / 2)}`)));
+    const ctx4 = recorder();
+    drawBox(ctx4, 5, 5, 0, 9);
+    assert.equal(ctx4.calls.length, 0);
+});
+
+test('drawNormal marks the contact pixel and draws an arrow along the normal', () => {
+    const ctx = recorder();
+    drawNormal(ctx, { x: 10, y: 20, normalX: 0, normalY: -1 }, 0x00ff00ff, 16);
+    assert.deepEqual(ctx.calls.find(c => c[0] === 'fillRect'), ['fillRect', 9, 19, 3, 3, 'rgba(0, 255, 0, 1)']);
+    const path = ctx.calls.filter(c => c[0] === 'moveTo' || c[0] === 'lineTo');
+    assert.deepEqual(path[0], ['moveTo', 10.5, 20.5]);
+    assert.deepEqual(path[1], ['lineTo', 10.5, 4.5], 'tip 16 px up');
+    assert.equal(path.length, 5, 'shaft and two head strokes');
+    // The head strokes start below the tip, one on each side of the shaft.
+    assert.ok((path[2][2] as number) > 4.5 && (path[4][2] as number) > 4.5);
+    assert.ok(Math.sign((path[2][1] as number) - 10.5) === -Math.sign((path[4][1] as number) - 10.5));
+    const ctx2 = recorder();
+    drawNormal(ctx2, { x: 0, y: 0, normalX: 0, normalY: 0 });
+    assert.equal(ctx2.calls.filter(c => c[0] === 'lineTo').length, 0, 'no direction, no arrow');
+});
+
+test('drawOutline strokes every component through its boundary pixel centres', () => {
+    const m = Mask.fromText(`
+        ##....
+        ##..#.
+        ......`);
+    const ctx = recorder();
+    drawOutline(ctx, m, 100, 200, 0xffffffff);
+    const path = ctx.calls.filter(c => c[0] === 'moveTo' || c[0] === 'lineTo').map(c => `${c[0]} ${c[1]},${c[2]}`);
+    const first = m.connectedComponents()[0].outline().map(p => `${100.5 + p.x},${200.5 + p.y}`);
+    assert.deepEqual(path.slice(0, first.length), first.map((p, i) => `${i === 0 ? 'moveTo' : 'lineTo'} ${p}`));
+    assert.deepEqual(path.slice(first.length), ['moveTo 104.5,201.5', 'lineTo 104.5,201.5']);
+    assert.equal(ctx.calls.filter(c => c[0] === 'stroke').length, 1, 'one path for the whole mask');
+});
+
+test('bad arguments throw errors naming the value', () => {
+    const ctx = recorder(), m = new Mask(4, 4, true);
+    assert.throws(() => drawMask(ctx, m, 0, 0, -1), /color must be an integer 0xRRGGBBAA .*got -1/);
+    assert.throws(() => drawMask(ctx, m, 0, 0, 0x100000000), /got 4294967296/);
+    assert.throws(() => drawMask(ctx, m, 0, 0, 1.5), /got 1\.5/);
+    assert.throws(() => drawMask(ctx, m, 0, 0, '#fff' as unknown as number), /got "#fff"/);
+    assert.throws(() => drawMask(ctx, m, NaN, 0), /x must be a finite number, got NaN/);
+    assert.throws(() => drawMask(ctx, m, 0, Infinity), /y must be a finite number, got Infinity/);
+    assert.throws(() => drawMask(ctx, {} as Mask, 0, 0), /mask must be a Mask, got Object/);
+    assert.throws(() => drawMask(null as unknown as DebugContext, m, 0, 0), /ctx must be a CanvasRenderingContext2D, got null/);
+    assert.throws(() => drawOverlap(ctx, m, 0, 0, 'b' as unknown as Mask, 0, 0), TypeError);
+    assert.throws(() => drawOverlap(ctx, m, 0, 0, m, 0, -Infinity), /by must be a finite number/);
+    assert.throws(() => drawBox(ctx, 0, 0, -1, 5), /width must be an integer in 0\.\.1073741824, got -1/);
+    assert.throws(() => drawBox(ctx, 0, 0, 5, 5, 0xffffffff, 0), /lineWidth must be an integer in 1\.\.1024, got 0/);
+    assert.throws(() => drawNormal(ctx, null as unknown as { x: number; y: number; normalX: number; normalY: number }), /contact must be an object/);
+    assert.throws(() => drawNormal(ctx, { x: 0, y: 0, normalX: NaN, normalY: 0 }), /contact\.normalX must be a finite number, got NaN/);
+    assert.throws(() => drawNormal(ctx, { x: 0, y: 0, normalX: 1, normalY: 0 }, 0xffffffff, 0), /length must be a positive finite number, got 0/);
+    assert.throws(() => drawOutline(ctx, m, 0, 0, 0xffffffff, -2), /lineWidth must be a positive finite number, got -2/);
+    assert.throws(() => forgetMask(undefined as unknown as Mask), /mask must be a Mask, got undefined/);
+    assert.throws(() => cssColor(NaN), /got NaN/);
+    assert.equal(ctx.calls.length, 0, 'nothing drawn by a failing call');
+});

@@ -1,0 +1,228 @@
+// Packaging: the tarball `npm pack` makes, installed into a fresh project the way a user would install it,
+// then used from plain ESM, from strict TypeScript (NodeNext, skipLibCheck off) and through its CLI.
+// Needs the npm registry (or npm's cache) for the runtime dependencies; `npm test` builds dist/ first.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const SPRITES = fileURLToPath(new URL('./fixtures/sprites/', import.meta.url));
+const expected = JSON.parse(readFileSync(join(SPRITES, 'expected.json'), 'utf8')) as { masks: Record<string, { width: number; height: number; count: number }> };
+
+interface PackResult { filename: string; files: { path: string }[] }
+interface Point { x: number; y: number }
+
+let tmp = '';
+let app = '';
+let packed: PackResult;
+
+// npm run exports npm_* variables (npm_config_*, lifecycle state); the child npm must not inherit them.
+function cleanEnv(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k)) env[k] = v;
+    return env;
+}
+
+function sh(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> {
+    return spawnSync(cmd, args, { cwd, encoding: 'utf8', env: cleanEnv(), maxBuffer: 64 << 20 });
+}
+
+function ok(r: SpawnSyncReturns<string>, what: string): string {
+    assert.equal(r.error, undefined, `${what}: ${String(r.error)}`);
+    assert.equal(r.status, 0, `${what} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+    return r.stdout;
+}
+
+function write(path: string, text: string): void {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, text);
+}
+
+before(() => {
+    if (!existsSync(join(ROOT, 'dist', 'node', 'cli.js'))) ok(sh(process.execPath, [TSC, '-p', 'tsconfig.build.json'], ROOT), 'building dist');
+    tmp = realpathSync(mkdtempSync(join(tmpdir(), 'hitmask-pack-')));
+    // --ignore-scripts: dist/ is already built (see above); running `prepare` here would rewrite dist/ while
+    // the other test files run in parallel and use it.
+    const out = ok(sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT), 'npm pack');
+    packed = (JSON.parse(out) as PackResult[])[0];
+    app = join(tmp, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'hitmask-consumer', private: true, type: 'module' }, null, 4));
+    ok(sh('npm', ['install', join(tmp, packed.filename), '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--loglevel=error'], app), 'npm install <tarball>');
+    for (const f of ['alien1.png', 'shot.gif']) copyFileSync(join(SPRITES, f), join(app, f));
+});
+
+after(() => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+test('pack: the tarball holds dist with declarations, the CLI and docs, and no tests or benchmarks', () => {
+    const files = packed.files.map(f => f.path);
+    for (const f of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/node/index.js', 'dist/node/index.d.ts', 'dist/node/cli.js', 'dist/mask.d.ts', 'docs/format.md']) {
+        assert.ok(files.includes(f), `${f} is packed`);
+    }
+    const bad = files.filter(f => /^(test|bench|examples|demo|\.ci|node_modules)\/|\.test\.|\.tgz$|(^|\/)tsconfig|eslint\.config/.test(f));
+    assert.deepEqual(bad, [], 'nothing but the library, its sources, README and docs');
+    // Every compiled module has its declaration next to it.
+    for (const js of files.filter(f => /^dist\/.*\.js$/.test(f))) assert.ok(files.includes(js.replace(/\.js$/, '.d.ts')), `${js} has a .d.ts`);
+    const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'hitmask', 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    assert.equal(manifest.bin.hitmask, './dist/node/cli.js');
+});
+
+test('pack: ESM consumers import hitmask and hitmask/node from the installed tarball', () => {
+    write(join(app, 'esm.mjs'), `
+import { Mask, MaskAtlas, World, crc32 } from 'hitmask';
+import * as node from 'hitmask/node';
+import pkg from 'hitmask/package.json' with { type: 'json' };
+
+const exportsMap = pkg.exports;
+const debug = exportsMap['./debug'] ? Object.keys(await import('hitmask/debug')).sort() : null;
+const ring = Mask.fromText(\`
+.####.
+#....#
+#....#
+.####.\`);
+const dot = Mask.fromText('##');
+const alien = await node.readImage('alien1.png');
+const alienMask = Mask.fromImageData(alien);
+const atlas = new MaskAtlas().add('ring', ring).add('alien', alienMask);
+const back = MaskAtlas.from(atlas.toBytes());
+const { atlas: built } = await node.buildAtlas(['alien1.png', 'shot.gif']);
+const world = new World();
+world.add({ mask: ring, x: 10, y: 10 });
+const b = world.add({ mask: dot, x: 11, y: 10 });
+const pairs = [world.step()];
+world.move(b, 12, 11);
+pairs.push(world.step());
+console.log(JSON.stringify({
+    resolved: import.meta.resolve('hitmask'),
+    sameMask: node.Mask === Mask,
+    hits: [ring.overlaps(dot, 1, 0), ring.overlaps(dot, 2, 1), ring.overlaps(dot, 4, 2)],
+    first: ring.overlap(dot, 0, 1),
+    area: ring.overlapArea(dot, 0, 0),
+    alien: [alien.width, alien.height, alienMask.count()],
+    roundTrip: [back.names, back.get('alien').equals(alienMask), back.get('ring').toText() === ring.toText()],
+    built: [built.names, built.get('alien1').count()],
+    crc: crc32(new TextEncoder().encode('123456789')) >>> 0,
+    world: pairs,
+    debug,
+}));
+`);
+    const r = JSON.parse(ok(sh(process.execPath, ['esm.mjs'], app), 'node esm.mjs')) as {
+        resolved: string; sameMask: boolean; hits: boolean[]; first: { x: number; y: number } | null; area: number;
+        alien: number[]; roundTrip: [string[], boolean, boolean]; built: [string[], number]; crc: number; world: number[]; debug: string[] | null;
+    };
+    assert.equal(r.resolved, `file://${join(app, 'node_modules', 'hitmask', 'dist', 'index.js')}`, 'the installed copy, not the repository');
+    assert.equal(r.sameMask, true, 'hitmask/node re-exports the same Mask class');
+    assert.deepEqual(r.hits, [true, false, true]);
+    assert.deepEqual(r.first, { x: 0, y: 1 });
+    assert.equal(r.area, 1);
+    const alien1 = expected.masks['alien1.png'];
+    assert.deepEqual(r.alien, [alien1.width, alien1.height, alien1.count]);
+    assert.deepEqual(r.roundTrip, [['ring', 'alien'], true, true]);
+    assert.deepEqual(r.built, [['alien1', 'shot'], alien1.count]);
+    assert.equal(r.crc, 0xcbf43926, 'CRC-32 check value');
+    assert.deepEqual(r.world, [1, 0], 'one colliding pair, then none');
+    if (r.debug !== null) assert.ok(r.debug.length > 0, 'hitmask/debug exports something');
+});
+
+test('pack: strict TypeScript (NodeNext, skipLibCheck off; Node and browser set-ups) compiles against the shipped declarations and reports misuse', () => {
+    // Two usual set-ups: a Node project (lib ES2022 + @types/node, no DOM; @types/node is borrowed from this
+    // repository) and a browser project (lib ES2022 + DOM, no @types/node) that uses the core only.
+    const options = {
+        target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true,
+        skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')], outDir: 'out', rootDir: 'ts'
+    };
+    const browser = { ...options, lib: ['ES2022', 'DOM'], types: [], typeRoots: [], noEmit: true };
+    write(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: ['ts/good.ts'] }, null, 4));
+    write(join(app, 'tsconfig.browser.json'), JSON.stringify({ compilerOptions: browser, files: ['ts/browser.ts'] }, null, 4));
+    write(join(app, 'tsconfig.bad.json'), JSON.stringify({ compilerOptions: { ...options, noEmit: true }, files: ['ts/bad.ts'] }, null, 4));
+    write(join(app, 'ts', 'browser.ts'), `import { Mask, World } from 'hitmask';
+
+const data = new ImageData(2, 1);
+data.data[3] = 255;
+const world = new World();
+world.add({ mask: Mask.fromImageData(data), x: 0, y: 0 });
+document.title = String(world.step());
+`);
+    write(join(app, 'ts', 'good.ts'), `import { Mask, MaskAtlas, type Point, type AtlasFrame } from 'hitmask';
+import { readImage, type RGBAImage } from 'hitmask/node';
+
+const image: RGBAImage = await readImage('alien1.png');
+const alien: Mask = Mask.fromImageData(image, { threshold: 127 });
+const atlas = new MaskAtlas().add('alien', alien, { x: 0, y: 0 });
+const frame: AtlasFrame = atlas.frame('alien');
+const p: Point | null = alien.overlap(frame.mask, 5, 3);
+const hit: boolean = alien.overlaps(Mask.fromText('#'), p?.x ?? 0, p?.y ?? 0);
+console.log(JSON.stringify({ size: [alien.width, alien.height], count: alien.count(), p, hit }));
+`);
+    write(join(app, 'ts', 'bad.ts'), `import { Mask } from 'hitmask';
+import { readImage } from 'hitmask/node';
+import { Mask as Deep } from 'hitmask/dist/mask.js';
+
+const m = new Mask(4, 4);
+m.overlaps('not a mask', 0, 0);
+const n: string = m.count();
+void readImage(42);
+void Deep;
+`);
+    ok(sh(process.execPath, [TSC, '-p', 'tsconfig.browser.json'], app), 'tsc browser.ts (browser project)');
+    ok(sh(process.execPath, [TSC, '-p', 'tsconfig.json'], app), 'tsc good.ts (Node project)');
+    const run = JSON.parse(ok(sh(process.execPath, [join('out', 'good.js')], app), 'node out/good.js')) as { size: number[]; count: number; p: Point | null; hit: boolean };
+    const alien1 = expected.masks['alien1.png'];
+    assert.deepEqual(run.size, [alien1.width, alien1.height]);
+    assert.equal(run.count, alien1.count);
+    assert.ok(run.p !== null && run.hit, 'an alien overlaps itself shifted by (5, 3), and its first pixel is set');
+
+    const bad = sh(process.execPath, [TSC, '-p', 'tsconfig.bad.json'], app);
+    assert.equal(bad.status, 2, `tsc must fail on bad.ts:\n${bad.stdout}`);
+    const errors = bad.stdout.split('\n').filter(l => /error TS\d+/.test(l));
+    const at = (line: number, code: string) => errors.some(l => l.startsWith(`ts/bad.ts(${line},`) && l.includes(`error ${code}:`));
+    assert.ok(at(3, 'TS2307'), `a deep import past the exports map is refused:\n${bad.stdout}`);
+    assert.ok(at(6, 'TS2345'), `a string is not a Mask:\n${bad.stdout}`);
+    assert.ok(at(7, 'TS2322'), `count() is a number:\n${bad.stdout}`);
+    assert.ok(at(8, 'TS2345'), `readImage takes a path or bytes:\n${bad.stdout}`);
+    assert.equal(errors.length, 4, `exactly the four planted errors, none from the shipped declarations:\n${bad.stdout}`);
+});
+
+test('pack: the installed hitmask CLI builds, compares and fails with exit 2', () => {
+    const bin = join(app, 'node_modules', '.bin', 'hitmask');
+    assert.ok(existsSync(bin), 'npm linked the bin');
+    const help = sh(bin, ['--help'], app);
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /Usage: hitmask[\s\S]*build[\s\S]*inspect[\s\S]*overlap/);
+
+    const build = ok(sh(bin, ['build', 'alien1.png', 'shot.gif', '-o', 'sprites.hitmask'], app), 'hitmask build');
+    const alien1 = expected.masks['alien1.png'], shot = expected.masks['shot.gif'];
+    assert.match(build, new RegExp(`^sprites\\.hitmask: 2 frames from 2 files, ${alien1.count + shot.count} bits set`));
+
+    const same = sh(bin, ['overlap', 'sprites.hitmask#alien1', 'sprites.hitmask#alien1', '--at', '0,0', '--json'], app);
+    assert.equal(same.status, 0, same.stderr);
+    const hit = JSON.parse(same.stdout) as { hit: boolean; area: number; a: string; b: string };
+    assert.deepEqual([hit.hit, hit.area, hit.a, hit.b], [true, alien1.count, 'alien1', 'alien1']);
+
+    const far = sh(bin, ['overlap', 'sprites.hitmask#alien1', 'sprites.hitmask#shot', '--at', '500,500', '--json'], app);
+    assert.equal(far.status, 1, 'exit 1: no hit');
+    assert.deepEqual(JSON.parse(far.stdout), { hit: false, point: null, area: 0, box: null, at: { x: 500, y: 500 }, a: 'alien1', b: 'shot' });
+
+    const missing = sh(bin, ['inspect', 'missing.hitmask'], app);
+    assert.equal(missing.status, 2);
+    assert.equal(missing.stdout, '');
+    assert.match(missing.stderr, /^hitmask: Cannot read "missing\.hitmask": no such file\.\n$/);
+});
+
+test('pack: the API reference (TypeDoc) covers every exported entry point and builds without warnings', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | { types?: string }> };
+    const sources = Object.values(manifest.exports).flatMap(e => typeof e === 'object' && e.types ? [e.types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts')] : []);
+    const config = JSON.parse(readFileSync(join(ROOT, 'typedoc.json'), 'utf8')) as { entryPoints: string[] };
+    assert.ok(sources.length >= 2);
+    for (const src of sources) assert.ok(config.entryPoints.includes(src), `typedoc.json documents the entry point ${src}`);
+    for (const src of config.entryPoints) assert.ok(existsSync(join(ROOT, src)), `typedoc.json: ${src} exists`);
+    const r = sh(process.execPath, [join(ROOT, 'node_modules', 'typedoc', 'bin', 'typedoc'), '--emit', 'none', '--treatWarningsAsErrors'], ROOT);
+    assert.equal(r.status, 0, `typedoc warnings or errors:\n${r.stdout}${r.stderr}`);
+});

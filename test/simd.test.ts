@@ -1,0 +1,133 @@
+// WebAssembly SIMD kernels: equal to the JS kernels and the reference on masks tall enough for the
+// vector loops, across arenas and memory growth, plus the batched API and the kernel switch.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { Mask } from '../src/index.js';
+import { getKernels, setKernels, simdSupported, wasmMemoryBytes } from '../src/wasm/simd.js';
+import { Ref, sameMask, testKernels, withKernels, KERNELS } from './reference.js';
+
+const SEED = 20261124;
+
+// Heights past 8 rows with ragged tails (the vector loops take 8 or 4 rows), widths past 3 strips.
+const arbRef = fc.record({
+    w: fc.oneof(fc.constantFrom(1, 31, 32, 33, 64, 65, 96, 97), fc.integer({ min: 0, max: 130 })),
+    h: fc.integer({ min: 0, max: 45 }),
+    density: fc.constantFrom(0, 0.01, 0.1, 0.5, 1),
+    seed: fc.integer()
+}).map(({ w, h, density, seed }) => Ref.random(w, h, density, seed));
+const arbPair = fc.tuple(arbRef, arbRef).chain(([a, b]) => fc.tuple(
+    fc.constant(a), fc.constant(b),
+    fc.integer({ min: -b.w - 1, max: a.w + 1 }),
+    fc.integer({ min: -b.h - 1, max: a.h + 1 })
+));
+
+testKernels('tall masks: overlaps, overlapArea, overlapMask, draw, erase match the reference', () => {
+    fc.assert(fc.property(arbPair, ([a, b, dx, dy]) => {
+        const ma = a.toMask(), mb = b.toMask();
+        assert.equal(ma.overlaps(mb, dx, dy), a.overlap(b, dx, dy) !== null);
+        assert.equal(ma.overlapArea(mb, dx, dy), a.overlapArea(b, dx, dy));
+        assert.ok(sameMask(ma.overlapMask(mb, dx, dy), a.overlapMask(b, dx, dy)));
+        assert.ok(sameMask(ma.clone().draw(mb, dx, dy), a.draw(b, dx, dy)));
+        assert.ok(sameMask(ma.clone().erase(mb, dx, dy), a.draw(b, dx, dy, true)));
+    }), { seed: SEED, numRuns: 400 });
+});
+
+testKernels('drawing and erasing a mask onto itself gives the JS row-by-row result', () => {
+    const selfOps = (m: Mask) => [[3, 1], [-5, -2], [1, 1]].flatMap(([dx, dy]) => {
+        const d = m.clone(), e = m.clone();
+        return [d.draw(d, dx, dy), e.erase(e, dx, dy), m.clone().draw(m, dx, dy)];
+    });
+    const expected = withKernels('js', () => selfOps(Ref.random(70, 30, 0.2, 7).toMask()));
+    const got = selfOps(Ref.random(70, 30, 0.2, 7).toMask());
+    got.forEach((m, i) => assert.ok(m.equals(expected[i]), `case ${i}`));
+});
+
+test('masks from both backends, and fromWords masks, mix freely with equal results', () => {
+    const a = Ref.random(200, 60, 0.05, 1), b = Ref.random(90, 50, 0.05, 2);
+    const masks = KERNELS.map(mode => withKernels(mode, () => [a.toMask(), b.toMask()]));
+    const fromWords = Mask.fromWords(200, 60, a.toMask().words.slice());
+    for (const mode of KERNELS) {
+        withKernels(mode, () => {
+            for (const [ma] of masks) {
+                for (const [, mb] of masks) {
+                    for (const [dx, dy] of [[0, 0], [13, 5], [-40, 20], [150, -30], [111, 10]]) {
+                        assert.equal(ma.overlapArea(mb, dx, dy), a.overlapArea(b, dx, dy));
+                        assert.equal(fromWords.overlapArea(mb, dx, dy), a.overlapArea(b, dx, dy));
+                        assert.equal(ma.overlaps(mb, dx, dy), a.overlap(b, dx, dy) !== null);
+                        assert.ok(sameMask(ma.overlapMask(mb, dx, dy), a.overlapMask(b, dx, dy)));
+                    }
+                }
+            }
+        });
+    }
+});
+
+test('WebAssembly memory growth keeps every earlier mask and its words view valid', { skip: !simdSupported }, () => {
+    withKernels('wasm', () => {
+        const a = Ref.random(300, 300, 0.3, 3), b = Ref.random(100, 80, 0.3, 4);
+        const ma = a.toMask(), mb = b.toMask(), wordsBefore = ma.words, sum = ma.words.reduce((s, w) => s + w, 0);
+        const before = wasmMemoryBytes();
+        const big: Mask[] = [];
+        while (wasmMemoryBytes() < before + (8 << 20)) big.push(new Mask(2048, 1024, true)); // 256 KiB each
+        assert.ok(wasmMemoryBytes() > before);
+        assert.equal(ma.words, wordsBefore);
+        assert.equal(ma.words.length, ma.strips * ma.height);
+        assert.equal(ma.words.reduce((s, w) => s + w, 0), sum);
+        assert.equal(ma.overlapArea(mb, 37, 61), a.overlapArea(b, 37, 61));
+        assert.equal(big[0].overlapArea(ma, 5, 5), a.count());
+        assert.equal(big[big.length - 1].count(), 2048 * 1024);
+    });
+});
+
+testKernels('overlapsMany matches overlaps pair by pair and counts the hits', () => {
+    const refs = Array.from({ length: 12 }, (_, i) => Ref.random(5 + i * 9, 3 + i * 4, 0.15, 100 + i));
+    const masks = refs.map(r => r.toMask());
+    masks.push(Mask.fromWords(40, 20, new Mask(40, 20, true).words.slice())); // JS-heap words: the JS path inside the batch
+    refs.push(Ref.of(masks[masks.length - 1]));
+    const pairs: number[] = [];
+    let seed = 1;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let k = 0; k < 500; k++) {
+        const ia = Math.floor(rnd() * masks.length), ib = Math.floor(rnd() * masks.length);
+        pairs.push(ia, ib, Math.floor(rnd() * (refs[ia].w + refs[ib].w + 4)) - refs[ib].w - 2, Math.floor(rnd() * (refs[ia].h + refs[ib].h + 4)) - refs[ib].h - 2);
+    }
+    pairs.push(0, 1, 2 ** 31 - 1, 0, 1, 0, -(2 ** 31), 5);
+    const P = new Int32Array(pairs), n = P.length >> 2, out = new Uint8Array(n + 3).fill(7);
+    const hits = Mask.overlapsMany(masks, P, out);
+    let expected = 0;
+    for (let k = 0; k < n; k++) {
+        const want = refs[P[4 * k]].overlap(refs[P[4 * k + 1]], P[4 * k + 2], P[4 * k + 3]) !== null;
+        assert.equal(out[k], want ? 1 : 0, `pair ${k}`);
+        expected += want ? 1 : 0;
+    }
+    assert.equal(hits, expected);
+    assert.ok(expected > 20 && expected < n - 20, `a mix of hits and misses (${expected} of ${n})`);
+    assert.deepEqual([...out.subarray(n)], [7, 7, 7]);
+    assert.equal(Mask.overlapsMany(masks, P, out, 0), 0);
+    assert.equal(Mask.overlapsMany(masks, P.subarray(0, 8), out), (out[0] ?? 0) + (out[1] ?? 0));
+});
+
+test('overlapsMany rejects bad input with errors naming the value', () => {
+    const m = [new Mask(4, 4, true)];
+    const bad = (fn: () => unknown, type: typeof Error, pattern: RegExp) => assert.throws(fn, (e: unknown) => e instanceof type && pattern.test((e as Error).message));
+    bad(() => Mask.overlapsMany(m, [0, 0, 0, 0] as unknown as Int32Array, new Uint8Array(1)), TypeError, /pairs must be an Int32Array .* got Array\(4\)/);
+    bad(() => Mask.overlapsMany('x' as unknown as Mask[], new Int32Array(4), new Uint8Array(1)), TypeError, /masks must be an array .* got "x"/);
+    bad(() => Mask.overlapsMany(m, new Int32Array(4), new Uint8Array(0)), RangeError, /out must be a Uint8Array of length at least 1, got Uint8Array\(0\)/);
+    bad(() => Mask.overlapsMany(m, new Int32Array(4), new Uint8Array(1), 2), RangeError, /count must be an integer in 0\.\.1, got 2/);
+    bad(() => Mask.overlapsMany(m, new Int32Array([0, 3, 0, 0]), new Uint8Array(1)), RangeError, /\(0, 3\) index masks, which has length 1/);
+    bad(() => Mask.overlapsMany([m[0], {} as Mask], new Int32Array([0, 1, 0, 0]), new Uint8Array(1)), TypeError, /masks\[1\] must be a Mask, got Object/);
+});
+
+test('setKernels switches backends and rejects unknown modes', () => {
+    const prev = getKernels();
+    try {
+        setKernels('js');
+        assert.equal(getKernels(), 'js');
+        if (simdSupported) { setKernels('wasm'); assert.equal(getKernels(), 'wasm'); }
+        else assert.throws(() => setKernels('wasm'), /needs WebAssembly with 128-bit SIMD/);
+        assert.throws(() => setKernels('gpu' as 'js'), (e: unknown) => e instanceof TypeError && /got "gpu"/.test((e as Error).message));
+    } finally {
+        setKernels(prev);
+    }
+});
