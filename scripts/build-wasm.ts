@@ -17,7 +17,7 @@ function assemble(text: string, threads: boolean): Uint8Array {
     try {
         // wabt's own validator rejects shared memories whatever the features say; V8 validates below.
         const bytes = mod.toBinary({}).buffer;
-        new WebAssembly.Module(bytes);
+        new WebAssembly.Module(new Uint8Array(bytes)); // a copy typed over a plain ArrayBuffer
         return bytes;
     } finally {
         mod.destroy();

@@ -113,11 +113,12 @@ export class Body<T = unknown> {
     /** @internal Slot in the world's arrays (layer index for layers); −1 once removed. */
     slot: number;
     /** @internal */
-    readonly world: World<T>;
+    declare readonly world: World<T>;
 
     /** @internal Use {@link World.add} or {@link World.addLayer}. */
     constructor(world: World<T>, id: number, slot: number, data: T, layer: CollisionLayer | null) {
-        this.world = world;
+        // Not enumerable, so logging a body shows the body rather than its whole world.
+        Object.defineProperty(this, 'world', { value: world });
         this.id = id;
         this.slot = slot;
         this.data = data;
