@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { Mask, MaskAtlas } from '../src/index.js';
 import { buildAtlas, cutSheet, gridFrames, readImage } from '../src/node/index.js';
-import { mulberry32 } from './harness.js';
+import { getKernels, setKernels, simdSupported, type KernelMode } from '../src/wasm/simd.js';
+import { fmt, mulberry32, time } from './harness.js';
 
 const SIZE = 4096, CELL = 64, REPS = Number(process.env.REPS ?? 5);
 
@@ -85,6 +86,19 @@ try {
         sink += s;
     });
     const mask = measure('Mask.fromRGBA, whole sheet', () => { sink += Mask.fromRGBA(data, SIZE, SIZE).words[5]; });
+    // The same builds on each kernel path (WebAssembly SIMD where the runtime has it), and one 64x64 frame.
+    const modes: KernelMode[] = simdSupported ? ['js', 'wasm'] : ['js'], prevMode = getKernels();
+    const frame = new Uint8Array(CELL * CELL * 4);
+    for (let y = 0; y < CELL; y++) frame.set(data.subarray(y * SIZE * 4, (y * SIZE + CELL) * 4), y * CELL * 4);
+    const byMode = modes.map(mode => {
+        setKernels(mode);
+        const rgba = measure(`Mask.fromRGBA, whole sheet [${mode}]`, () => { sink += Mask.fromRGBA(data, SIZE, SIZE).words[5]; });
+        const key = measure(`Mask.fromColorKey, whole sheet [${mode}]`, () => { sink += Mask.fromColorKey(data, SIZE, SIZE, 0).words[5]; });
+        const small = time(() => Mask.fromRGBA(frame, CELL, CELL), { samples: 15, sampleMs: 20 });
+        console.log(`${`Mask.fromRGBA, one ${CELL}x${CELL} frame [${mode}]`.padEnd(44)} ${fmt(small.median).padStart(11)}  (min ${fmt(small.min)}, max ${fmt(small.max)})`);
+        return { mode, rgba: rgba.median, key: key.median, small: small.median };
+    });
+    setKernels(prevMode);
     const layout = gridFrames('sheet', SIZE, SIZE, { frameWidth: CELL, frameHeight: CELL });
     const cut = measure('cutSheet: fromRGBA + crop 4096 frames', () => { sink += cutSheet(image, layout).length; });
     const decode = await measureAsync('readImage (read + PNG decode)', async () => { sink += (await readImage(file)).width; }, 3);
@@ -104,6 +118,13 @@ try {
     console.log(`  copy RGBA            ${mbps(copy.median)}`);
     console.log(`  read alpha bytes     ${mbps(read.median)}`);
     console.log(`  Mask.fromRGBA        ${mbps(mask.median)}  = ${(read.median / mask.median).toFixed(2)}x the plain read loop, ${(copy.median / mask.median).toFixed(2)}x memcpy`);
+    for (const m of byMode) {
+        console.log(`    [${m.mode}]`.padEnd(23) + `${mbps(m.rgba)}; fromColorKey ${mbps(m.key)}; one ${CELL}x${CELL} frame ${(CELL * CELL * 4 / 1e6 / (m.small / 1e9)).toFixed(0)} MB/s`);
+    }
+    if (byMode.length === 2) {
+        const [j, w] = byMode;
+        console.log(`    wasm / js time       fromRGBA ${(w.rgba / j.rgba).toFixed(2)}, fromColorKey ${(w.key / j.key).toFixed(2)}, one ${CELL}x${CELL} frame ${(w.small / j.small).toFixed(2)}`);
+    }
     console.log(`  cutSheet             ${(frames / (cut.median / 1000)).toFixed(0)} frames/s`);
     console.log(`  PNG decode           ${decode.median.toFixed(0)} ms = ${(100 * decode.median / (decode.median + cut.median)).toFixed(0)}% of decode + masks`);
     console.log(`  build end to end     ${(frames / (build.median / 1000)).toFixed(0)} frames/s (last run: decode ${stats.decodeMs.toFixed(0)} ms, masks ${stats.maskMs.toFixed(0)} ms)`);

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { GifReader } from 'omggif';
 import { CollisionRaster, Mask, World, type Body } from '../src/index.js';
+import { getKernels, setKernels, simdSupported, type KernelMode } from '../src/wasm/simd.js';
 import { banner, fmt, fmtTiming, mulberry32, table, time, type Timing } from './harness.js';
 
 const DATA = '/usr/share/doc/python-pygame-doc/examples/data/';
@@ -306,4 +307,62 @@ table(['scene', 'vs pairs', 'vs naive'], [
     const dirty = time(() => { raster.clear(BULLETS); for (let i = 0; i < xs.length; i++) raster.stamp(shot.mask, xs[i], ys[i], -1, BULLETS); return 0; }, OPTS);
     const full = time(() => { raster.plane(BULLETS).words.fill(0); raster.clear(BULLETS); for (let i = 0; i < xs.length; i++) raster.stamp(shot.mask, xs[i], ys[i], -1, BULLETS); return 0; }, OPTS);
     console.log(`clear() of the stamped box vs the whole ${W}x${H} plane (+ 200 stamps): ${fmt(dirty.median)} vs ${fmt(full.median)}\n`);
+}
+
+// WebAssembly SIMD vs JS kernels: the same work on a raster and masks made under each (setKernels
+// decides where words live), sprites as filled ellipses; queries miss, so every word is scanned.
+if (simdSupported) {
+    const ellipse = (w: number, h: number): Mask => {
+        const m = new Mask(w, h);
+        for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (((x + 0.5) / w * 2 - 1) ** 2 + ((y + 0.5) / h * 2 - 1) ** 2 <= 1) m.set(x, y);
+        return m;
+    };
+    const rnd = mulberry32(77), K = 1000, xs = new Int32Array(K), ys = new Int32Array(K), qx = new Int32Array(K), qy = new Int32Array(K);
+    for (let i = 0; i < K; i++) {
+        xs[i] = Math.floor(rnd() * (W + 64)) - 64; ys[i] = Math.floor(rnd() * (H + 64)) - 64;
+        qx[i] = Math.floor(rnd() * (W - 256)); qy[i] = (H >> 1) + 32 + Math.floor(rnd() * ((H >> 1) - 256 - 32));
+    }
+    const shots = bullets(10000, 31337);
+    // Layer 0 takes the stamps; layers 1 to 3: 2,000 rocks in the top half; queries go to the bottom half.
+    const setup = (mode: KernelMode) => {
+        setKernels(mode);
+        const r = new CollisionRaster(W, H, { layers: 4 }), s32 = ellipse(32, 32), s256 = ellipse(256, 256), rock = bomb.mask.clone();
+        const sh = shot.mask.clone(), pl = player.mask.clone();
+        for (let i = 0; i < 2000; i++) r.stamp(rock, Math.floor(rnd() * W), Math.floor(rnd() * (H >> 1)), -1, 1 + (i % 3));
+        return { r, s32, s256, sh, pl };
+    };
+    const prev = getKernels();
+    const sc = { js: setup('js'), wasm: setup('wasm') };
+    type Scene = typeof sc.js;
+    let q = 0;
+    const cases: [string, (o: Scene) => number | boolean | object | null][] = [
+        ['clear + stamp 1,000 × 32² (one layer)', o => { o.r.clear(0); for (let i = 0; i < K; i++) o.r.stamp(o.s32, xs[i], ys[i], -1, 0); return 0; }],
+        ['clear + stamp 100 × 256² (one layer)', o => { o.r.clear(0); for (let i = 0; i < 100; i++) o.r.stamp(o.s256, xs[i], ys[i], -1, 0); return 0; }],
+        [`clear + stampMany 10,000 × ${shot.w}x${shot.h} shots + test the player`, o => {
+            o.r.clear(0); o.r.stampMany(o.sh, shots.xs, shots.ys, undefined, 0); return o.r.test(o.pl, PX, PY, 1);
+        }],
+        ['test 32², 1 layer', o => o.r.test(o.s32, qx[q = (q + 1) % K], qy[q], 2)],
+        ['test 256², 1 layer', o => o.r.test(o.s256, qx[q = (q + 1) % K], qy[q], 2)],
+        ['test 32², 2 layers', o => o.r.test(o.s32, qx[q = (q + 1) % K], qy[q], 6)],
+        ['test 256², 2 layers', o => o.r.test(o.s256, qx[q = (q + 1) % K], qy[q], 6)],
+        ['test 256², 3 layers', o => o.r.test(o.s256, qx[q = (q + 1) % K], qy[q], 14)],
+        ['overlapArea 256², 3 layers', o => o.r.overlapArea(o.s256, qx[q = (q + 1) % K], qy[q], 14)],
+        ['hitPoint 32², 2 layers', o => o.r.hitPoint(o.s32, qx[q = (q + 1) % K], qy[q], 6)],
+        ['hitPoint 256², 1 layer', o => o.r.hitPoint(o.s256, qx[q = (q + 1) % K], qy[q], 2)],
+        ['hitPoint 256², 3 layers', o => o.r.hitPoint(o.s256, qx[q = (q + 1) % K], qy[q], 14)]
+    ];
+    const rowsK: (string | number)[][] = [];
+    for (const [name, fn] of cases) {
+        setKernels('js');
+        q = 0;
+        const want = JSON.stringify(fn(sc.js)), tj = time(() => fn(sc.js), OPTS);
+        setKernels('wasm');
+        q = 0;
+        if (JSON.stringify(fn(sc.wasm)) !== want) throw new Error(`kernels disagree: ${name}`);
+        const tw = time(() => fn(sc.wasm), OPTS);
+        rowsK.push([name, fmtTiming(tj), fmtTiming(tw), (tw.median / tj.median).toFixed(2)]);
+    }
+    setKernels(prev);
+    console.log(`## WebAssembly SIMD vs JS kernels on the ${W}x${H} raster (queries in an empty area next to 2,000 rocks: full scans)\n`);
+    table(['work', 'JS kernels', 'WebAssembly SIMD', 'wasm / js'], rowsK);
 }

@@ -104,7 +104,8 @@ export async function startDemo(options: StartOptions = {}): Promise<DemoServer>
     const server = createServer((req, res) => {
         const path = new URL(req.url ?? '/', 'http://x').pathname;
         const send = (status: number, type: string, body: string | Uint8Array) => {
-            res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+            // Cross-origin isolation: SharedArrayBuffer, so masks live in shared WebAssembly memory and a ThreadPool can work.
+            res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
             res.end(body);
         };
         if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, TYPES['.md'], 'GET only\n');

@@ -1,6 +1,7 @@
 import { checkInt, checkSize, describe, MAX_SIDE } from './check.js';
 import { crc32 } from './crc32.js';
 import { Mask } from './mask.js';
+import { wasmOn } from './wasm/simd.js';
 
 /** Playback direction of an animation tag (Aseprite's names). */
 export type TagDirection = 'forward' | 'reverse' | 'pingpong' | 'pingpong_reverse';
@@ -66,7 +67,7 @@ const LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
  * Named collision masks with frame metadata (trim offsets, durations, animation tags, hit-boxes),
- * stored in one compact little-endian binary file that loads without copying the mask words.
+ * stored in one compact little-endian binary file that loads without decoding images.
  */
 export class MaskAtlas {
     private readonly list: AtlasFrame[] = [];
@@ -75,8 +76,9 @@ export class MaskAtlas {
 
     /**
      * Loads an atlas written by {@link toBytes} (or the `hitmask build` CLI). Every byte is validated
-     * (magic, version, sizes, CRC-32); a damaged file throws. The masks share memory with `bytes`
-     * when its words section is 4-byte aligned (always, for a fresh buffer): clone a mask before changing it.
+     * (magic, version, sizes, CRC-32); a damaged file throws. With the WebAssembly kernels (the default
+     * where SIMD exists) each mask is copied once into WebAssembly memory; with the JS kernels the masks
+     * share memory with `bytes` when its words section is 4-byte aligned: clone a mask before changing it.
      * @example const atlas = MaskAtlas.from(new Uint8Array(await (await fetch('masks.hitmask')).arrayBuffer()));
      */
     static from(bytes: Uint8Array | ArrayBuffer): MaskAtlas {
@@ -345,6 +347,9 @@ function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
         const r = raws[i], n = ((r.width + 31) >>> 5) * r.height;
         let mask: Mask;
         try { mask = Mask.fromWords(r.width, r.height, all.subarray(w, w + n)); } catch (e) { throw corrupt(`frame ${i} (${JSON.stringify(r.name)}): ${(e as Error).message}`); }
+        // With the WebAssembly kernels, one copy into WebAssembly memory at load: kernels (and worker
+        // threads) only run on masks there, so a zero-copy JS view would take the JS kernels on every call.
+        if (wasmOn && n > 0) mask = mask.clone();
         w += n;
         frames.push({ name: r.name, index: i, mask, x: r.x, y: r.y, sourceWidth: r.sw, sourceHeight: r.sh, duration: r.duration, boxes: r.boxes });
     }

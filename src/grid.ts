@@ -279,7 +279,7 @@ function grow(n: number): number {
     return Math.max(1024, Math.ceil(n * 1.5));
 }
 
-function growCopy(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
+export function growCopy(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
     const b = new Int32Array(grow(n));
     b.set(a);
     return b;

@@ -12,5 +12,7 @@ export type { BodyOptions, LayerOptions, Filter, Pair, Contact, SweepHit, WorldO
 export { TileMap } from './tilemap.js';
 export { transformMask, TransformCache } from './transform.js';
 export type { Transform, PlacedMask } from './transform.js';
+export { ThreadPool, WORKER_SOURCE } from './threads.js';
+export type { ThreadPoolOptions, WorkerLike, SpawnWorker } from './threads.js';
 export { setKernels, getKernels, simdSupported, wasmMemoryBytes } from './wasm/simd.js';
 export type { KernelMode } from './wasm/simd.js';

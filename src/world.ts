@@ -1,8 +1,10 @@
 import { checkCoord, checkInt, checkSize, describe } from './check.js';
 import { estimateNormal, pushOut, type NormalOut } from './contact.js';
-import { Grid } from './grid.js';
+import { Grid, growCopy } from './grid.js';
 import type { CollisionLayer } from './layer.js';
-import { Mask, type Point, type Rect } from './mask.js';
+import { Mask, overlapsBatch, type Point, type Rect } from './mask.js';
+import { ThreadPool } from './threads.js';
+import { wasmOn } from './wasm/simd.js';
 import { checkTransform, TransformCache, type Transform } from './transform.js';
 
 /** Largest |x| or |y| of a body position: 2^50, so boxes and offsets stay exact integers in doubles. */
@@ -94,6 +96,11 @@ export interface WorldOptions {
     cellSize?: number;
     /** Rotation steps per turn for transformed bodies (angles snap to the nearest step). @default 256 */
     angleSteps?: number;
+    /**
+     * Worker threads that share the narrow phase of large steps (see {@link ThreadPool}); the pairs and
+     * events are the same with or without them. @default null
+     */
+    threads?: ThreadPool | null;
 }
 
 /** A body in a {@link World}: a light handle; its state lives in the world's typed arrays. */
@@ -202,6 +209,11 @@ export class World<T = unknown> {
     private removedSinceBuild = false;
     private token = 0;
     private keys = new Float64Array(1024);
+    // Narrow phase batch: (slot a, slot b, dx, dy) per candidate pair, the results, and the last step's estimated words.
+    private batch = new Int32Array(4096);
+    private batchHits = new Uint8Array(1024);
+    private lastWork = 0;
+    private pool: ThreadPool | null = null;
     private layers: Body<T>[] = [];
     private layerCat: number[] = [];
     private layerColw: number[] = [];
@@ -226,6 +238,14 @@ export class World<T = unknown> {
         }
         this.fixedCell = cs ?? 0;
         this.transforms = new TransformCache(options.angleSteps ?? 256);
+        this.threads = options.threads ?? null;
+    }
+
+    /** Worker threads sharing the narrow phase, or null; may be changed between steps. */
+    get threads(): ThreadPool | null { return this.pool; }
+    set threads(pool: ThreadPool | null) {
+        if (pool !== null && !(pool instanceof ThreadPool)) throw new TypeError(`threads must be a ThreadPool or null, got ${describe(pool)}.`);
+        this.pool = pool;
     }
 
     /** Number of live bodies (layers not counted). */
@@ -679,22 +699,52 @@ export class World<T = unknown> {
     // Detection: flush removals, rebuild the grid, filter + narrow phase, sort pairs by (a.id, b).
     private detect(): number {
         if (this.dispatching) throw new Error('step(), collisions() and collisionsInto() cannot run inside a collision callback; defer the call until step() returns.');
+        const pool = this.pool;
+        // Wake the workers now so they poll, not sleep, when the batch comes after the broad phase.
+        if (pool !== null && this.lastWork >= pool.minWords) pool.wake();
         this.flush();
         this.rebuild();
         const { grid, cat, colw, grp, masks, rank, layers, layerCat, layerColw } = this;
-        const { x0, y0 } = this.boxes;
+        const { x0, y0, x1, y1 } = this.boxes;
         const np = grid.collectPairs(), P = grid.pairs;
         const N = this.orderCount, R = N + layers.length;
         let keys: Float64Array = this.keys, nk = 0;
-        for (let k = 0; k < np; k++) {
-            const i = P[2 * k], j = P[2 * k + 1];
-            if ((cat[i] & colw[j]) === 0 || (cat[j] & colw[i]) === 0) continue;
-            const g = grp[i];
-            if (g !== 0 && g === grp[j]) continue;
-            if (!(masks[i] as Mask).overlaps(masks[j] as Mask, x0[j] - x0[i], y0[j] - y0[i])) continue;
-            const ri = rank[i], rj = rank[j];
-            if (nk === keys.length) keys = this.growKeys();
-            keys[nk++] = ri < rj ? ri * R + rj : rj * R + ri;
+        if (wasmOn) {
+            // One batched kernel call for every candidate (optionally split across threads): the call
+            // and the clip are not paid per pair (1.4x faster per pair than overlaps(), bench:simd).
+            let B = this.batch, nb = 0, work = 0;
+            for (let k = 0; k < np; k++) {
+                const i = P[2 * k], j = P[2 * k + 1];
+                if ((cat[i] & colw[j]) === 0 || (cat[j] & colw[i]) === 0) continue;
+                const g = grp[i];
+                if (g !== 0 && g === grp[j]) continue;
+                if (4 * nb + 4 > B.length) B = this.batch = growCopy(B, 4 * nb + 4);
+                B[4 * nb] = i; B[4 * nb + 1] = j; B[4 * nb + 2] = x0[j] - x0[i]; B[4 * nb + 3] = y0[j] - y0[i];
+                nb++;
+                const ow = Math.min(x1[i], x1[j]) - Math.max(x0[i], x0[j]), oh = Math.min(y1[i], y1[j]) - Math.max(y0[i], y0[j]);
+                work += oh * ((ow + 63) >> 5);
+            }
+            if (this.batchHits.length < nb) this.batchHits = new Uint8Array(Math.max(nb, 2 * this.batchHits.length));
+            const H = this.batchHits;
+            if (nb > 0) overlapsBatch(masks, B, H, nb, pool, work);
+            this.lastWork = work;
+            for (let k = 0; k < nb; k++) {
+                if (H[k] === 0) continue;
+                const ri = rank[B[4 * k]], rj = rank[B[4 * k + 1]];
+                if (nk === keys.length) keys = this.growKeys();
+                keys[nk++] = ri < rj ? ri * R + rj : rj * R + ri;
+            }
+        } else {
+            for (let k = 0; k < np; k++) {
+                const i = P[2 * k], j = P[2 * k + 1];
+                if ((cat[i] & colw[j]) === 0 || (cat[j] & colw[i]) === 0) continue;
+                const g = grp[i];
+                if (g !== 0 && g === grp[j]) continue;
+                if (!(masks[i] as Mask).overlaps(masks[j] as Mask, x0[j] - x0[i], y0[j] - y0[i])) continue;
+                const ri = rank[i], rj = rank[j];
+                if (nk === keys.length) keys = this.growKeys();
+                keys[nk++] = ri < rj ? ri * R + rj : rj * R + ri;
+            }
         }
         if (layers.length > 0) {
             const { list } = this, n = this.grid.smallCount + this.grid.largeCount;

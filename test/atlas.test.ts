@@ -2,6 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Mask, MaskAtlas, ATLAS_VERSION, crc32, type AtlasFrame } from '../src/index.js';
+import { arenaOf } from '../src/mask.js';
+import { simdSupported } from '../src/wasm/simd.js';
+import { withKernels } from './reference.js';
 
 // A small PRNG (mulberry32) so that masks are reproducible.
 function rng(seed: number): () => number {
@@ -83,17 +86,24 @@ test('atlas: the exact byte layout of a one-frame file', () => {
     assert.equal(dv.getUint32(76, true), crc32(bytes, 0, 76));
 });
 
-test('atlas: loading does not copy the mask words', () => {
+test('atlas: with the JS kernels loading does not copy the mask words; with WebAssembly it copies them once into its memory', () => {
     const bytes = sample().toBytes();
-    const atlas = MaskAtlas.from(bytes);
+    const atlas = withKernels('js', () => MaskAtlas.from(bytes));
     const m = atlas.get('hero/0');
     assert.equal(m.words.buffer, bytes.buffer);
     // Unaligned input still loads (with one copy).
     const shifted = new Uint8Array(bytes.length + 1);
     shifted.set(bytes, 1);
-    const b = MaskAtlas.from(shifted.subarray(1));
+    const b = withKernels('js', () => MaskAtlas.from(shifted.subarray(1)));
     sameAtlas(atlas, b);
     assert.notEqual(b.get('hero/0').words.buffer, shifted.buffer);
+    if (simdSupported) {
+        const w = withKernels('wasm', () => MaskAtlas.from(bytes));
+        sameAtlas(atlas, w);
+        assert.notEqual(w.get('hero/0').words.buffer, bytes.buffer);
+        assert.ok(w.frames.every(f => f.mask.width * f.mask.height === 0 || arenaOf(f.mask) !== null), 'every mask is in WebAssembly memory');
+        assert.deepEqual(w.toBytes(), bytes, 'rewriting reproduces the file');
+    }
 });
 
 test('atlas: untrimmed() draws the mask at its offset in the source frame', () => {

@@ -11,6 +11,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { MaskAtlas } from '../src/index.js';
 import { DemoSim, withoutTimings, type SimOptions } from '../demo/sim.js';
 import type { DemoHook } from '../demo/demo.js';
+import type { ThreadsCheck } from './browser-threads.js';
+import * as esbuild from 'esbuild';
 import { startDemo, type DemoServer } from '../demo/serve.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -115,6 +117,20 @@ test('the demo in headless Chromium: same counts as Node, clean console, golden 
             assert.ok(stats.sprites >= 10_000, `${stats.sprites} sprites`);
             assert.deepEqual(withoutTimings(stats), withoutTimings(advance(node({ seed: 2, mode: 'pixel', stress: 10_000, auto: true }), 3)));
             assert.deepEqual(await page.evaluate(() => [document.querySelector('canvas')?.width, document.querySelector('canvas')?.height]), [1280, 960]);
+        });
+
+        await t.test('a ThreadPool of web Workers gives single-thread results in the cross-origin-isolated page', async () => {
+            await open('seed=1&pause=1');
+            const bundle = await esbuild.build({
+                entryPoints: [fileURLToPath(new URL('./browser-threads.ts', import.meta.url))],
+                bundle: true, format: 'iife', globalName: 'hitmaskThreadsCheck', write: false, target: 'es2022'
+            });
+            const r = await page.evaluate(`${bundle.outputFiles[0].text}\nhitmaskThreadsCheck.run()`) as ThreadsCheck;
+            assert.deepEqual({ isolated: r.isolated, kernels: r.kernels, shared: r.shared, ready: r.ready, mismatches: r.mismatches },
+                { isolated: true, kernels: 'wasm', shared: true, ready: 2, mismatches: 0 }, JSON.stringify(r));
+            assert.ok(r.workerChunks > 0, `the workers took part (${r.workerChunks} chunks)`);
+            assert.equal(r.worldPairs[1], r.worldPairs[0]);
+            assert.ok(r.worldPairs[0] > 0);
         });
 
         assert.deepEqual(problems, [], 'no console errors, page errors or failed requests');

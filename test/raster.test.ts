@@ -1,10 +1,11 @@
 // CollisionRaster against a naive byte-per-pixel raster on seeded random scenes: stamps partly outside
 // the edges, erases, clears, single pixels, layers and ids; plus CollisionLayer conformance and every error path.
+// Scene tests run on both kernel paths (testKernels; every call sent to WebAssembly on the wasm path).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { CollisionRaster, Mask, RasterView, World, type CollisionLayer } from '../src/index.js';
-import { mulberry32 } from './reference.js';
+import { mulberry32, testKernels } from './reference.js';
 
 const SEED = 20261124;
 
@@ -166,7 +167,7 @@ const arbScene = fc.record({
     return fc.record({ w: fc.constant(w), h: fc.constant(h), layers: fc.constant(layers), ops: fc.array(op, { minLength: 4, maxLength: 20 }) });
 });
 
-test('random scenes: stamps, erases, pixels, points, clears and every query match the naive raster', () => {
+testKernels('random scenes: stamps, erases, pixels, points, clears and every query match the naive raster', () => {
     fc.assert(fc.property(arbScene, ({ w, h, layers, ops }) => {
         const r = new CollisionRaster(w, h, { layers }), o = new NaiveRaster(w, h, layers);
         for (const op of ops) {
@@ -205,7 +206,7 @@ test('random scenes: stamps, erases, pixels, points, clears and every query matc
     }), { seed: SEED, numRuns: 400 });
 });
 
-test('overlapping stamps keep every id; erase removes ids pixel by pixel; clear forgets them', () => {
+testKernels('overlapping stamps keep every id; erase removes ids pixel by pixel; clear forgets them', () => {
     const r = new CollisionRaster(64, 16);
     const box = Mask.fromText('####\n####\n####\n####'), dot = Mask.fromText('#');
     r.stamp(box, 0, 0, 7);
@@ -254,7 +255,7 @@ test('hitsInto fills arrays and typed arrays without allocating results, dedupin
     assert.equal(arr.length, 0);
 });
 
-test('layers are independent and tested in any combination', () => {
+testKernels('layers are independent and tested in any combination', () => {
     const ENEMIES = 0, BULLETS = 1, TERRAIN = 2;
     const r = new CollisionRaster(100, 50, { layers: 3 });
     const dot = Mask.fromText('#');
@@ -282,7 +283,7 @@ test('layers are independent and tested in any combination', () => {
     assert.deepEqual(r32.hits(dot, 33, 2, 0x80000000), [5]);
 });
 
-test('clear only zeroes what was stamped, and the raster is reusable frame after frame', () => {
+testKernels('clear only zeroes what was stamped, and the raster is reusable frame after frame', () => {
     const r = new CollisionRaster(200, 100, { layers: 2 });
     const rnd = mulberry32(SEED);
     const shot = sprite(9, 18, 0.6, 1).mask;
@@ -303,7 +304,7 @@ test('clear only zeroes what was stamped, and the raster is reusable frame after
     }
 });
 
-test('the raster and its views implement CollisionLayer', () => {
+testKernels('the raster and its views implement CollisionLayer', () => {
     const r = new CollisionRaster(64, 64, { layers: 2 });
     r.stamp(new Mask(8, 8, true), 10, 10, 3, 1);
     const layers: CollisionLayer[] = [r, r.view(), r.view(2), r.layer(1)];
@@ -328,7 +329,7 @@ test('the raster and its views implement CollisionLayer', () => {
     assert.equal(String(r), '<CollisionRaster 64x64, 2 layers>');
 });
 
-test('huge and far-away positions clip without wrap-around hits', () => {
+testKernels('huge and far-away positions clip without wrap-around hits', () => {
     const r = new CollisionRaster(64, 64);
     const m = new Mask(40, 40, true);
     for (const v of [2 ** 31, 2 ** 32, 2 ** 32 + 1, -(2 ** 32), 1e15, -1e300, 2 ** 53]) {
@@ -410,7 +411,7 @@ test('bad input throws a clear error and changes nothing', () => {
     bad(() => new CollisionRaster(2 ** 16, 2 ** 15).stampPixel(0, 0, 1), RangeError, /too big for ids/);
 });
 
-test('a World collides bodies with a raster layer', () => {
+testKernels('a World collides bodies with a raster layer', () => {
     const TERRAIN = 0, BULLETS = 1;
     const raster = new CollisionRaster(200, 100, { layers: 2 });
     raster.stamp(new Mask(200, 10, true), 0, 90, -1, TERRAIN); // ground

@@ -5,7 +5,10 @@ import fc from 'fast-check';
 import { Mask } from '../src/mask.js';
 import { TileMap } from '../src/tilemap.js';
 import { World, type Body } from '../src/world.js';
-import { mulberry32 } from './reference.js';
+import { createThreadPool } from '../src/node/threads.js';
+import type { ThreadPool } from '../src/threads.js';
+import { simdSupported } from '../src/wasm/simd.js';
+import { mulberry32, testKernels } from './reference.js';
 
 function randomMask(rnd: () => number, w: number, h: number, density: number): Mask {
     const m = new Mask(w, h);
@@ -51,9 +54,9 @@ function oraclePairs(world: World<number>, models: Model[], layer: Body<number> 
 
 const name = (b: Body<number>): string => (b.layer ? `L${b.id}` : `${b.id}`);
 
-function runScenario(seed: number, sparse: boolean, cellSize: number | undefined, steps: number): void {
+function runScenario(seed: number, sparse: boolean, cellSize: number | undefined, steps: number, threads: ThreadPool | null = null): void {
     const rnd = mulberry32(seed);
-    const world = new World<number>(cellSize ? { cellSize } : {});
+    const world = new World<number>(cellSize ? { cellSize, threads } : { threads });
     const spread = sparse ? 2 ** 40 : 400;
     const masks = [
         randomMask(rnd, 7, 5, 0.6), randomMask(rnd, 12, 12, 0.5), randomMask(rnd, 3, 9, 0.8),
@@ -149,10 +152,22 @@ function runScenario(seed: number, sparse: boolean, cellSize: number | undefined
     }
 }
 
-test('pairs and events match a brute-force oracle on dense random worlds with churn', () => {
+// Both kernel paths: the WebAssembly one tests all candidate pairs in one batched call.
+testKernels('pairs and events match a brute-force oracle on dense random worlds with churn', () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.constantFrom(undefined, 8, 16, 64), (seed, cell) => {
         runScenario(seed, false, cell, 12);
     }), { seed: 42, numRuns: 60 });
+});
+
+test('pairs and events match the oracle with a ThreadPool splitting every batch', { skip: !simdSupported }, () => {
+    const pool = createThreadPool(2, { minWords: 0 });
+    try {
+        fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.constantFrom(undefined, 8, 64), (seed, cell) => {
+            runScenario(seed, false, cell, 10, pool);
+        }), { seed: 4242, numRuns: 30 });
+    } finally {
+        pool.close();
+    }
 });
 
 test('pairs and events match the oracle on sparse worlds with huge coordinates (hashed grid)', () => {

@@ -28,6 +28,15 @@ export interface KernelExports {
     overlapsBatch(tp: number, n: number, rp: number): number;
     fill32(p: number, n: number, value: number): void;
     copy32(dst: number, src: number, n: number): void;
+    rasterQuery(tp: number, k: number, ah: number, bp: number, bh: number, bn: number, dx: number, dy: number,
+        x0: number, x1: number, y0: number, y1: number, op: number): number;
+    rgbaMask(src: number, stride: number, cols: number, rows: number, dst: number, ah: number, op: number, key: number, t: number): void;
+}
+
+/** Runs a batch of overlap records (see overlapsBatch in kernels.wat) on an arena: a ThreadPool. */
+export interface BatchRunner {
+    /** Tests the `n` records at byte `tp` of `arena`, writes results at `rp`, returns the hit count; `work` estimates the words scanned. */
+    run(arena: Arena, tp: number, n: number, rp: number, work: number): number;
 }
 
 /** The part of a WebAssembly.Memory an arena uses (declared here so the shipped types need no WebAssembly lib). */
@@ -58,7 +67,7 @@ export class Arena {
     buf: ArrayBuffer | SharedArrayBuffer;
     private top = 16; // byte 0..15 unused, so no block starts at 0
     private readonly free = new Map<number, number[]>();
-    /** Batch scratch: a table of 12-int records and one result byte per pair. */
+    /** Batch scratch: a table of 8-int records (see overlapsBatch in kernels.wat) and one result byte per pair. */
     table: Int32Array = new Int32Array(0);
     results: Uint8Array = new Uint8Array(0);
     tablePtr = 0;
@@ -98,20 +107,35 @@ export class Arena {
         list.push(ptr);
     }
 
+    private scratchPtr = 0;
+    private scratchBytes = 0;
+
+    /** Byte offset of a scratch block of at least `bytes` bytes, shared by all callers (nothing survives the next call), or -1 when memory ran out. */
+    scratch(bytes: number): number {
+        if (bytes <= this.scratchBytes) return this.scratchPtr;
+        const size = blockSize(Math.max(bytes, 4096));
+        const p = this.alloc(size);
+        if (p < 0) return -1;
+        if (this.scratchBytes > 0) this.release(this.scratchPtr, this.scratchBytes);
+        this.scratchPtr = p;
+        this.scratchBytes = size;
+        return p;
+    }
+
     /** Makes the batch scratch hold `n` records; false when memory ran out. */
     reserveBatch(n: number): boolean {
         if (this.results.length >= n) return true;
         const cap = Math.max(256, 2 ** Math.ceil(Math.log2(n)));
-        const tp = this.alloc(blockSize(cap * 48));
+        const tp = this.alloc(blockSize(cap * 32));
         if (tp < 0) return false;
         const rp = this.alloc(blockSize(cap));
-        if (rp < 0) { this.release(tp, blockSize(cap * 48)); return false; }
+        if (rp < 0) { this.release(tp, blockSize(cap * 32)); return false; }
         if (this.results.length > 0) {
-            this.release(this.tablePtr, blockSize(this.results.length * 48));
+            this.release(this.tablePtr, blockSize(this.results.length * 32));
             this.release(this.resultsPtr, blockSize(this.results.length));
         }
         this.tablePtr = tp; this.resultsPtr = rp;
-        this.table = new Int32Array(this.buf, tp, cap * 12);
+        this.table = new Int32Array(this.buf, tp, cap * 8);
         this.results = new Uint8Array(this.buf, rp, cap);
         return true;
     }
@@ -120,6 +144,8 @@ export class Arena {
 let reused = false;
 const arenas: Arena[] = [];
 let sharedModule: WebAssembly.Module | null = null, plainModule: WebAssembly.Module | null = null;
+// The shared-memory module for worker threads (sharedModule is dropped once shared memory fails or fills up).
+let threadModule: WebAssembly.Module | null = null;
 // Large blocks' sizes, by arena index and pointer (small ones carry their size class in the holdings).
 const largeSizes = new Map<number, number>();
 
@@ -137,7 +163,7 @@ function detect(): boolean {
         plainModule = new WebAssembly.Module(plain);
         try {
             const shared = decode(SHARED_WASM);
-            if (typeof SharedArrayBuffer === 'function' && WebAssembly.validate(shared)) sharedModule = new WebAssembly.Module(shared);
+            if (typeof SharedArrayBuffer === 'function' && WebAssembly.validate(shared)) threadModule = sharedModule = new WebAssembly.Module(shared);
         } catch { sharedModule = null; }
         return true;
     } catch {
@@ -275,6 +301,21 @@ function allocBlock(size: number): boolean {
     lastArena = arena;
     lastPtr = ptr;
     return true;
+}
+
+/**
+ * The arena over shared WebAssembly memory (created when needed), which worker threads can run
+ * kernels on, with its compiled module; null where memory cannot be shared (no SIMD, no
+ * SharedArrayBuffer, a page without cross-origin isolation, or the JS kernels selected).
+ */
+export function sharedArena(): { arena: Arena; module: object } | null {
+    if (!wasmOn) return null;
+    if (arenas.length === 0 && sharedModule !== null) {
+        const a = newArena(PAGE);
+        if (a !== null) arenas.push(a);
+    }
+    const module = threadModule;
+    return arenas.length > 0 && arenas[0].shared && module !== null ? { arena: arenas[0], module } : null;
 }
 
 /** Bytes of WebAssembly memory reserved for masks, over all arenas (it never shrinks). */

@@ -1,0 +1,130 @@
+// ThreadPool: batches split across worker threads give the single-thread results, across many
+// consecutive batches of changing sizes (the generation-tagged claims), mixed memories, and close().
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Mask } from '../src/mask.js';
+import { createThreadPool } from '../src/node/threads.js';
+import { ThreadPool, type WorkerLike } from '../src/threads.js';
+import { getKernels, setKernels, simdSupported } from '../src/wasm/simd.js';
+import { World } from '../src/world.js';
+import { mulberry32, Ref } from './reference.js';
+
+const skip = !simdSupported;
+
+function randomBatch(rnd: () => number, masks: Mask[], n: number): Int32Array {
+    const P = new Int32Array(4 * n);
+    for (let k = 0; k < n; k++) {
+        const a = Math.floor(rnd() * masks.length), b = Math.floor(rnd() * masks.length);
+        P.set([a, b, Math.floor(rnd() * (masks[a].width + masks[b].width + 4)) - masks[b].width - 2,
+            Math.floor(rnd() * (masks[a].height + masks[b].height + 4)) - masks[b].height - 2], 4 * k);
+    }
+    return P;
+}
+
+test('threaded batches equal single-thread batches, batch after batch, and the workers take part', { skip }, async () => {
+    const pool = createThreadPool(2, { minWords: 0 });
+    try {
+        await pool.whenReady();
+        assert.equal(pool.ready, 2);
+        const rnd = mulberry32(77);
+        const refs = Array.from({ length: 16 }, (_, i) => Ref.random(20 + i * 13, 10 + i * 11, [0.002, 0.02, 0.3][i % 3], 500 + i));
+        const masks = refs.map(r => r.toMask());
+        masks.push(Mask.fromWords(70, 40, new Mask(70, 40, true).words.slice())); // JS-heap words: tested on the calling thread
+        refs.push(Ref.of(masks[masks.length - 1]));
+        for (let round = 0; round < 400; round++) {
+            const n = [1, 2, 7, 64, 300, 2000][round % 6] + Math.floor(rnd() * 5);
+            const P = randomBatch(rnd, masks, n);
+            const one = new Uint8Array(n), many = new Uint8Array(n).fill(9);
+            const h1 = Mask.overlapsMany(masks, P, one);
+            const h2 = Mask.overlapsMany(masks, P, many, n, pool);
+            assert.equal(h2, h1, `round ${round}: hit count`);
+            assert.deepEqual(many, one, `round ${round}: results`);
+            if (round % 50 === 0) {
+                for (let k = 0; k < n; k++) assert.equal(one[k], refs[P[4 * k]].overlap(refs[P[4 * k + 1]], P[4 * k + 2], P[4 * k + 3]) ? 1 : 0);
+            }
+        }
+        assert.ok(pool.workerChunks > 0, `workers tested ${pool.workerChunks} chunks`);
+    } finally {
+        pool.close();
+    }
+});
+
+test('a World with threads reports the same pairs as one without', { skip }, async () => {
+    const pool = createThreadPool(1, { minWords: 0 });
+    try {
+        await pool.whenReady();
+        const rnd = mulberry32(3);
+        const masks = [40, 90, 150].map((s, i) => Ref.random(s, s, 0.004, 40 + i).toMask());
+        const plain = new World(), threaded = new World({ threads: pool });
+        assert.equal(threaded.threads, pool);
+        const xs = Array.from({ length: 400 }, () => rnd() * 900), ys = xs.map(() => rnd() * 900), ks = xs.map(() => Math.floor(rnd() * 3));
+        const a = xs.map((x, i) => plain.add({ x, y: ys[i], mask: masks[ks[i]] }));
+        const b = xs.map((x, i) => threaded.add({ x, y: ys[i], mask: masks[ks[i]] }));
+        const before = pool.workerChunks;
+        for (let s = 0; s < 20; s++) {
+            for (let i = 0; i < xs.length; i++) {
+                xs[i] += rnd() * 10 - 5;
+                plain.move(a[i], xs[i], ys[i]);
+                threaded.move(b[i], xs[i], ys[i]);
+            }
+            const n = plain.step();
+            assert.equal(threaded.step(), n);
+            for (let p = 0; p < n; p++) {
+                assert.equal(threaded.pairA(p).id, plain.pairA(p).id);
+                assert.equal(threaded.pairB(p).id, plain.pairB(p).id);
+            }
+        }
+        assert.ok(pool.workerChunks > before, 'the worker took part in the World\'s steps');
+        threaded.threads = null;
+        assert.equal(threaded.step(), plain.step());
+    } finally {
+        pool.close();
+    }
+});
+
+test('close() stops the workers; later batches run on the calling thread', { skip }, async () => {
+    const pool = createThreadPool(1, { minWords: 0 });
+    await pool.whenReady();
+    pool.close();
+    pool.close();
+    assert.equal(pool.closed, true);
+    await assert.rejects(pool.whenReady(), /ThreadPool was closed/);
+    const masks = [new Mask(64, 64, true), new Mask(10, 10, true)];
+    const out = new Uint8Array(2);
+    assert.equal(Mask.overlapsMany(masks, new Int32Array([0, 1, 5, 5, 0, 1, 70, 0]), out, 2, pool), 1);
+    assert.deepEqual([...out], [1, 0]);
+});
+
+test('ThreadPool rejects bad arguments and explains when threads cannot work', { skip }, () => {
+    const bad = (fn: () => unknown, type: typeof Error, pattern: RegExp) => assert.throws(fn, (e: unknown) => e instanceof type && pattern.test((e as Error).message));
+    bad(() => new ThreadPool(0), RangeError, /workers must be an integer in 1\.\.256, got 0/);
+    bad(() => new ThreadPool(1.5), RangeError, /workers must be an integer .* got 1\.5/);
+    bad(() => new ThreadPool(1, { minWords: -1 }), RangeError, /minWords must be an integer .* got -1/);
+    bad(() => new ThreadPool(1, { spinMicros: NaN }), RangeError, /spinMicros must be an integer .* got NaN/);
+    bad(() => new ThreadPool(1, { spawn: 'worker.js' as unknown as () => WorkerLike }), TypeError, /spawn must be a function .* got "worker\.js"/);
+    // Node has no web Worker: the default spawn says where to get one.
+    bad(() => new ThreadPool(1), Error, /needs web Workers .* createThreadPool from 'hitmask\/node'/);
+    bad(() => new World({ threads: {} as ThreadPool }), TypeError, /threads must be a ThreadPool or null, got Object/);
+    bad(() => Mask.overlapsMany([new Mask(1, 1)], new Int32Array(4), new Uint8Array(1), 1, {} as ThreadPool), TypeError, /threads must be a ThreadPool or null, got Object/);
+    const prev = getKernels();
+    try {
+        setKernels('js');
+        bad(() => createThreadPool(1), Error, /needs masks in shared WebAssembly memory, but the WebAssembly kernels with shared memory are not in use/);
+    } finally {
+        setKernels(prev);
+    }
+});
+
+test('a spawn that fails part-way stops the workers already started', { skip }, () => {
+    const started: { terminated: boolean; messages: unknown[] }[] = [];
+    const spawn = (source: string): WorkerLike => {
+        assert.match(source, /function hitmaskWorker\(msg\)/);
+        if (started.length === 2) throw new Error('no more workers');
+        const w = { terminated: false, messages: [] as unknown[] };
+        started.push(w);
+        return { postMessage: m => { w.messages.push(m); }, terminate: () => { w.terminated = true; } };
+    };
+    assert.throws(() => new ThreadPool(3, { spawn }), /no more workers/);
+    assert.equal(started.length, 2);
+    assert.ok(started.every(w => w.terminated && w.messages.length === 1));
+});
