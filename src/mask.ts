@@ -1,7 +1,7 @@
 import { bitIndexSum, bitRange, ctz, lastWordMask, msb, popcnt, rev32 } from './bits.js';
 import { checkCoord, checkInt, checkSize, describe, MAX_WORDS } from './check.js';
 import { labelRuns, traceOutline, type Runs } from './components.js';
-import type { ThreadPool } from './threads.js';
+import { ThreadPool } from './threads.js';
 import { allocWasm, lastArena, lastKeep, lastPtr, wasmMinWords, wasmOn, type Arena, type BatchRunner } from './wasm/simd.js';
 
 /** A pixel position. */
@@ -440,7 +440,7 @@ export class Mask {
         if (!(pairs instanceof Int32Array)) throw new TypeError(`pairs must be an Int32Array of (a, b, dx, dy) quadruples, got ${describe(pairs)}.`);
         checkInt('count', count, 0, pairs.length >> 2);
         if (!(out instanceof Uint8Array) || out.length < count) throw new RangeError(`out must be a Uint8Array of length at least ${count}, got ${describe(out)}.`);
-        if (threads !== null && (typeof threads !== 'object' || typeof threads.run !== 'function')) throw new TypeError(`threads must be a ThreadPool or null, got ${describe(threads)}.`);
+        if (threads !== null && !(threads instanceof ThreadPool)) throw new TypeError(`threads must be a ThreadPool or null, got ${describe(threads)}.`);
         const nm = masks.length;
         let work = 0;
         for (let k = 0, p = 0; k < count; k++, p += 4) {
@@ -448,8 +448,10 @@ export class Mask {
             if (!(ia >= 0 && ia < nm && ib >= 0 && ib < nm)) throw new RangeError(`pairs[${p}..${p + 1}] = (${ia}, ${ib}) index masks, which has length ${nm}.`);
             if (!(masks[ia] instanceof Mask)) checkMask(masks[ia], `masks[${ia}]`);
             if (!(masks[ib] instanceof Mask)) checkMask(masks[ib], `masks[${ib}]`);
-            const a = masks[ia], b = masks[ib];
-            work += Math.min(a.height, b.height) * Math.min(a.strips, b.strips); // at most this many words are scanned
+            // Words of the boxes' intersection (as the World estimates it), to decide whether threads pay.
+            const a = masks[ia], b = masks[ib], dx = pairs[p + 2], dy = pairs[p + 3];
+            const ow = Math.min(a.width, dx + b.width) - Math.max(0, dx), oh = Math.min(a.height, dy + b.height) - Math.max(0, dy);
+            if (ow > 0 && oh > 0) work += oh * ((ow + 63) >> 5);
         }
         return Mask.#batch(masks, pairs, out, count, threads, work);
     }

@@ -82,6 +82,28 @@ test('a World with threads reports the same pairs as one without', { skip }, asy
     }
 });
 
+test('minWords keeps small batches (estimated by the boxes\' intersections) on the calling thread', { skip }, async () => {
+    const pool = createThreadPool(1, { minWords: 50_000, spinMicros: 100_000 }); // workers keep polling: any chunk offered is taken
+    try {
+        await pool.whenReady();
+        const masks = [new Mask(256, 256), new Mask(256, 256)];
+        const run = (n: number, dx: number) => {
+            const P = new Int32Array(4 * n);
+            for (let k = 0; k < n; k++) P.set([0, 1, dx, 0], 4 * k);
+            pool.wake();
+            return Mask.overlapsMany(masks, P, new Uint8Array(n), n, pool);
+        };
+        const before = pool.workerChunks;
+        assert.equal(run(20_000, 300), 0); // boxes apart: 0 words, however many pairs
+        assert.equal(run(90, 255), 0);     // 1-px slivers: 90 × 256 rows × 2 = 46,080 words < minWords
+        assert.equal(pool.workerChunks, before, 'small batches stayed on the calling thread');
+        for (let i = 0; i < 50 && pool.workerChunks === before; i++) run(2000, 0); // 2000 × 256 × 9 words
+        assert.ok(pool.workerChunks > before, 'a large batch reaches the workers');
+    } finally {
+        pool.close();
+    }
+});
+
 test('close() stops the workers; later batches run on the calling thread', { skip }, async () => {
     const pool = createThreadPool(1, { minWords: 0 });
     await pool.whenReady();
