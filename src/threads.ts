@@ -81,7 +81,6 @@ interface BrowserGlobals {
     Blob?: new (parts: string[], options: { type: string }) => object;
     URL?: { createObjectURL(blob: object): string };
     crossOriginIsolated?: boolean;
-    navigator?: { hardwareConcurrency?: number };
 }
 
 function browserSpawn(source: string): WorkerLike {
@@ -102,7 +101,7 @@ function browserSpawn(source: string): WorkerLike {
  * (made with the JS kernels, `Mask.fromWords`) are tested on the calling thread.
  *
  * @example
- * const world = new World({ threads: new ThreadPool(navigator.hardwareConcurrency - 1) });
+ * const world = new World({ threads: new ThreadPool(Math.max(1, navigator.hardwareConcurrency - 1)) });
  */
 export class ThreadPool {
     /** Number of worker threads (the calling thread works too). */
