@@ -14,5 +14,5 @@ export { transformMask, TransformCache } from './transform.js';
 export type { Transform, PlacedMask } from './transform.js';
 export { ThreadPool, WORKER_SOURCE } from './threads.js';
 export type { ThreadPoolOptions, WorkerLike, SpawnWorker } from './threads.js';
-export { setKernels, getKernels, simdSupported, wasmMemoryBytes } from './wasm/simd.js';
-export type { KernelMode } from './wasm/simd.js';
+export { setKernels, getKernels, simdSupported, wasmMemoryBytes, kernelStats, MEMORY_LIMIT } from './wasm/simd.js';
+export type { KernelMode, KernelStats } from './wasm/simd.js';

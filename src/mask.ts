@@ -1,8 +1,9 @@
 import { bitIndexSum, bitRange, ctz, lastWordMask, msb, popcnt, rev32 } from './bits.js';
 import { checkCoord, checkInt, checkSize, describe, MAX_WORDS } from './check.js';
 import { labelRuns, traceOutline, type Runs } from './components.js';
-import { ThreadPool } from './threads.js';
-import { allocWasm, lastArena, lastKeep, lastPtr, wasmMinWords, wasmOn, type Arena, type BatchRunner } from './wasm/simd.js';
+import { clearOutside, clip, JS, newClip, overlapsBatch, pick, pickFor, type BatchRunner, type Clip } from './kernels.js';
+import type { ThreadPool } from './threads.js';
+import { allocMask, buffer, dropJsMask, freeMask, generation, K, noteJsMask, slabOf, wasmOn, type SlabRef } from './wasm/simd.js';
 
 /** A pixel position. */
 export interface Point { x: number; y: number }
@@ -28,15 +29,9 @@ export interface ColorKeyOptions {
 /** A colour key: `0xRRGGBB` or `[r, g, b]`. */
 export type ColorKey = number | readonly [number, number, number];
 
-// Intersection of two placed masks in the first mask's coordinates, set by clip(); reused to avoid allocation.
-let X0 = 0, X1 = 0, Y0 = 0, Y1 = 0;
-
-// Words adopted by the constructor instead of a fresh allocation (see Mask.fromWords).
-let adopted: Uint32Array | null = null;
-
-// Small masks take their words from shared 64 KiB slabs: a typed array over V8's on-heap limit
-// (64 bytes) gets its own backing store, ~300-550 ns each, while a view into a slab costs ~20 ns.
-// A slab stays alive while any mask in it does (at most 64 KiB per live small mask, in the worst case).
+// Small masks on the JS heap take their words from shared 64 KiB slabs: a typed array over V8's
+// on-heap limit (64 bytes) gets its own backing store, ~300-550 ns each, while a view into a slab costs
+// ~20 ns. A slab stays alive while any mask in it does (at most 64 KiB per live small mask, in the worst case).
 const SLAB_WORDS = 16384, SLAB_MAX_WORDS = 512;
 let slab: ArrayBuffer | null = null, slabUsed = SLAB_WORDS;
 
@@ -48,15 +43,17 @@ function allocWords(n: number): Uint32Array {
     return words;
 }
 
-/** Internal (not exported by the package): the arena holding a mask's words, null for JS-heap words. */
-export let arenaOf: (m: Mask) => Arena | null;
-/** Internal: the byte offset of a mask's words in its arena. */
-export let ptrOf: (m: Mask) => number;
-/**
- * Internal: {@link Mask.overlapsMany} without argument checks, for the World's narrow phase; with a
- * runner (a ThreadPool) the pairs may be split across threads when `work` (estimated words) is large.
- */
-export let overlapsBatch: (masks: readonly (Mask | null)[], pairs: Int32Array, out: Uint8Array, count: number, runner: BatchRunner | null, work: number) => number;
+const NO_WORDS = new Uint32Array(0);
+
+/** @internal How the constructor gets its words: adopted ones (Mask.fromWords), or fresh ones it need not zero. */
+export class Init {
+    constructor(readonly words: Uint32Array | null) {}
+}
+// A fresh mask every word of which the caller writes (overlapMask, clone, fromRGBA): no zeroing.
+const UNZEROED = new Init(null);
+
+// Clip scratch of the pair calls (each fills it, then passes it to the kernel; nothing reads it later).
+const C: Clip = newClip();
 
 /**
  * A 1-bit-per-pixel collision mask.
@@ -65,6 +62,10 @@ export let overlapsBatch: (masks: readonly (Mask | null)[], pairs: Int32Array, o
  * `words[(x >>> 5) * height + y]`, at bit `x & 31` (pixel x = 0 is the least-significant bit).
  * Each 32-pixel-wide vertical strip is `height` consecutive words, so a vertical offset is
  * just a start index and overlap loops walk memory linearly. Bits past `width` are always zero.
+ *
+ * Words live in WebAssembly memory while the WebAssembly kernels are selected (see `kernelStats()`).
+ * Call {@link dispose} when a mask is no longer needed; otherwise its memory returns after garbage
+ * collection, once the program yields to the event loop.
  */
 export class Mask {
     /** Width in pixels. */
@@ -73,27 +74,19 @@ export class Mask {
     readonly height: number;
     /** Number of 32-pixel strips, `ceil(width / 32)`. */
     readonly strips: number;
-    /**
-     * Packed bits, `strips * height` words; see the class comment for the layout. Small masks share
-     * an underlying ArrayBuffer with other masks: copy (`words.slice()`) before transferring it.
-     */
-    readonly words: Uint32Array;
-    // The WebAssembly arena holding `words` and their byte offset in it; null for JS-heap words
-    // (masks made while the JS kernels were selected, Mask.fromWords, or when WebAssembly memory ran out).
-    readonly #arena: Arena | null;
-    readonly #ptr: number;
-    // A small WebAssembly mask's slab token: the slab is freed once no mask holds it (never read, only held).
-    // eslint-disable-next-line no-unused-private-class-members
-    readonly #keep: object | null;
-
-    static {
-        arenaOf = m => m.#arena;
-        ptrOf = m => m.#ptr;
-        overlapsBatch = Mask.#batch;
-    }
+    // Byte offset of the words in WebAssembly memory; −1 for words on the JS heap (and once disposed).
+    #ptr = -1;
+    // The slab a small WebAssembly mask was cut from: held so the slab lives while the mask does.
+    #ref: SlabRef | null = null;
+    #words: Uint32Array;
+    // The memory generation #words was made in (a plain WebAssembly memory detaches its views when it grows); −1 once disposed.
+    #gen: number;
 
     /** Creates an empty (or, with `filled`, a full) mask of `width` × `height` pixels. */
-    constructor(width: number, height: number, filled = false) {
+    constructor(width: number, height: number, filled?: boolean);
+    /** @internal */
+    constructor(width: number, height: number, filled: boolean | Init);
+    constructor(width: number, height: number, filled: boolean | Init = false) {
         checkSize('Mask width', width);
         checkSize('Mask height', height);
         const strips = (width + 31) >>> 5;
@@ -104,43 +97,77 @@ export class Mask {
         this.width = width;
         this.height = height;
         this.strips = strips;
-        this.#arena = null;
-        this.#ptr = 0;
-        this.#keep = null;
-        if (adopted) {
-            this.words = adopted;
-            adopted = null;
+        this.#gen = generation;
+        if (filled instanceof Init && filled.words !== null) {
+            this.#words = filled.words;
+            if (wasmOn) noteJsMask(this);
             return;
         }
-        const w = wasmOn && n > 0 ? allocWasm(n) : null;
-        if (w !== null) {
-            this.words = w;
-            this.#arena = lastArena;
-            this.#ptr = lastPtr;
-            this.#keep = lastKeep;
-        } else {
-            this.words = allocWords(n);
+        if (n === 0) {
+            this.#words = new Uint32Array(0);
+            return;
         }
-        if (filled) this.fill();
+        if (wasmOn) {
+            const p = allocMask(n, this, filled !== UNZEROED);
+            if (p >= 0) {
+                this.#ptr = p;
+                this.#ref = slabOf(n);
+                this.#words = new Uint32Array(buffer, p, n);
+                if (filled === true) this.fill();
+                return;
+            }
+            noteJsMask(this);
+        }
+        this.#words = allocWords(n);
+        if (filled === true) this.fill();
+    }
+
+    /** @internal Byte offset of the words in WebAssembly memory; −1 for words on the JS heap (and once disposed). */
+    get _ptr(): number {
+        return this.#ptr;
+    }
+
+    /**
+     * Packed bits, `strips * height` words; see the class comment for the layout. A view into shared
+     * memory: read it again after creating masks (growing WebAssembly memory may replace it), copy it
+     * (`words.slice()`) to keep or transfer it, and keep the mask alive while you use it.
+     */
+    get words(): Uint32Array {
+        if (this.#gen !== generation) this.#refresh();
+        return this.#words;
+    }
+
+    // A new view after the WebAssembly memory grew (the old one is detached); throws once disposed.
+    #refresh(): void {
+        if (this.#gen < 0) throw new Error(`${this} was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
+        if (this._ptr >= 0) this.#words = new Uint32Array(buffer, this._ptr, this.strips * this.height);
+        this.#gen = generation;
+    }
+
+    /**
+     * Returns the mask's memory at once (WebAssembly memory is otherwise returned only after garbage
+     * collection). Idempotent; any later use of the mask throws an Error.
+     */
+    dispose(): void {
+        if (this.#gen < 0) return;
+        if (this.#ptr >= 0) freeMask(this.#ptr, this, this.#ref);
+        else dropJsMask(this);
+        this.#ptr = -1;
+        this.#ref = null;
+        this.#words = NO_WORDS;
+        this.#gen = -1;
+    }
+
+    /** Whether {@link dispose} was called. */
+    get disposed(): boolean {
+        return this.#gen < 0;
     }
 
     /** Builds a mask from RGBA pixels: a bit is set where alpha > `threshold` (pygame's rule). */
     static fromRGBA(data: RGBAData, width: number, height: number, options: ThresholdOptions = {}): Mask {
         checkRGBA(data, width, height);
         const t = checkInt('threshold', options.threshold ?? 127, 0, 255);
-        const m = new Mask(width, height);
-        if (Mask.#fromRGBAWasm(m, data, 0, 0, t)) return m;
-        const { words, strips } = m;
-        for (let y = 0; y < height; y++) {
-            let p = y * width * 4 + 3;
-            for (let s = 0; s < strips; s++) {
-                const n = Math.min(32, width - (s << 5));
-                let w = 0;
-                for (let b = 0; b < n; b++, p += 4) if (data[p] > t) w |= 1 << b;
-                words[s * height + y] = w;
-            }
-        }
-        return m;
+        return Mask.#fromPixels(data, width, height, 0, 0, t);
     }
 
     /** Builds a mask from a canvas `ImageData` (or any `{ data, width, height }`), alpha > `threshold`. */
@@ -164,58 +191,17 @@ export class Mask {
             throw new TypeError(`color key must be 0xRRGGBB or [r, g, b], got ${describe(key)}.`);
         }
         const tol = checkInt('tolerance', options.tolerance ?? 0, 0, 255);
-        const m = new Mask(width, height);
-        if (Mask.#fromRGBAWasm(m, data, 1, kr | (kg << 8) | (kb << 16), tol)) return m;
-        const { words, strips } = m;
-        for (let y = 0; y < height; y++) {
-            let p = y * width * 4;
-            for (let s = 0; s < strips; s++) {
-                const n = Math.min(32, width - (s << 5));
-                let w = 0;
-                for (let b = 0; b < n; b++, p += 4) {
-                    if (Math.abs(data[p] - kr) > tol || Math.abs(data[p + 1] - kg) > tol || Math.abs(data[p + 2] - kb) > tol) w |= 1 << b;
-                }
-                words[s * height + y] = w;
-            }
-        }
-        return m;
+        return Mask.#fromPixels(data, width, height, 1, kr | (kg << 8) | (kb << 16), tol);
     }
 
-    // fromRGBA (op 0, threshold t) and fromColorKey (op 1, key 0xBBGGRR, tolerance t) in WebAssembly:
-    // the pixels are copied into the mask's arena through a scratch block of at most 256 KiB, and
-    // the kernel writes the words in place. False (nothing written) when the mask is not in an arena,
-    // has fewer pixels than wasmMinWords full words (break-even: 16x16 px ran 0.96x the JS time, 8x8
-    // 1.3x, 32x16 0.58x), or no scratch memory is left. bench/build.bench.ts: 0.43x the JS time on a
-    // 4096² sheet (6.9 against 3.0 GB/s), 0.37x per 64x64 frame, fromColorKey 0.23x.
-    static #fromRGBAWasm(m: Mask, data: RGBAData, op: number, key: number, t: number): boolean {
-        const ar = m.#arena, { width, height } = m, chunk = 256 * 1024;
-        if (ar === null || !wasmOn || width * height < wasmMinWords * 32) return false;
-        const rowBytes = width * 4;
-        // Rows wider than a chunk go in segments of whole strips (chunk / 4 is a multiple of 32 px), one row at a time.
-        const rows = rowBytes <= chunk ? Math.min(height, Math.floor(chunk / rowBytes)) : 1;
-        const cols = rowBytes <= chunk ? width : chunk >> 2;
-        const p = ar.scratch(rows * cols * 4);
-        if (p < 0) return false;
-        // The copy is about half the time (4.6 of 9.8 ms for a 4096² image, bound by reading the source),
-        // the kernel the other half; a Uint8ClampedArray source copies as fast as a Uint8Array.
-        const view = new Uint8Array(ar.buf, p, rows * cols * 4);
-        const k = ar.k, ptr = m.#ptr;
-        if (cols === width) {
-            for (let y = 0; y < height; y += rows) {
-                const n = Math.min(rows, height - y);
-                view.set(data.subarray(y * rowBytes, (y + n) * rowBytes));
-                k.rgbaMask(p, rowBytes, width, n, ptr + y * 4, height, op, key, t);
-            }
-        } else {
-            for (let y = 0; y < height; y++) {
-                for (let x = 0; x < width; x += cols) {
-                    const n = Math.min(cols, width - x), at = (y * width + x) * 4;
-                    view.set(data.subarray(at, at + n * 4));
-                    k.rgbaMask(p, n * 4, n, 1, ptr + ((x >>> 5) * height + y) * 4, height, op, key, t);
-                }
-            }
-        }
-        return true;
+    // fromRGBA (op 0, threshold t) and fromColorKey (op 1, key 0xBBGGRR, tolerance t): the kernel writes
+    // every word. WebAssembly from wasmMinWords full words of pixels (break-even: 16x16 px ran 0.96x the
+    // JS time, 8x8 1.3x, 32x16 0.58x); JS when the WebAssembly kernel has no scratch memory left.
+    static #fromPixels(data: RGBAData, width: number, height: number, op: number, key: number, t: number): Mask {
+        const m = new Mask(width, height, UNZEROED);
+        if (m.strips * height === 0) return m;
+        if (!pickFor(m, null, width * height >> 5).rgba(m, data, op, key, t)) JS.rgba(m, data, op, key, t);
+        return m;
     }
 
     /** Parses rows of `#` (set) and `.` (clear); blank lines and surrounding spaces are ignored. */
@@ -223,13 +209,15 @@ export class Mask {
         if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}.`);
         const rows = text.split('\n').map(r => r.trim()).filter(r => r.length > 0);
         const width = rows.length ? rows[0].length : 0;
-        const m = new Mask(width, rows.length);
+        for (let y = 0; y < rows.length; y++) {
+            if (rows[y].length !== width) throw new Error(`Mask text row ${y} is ${rows[y].length} characters wide, expected ${width}.`);
+        }
+        const m = new Mask(width, rows.length), words = m.words;
         for (let y = 0; y < rows.length; y++) {
             const row = rows[y];
-            if (row.length !== width) throw new Error(`Mask text row ${y} is ${row.length} characters wide, expected ${width}.`);
             for (let x = 0; x < width; x++) {
                 const c = row[x];
-                if (c === '#') m.words[(x >>> 5) * m.height + y] |= 1 << (x & 31);
+                if (c === '#') words[(x >>> 5) * m.height + y] |= 1 << (x & 31);
                 else if (c !== '.') throw new Error(`Mask text has ${JSON.stringify(c)} at row ${y}, column ${x}; expected "#" or ".".`);
             }
         }
@@ -242,6 +230,9 @@ export class Mask {
         checkSize('Mask height', height);
         if (!(words instanceof Uint32Array)) throw new TypeError(`words must be a Uint32Array, got ${describe(words)}.`);
         const strips = (width + 31) >>> 5;
+        if (strips * height > MAX_WORDS) {
+            throw new RangeError(`Mask ${width}x${height} needs ${strips * height} words, more than the ${MAX_WORDS} allowed; split it into tiles.`);
+        }
         if (words.length !== strips * height) {
             throw new RangeError(`words has length ${words.length}, expected ${strips * height} for a ${width}x${height} mask.`);
         }
@@ -251,8 +242,7 @@ export class Mask {
                 if ((words[i] & ~edge) !== 0) throw new RangeError(`words has bits set past width ${width} in row ${i - (strips - 1) * height}; padding bits must be zero.`);
             }
         }
-        adopted = words;
-        return new Mask(width, height);
+        return new Mask(width, height, new Init(words));
     }
 
     /** Rows of `#` and `.` joined by newlines. */
@@ -288,25 +278,18 @@ export class Mask {
 
     /** Sets every pixel. */
     fill(): this {
-        const { words, height, strips } = this;
+        this.#live();
+        const { height, strips } = this, k = pickFor(this, null, strips * height), last = (strips - 1) * height;
         if (strips === 0) return this;
-        const ar = this.#arena;
-        if (ar !== null) {
-            // TypedArray.fill on WebAssembly's shared memory is ~10x slower than a memset in WebAssembly.
-            ar.k.fill32(this.#ptr, (strips - 1) * height, -1);
-            ar.k.fill32(this.#ptr + (strips - 1) * height * 4, height, lastWordMask(this.width));
-            return this;
-        }
-        words.fill(0xffffffff, 0, (strips - 1) * height);
-        words.fill(lastWordMask(this.width), (strips - 1) * height);
+        k.fill(this, 0, last, -1);
+        k.fill(this, last, last + height, lastWordMask(this.width));
         return this;
     }
 
     /** Clears every pixel. */
     clear(): this {
-        const ar = this.#arena;
-        if (ar !== null) ar.k.fill32(this.#ptr, this.words.length, 0);
-        else this.words.fill(0);
+        this.#live();
+        pickFor(this, null, this.strips * this.height).fill(this, 0, this.strips * this.height, 0);
         return this;
     }
 
@@ -330,8 +313,9 @@ export class Mask {
 
     /** An independent copy. */
     clone(): Mask {
-        const m = new Mask(this.width, this.height), ar = this.#arena;
-        if (ar !== null && ar === m.#arena) ar.k.copy32(m.#ptr, this.#ptr, this.words.length);
+        this.#live();
+        const m = new Mask(this.width, this.height, UNZEROED);
+        if (m._ptr >= 0 && this._ptr >= 0) K.copy32(m._ptr, this._ptr, m.strips * m.height);
         else m.words.set(this.words);
         return m;
     }
@@ -357,76 +341,14 @@ export class Mask {
 
     /** Allocation-free {@link overlap}: writes the first overlapping pixel into `out` and returns whether there is one. */
     overlapInto(other: Mask, dx: number, dy: number, out: Point): boolean {
-        checkMask(other);
-        dx = checkCoord('dx', dx);
-        dy = checkCoord('dy', dy);
-        if (!clip(this, other, dx, dy)) return false;
-        const A = this.words, B = other.words, ah = this.height, bh = other.height, bStrips = other.strips;
-        const n0 = Y0 - dy;
-        let bestY = Y1, bestX = 0;
-        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
-            const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
-            let ai = s * ah + Y0, bi = bs * bh + n0;
-            const rows = bestY - Y0;
-            if (sh !== 0 && bs >= 0 && bs + 1 < bStrips) {
-                const ls = 32 - sh;
-                for (let r = 0; r < rows; r++, ai++, bi++) {
-                    const w = A[ai] & ((B[bi] >>> sh) | (B[bi + bh] << ls));
-                    if (w !== 0) { bestY = Y0 + r; bestX = (s << 5) + ctz(w); break; }
-                }
-            } else {
-                let rs = sh, ls = 0;
-                if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
-                for (let r = 0; r < rows; r++, ai++, bi++) {
-                    const w = A[ai] & ((B[bi] >>> rs) << ls);
-                    if (w !== 0) { bestY = Y0 + r; bestX = (s << 5) + ctz(w); break; }
-                }
-            }
-        }
-        if (bestY === Y1) return false;
-        out.x = bestX;
-        out.y = bestY;
-        return true;
+        if (out == null || typeof out !== 'object') throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
+        if (!this.#clip(other, dx, dy)) return false;
+        return pick(this, other, C).first(this, other, C, out);
     }
 
     /** Whether any pixel is set in both masks with `other`'s top-left at (dx, dy); stops at the first overlapping word. */
     overlaps(other: Mask, dx: number, dy: number): boolean {
-        checkMask(other);
-        dx = checkCoord('dx', dx);
-        dy = checkCoord('dy', dy);
-        if (!clip(this, other, dx, dy)) return false;
-        const A = this.words, B = other.words, ah = this.height, bh = other.height, bStrips = other.strips;
-        const ar = this.#arena;
-        if (ar !== null && ar === other.#arena && wasmOn && (Y1 - Y0) * (((X1 - 1) >> 5) - (X0 >> 5) + 1) >= wasmMinWords) {
-            return ar.k.overlaps(this.#ptr, ah, other.#ptr, bh, bStrips, dx, dy, X0, X1, Y0, Y1) !== 0;
-        }
-        const rows = Y1 - Y0, n0 = Y0 - dy;
-        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
-            const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
-            const ai = s * ah + Y0;
-            let bi = bs * bh + n0;
-            // Four rows per test with one OR-accumulated branch: 1.3-1.6x faster full scans than one row per test.
-            let r = 0;
-            if (sh !== 0 && bs >= 0 && bs + 1 < bStrips) {
-                const ls = 32 - sh, bj = bi + bh;
-                for (; r + 4 <= rows; r += 4) {
-                    const i = ai + r, j = bi + r, k = bj + r;
-                    if (((A[i] & ((B[j] >>> sh) | (B[k] << ls))) | (A[i + 1] & ((B[j + 1] >>> sh) | (B[k + 1] << ls))) |
-                        (A[i + 2] & ((B[j + 2] >>> sh) | (B[k + 2] << ls))) | (A[i + 3] & ((B[j + 3] >>> sh) | (B[k + 3] << ls)))) !== 0) return true;
-                }
-                for (; r < rows; r++) if ((A[ai + r] & ((B[bi + r] >>> sh) | (B[bj + r] << ls))) !== 0) return true;
-            } else {
-                let rs = sh, ls = 0;
-                if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
-                for (; r + 4 <= rows; r += 4) {
-                    const i = ai + r, j = bi + r;
-                    if (((A[i] & ((B[j] >>> rs) << ls)) | (A[i + 1] & ((B[j + 1] >>> rs) << ls)) |
-                        (A[i + 2] & ((B[j + 2] >>> rs) << ls)) | (A[i + 3] & ((B[j + 3] >>> rs) << ls))) !== 0) return true;
-                }
-                for (; r < rows; r++) if ((A[ai + r] & ((B[bi + r] >>> rs) << ls)) !== 0) return true;
-            }
-        }
-        return false;
+        return this.#clip(other, dx, dy) && pick(this, other, C).any(this, other, C);
     }
 
     /**
@@ -440,181 +362,89 @@ export class Mask {
         if (!(pairs instanceof Int32Array)) throw new TypeError(`pairs must be an Int32Array of (a, b, dx, dy) quadruples, got ${describe(pairs)}.`);
         checkInt('count', count, 0, pairs.length >> 2);
         if (!(out instanceof Uint8Array) || out.length < count) throw new RangeError(`out must be a Uint8Array of length at least ${count}, got ${describe(out)}.`);
-        if (threads !== null && !(threads instanceof ThreadPool)) throw new TypeError(`threads must be a ThreadPool or null, got ${describe(threads)}.`);
+        if (threads !== null && !isRunner(threads)) throw new TypeError(`threads must be a ThreadPool or null, got ${describe(threads)}.`);
         const nm = masks.length;
         let work = 0;
         for (let k = 0, p = 0; k < count; k++, p += 4) {
             const ia = pairs[p], ib = pairs[p + 1];
             if (!(ia >= 0 && ia < nm && ib >= 0 && ib < nm)) throw new RangeError(`pairs[${p}..${p + 1}] = (${ia}, ${ib}) index masks, which has length ${nm}.`);
-            if (!(masks[ia] instanceof Mask)) checkMask(masks[ia], `masks[${ia}]`);
-            if (!(masks[ib] instanceof Mask)) checkMask(masks[ib], `masks[${ib}]`);
+            checkMask(masks[ia], `masks[${ia}]`);
+            checkMask(masks[ib], `masks[${ib}]`);
             // Words of the boxes' intersection (as the World estimates it), to decide whether threads pay.
             const a = masks[ia], b = masks[ib], dx = pairs[p + 2], dy = pairs[p + 3];
             const ow = Math.min(a.width, dx + b.width) - Math.max(0, dx), oh = Math.min(a.height, dy + b.height) - Math.max(0, dy);
             if (ow > 0 && oh > 0) work += oh * ((ow + 63) >> 5);
         }
-        return Mask.#batch(masks, pairs, out, count, threads, work);
-    }
-
-    // overlapsMany without the checks: masks[pairs[4k]] and masks[pairs[4k + 1]] must be Masks. With a
-    // `runner` (a ThreadPool) the kernel may be split across threads when `work` (words to scan, estimated) is large.
-    static #batch(masks: readonly (Mask | null)[], pairs: Int32Array, out: Uint8Array, count: number, runner: BatchRunner | null, work: number): number {
-        let ar: Arena | null = null;
-        if (wasmOn) for (let k = 0; k < count && ar === null; k++) ar = (masks[pairs[4 * k]] as Mask).#arena;
-        if (ar === null || !ar.reserveBatch(count)) {
-            let hits = 0;
-            for (let k = 0, p = 0; k < count; k++, p += 4) hits += out[k] = (masks[pairs[p]] as Mask).overlaps(masks[pairs[p + 1]] as Mask, pairs[p + 2], pairs[p + 3]) ? 1 : 0;
-            return hits;
-        }
-        // Pairs outside the arena get an empty record (the kernel answers 0) and are tested in JS after.
-        const T = ar.table;
-        let mixed = false;
-        for (let k = 0, p = 0, t = 0; k < count; k++, p += 4, t += 8) {
-            const a = masks[pairs[p]] as Mask, b = masks[pairs[p + 1]] as Mask;
-            if (a.#arena === ar && b.#arena === ar) {
-                T[t] = a.#ptr; T[t + 1] = a.width; T[t + 2] = a.height;
-                T[t + 3] = b.#ptr; T[t + 4] = b.width; T[t + 5] = b.height;
-            } else {
-                T[t + 1] = T[t + 4] = 0;
-                mixed = true;
-            }
-            T[t + 6] = pairs[p + 2]; T[t + 7] = pairs[p + 3];
-        }
-        let hits = runner !== null ? runner.run(ar, ar.tablePtr, count, ar.resultsPtr, work) : ar.k.overlapsBatch(ar.tablePtr, count, ar.resultsPtr);
-        out.set(ar.results.subarray(0, count));
-        if (mixed) {
-            for (let k = 0, p = 0; k < count; k++, p += 4) {
-                const a = masks[pairs[p]] as Mask, b = masks[pairs[p + 1]] as Mask;
-                if ((a.#arena !== ar || b.#arena !== ar) && a.overlaps(b, pairs[p + 2], pairs[p + 3])) { out[k] = 1; hits++; }
-            }
-        }
-        return hits;
+        return overlapsBatch(masks, pairs, out, count, threads as BatchRunner | null, work);
     }
 
     /** Number of pixels set in both masks with `other`'s top-left at (dx, dy). */
     overlapArea(other: Mask, dx: number, dy: number): number {
-        checkMask(other);
-        dx = checkCoord('dx', dx);
-        dy = checkCoord('dy', dy);
-        if (!clip(this, other, dx, dy)) return 0;
-        const A = this.words, B = other.words, ah = this.height, bh = other.height, bStrips = other.strips;
-        const ar = this.#arena;
-        if (ar !== null && ar === other.#arena && wasmOn && (Y1 - Y0) * (((X1 - 1) >> 5) - (X0 >> 5) + 1) >= wasmMinWords) {
-            return ar.k.area(this.#ptr, ah, other.#ptr, bh, bStrips, dx, dy, X0, X1, Y0, Y1);
-        }
-        const rows = Y1 - Y0, n0 = Y0 - dy;
-        let n = 0;
-        // Zero words skip the popcount: contacts are mostly empty words (-23% time on a sparse 1024²
-        // overlap, no change on a dense one; bench/layout scenes).
-        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
-            const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
-            let ai = s * ah + Y0, bi = bs * bh + n0;
-            if (sh !== 0 && bs >= 0 && bs + 1 < bStrips) {
-                const ls = 32 - sh;
-                for (let r = 0; r < rows; r++, ai++, bi++) {
-                    let v = A[ai] & ((B[bi] >>> sh) | (B[bi + bh] << ls));
-                    if (v === 0) continue;
-                    v -= (v >>> 1) & 0x55555555;
-                    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-                    n += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-                }
-            } else {
-                let rs = sh, ls = 0;
-                if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
-                for (let r = 0; r < rows; r++, ai++, bi++) {
-                    let v = A[ai] & ((B[bi] >>> rs) << ls);
-                    if (v === 0) continue;
-                    v -= (v >>> 1) & 0x55555555;
-                    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-                    n += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-                }
-            }
-        }
-        return n;
+        return this.#clip(other, dx, dy) ? pick(this, other, C).area(this, other, C) : 0;
     }
 
     /** A new mask of this mask's size holding the pixels set in both masks, `other`'s top-left at (dx, dy). */
     overlapMask(other: Mask, dx: number, dy: number): Mask {
-        const out = new Mask(this.width, this.height);
-        this.overlapMaskInto(other, dx, dy, out);
+        const hit = this.#clip(other, dx, dy);
+        // Every word of the new mask is written below: the clip's by the kernel, the rest zeroed, so it needs no clearing first.
+        const out = new Mask(this.width, this.height, UNZEROED);
+        this.#and(other, out, hit);
         return out;
     }
 
     /** Allocation-free {@link overlapMask}: overwrites `out` (same size as this mask) with the overlap. */
     overlapMaskInto(other: Mask, dx: number, dy: number, out: Mask): Mask {
-        checkMask(other);
         checkMask(out, 'out');
         if (out.width !== this.width || out.height !== this.height) {
             throw new RangeError(`out is ${out.width}x${out.height}, expected ${this.width}x${this.height} (this mask's size).`);
         }
-        dx = checkCoord('dx', dx);
-        dy = checkCoord('dy', dy);
-        out.clear();
-        if (!clip(this, other, dx, dy)) return out;
-        const A = this.words, B = other.words, C = out.words, ah = this.height, bh = other.height, bStrips = other.strips;
-        const ar = this.#arena;
-        if (ar !== null && ar === other.#arena && ar === out.#arena && wasmOn && (Y1 - Y0) * (((X1 - 1) >> 5) - (X0 >> 5) + 1) >= wasmMinWords) {
-            ar.k.combine(this.#ptr, ah, other.#ptr, bh, bStrips, dx, dy, X0, X1, Y0, Y1, out.#ptr, 0, 0, 0);
+        const hit = this.#clip(other, dx, dy);
+        if (out === other && out !== this) {
+            // The kernel would overwrite `other` while still reading it shifted: go through a temporary.
+            const t = this.overlapMask(other, dx, dy);
+            if (out._ptr >= 0 && t._ptr >= 0) K.copy32(out._ptr, t._ptr, out.strips * out.height);
+            else out.words.set(t.words);
+            t.dispose();
             return out;
         }
-        const rows = Y1 - Y0, n0 = Y0 - dy;
-        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
-            const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
-            let ai = s * ah + Y0, bi = bs * bh + n0;
-            if (sh !== 0 && bs >= 0 && bs + 1 < bStrips) {
-                const ls = 32 - sh;
-                for (let r = 0; r < rows; r++, ai++, bi++) C[ai] = A[ai] & ((B[bi] >>> sh) | (B[bi + bh] << ls));
-            } else {
-                let rs = sh, ls = 0;
-                if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
-                for (let r = 0; r < rows; r++, ai++, bi++) C[ai] = A[ai] & ((B[bi] >>> rs) << ls);
-            }
-        }
+        this.#and(other, out, hit);
         return out;
+    }
+
+    // out = this & other on the clip in C (when `hit`), every other word of out zeroed.
+    #and(other: Mask, out: Mask, hit: boolean): void {
+        if (!hit) { pickFor(out, null, out.strips * out.height).fill(out, 0, out.strips * out.height, 0); return; }
+        const k = out._ptr >= 0 ? pick(this, other, C) : JS;
+        k.and(this, other, C, out);
+        clearOutside(k, out, C);
     }
 
     /** ORs `other` into this mask with its top-left at (dx, dy), clipped to this mask. */
     draw(other: Mask, dx: number, dy: number): this {
-        return this.blit(other, dx, dy, false);
+        // Drawing a mask onto itself stays in JS: its row-by-row order is part of the result (rows
+        // already drawn are read again), and the 4-row vectors would read them before the update.
+        if (this.#clip(other, dx, dy)) (other === this ? JS : pick(this, other, C)).or(this, other, C);
+        return this;
     }
 
     /** Clears the pixels of this mask under `other`'s set pixels (AND NOT), `other`'s top-left at (dx, dy). */
     erase(other: Mask, dx: number, dy: number): this {
-        return this.blit(other, dx, dy, true);
+        if (this.#clip(other, dx, dy)) (other === this ? JS : pick(this, other, C)).andNot(this, other, C);
+        return this;
     }
 
-    private blit(other: Mask, dx: number, dy: number, erase: boolean): this {
+    // Checks a pair call's arguments and clips `other` at (dx, dy) into C; false when they do not meet.
+    #clip(other: Mask, dx: number, dy: number): boolean {
+        this.#live();
         checkMask(other);
         dx = checkCoord('dx', dx);
         dy = checkCoord('dy', dy);
-        if (!clip(this, other, dx, dy)) return this;
-        const A = this.words, B = other.words, ah = this.height, bh = other.height, bStrips = other.strips;
-        const rows = Y1 - Y0, n0 = Y0 - dy, lastStrip = this.strips - 1;
-        // Shifting `other` right can push its bits past this mask's width, into padding that must stay zero.
-        const edge = lastWordMask(this.width);
-        const ar = this.#arena;
-        // Drawing a mask onto itself stays in JS: its row-by-row order is part of the result (rows
-        // already drawn are read again), and the 4-row vectors would read them before the update.
-        if (ar !== null && ar === other.#arena && other !== this && wasmOn && (Y1 - Y0) * (((X1 - 1) >> 5) - (X0 >> 5) + 1) >= wasmMinWords) {
-            ar.k.combine(this.#ptr, ah, other.#ptr, bh, bStrips, dx, dy, X0, X1, Y0, Y1, 0, erase ? 2 : 1, lastStrip, edge);
-            return this;
-        }
-        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
-            const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
-            const keep = s === lastStrip ? edge : 0xffffffff;
-            let ai = s * ah + Y0, bi = bs * bh + n0;
-            let rs = sh, ls = 0, both = false;
-            if (sh !== 0 && bs >= 0 && bs + 1 < bStrips) { both = true; ls = 32 - sh; }
-            else if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
-            if (both) {
-                if (erase) for (let r = 0; r < rows; r++, ai++, bi++) A[ai] &= ~((B[bi] >>> rs) | (B[bi + bh] << ls));
-                else for (let r = 0; r < rows; r++, ai++, bi++) A[ai] |= ((B[bi] >>> rs) | (B[bi + bh] << ls)) & keep;
-            } else {
-                if (erase) for (let r = 0; r < rows; r++, ai++, bi++) A[ai] &= ~((B[bi] >>> rs) << ls);
-                else for (let r = 0; r < rows; r++, ai++, bi++) A[ai] |= ((B[bi] >>> rs) << ls) & keep;
-            }
-        }
-        return this;
+        return clip(this.width, this.height, other.width, other.height, dx, dy, C);
+    }
+
+    // Throws once disposed.
+    #live(): void {
+        if (this.#gen < 0) throw new Error(`${this} was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
     }
 
     /** The smallest rectangle holding every set pixel, or `null` for an empty mask. */
@@ -936,19 +766,13 @@ export class Mask {
     }
 }
 
-// Intersection of `b` placed at (dx, dy) with `a`, into X0..X1 × Y0..Y1; false when empty.
-// Comparisons run on doubles before any int32 arithmetic, so huge offsets never wrap into a false hit.
-function clip(a: Mask, b: Mask, dx: number, dy: number): boolean {
-    if (dx >= a.width || dy >= a.height || dx <= -b.width || dy <= -b.height) return false;
-    X0 = dx > 0 ? dx : 0;
-    Y0 = dy > 0 ? dy : 0;
-    X1 = Math.min(a.width, dx + b.width);
-    Y1 = Math.min(a.height, dy + b.height);
-    return true;
-}
-
 function checkMask(m: unknown, name = 'other'): asserts m is Mask {
     if (!(m instanceof Mask)) throw new TypeError(`${name} must be a Mask, got ${describe(m)}.`);
+    if (m.disposed) throw new Error(`${name} (${m}) was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
+}
+
+function isRunner(r: unknown): r is BatchRunner {
+    return r !== null && typeof r === 'object' && typeof (r as BatchRunner).run === 'function';
 }
 
 function checkRGBA(data: unknown, width: number, height: number): void {

@@ -1,8 +1,8 @@
-import { ctz, lastWordMask, popcnt } from './bits.js';
+import { ctz, lastWordMask } from './bits.js';
 import { checkCoord, checkInt, checkSize, describe } from './check.js';
 import type { CollisionLayer } from './layer.js';
-import { arenaOf, Mask, ptrOf, type Point } from './mask.js';
-import { allocWasm, lastArena, lastKeep, lastPtr, wasmMinWords, wasmOn, type Arena } from './wasm/simd.js';
+import { ANY, AREA, clip, FIRST, JS, newClip, pick, pickFor, type Clip } from './kernels.js';
+import { Mask, type Point } from './mask.js';
 
 /** Options of {@link CollisionRaster}. */
 export interface RasterOptions {
@@ -19,8 +19,9 @@ export const MAX_ID = 2 ** 31 - 1;
 // Largest raster that can hold ids: the id plane is one Int32Array entry per pixel.
 const MAX_ID_PIXELS = 2 ** 30;
 
-// Clip rectangle of a placed mask in raster pixels, set by clip(); reused to avoid allocation.
-let X0 = 0, X1 = 0, Y0 = 0, Y1 = 0;
+// Clip scratch of the raster's calls (each fills it, then passes it to the kernel).
+const C: Clip = newClip();
+const NO_POINT: Point = { x: 0, y: 0 };
 
 /**
  * A playfield-sized set of bit planes (layers) that sprites are stamped into and tested against:
@@ -60,20 +61,11 @@ export class CollisionRaster implements CollisionLayer {
     private readonly dirtyY0: Int32Array;
     private readonly dirtyX1: Int32Array;
     private readonly dirtyY1: Int32Array;
-    // Scratch: word arrays of the selected layers, and an open-addressing set that dedupes ids in hits().
-    private readonly sel: Uint32Array[] = [];
+    // Scratch: the planes of the selected layers, and an open-addressing set that dedupes ids in hits().
+    private readonly sel: Mask[] = [];
     private seen: Int32Array = new Int32Array(64).fill(-1);
     private found: Int32Array = new Int32Array(32);
     private foundSlot: Int32Array = new Int32Array(32);
-    // WebAssembly: the arena holding every plane and `table` (null when they are not all in one), the
-    // planes' word pointers, and a 32-entry table in that arena for the pointers of the planes a query
-    // ORs together (kernels.wat, rasterQuery). `tableKeep` holds the table's slab alive.
-    private readonly ar: Arena | null = null;
-    private readonly planePtr: Int32Array;
-    private readonly table: Uint32Array = new Uint32Array(0);
-    private readonly tablePtr: number = 0;
-    private readonly tableKeep: object | null = null;
-
     /** Creates an empty raster of `width` × `height` pixels with `options.layers` bit planes. */
     constructor(width: number, height: number, options: RasterOptions = {}) {
         checkSize('CollisionRaster width', width);
@@ -91,17 +83,6 @@ export class CollisionRaster implements CollisionLayer {
             this.entNext.push(new Int32Array(0));
         }
         this.entCount = new Int32Array(n);
-        this.planePtr = Int32Array.from(this.planes, ptrOf);
-        const ar = arenaOf(this.planes[0]);
-        if (ar !== null && this.planes.every(p => arenaOf(p) === ar)) {
-            const table = allocWasm(32);
-            if (table !== null && lastArena === ar) {
-                this.ar = ar;
-                this.table = table;
-                this.tablePtr = lastPtr;
-                this.tableKeep = lastKeep;
-            }
-        }
         this.dirtyX0 = new Int32Array(n).fill(width);
         this.dirtyY0 = new Int32Array(n).fill(height);
         this.dirtyX1 = new Int32Array(n);
@@ -153,18 +134,20 @@ export class CollisionRaster implements CollisionLayer {
 
     // The stamp kernel; arguments already checked, x and y integers.
     private put(mask: Mask, x: number, y: number, id: number, layer: number): void {
-        if (!clip(this, mask, x, y)) return;
+        const c = C, plane = this.planes[layer];
+        if (!clip(this.width, this.height, mask.width, mask.height, x, y, c)) return;
+        const X0 = c.x0, Y0 = c.y0, X1 = c.x1, Y1 = c.y1;
         this.grow(layer, X0, Y0, X1, Y1);
         const heads = id >= 0 ? this.idPlane(layer) : this.heads[layer];
-        const A = this.planes[layer].words, B = mask.words, H = this.height, W = this.width;
-        const bh = mask.height, bStrips = mask.strips, rows = Y1 - Y0, n0 = Y0 - y;
-        const lastStrip = this.planes[layer].strips - 1, edge = lastWordMask(W);
         // Anonymous stamps on a layer without ids are Mask.draw's kernel: 0.33x the JS time for 1,000 32² stamps,
         // 0.14x for 100 256² ones (bench/raster.bench.ts). A plane stamped onto itself stays in JS, as in Mask.draw.
-        if (heads === null && this.useWasm(mask) && mask !== this.planes[layer]) {
-            (this.ar as Arena).k.combine(this.planePtr[layer], H, ptrOf(mask), bh, bStrips, x, y, X0, X1, Y0, Y1, 0, 1, lastStrip, edge);
+        if (heads === null) {
+            (mask === plane ? JS : pick(plane, mask, c)).or(plane, mask, c);
             return;
         }
+        const A = plane.words, B = mask.words, H = this.height, W = this.width;
+        const bh = mask.height, bStrips = mask.strips, rows = Y1 - Y0, n0 = Y0 - y;
+        const lastStrip = plane.strips - 1, edge = lastWordMask(W);
         let ids = this.entId[layer], next = this.entNext[layer], cnt = this.entCount[layer];
         for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
             // Raster strip s takes mask pixels o..o+31: the high bits of mask strip bs and the low bits of bs + 1.
@@ -172,13 +155,6 @@ export class CollisionRaster implements CollisionLayer {
             const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips; // no hi word at sh = 0: JS `w << 32 === w`
             const keep = s === lastStrip ? edge : 0xffffffff; // bits past the raster's width stay zero
             let ai = s * H + Y0, bi = bs * bh + n0;
-            if (heads === null) {
-                // One loop per case instead of selecting words per row: 8% faster stamping of 9x18 shots.
-                if (lo && hi) for (let r = 0; r < rows; r++, ai++, bi++) A[ai] |= ((B[bi] >>> sh) | (B[bi + bh] << ls)) & keep;
-                else if (lo) for (let r = 0; r < rows; r++, ai++, bi++) A[ai] |= (B[bi] >>> sh) & keep;
-                else for (let r = 0; r < rows; r++, ai++, bi++) A[ai] |= (B[bi + bh] << ls) & keep;
-                continue;
-            }
             for (let r = 0; r < rows; r++, ai++, bi++) {
                 const w = ((lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0)) & keep;
                 if (w === 0) continue;
@@ -286,23 +262,7 @@ export class CollisionRaster implements CollisionLayer {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         const k = this.select(layers);
-        if (k === 1) return this.planes[31 - Math.clz32(layers & -layers)].overlaps(mask, x, y);
-        if (!clip(this, mask, x, y)) return false;
-        if (this.useWasm(mask)) return this.query(mask, x, y, layers, k, 0) !== 0;
-        const sel = this.sel, B = mask.words, H = this.height, bh = mask.height, bStrips = mask.strips, rows = Y1 - Y0, n0 = Y0 - y;
-        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
-            const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
-            const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips;
-            let ai = s * H + Y0, bi = bs * bh + n0;
-            for (let r = 0; r < rows; r++, ai++, bi++) {
-                const w = (lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0);
-                if (w === 0) continue;
-                let a = 0;
-                for (let j = 0; j < k; j++) a |= sel[j][ai];
-                if ((a & w) !== 0) return true;
-            }
-        }
-        return false;
+        return this.query(mask, x, y, k, ANY) !== 0;
     }
 
     /** Number of set pixels of `mask` at (x, y) lying on a set pixel of some layer in `layers` (each pixel counted once). */
@@ -311,24 +271,7 @@ export class CollisionRaster implements CollisionLayer {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         const k = this.select(layers);
-        if (k === 1) return this.planes[31 - Math.clz32(layers & -layers)].overlapArea(mask, x, y);
-        if (!clip(this, mask, x, y)) return 0;
-        if (this.useWasm(mask)) return this.query(mask, x, y, layers, k, 1);
-        const sel = this.sel, B = mask.words, H = this.height, bh = mask.height, bStrips = mask.strips, rows = Y1 - Y0, n0 = Y0 - y;
-        let n = 0;
-        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
-            const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
-            const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips;
-            let ai = s * H + Y0, bi = bs * bh + n0;
-            for (let r = 0; r < rows; r++, ai++, bi++) {
-                const w = (lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0);
-                if (w === 0) continue;
-                let a = 0;
-                for (let j = 0; j < k; j++) a |= sel[j][ai];
-                n += popcnt(a & w);
-            }
-        }
-        return n;
+        return this.query(mask, x, y, k, AREA);
     }
 
     /** The first pixel (row-major) where `mask` at (x, y) meets a layer in `layers`, in raster coordinates, or `null`. */
@@ -344,34 +287,9 @@ export class CollisionRaster implements CollisionLayer {
         y = checkCoord('y', y);
         if (out == null || typeof out !== 'object') throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
         const k = this.select(layers);
-        if (!clip(this, mask, x, y)) return false;
-        // Mask.overlapInto has no WebAssembly kernel: one layer goes to rasterQuery too (256², 1 layer: 0.20x the JS time).
-        if (this.useWasm(mask)) {
-            const row = this.query(mask, x, y, layers, k, 2);
-            if (row < 0) return false;
-            out.x = this.table[0];
-            out.y = row;
-            return true;
-        }
-        if (k === 1) return this.planes[31 - Math.clz32(layers & -layers)].overlapInto(mask, x, y, out);
-        const sel = this.sel, B = mask.words, H = this.height, bh = mask.height, bStrips = mask.strips, n0 = Y0 - y;
-        let bestY = Y1, bestX = 0;
-        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
-            const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
-            const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips;
-            let ai = s * H + Y0, bi = bs * bh + n0;
-            // Later strips only look above the best row so far, so ties go to the leftmost strip.
-            for (let r = 0, rows = bestY - Y0; r < rows; r++, ai++, bi++) {
-                const w = (lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0);
-                if (w === 0) continue;
-                let a = 0;
-                for (let j = 0; j < k; j++) a |= sel[j][ai];
-                if ((a & w) !== 0) { bestY = Y0 + r; bestX = (s << 5) + ctz(a & w); break; }
-            }
-        }
-        if (bestY === Y1) return false;
-        out.x = bestX;
-        out.y = bestY;
+        const row = this.query(mask, x, y, k, FIRST, out);
+        if (row < 0) return false;
+        out.y = row;
         return true;
     }
 
@@ -382,7 +300,7 @@ export class CollisionRaster implements CollisionLayer {
         const k = this.select(layers);
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) return false;
         const i = (x >>> 5) * this.height + y, bit = 1 << (x & 31), sel = this.sel;
-        for (let j = 0; j < k; j++) if ((sel[j][i] & bit) !== 0) return true;
+        for (let j = 0; j < k; j++) if ((sel[j].words[i] & bit) !== 0) return true;
         return false;
     }
 
@@ -411,7 +329,8 @@ export class CollisionRaster implements CollisionLayer {
         }
         layers = this.checkLayers(layers);
         let n = 0;
-        if (clip(this, mask, x, y)) {
+        if (clip(this.width, this.height, mask.width, mask.height, x, y, C)) {
+            const X0 = C.x0, Y0 = C.y0, X1 = C.x1, Y1 = C.y1;
             const B = mask.words, H = this.height, W = this.width, bh = mask.height, bStrips = mask.strips;
             const sEnd = (X1 - 1) >> 5;
             for (let yy = Y0; yy < Y1; yy++) {
@@ -459,20 +378,16 @@ export class CollisionRaster implements CollisionLayer {
         return `<CollisionRaster ${this.width}x${this.height}, ${this.layerCount} layer${this.layerCount === 1 ? '' : 's'}>`;
     }
 
-    // Whether the clip set by clip() runs in WebAssembly: the mask in the planes' arena, and at least
-    // wasmMinWords words of intersection. The Mask kernels' break-even holds here too: 9x18 stamps
-    // (18-36 words) ran 0.94-0.99x the JS time, 8x8 ones (8-16 words) 1.2x; 2-layer tests 0.76x and 1.1x.
-    private useWasm(mask: Mask): boolean {
-        return this.ar !== null && wasmOn && (Y1 - Y0) * (((X1 - 1) >> 5) - (X0 >> 5) + 1) >= wasmMinWords && arenaOf(mask) === this.ar;
-    }
-
-    // rasterQuery (kernels.wat) over the clip, with the k planes of `layers` in the table: 0.10-0.12x
-    // the JS time for tests and areas of a 256² mask over 2-3 layers.
-    private query(mask: Mask, x: number, y: number, layers: number, k: number, op: number): number {
-        const T = this.table;
-        let j = 0;
-        for (let bits = layers >>> 0; bits !== 0; bits &= bits - 1) T[j++] = this.planePtr[31 - Math.clz32(bits & -bits)];
-        return (this.ar as Arena).k.rasterQuery(this.tablePtr, k, this.height, ptrOf(mask), mask.height, mask.strips, x, y, X0, X1, Y0, Y1, op);
+    // A query of `mask` at (x, y) against the k planes in this.sel (see Kernels.query); one plane of
+    // ANY or AREA is Mask.overlaps/overlapArea's faster kernel. WebAssembly: 0.10-0.12x the JS time for
+    // tests and areas of a 256² mask over 2-3 layers; FIRST on one layer 0.20x.
+    private query(mask: Mask, x: number, y: number, k: number, op: number, out: Point = NO_POINT): number {
+        if (!clip(this.width, this.height, mask.width, mask.height, x, y, C)) return op === FIRST ? -1 : 0;
+        const planes = this.sel, kern = pick(planes[0], mask, C);
+        for (let j = 1; j < k && kern !== JS; j++) if (planes[j]._ptr < 0) return JS.query(planes, k, mask, C, op, out);
+        if (k === 1 && op === ANY) return kern.any(planes[0], mask, C) ? 1 : 0;
+        if (k === 1 && op === AREA) return kern.area(planes[0], mask, C);
+        return kern.query(planes, k, mask, C, op, out);
     }
 
     // Adds an id to the dedupe set and the found list unless present; returns the new count.
@@ -560,23 +475,19 @@ export class CollisionRaster implements CollisionLayer {
 
     private clearLayer(layer: number): void {
         const x0 = this.dirtyX0[layer], y0 = this.dirtyY0[layer], x1 = this.dirtyX1[layer], y1 = this.dirtyY1[layer];
-        const words = this.planes[layer].words, H = this.height;
+        const H = this.height;
         // Id chains need no clearing: they are read only where a bit is set, and a stamp that sets a bit restarts its chain.
         // Zeroing only the stamped box saves the full fill (about 1.6 µs for a 1920x1080 plane) when little was stamped.
         this.entCount[layer] = 0;
         if (x1 <= x0 || y1 <= y0) return;
         // Planes in WebAssembly memory are zeroed by fill32 (memory.fill, a memset): 1.7 µs for a whole
         // 1920x1080 plane, as TypedArray.fill on the JS heap, where TypedArray.fill on shared memory took 17.7 µs.
-        const ar = this.ar, p = this.planePtr[layer];
+        const plane = this.planes[layer], k = pickFor(plane, null, plane.strips * H);
         if (y1 - y0 > H >> 1) {
-            const i = (x0 >> 5) * H, n = (((x1 - 1) >> 5) + 1) * H - i;
-            if (ar !== null) ar.k.fill32(p + i * 4, n, 0);
-            else words.fill(0, i, i + n);
+            const i = (x0 >> 5) * H;
+            k.fill(plane, i, (((x1 - 1) >> 5) + 1) * H, 0);
         } else {
-            for (let s = x0 >> 5, sEnd = (x1 - 1) >> 5; s <= sEnd; s++) {
-                if (ar !== null) ar.k.fill32(p + (s * H + y0) * 4, y1 - y0, 0);
-                else words.fill(0, s * H + y0, s * H + y1);
-            }
+            for (let s = x0 >> 5, sEnd = (x1 - 1) >> 5; s <= sEnd; s++) k.fill(plane, s * H + y0, s * H + y1, 0);
         }
         this.dirtyX0[layer] = this.width;
         this.dirtyY0[layer] = this.height;
@@ -613,7 +524,7 @@ export class CollisionRaster implements CollisionLayer {
     private select(layers: number): number {
         this.checkLayers(layers);
         let k = 0;
-        for (let bits = layers >>> 0; bits !== 0; bits &= bits - 1) this.sel[k++] = this.planes[31 - Math.clz32(bits & -bits)].words;
+        for (let bits = layers >>> 0; bits !== 0; bits &= bits - 1) this.sel[k++] = this.planes[31 - Math.clz32(bits & -bits)];
         return k;
     }
 
@@ -660,17 +571,6 @@ export class RasterView implements CollisionLayer {
     }
 }
 
-// Intersection of `m` placed at (dx, dy) with the raster, into X0..X1 × Y0..Y1; false when empty.
-// Compared as doubles before any int32 arithmetic, so huge offsets never wrap into a false hit.
-function clip(r: CollisionRaster, m: Mask, dx: number, dy: number): boolean {
-    if (dx >= r.width || dy >= r.height || dx <= -m.width || dy <= -m.height) return false;
-    X0 = dx > 0 ? dx : 0;
-    Y0 = dy > 0 ? dy : 0;
-    X1 = Math.min(r.width, dx + m.width);
-    Y1 = Math.min(r.height, dy + m.height);
-    return true;
-}
-
 function insert(table: Int32Array, mask: number, id: number): number {
     let i = Math.imul(id, 0x9e3779b1) >>> 0 & mask;
     while (table[i] !== -1) i = (i + 1) & mask;
@@ -686,6 +586,7 @@ function grow32(a: Int32Array, min: number): Int32Array {
 
 function checkMask(m: unknown): asserts m is Mask {
     if (!(m instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(m)}.`);
+    if (m.disposed) throw new Error(`mask (${m}) was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
 }
 
 function checkId(id: unknown, name = 'id'): void {

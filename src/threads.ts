@@ -5,7 +5,7 @@
 // thread (the caller too) claims chunks of records until none are left. The caller spins until all
 // chunks are done: batches are short, and a browser's main thread may not Atomics.wait.
 import { checkInt, describe } from './check.js';
-import { sharedArena, type Arena } from './wasm/simd.js';
+import { K, sharedMemory, type WasmMemory } from './wasm/simd.js';
 
 /** What a {@link ThreadPool} needs of a worker: a web `Worker` and a `node:worker_threads` Worker both fit. */
 export interface WorkerLike {
@@ -108,7 +108,7 @@ export class ThreadPool {
     readonly workers: number;
     /** Batches estimated below this many words stay on the calling thread. */
     readonly minWords: number;
-    readonly #arena: Arena;
+    readonly #memory: WasmMemory;
     readonly #control: Int32Array;
     readonly #threads: WorkerLike[] = [];
     #gen = 0;
@@ -122,7 +122,7 @@ export class ThreadPool {
         const spin = checkInt('spinMicros', options.spinMicros ?? 2000, 0, 1e6);
         const spawn = options.spawn ?? browserSpawn;
         if (typeof spawn !== 'function') throw new TypeError(`spawn must be a function (source) => Worker, got ${describe(spawn)}.`);
-        const shared = sharedArena();
+        const shared = sharedMemory();
         if (shared === null) {
             const g = globalThis as unknown as BrowserGlobals;
             const why = typeof SharedArrayBuffer !== 'function' ? 'SharedArrayBuffer is unavailable' + (g.crossOriginIsolated === false ? ' (the page is not cross-origin isolated: serve it with COOP: same-origin and COEP: require-corp)' : '')
@@ -130,11 +130,11 @@ export class ThreadPool {
             throw new Error(`ThreadPool needs masks in shared WebAssembly memory, but ${why}.`);
         }
         this.workers = workers;
-        this.#arena = shared.arena;
+        this.#memory = shared.memory;
         this.#control = new Int32Array(new SharedArrayBuffer(64));
         this.#control[NEXT] = CLOSED;
         this.#control[SPIN] = spin;
-        const message = { module: shared.module, memory: shared.arena.memory, control: this.#control.buffer };
+        const message = { module: shared.module, memory: shared.memory, control: this.#control.buffer };
         try {
             for (let i = 0; i < workers; i++) {
                 const w = spawn(WORKER_SOURCE);
@@ -196,8 +196,8 @@ export class ThreadPool {
     }
 
     /** @internal Runs a batch of overlap records, split across the threads when it is worth it. */
-    run(arena: Arena, tp: number, n: number, rp: number, work: number): number {
-        if (arena !== this.#arena || this.#closed || n < 2 || work < this.minWords) return arena.k.overlapsBatch(tp, n, rp);
+    run(tp: number, n: number, rp: number, work: number): number {
+        if (this.#closed || n < 2 || work < this.minWords || sharedMemory()?.memory !== this.#memory) return K.overlapsBatch(tp, n, rp);
         const c = this.#control;
         // About 32 chunks per thread: the caller waits for chunks that workers have claimed, so they must be
         // short (a worker descheduled mid-chunk stalls the step), while a claim costs one compare-exchange.
@@ -210,7 +210,7 @@ export class ThreadPool {
         Atomics.store(c, NEXT, tag);
         Atomics.store(c, GEN, gen);
         Atomics.notify(c, GEN);
-        const k = arena.k;
+        const k = K;
         for (;;) {
             const cur = Atomics.load(c, NEXT), i = cur & INDEX;
             if (i >= chunks) break;

@@ -2,7 +2,8 @@ import { checkCoord, checkInt, checkSize, describe } from './check.js';
 import { estimateNormal, pushOut, type NormalOut } from './contact.js';
 import { Grid, growCopy } from './grid.js';
 import type { CollisionLayer } from './layer.js';
-import { Mask, overlapsBatch, type Point, type Rect } from './mask.js';
+import { overlapsBatch } from './kernels.js';
+import { Mask, type Point, type Rect } from './mask.js';
 import { ThreadPool } from './threads.js';
 import { checkTransform, TransformCache, type Transform } from './transform.js';
 

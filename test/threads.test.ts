@@ -5,11 +5,13 @@ import assert from 'node:assert/strict';
 import { Mask } from '../src/mask.js';
 import { createThreadPool } from '../src/node/threads.js';
 import { ThreadPool, type WorkerLike } from '../src/threads.js';
-import { getKernels, setKernels, simdSupported } from '../src/wasm/simd.js';
+import { getKernels, kernelStats, setKernels, simdSupported } from '../src/wasm/simd.js';
 import { World } from '../src/world.js';
 import { mulberry32, Ref } from './reference.js';
 
-const skip = !simdSupported;
+// Worker threads need shared memory: skipped where SharedArrayBuffer is gone (the no-shared-memory run).
+const hasShared = typeof SharedArrayBuffer === 'function';
+const skip = !simdSupported || !hasShared;
 
 function randomBatch(rnd: () => number, masks: Mask[], n: number): Int32Array {
     const P = new Int32Array(4 * n);
@@ -135,6 +137,13 @@ test('ThreadPool rejects bad arguments and explains when threads cannot work', {
     } finally {
         setKernels(prev);
     }
+});
+
+test('without SharedArrayBuffer ThreadPool says why, and the kernels still run in WebAssembly', { skip: hasShared || !simdSupported }, () => {
+    assert.throws(() => createThreadPool(1), (e: unknown) => e instanceof Error && /needs masks in shared WebAssembly memory, but SharedArrayBuffer is unavailable/.test((e as Error).message));
+    const stats = kernelStats();
+    assert.equal(stats.kernels, 'wasm');
+    assert.equal(stats.sharedMemory, false);
 });
 
 test('a spawn that fails part-way stops the workers already started', { skip }, () => {

@@ -159,7 +159,7 @@ testKernels('pairs and events match a brute-force oracle on dense random worlds 
     }), { seed: 42, numRuns: 60 });
 });
 
-test('pairs and events match the oracle with a ThreadPool splitting every batch', { skip: !simdSupported }, () => {
+test('pairs and events match the oracle with a ThreadPool splitting every batch', { skip: !simdSupported || typeof SharedArrayBuffer !== 'function' }, () => {
     const pool = createThreadPool(2, { minWords: 0 });
     try {
         fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.constantFrom(undefined, 8, 64), (seed, cell) => {

@@ -1,19 +1,23 @@
-// WebAssembly SIMD backend of the mask kernels: feature detection, the memory arenas that hold mask
-// words, their allocator, and the switch between the WebAssembly and the pure-JS kernels.
+// The one owner of WebAssembly memory: feature detection, the kernels instance, the block allocator
+// that holds mask words, and the switch between the WebAssembly and the pure-JS kernels.
 //
-// Storage. Masks created while the WebAssembly kernels are on keep their words in an arena: one
-// WebAssembly.Memory plus an instance of src/wasm/kernels.wat over it, so kernels read the words
-// where they live and no call copies mask data. Mask.words is an ordinary Uint32Array view.
-// Growth never detaches a view: where shared memory exists (Node, cross-origin-isolated pages) the
-// arena's memory is shared and grows in place (growing a SharedArrayBuffer-backed memory leaves old
-// views valid); elsewhere an arena never grows, and a full arena is followed by a new one. Kernels
-// run in WebAssembly when both masks sit in the same arena, and in JS otherwise, with equal results.
-// Freeing: masks over 2 KiB get their own block, returned to the arena's free lists by a
-// FinalizationRegistry once their words view is garbage-collected. Smaller masks share 64 KiB slabs
-// (as the JS heap's masks do, src/mask.ts): registering every small view cost ~130 ns per mask
-// (GC of the weak cells included), registering a slab token held by its masks costs that once per slab.
-// The slab returns to the free lists when all its masks are collected. WebAssembly memory never
-// shrinks; arenas stop at 1 GiB in all, after which new masks live on the JS heap (JS kernels).
+// One memory, one kernels instance. Where SharedArrayBuffer exists (Node, cross-origin-isolated
+// pages) the memory is shared and grows in place, so views stay valid and ThreadPool workers can run
+// kernels on it. Elsewhere (most web pages) it is a plain memory: growing it detaches the old buffer,
+// so every view is rebuilt lazily from `generation` (Mask.words is a getter that checks it).
+//
+// Allocation. Blocks are multiples of 16 bytes (v128 rows start aligned). Free blocks coalesce with
+// their neighbours and sit in power-of-two bins (first fit in the bin of the size, then any block of a
+// larger bin); a free block that ends at the top lowers the top. Memory above `clean` was never
+// written, so fresh blocks are zeroed only where they lie below it. Masks up to 2 KiB share 64 KiB
+// slabs: one FinalizationRegistry entry per slab instead of per mask (~130 ns each, GC included); a
+// slab returns to the heap when all its masks are disposed or collected, and the current slab restarts
+// when its masks are all disposed (a create/dispose loop stays in one slab).
+//
+// Freeing: Mask.dispose() at once; otherwise a FinalizationRegistry callback after the mask (or its
+// slab's last mask) is garbage-collected, which only runs once the program yields to the event loop.
+// WebAssembly memory never shrinks. Ceiling: MEMORY_LIMIT bytes; a mask that does not fit lives on
+// the JS heap with the JS kernels, counted in kernelStats().fallbacks, with one console warning.
 import { PLAIN_WASM, SHARED_WASM } from './kernels.js';
 
 /** Which implementation runs the mask kernels. */
@@ -33,121 +37,45 @@ export interface KernelExports {
     rgbaMask(src: number, stride: number, cols: number, rows: number, dst: number, ah: number, op: number, key: number, t: number): void;
 }
 
-/** Runs a batch of overlap records (see overlapsBatch in kernels.wat) on an arena: a ThreadPool. */
-export interface BatchRunner {
-    /** Tests the `n` records at byte `tp` of `arena`, writes results at `rp`, returns the hit count; `work` estimates the words scanned. */
-    run(arena: Arena, tp: number, n: number, rp: number, work: number): number;
+/** What kernelStats() reports. */
+export interface KernelStats {
+    /** The kernels selected now: `'wasm'` only where the WebAssembly module really runs. */
+    kernels: KernelMode;
+    /** Why the WebAssembly kernels are not running, or `null` when they are. */
+    reason: string | null;
+    /** Whether the WebAssembly memory is shared (Node, cross-origin-isolated pages): {@link ThreadPool} needs it. */
+    sharedMemory: boolean;
+    /** Bytes of WebAssembly memory reserved (it never shrinks). */
+    memoryBytes: number;
+    /** Bytes of WebAssembly memory in live blocks (masks, slabs of small masks, scratch). */
+    usedBytes: number;
+    /** The ceiling on WebAssembly memory. */
+    memoryLimitBytes: number;
+    /** Live masks whose words are in WebAssembly memory. */
+    wasmMasks: number;
+    /** Live masks whose words are on the JS heap although the WebAssembly kernels are selected (`Mask.fromWords`, fallbacks); they use the JS kernels. */
+    jsMasks: number;
+    /** Masks placed on the JS heap since start-up because WebAssembly memory was at its ceiling. */
+    fallbacks: number;
 }
 
-/** The part of a WebAssembly.Memory an arena uses (declared here so the shipped types need no WebAssembly lib). */
+/** The part of a WebAssembly.Memory used here (declared so the shipped types need no WebAssembly lib). */
 export interface WasmMemory {
     readonly buffer: ArrayBuffer | SharedArrayBuffer;
     grow(pages: number): number;
 }
 
 const PAGE = 65536;
-// Blocks up to 1 MiB are powers of two (at least 16 bytes, so v128 rows start aligned); larger ones
-// are multiples of 64 KiB, so a 1 GiB mask does not reserve 2 GiB.
-const SMALL_MAX = 1 << 20;
-const PLAIN_ARENA_PAGES = 256; // 16 MiB per non-shared arena (virtual until touched)
-const MAX_PAGES = 16384; // 1 GiB of arenas in all
+/** Ceiling on WebAssembly memory: 1 GiB. */
+export const MEMORY_LIMIT = 2 ** 30;
+const MAX_PAGES = MEMORY_LIMIT / PAGE;
+// Growth: double while small, then at most 16 MiB at a time (memory stays near the live data).
+const GROW_MAX_PAGES = 256;
 const SLAB_BYTES = 65536, SLAB_MAX_BYTES = 2048;
-
-function blockSize(bytes: number): number {
-    if (bytes <= 16) return 16;
-    if (bytes <= SMALL_MAX) return 2 ** Math.ceil(Math.log2(bytes));
-    return Math.ceil(bytes / PAGE) * PAGE;
-}
-
-/** One WebAssembly memory with its kernels instance and a block allocator over it. */
-export class Arena {
-    /** The kernels, bound to this arena's memory. */
-    readonly k: KernelExports;
-    /** Current `memory.buffer` (refreshed after each grow). */
-    buf: ArrayBuffer | SharedArrayBuffer;
-    private top = 16; // byte 0..15 unused, so no block starts at 0
-    private readonly free = new Map<number, number[]>();
-    /** Batch scratch: a table of 8-int records (see overlapsBatch in kernels.wat) and one result byte per pair. */
-    table: Int32Array = new Int32Array(0);
-    results: Uint8Array = new Uint8Array(0);
-    tablePtr = 0;
-    resultsPtr = 0;
-
-    constructor(readonly index: number, readonly memory: WasmMemory, readonly shared: boolean, k: KernelExports) {
-        this.k = k;
-        this.buf = memory.buffer;
-    }
-
-    /** Byte offset of a fresh block of `size` bytes (a blockSize), or -1 when this arena is full; `reused` tells whether it may hold old data. */
-    alloc(size: number): number {
-        const list = this.free.get(size);
-        if (list !== undefined && list.length > 0) { reused = true; return list.pop() as number; }
-        reused = false;
-        if (this.top + size > this.buf.byteLength) {
-            if (!this.shared) return -1;
-            const need = Math.ceil((this.top + size - this.buf.byteLength) / PAGE);
-            const have = this.buf.byteLength / PAGE;
-            try {
-                // Double the memory (fewer grows), or at least take what is needed.
-                try { this.memory.grow(Math.max(need, Math.min(have, MAX_PAGES - have))); } catch { this.memory.grow(need); }
-            } catch {
-                return -1;
-            }
-            this.buf = this.memory.buffer;
-        }
-        const p = this.top;
-        this.top += size;
-        return p;
-    }
-
-    /** Returns a block to the free list of its size. */
-    release(ptr: number, size: number): void {
-        let list = this.free.get(size);
-        if (list === undefined) this.free.set(size, list = []);
-        list.push(ptr);
-    }
-
-    private scratchPtr = 0;
-    private scratchBytes = 0;
-
-    /** Byte offset of a scratch block of at least `bytes` bytes, shared by all callers (nothing survives the next call), or -1 when memory ran out. */
-    scratch(bytes: number): number {
-        if (bytes <= this.scratchBytes) return this.scratchPtr;
-        const size = blockSize(Math.max(bytes, 4096));
-        const p = this.alloc(size);
-        if (p < 0) return -1;
-        if (this.scratchBytes > 0) this.release(this.scratchPtr, this.scratchBytes);
-        this.scratchPtr = p;
-        this.scratchBytes = size;
-        return p;
-    }
-
-    /** Makes the batch scratch hold `n` records; false when memory ran out. */
-    reserveBatch(n: number): boolean {
-        if (this.results.length >= n) return true;
-        const cap = Math.max(256, 2 ** Math.ceil(Math.log2(n)));
-        const tp = this.alloc(blockSize(cap * 32));
-        if (tp < 0) return false;
-        const rp = this.alloc(blockSize(cap));
-        if (rp < 0) { this.release(tp, blockSize(cap * 32)); return false; }
-        if (this.results.length > 0) {
-            this.release(this.tablePtr, blockSize(this.results.length * 32));
-            this.release(this.resultsPtr, blockSize(this.results.length));
-        }
-        this.tablePtr = tp; this.resultsPtr = rp;
-        this.table = new Int32Array(this.buf, tp, cap * 8);
-        this.results = new Uint8Array(this.buf, rp, cap);
-        return true;
-    }
-}
-
-let reused = false;
-const arenas: Arena[] = [];
-let sharedModule: WebAssembly.Module | null = null, plainModule: WebAssembly.Module | null = null;
-// The shared-memory module for worker threads (sharedModule is dropped once shared memory fails or fills up).
-let threadModule: WebAssembly.Module | null = null;
-// Large blocks' sizes, by arena index and pointer (small ones carry their size class in the holdings).
-const largeSizes = new Map<number, number>();
+// Bytes 16..271: the query table (32 plane pointers and the x a first-point query writes back).
+/** Byte offset of the kernels' table scratch (32 words). */
+export const TABLE = 16;
+const HEAP_START = 512;
 
 function decode(b64: string): Uint8Array<ArrayBuffer> {
     const s = atob(b64), out = new Uint8Array(s.length);
@@ -155,42 +83,362 @@ function decode(b64: string): Uint8Array<ArrayBuffer> {
     return out;
 }
 
-function detect(): boolean {
+let memory: WasmMemory | null = null;
+let module: WebAssembly.Module | null = null;
+/** The kernels instance over the memory (null where WebAssembly SIMD does not run). */
+export let K: KernelExports = null as unknown as KernelExports;
+let shared = false;
+let reason: string | null = null;
+
+// Compiles the module and creates the memory once, at load: getKernels() then says what really runs.
+function init(): boolean {
     try {
-        if (typeof WebAssembly !== 'object' || typeof atob !== 'function') return false;
+        if (typeof WebAssembly !== 'object' || typeof atob !== 'function') { reason = 'WebAssembly is unavailable'; return false; }
         const plain = decode(PLAIN_WASM);
-        if (!WebAssembly.validate(plain)) return false; // no SIMD
-        plainModule = new WebAssembly.Module(plain);
-        try {
-            const shared = decode(SHARED_WASM);
-            if (typeof SharedArrayBuffer === 'function' && WebAssembly.validate(shared)) threadModule = sharedModule = new WebAssembly.Module(shared);
-        } catch { sharedModule = null; }
+        if (!WebAssembly.validate(plain)) { reason = 'this runtime has no WebAssembly 128-bit SIMD'; return false; }
+        if (typeof SharedArrayBuffer === 'function') {
+            try {
+                const bytes = decode(SHARED_WASM);
+                const m = new WebAssembly.Module(bytes);
+                const mem = new WebAssembly.Memory({ initial: 16, maximum: MAX_PAGES, shared: true });
+                K = new WebAssembly.Instance(m, { env: { memory: mem } }).exports as unknown as KernelExports;
+                memory = mem; module = m; shared = true;
+                return true;
+            } catch { /* shared memory refused here: a plain one */ }
+        }
+        const m = new WebAssembly.Module(plain);
+        const mem = new WebAssembly.Memory({ initial: 16, maximum: MAX_PAGES });
+        K = new WebAssembly.Instance(m, { env: { memory: mem } }).exports as unknown as KernelExports;
+        memory = mem; module = m;
         return true;
-    } catch {
+    } catch (e) {
+        reason = `the WebAssembly kernels failed to load: ${(e as Error)?.message ?? String(e)}`;
         return false;
     }
 }
 
-/** Whether this runtime runs WebAssembly with 128-bit SIMD (checked once, by validating the kernels module). */
-export const simdSupported: boolean = detect();
+/** Whether this runtime runs the WebAssembly SIMD kernels (checked once, at load). */
+export const simdSupported: boolean = init();
+
+/** Bumped each time a plain (non-shared) memory grows, which detaches every view of the old buffer. */
+export let generation = 0;
+/** The memory's current buffer. */
+export let buffer: ArrayBuffer | SharedArrayBuffer = memory !== null ? (memory as WasmMemory).buffer : new ArrayBuffer(0);
+
+// Views over the whole memory, rebuilt after growth (a grown shared memory keeps old views valid, but at the old length).
+let u32 = new Uint32Array(buffer), u8 = new Uint8Array(buffer);
+
+/** A Uint32Array over the whole memory (valid until the next allocation). */
+export function heap32(): Uint32Array {
+    if (u32.buffer !== buffer) refreshViews();
+    return u32;
+}
+
+/** A Uint8Array over the whole memory (valid until the next allocation). */
+export function heap8(): Uint8Array {
+    if (u8.buffer !== buffer) refreshViews();
+    return u8;
+}
+
+function refreshViews(): void {
+    u32 = new Uint32Array(buffer);
+    u8 = new Uint8Array(buffer);
+}
 
 function envMode(): KernelMode | undefined {
     const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.HITMASK_KERNELS;
     return env === 'js' || env === 'wasm' ? env : undefined;
 }
 
-/** True while the WebAssembly kernels are selected. */
+/** True while the WebAssembly kernels are selected (and loaded). */
 export let wasmOn: boolean = simdSupported && envMode() !== 'js';
 
 /**
  * Selects the kernels for masks created from now on and for every later call: `'wasm'` (the default
- * where WebAssembly SIMD exists) or `'js'` (plain JavaScript, identical results). The environment
+ * where WebAssembly SIMD runs) or `'js'` (plain JavaScript, identical results). The environment
  * variable `HITMASK_KERNELS=js` selects `'js'` at start-up in Node.
  */
 export function setKernels(mode: KernelMode): void {
     if (mode !== 'js' && mode !== 'wasm') throw new TypeError(`kernel mode must be 'js' or 'wasm', got ${JSON.stringify(mode)}.`);
-    if (mode === 'wasm' && !simdSupported) throw new Error("kernel mode 'wasm' needs WebAssembly with 128-bit SIMD, which this runtime lacks.");
+    if (mode === 'wasm' && !simdSupported) throw new Error(`kernel mode 'wasm' is unavailable: ${reason}.`);
     wasmOn = mode === 'wasm';
+}
+
+/** The kernels selected now, `'js'` or `'wasm'` (`'wasm'` only where the WebAssembly module loaded). */
+export function getKernels(): KernelMode {
+    return wasmOn ? 'wasm' : 'js';
+}
+
+// ---- the heap ----
+
+let top = HEAP_START; // first byte never allocated (or returned to the top)
+let clean = HEAP_START; // bytes from here on were never written
+let used = 0;
+const freeAt = new Map<number, number>(); // start -> size of each free block
+const freeEnd = new Map<number, number>(); // end -> start
+const bins: Set<number>[] = Array.from({ length: 32 }, () => new Set<number>());
+
+function bin(size: number): number {
+    return 31 - Math.clz32(size);
+}
+
+function addFree(p: number, size: number): void {
+    freeAt.set(p, size);
+    freeEnd.set(p + size, p);
+    bins[bin(size)].add(p);
+}
+
+function removeFree(p: number, size: number): void {
+    freeAt.delete(p);
+    freeEnd.delete(p + size);
+    bins[bin(size)].delete(p);
+}
+
+/**
+ * A block of `size` bytes (a multiple of 16), zeroed when `zero` is true (only where it may hold old
+ * data), or -1 when the memory is at its ceiling.
+ */
+export function alloc(size: number, zero: boolean): number {
+    let p = -1, got = 0;
+    // First fit among the blocks of the size's own bin (a few looks), then any block of a larger bin.
+    const b0 = bin(size);
+    let looks = 0;
+    for (const q of bins[b0]) {
+        const s = freeAt.get(q) as number;
+        if (s >= size) { p = q; got = s; break; }
+        if (++looks === 8) break;
+    }
+    for (let b = b0 + 1; p < 0 && b < 32; b++) {
+        for (const q of bins[b]) { p = q; got = freeAt.get(q) as number; break; }
+    }
+    if (p >= 0) {
+        removeFree(p, got);
+        if (got > size) addFree(p + size, got - size);
+        if (zero) K.fill32(p, size >>> 2, 0);
+    } else {
+        if (top + size > buffer.byteLength && !grow(top + size)) return -1;
+        p = top;
+        top += size;
+        if (zero && p < clean) K.fill32(p, (Math.min(top, clean) - p) >>> 2, 0);
+        if (top > clean) clean = top;
+    }
+    used += size;
+    return p;
+}
+
+/** Returns a block to the heap, merged with free neighbours. */
+export function free(p: number, size: number): void {
+    used -= size;
+    let start = p, end = p + size;
+    const before = freeEnd.get(start);
+    if (before !== undefined) { removeFree(before, start - before); start = before; }
+    const after = freeAt.get(end);
+    if (after !== undefined) { removeFree(end, after); end += after; }
+    if (end === top) top = start;
+    else addFree(start, end - start);
+}
+
+function grow(bytes: number): boolean {
+    const have = buffer.byteLength / PAGE, need = Math.ceil(bytes / PAGE) - have;
+    if (memory === null || have + need > MAX_PAGES) return false;
+    try {
+        try { memory.grow(Math.min(MAX_PAGES - have, Math.max(need, Math.min(have, GROW_MAX_PAGES)))); } catch { memory.grow(need); }
+    } catch {
+        return false;
+    }
+    buffer = memory.buffer;
+    if (!shared) generation++;
+    return true;
+}
+
+// ---- mask storage ----
+
+/** A slab of small masks (64 KiB); freed when all its masks are disposed or collected. */
+export class Slab {
+    used = 0;
+    live = 0;
+    freed = false;
+    constructor(readonly ptr: number) {}
+}
+
+/** What a small mask holds on to: its slab's token (registered for finalization; the slab record does not reference it). */
+export class SlabRef {
+    constructor(readonly slab: Slab) {}
+}
+
+let slab: SlabRef | null = null;
+let wasmMasks = 0, jsMasks = 0, fallbacks = 0, warned = false;
+
+// Holdings: a pointer (a slab's when it is in `slabs`, else a block's, sized in `blocks`), or -1 for a JS-heap mask.
+const blocks = new Map<number, number>();
+const slabs = new Map<number, Slab>();
+const registry = new FinalizationRegistry<number>(held => {
+    if (held < 0) { jsMasks--; return; }
+    const s = slabs.get(held);
+    if (s !== undefined) {
+        // Every mask of the slab is gone; those not disposed are still counted.
+        slabs.delete(held);
+        wasmMasks -= s.live;
+        s.live = 0;
+        s.freed = true;
+        free(s.ptr, SLAB_BYTES);
+        return;
+    }
+    const size = blocks.get(held);
+    if (size !== undefined) { blocks.delete(held); wasmMasks--; free(held, size); }
+});
+
+/**
+ * Storage for a mask of `n` words (n > 0) in WebAssembly memory: its byte offset, or -1 when it does
+ * not fit (the caller then puts it on the JS heap). A small mask is cut from the current slab, which
+ * it must hold ({@link slabOf}); a larger one gets a block registered against `owner`. Zeroed when
+ * `zero` is true (small masks always are).
+ */
+export function allocMask(n: number, owner: object, zero: boolean): number {
+    const bytes = (n * 4 + 15) & ~15;
+    if (bytes <= SLAB_MAX_BYTES) {
+        let r = slab;
+        if (r === null || r.slab.used + bytes > SLAB_BYTES) {
+            const p = alloc(SLAB_BYTES, true);
+            if (p < 0) return outOfMemory(n);
+            const s = new Slab(p);
+            r = slab = new SlabRef(s);
+            slabs.set(p, s);
+            registry.register(r, p, r);
+        }
+        const s = r.slab, p = s.ptr + s.used;
+        s.used += bytes;
+        s.live++;
+        wasmMasks++;
+        hint(bytes);
+        return p;
+    }
+    const p = alloc(bytes, zero);
+    if (p < 0) return outOfMemory(n);
+    blocks.set(p, bytes);
+    registry.register(owner, p, owner);
+    wasmMasks++;
+    hint(bytes);
+    return p;
+}
+
+/** The slab token a mask of `n` words just placed by {@link allocMask} must hold: the current slab for a small mask, else null. */
+export function slabOf(n: number): SlabRef | null {
+    return n * 4 <= SLAB_MAX_BYTES ? slab : null;
+}
+
+function outOfMemory(n: number): number {
+    fallbacks++;
+    if (!warned) {
+        warned = true;
+        console.warn(`hitmask: WebAssembly memory is at its ${MEMORY_LIMIT / 2 ** 20} MiB ceiling (${used} bytes in use); a mask of ${n} words and later ones that do not fit use the JS heap and the slower JS kernels. Call mask.dispose() on masks you no longer need; kernelStats() counts these fallbacks.`);
+    }
+    return -1;
+}
+
+// Bytes of mask storage allocated and not disposed since the last GC hint. Masks dropped without
+// dispose() are freed through FinalizationRegistry, which V8 serves only after a full (mark-compact) GC;
+// a loop of short-lived masks leaves young garbage that scavenges clear without that, so WebAssembly
+// memory would fill up. Every 8 MiB of such storage, an ArrayBuffer 4x that size is allocated and kept
+// until four later ones replace it: V8 counts old array buffers towards its full-GC limit, so full GCs
+// come about every 8-32 MiB of mask storage. The buffers are never touched (no resident memory, an
+// mmap each). 1,000,000 dropped 32² masks, yielding every 10,000: WebAssembly memory 128 MiB without
+// the hint, 80 MiB keeping one buffer per 16 MiB, 32 MiB as here (bench/memory.bench.ts).
+const HINT_BYTES = 8 << 20;
+let pressure = 0;
+const hints: ArrayBuffer[] = [];
+
+function hint(bytes: number): void {
+    pressure += bytes;
+    if (pressure >= HINT_BYTES) {
+        hints.push(new ArrayBuffer(pressure * 4));
+        if (hints.length > 4) hints.shift();
+        pressure = 0;
+    }
+}
+
+/** Frees the storage of a mask at byte `p` (with its slab token when small): Mask.dispose(). */
+export function freeMask(p: number, owner: object, r: SlabRef | null): void {
+    wasmMasks--;
+    pressure = Math.max(0, pressure - (r !== null ? 0 : blocks.get(p) as number));
+    if (r !== null) {
+        const s = r.slab;
+        s.live--;
+        if (s.live > 0 || s.freed) return;
+        if (r === slab) {
+            // The current slab empties: start it again (a create/dispose loop stays in it), zeroing what was used.
+            K.fill32(s.ptr, s.used >>> 2, 0);
+            s.used = 0;
+            return;
+        }
+        s.freed = true;
+        slabs.delete(s.ptr);
+        registry.unregister(r);
+        free(s.ptr, SLAB_BYTES);
+        return;
+    }
+    const size = blocks.get(p) as number;
+    blocks.delete(p);
+    registry.unregister(owner);
+    free(p, size);
+}
+
+/** Counts a mask whose words are on the JS heap while the WebAssembly kernels are selected (until it is disposed or collected). */
+export function noteJsMask(owner: object): void {
+    jsMasks++;
+    registry.register(owner, -1, owner);
+}
+
+/** Uncounts a JS-heap mask noted by {@link noteJsMask}: Mask.dispose(). */
+export function dropJsMask(owner: object): void {
+    if (registry.unregister(owner)) jsMasks--;
+}
+
+/**
+ * Memory and kernel counters: which kernels run (and why not WebAssembly), WebAssembly memory reserved
+ * and in use, live masks in and outside it, and fallbacks at the ceiling.
+ */
+export function kernelStats(): KernelStats {
+    return {
+        kernels: getKernels(),
+        reason: wasmOn ? null : reason ?? "setKernels('js') or HITMASK_KERNELS=js selected the JS kernels",
+        sharedMemory: shared,
+        memoryBytes: buffer.byteLength,
+        usedBytes: used,
+        memoryLimitBytes: MEMORY_LIMIT,
+        wasmMasks,
+        jsMasks,
+        fallbacks
+    };
+}
+
+/** Bytes of WebAssembly memory reserved for masks (it never shrinks). */
+export function wasmMemoryBytes(): number {
+    return buffer.byteLength;
+}
+
+// ---- scratch blocks ----
+
+/** A block that grows on demand and is reused by every call (nothing in it survives the next call). */
+export class Scratch {
+    ptr = -1;
+    bytes = 0;
+    /** Byte offset of at least `bytes` bytes, or -1 when memory ran out. */
+    get(bytes: number): number {
+        if (bytes <= this.bytes) return this.ptr;
+        const size = Math.max(4096, 2 ** Math.ceil(Math.log2(bytes)));
+        const p = alloc(size, false);
+        if (p < 0) return -1;
+        if (this.ptr >= 0) free(this.ptr, this.bytes);
+        this.ptr = p;
+        this.bytes = size;
+        return p;
+    }
+}
+
+/** The shared memory and compiled module for worker threads, or null where memory is not shared (or the JS kernels are selected). */
+export function sharedMemory(): { memory: WasmMemory; module: object } | null {
+    return wasmOn && shared && memory !== null && module !== null ? { memory, module } : null;
 }
 
 /**
@@ -202,125 +450,4 @@ export let wasmMinWords = 16;
 /** Testing hook: sets {@link wasmMinWords} (0 sends every call to WebAssembly). */
 export function setWasmMinWords(n: number): void {
     wasmMinWords = n;
-}
-
-/** The kernels selected now, `'js'` or `'wasm'`. */
-export function getKernels(): KernelMode {
-    return wasmOn ? 'wasm' : 'js';
-}
-
-function instantiate(module: WebAssembly.Module, memory: WebAssembly.Memory): KernelExports {
-    return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as KernelExports;
-}
-
-function newArena(minBytes: number): Arena | null {
-    const pages = Math.ceil(minBytes / PAGE);
-    if (sharedModule !== null) {
-        // One shared arena that grows in place; try the full 4 GiB address space, then 1 GiB.
-        if (arenas.length === 0) {
-            try {
-                const memory = new WebAssembly.Memory({ initial: Math.max(16, pages), maximum: MAX_PAGES, shared: true });
-                return new Arena(arenas.length, memory, true, instantiate(sharedModule, memory));
-            } catch { /* no shared memory here: plain arenas */ }
-        }
-        sharedModule = null;
-    }
-    if (plainModule === null || wasmMemoryBytes() + Math.max(PLAIN_ARENA_PAGES, pages + 1) * PAGE > MAX_PAGES * PAGE) return null;
-    try {
-        const memory = new WebAssembly.Memory({ initial: Math.max(PLAIN_ARENA_PAGES, pages + 1) });
-        return new Arena(arenas.length, memory, false, instantiate(plainModule, memory));
-    } catch {
-        return null;
-    }
-}
-
-// Holdings: (arena index * 32 + log2 of the block size, or 31 for a large block) * 2^32 + pointer.
-const registry = new FinalizationRegistry<number>(held => {
-    const arena = arenas[Math.floor(held / 2 ** 37)];
-    const cls = Math.floor(held / 2 ** 32) & 31, ptr = held % 2 ** 32;
-    if (cls === 31) {
-        const key = arena.index * 2 ** 32 + ptr;
-        arena.release(ptr, largeSizes.get(key) as number);
-        largeSizes.delete(key);
-    } else {
-        arena.release(ptr, 2 ** cls);
-    }
-});
-
-/** The arena of the last successful {@link allocWasm}. */
-export let lastArena: Arena | null = null;
-/** The byte offset of the last successful {@link allocWasm}. */
-export let lastPtr = 0;
-/** What the mask of the last successful {@link allocWasm} must hold on to: its slab's token, or null. */
-export let lastKeep: object | null = null;
-
-// The slab small masks are cut from now; its token is registered, and held by each of its masks.
-let slabToken: object | null = null, slabArena: Arena | null = null, slabPtr = 0, slabUsed = SLAB_BYTES, slabReused = false;
-
-/** A zeroed view of `n` words (n > 0) in WebAssembly memory, or null when none can be had; sets lastArena, lastPtr and lastKeep. */
-export function allocWasm(n: number): Uint32Array | null {
-    const bytes = (n * 4 + 15) & ~15;
-    if (bytes <= SLAB_MAX_BYTES) {
-        if (slabUsed + bytes > SLAB_BYTES) {
-            if (!allocBlock(SLAB_BYTES)) return null;
-            slabArena = lastArena; slabPtr = lastPtr; slabUsed = 0; slabReused = reused;
-            slabToken = {};
-            registry.register(slabToken, ((slabArena as Arena).index * 32 + Math.log2(SLAB_BYTES)) * 2 ** 32 + slabPtr);
-        }
-        const words = new Uint32Array((slabArena as Arena).buf, slabPtr + slabUsed, n);
-        if (slabReused) (slabArena as Arena).k.fill32(slabPtr + slabUsed, n, 0);
-        lastArena = slabArena; lastPtr = slabPtr + slabUsed; lastKeep = slabToken;
-        slabUsed += bytes;
-        return words;
-    }
-    const size = blockSize(bytes);
-    if (!allocBlock(size)) return null;
-    const a = lastArena as Arena, ptr = lastPtr;
-    const words = new Uint32Array(a.buf, ptr, n);
-    if (reused) a.k.fill32(ptr, n, 0);
-    let cls = 31;
-    if (size <= SMALL_MAX) cls = Math.log2(size);
-    else largeSizes.set(a.index * 2 ** 32 + ptr, size);
-    // The view, not the mask, is the target: a caller holding only `mask.words` keeps the block alive.
-    registry.register(words, (a.index * 32 + cls) * 2 ** 32 + ptr);
-    lastKeep = null;
-    return words;
-}
-
-// A block of `size` bytes into lastArena/lastPtr (`reused` says whether it may hold old data); false when memory ran out.
-function allocBlock(size: number): boolean {
-    let arena: Arena | null = null, ptr = -1;
-    for (let i = arenas.length - 1; i >= 0 && ptr < 0; i--) { arena = arenas[i]; ptr = arena.alloc(size); }
-    if (ptr < 0) {
-        arena = newArena(size + 16);
-        if (arena === null) return false;
-        arenas.push(arena);
-        ptr = arena.alloc(size);
-        if (ptr < 0) return false;
-    }
-    lastArena = arena;
-    lastPtr = ptr;
-    return true;
-}
-
-/**
- * The arena over shared WebAssembly memory (created when needed), which worker threads can run
- * kernels on, with its compiled module; null where memory cannot be shared (no SIMD, no
- * SharedArrayBuffer, a page without cross-origin isolation, or the JS kernels selected).
- */
-export function sharedArena(): { arena: Arena; module: object } | null {
-    if (!wasmOn) return null;
-    if (arenas.length === 0 && sharedModule !== null) {
-        const a = newArena(PAGE);
-        if (a !== null) arenas.push(a);
-    }
-    const module = threadModule;
-    return arenas.length > 0 && arenas[0].shared && module !== null ? { arena: arenas[0], module } : null;
-}
-
-/** Bytes of WebAssembly memory reserved for masks, over all arenas (it never shrinks). */
-export function wasmMemoryBytes(): number {
-    let n = 0;
-    for (const a of arenas) n += a.buf.byteLength;
-    return n;
 }

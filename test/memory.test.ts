@@ -1,0 +1,155 @@
+// WebAssembly memory: dispose(), the library's own counters (kernelStats), bounded memory in long loops
+// with and without dispose(), reuse of freed space of any size, and what happens at the ceiling.
+// Runs with shared memory (npm run test:unit) and without SharedArrayBuffer (npm run test:no-shared).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CollisionRaster, Mask, kernelStats, World } from '../src/index.js';
+import { simdSupported } from '../src/wasm/simd.js';
+import { mulberry32, Ref, sameMask, withKernels } from './reference.js';
+
+const MiB = 2 ** 20;
+const skip = !simdSupported;
+const tick = () => new Promise<void>(r => setImmediate(r));
+
+// Asserts WebAssembly memory stays within 64 MiB of what it was plus what is live, and that nothing
+// fell back to the JS heap.
+function assertBounded(before: ReturnType<typeof kernelStats>, live: number, what: string): void {
+    const s = kernelStats();
+    assert.ok(s.memoryBytes <= before.memoryBytes + live + 64 * MiB,
+        `${what}: WebAssembly memory ${(s.memoryBytes / MiB).toFixed(1)} MiB, was ${(before.memoryBytes / MiB).toFixed(1)} MiB with ${(live / MiB).toFixed(1)} MiB live`);
+    assert.equal(s.fallbacks, before.fallbacks, `${what}: no mask fell back to the JS heap`);
+    assert.equal(s.jsMasks, before.jsMasks, `${what}: no mask lives outside WebAssembly memory`);
+}
+
+test('dispose() is idempotent, returns the memory, and a disposed mask throws a clear Error wherever it is used', () => {
+    for (const [w, h] of [[32, 32], [300, 200]]) {
+        const before = kernelStats();
+        const m = new Mask(w, h, true), other = new Mask(8, 8, true);
+        assert.equal(m.disposed, false);
+        if (simdSupported) assert.equal(kernelStats().wasmMasks, before.wasmMasks + 2);
+        m.dispose();
+        m.dispose();
+        assert.equal(m.disposed, true);
+        if (simdSupported) assert.equal(kernelStats().wasmMasks, before.wasmMasks + 1);
+        const gone = /Mask \d+x\d+>\)? was disposed; create a new Mask/;
+        const throwsGone = (fn: () => unknown) => assert.throws(fn, (e: unknown) => e instanceof Error && !(e instanceof TypeError) && gone.test((e as Error).message));
+        throwsGone(() => m.words);
+        throwsGone(() => m.count());
+        throwsGone(() => m.overlaps(other, 0, 0));
+        throwsGone(() => m.overlaps(other, 1e6, 1e6)); // even where the boxes miss
+        throwsGone(() => other.overlaps(m, 0, 0));
+        throwsGone(() => other.overlapArea(m, 1e6, 0));
+        throwsGone(() => other.draw(m, 0, 0));
+        throwsGone(() => m.overlapMask(other, 0, 0));
+        throwsGone(() => other.overlapMaskInto(other, 0, 0, m));
+        throwsGone(() => m.clone());
+        throwsGone(() => m.fill());
+        throwsGone(() => new CollisionRaster(64, 64).stamp(m, 0, 0));
+        throwsGone(() => Mask.overlapsMany([m, other], new Int32Array([0, 1, 0, 0]), new Uint8Array(1)));
+        other.dispose();
+    }
+});
+
+test('dispose() of masks on the JS heap (fromWords, the JS kernels) works the same', () => {
+    const before = kernelStats();
+    const m = Mask.fromWords(40, 3, new Uint32Array(6).fill(1));
+    if (simdSupported) assert.equal(kernelStats().jsMasks, before.jsMasks + 1, 'fromWords words stay on the JS heap and are counted');
+    m.dispose();
+    assert.equal(kernelStats().jsMasks, before.jsMasks);
+    assert.throws(() => m.get(0, 0) && m.words, /was disposed/);
+    withKernels('js', () => {
+        const j = new Mask(64, 64, true);
+        assert.equal(j._ptr, -1);
+        j.dispose();
+        assert.throws(() => j.count(), /was disposed/);
+    });
+});
+
+test('a rejected fromWords leaves nothing behind for the next mask', () => {
+    // 32 x (2^28 + 1) needs one word more than allowed; the array is virtual memory, never touched.
+    const huge = new Uint32Array(2 ** 28 + 1);
+    assert.throws(() => Mask.fromWords(32, 2 ** 28 + 1, huge), (e: unknown) => e instanceof RangeError && /needs 268435457 words, more than the 268435456 allowed/.test((e as Error).message));
+    const next = new Mask(8, 8);
+    assert.notEqual(next.words.buffer, huge.buffer);
+    assert.equal(next.words.length, 8);
+    assert.equal(next.count(), 0);
+});
+
+test('freed blocks are reused whatever their size, and reused memory reads as zero', { skip }, () => {
+    const rnd = mulberry32(7);
+    const before = kernelStats();
+    for (let i = 0; i < 300; i++) {
+        const w = 32 + Math.floor(rnd() * 2000), h = 1 + Math.floor(rnd() * 700);
+        const m = new Mask(w, h);
+        assert.ok(m._ptr >= 0);
+        assert.equal(m.count(), 0, `fresh ${w}x${h} mask is empty`);
+        m.fill();
+        assert.equal(m.count(), w * h);
+        m.dispose();
+    }
+    assertBounded(before, 0, 'random sizes');
+    assert.ok(kernelStats().usedBytes <= before.usedBytes + 64 * 1024, 'every block went back');
+});
+
+test('(a) 1,000,000 masks of 32² created and disposed in one synchronous loop', { skip }, () => {
+    const before = kernelStats(), other = new Mask(32, 32, true);
+    let hits = 0;
+    for (let i = 0; i < 1_000_000; i++) {
+        const m = new Mask(32, 32);
+        m.set(i & 31, (i >> 5) & 31);
+        if (m._ptr < 0) assert.fail(`mask ${i} is not in WebAssembly memory`);
+        hits += m.overlapArea(other, 0, 0);
+        m.dispose();
+    }
+    assert.equal(hits, 1_000_000);
+    assertBounded(before, 0, '(a) with dispose()');
+    other.dispose();
+});
+
+test('(b) 20,000 overlapMask at 256² in one synchronous loop, with dispose()', { skip }, () => {
+    const a = Ref.random(256, 256, 0.5, 1), b = Ref.random(256, 256, 0.5, 2);
+    const ma = a.toMask(), mb = b.toMask(), before = kernelStats();
+    for (let i = 0; i < 20_000; i++) {
+        const o = ma.overlapMask(mb, (i % 41) - 20, (i % 37) - 18);
+        if (o._ptr < 0) assert.fail(`result ${i} is not in WebAssembly memory`);
+        if (i % 2000 === 0) assert.ok(sameMask(o, a.overlapMask(b, (i % 41) - 20, (i % 37) - 18)), `result ${i}`);
+        o.dispose();
+    }
+    assertBounded(before, 0, '(b) with dispose()');
+});
+
+test('(c) 2,000 masks of random sizes from 64 KiB to 8 MiB created and disposed', { skip }, () => {
+    const rnd = mulberry32(3), before = kernelStats();
+    for (let i = 0; i < 2000; i++) {
+        const bytes = 65536 + Math.floor(rnd() * (8 * MiB - 65536)), h = Math.ceil(bytes / 4 / 8);
+        const m = new Mask(256, h);
+        if (m._ptr < 0) assert.fail(`mask ${i} is not in WebAssembly memory`);
+        m.set(255, h - 1);
+        m.dispose();
+    }
+    assertBounded(before, 0, '(c) with dispose()');
+});
+
+test('(a) without dispose(): 1,000,000 dropped 32² masks, yielding every 10,000, stay bounded', { skip }, async () => {
+    await tick();
+    const before = kernelStats();
+    for (let i = 0; i < 1_000_000; i++) {
+        const m = new Mask(32, 32);
+        m.set(i & 31, 3);
+        if (i % 10_000 === 9_999) await tick();
+    }
+    assertBounded(before, 0, '(a) without dispose()');
+});
+
+test('a World keeps working after its masks are swapped and the old ones disposed', () => {
+    const world = new World();
+    const a = world.add({ x: 0, y: 0, mask: new Mask(16, 16, true) });
+    world.add({ x: 8, y: 8, mask: new Mask(16, 16, true) });
+    assert.equal(world.step(), 1);
+    const old = a.mask as Mask;
+    world.setMask(a, new Mask(4, 4, true));
+    old.dispose();
+    assert.equal(world.step(), 0);
+    world.setMask(a, new Mask(20, 20, true));
+    assert.equal(world.step(), 1);
+});
