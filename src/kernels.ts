@@ -123,11 +123,31 @@ export const JS: Kernels = {
     },
 
     first(a, b, c, out) {
-        selWords[0] = a.words;
-        const y = queryJS(1, a.height, b, c, FIRST, out);
-        selWords[0] = EMPTY;
-        if (y < 0) return false;
-        out.y = y;
+        const A = a.words, B = b.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx, y0 = c.y0, n0 = y0 - c.dy;
+        let bestY = c.y1, bestX = 0;
+        for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
+            const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
+            let ai = s * ah + y0, bi = bs * bh + n0;
+            // Later strips only look above the best row so far, so ties go to the leftmost strip.
+            const rows = bestY - y0;
+            if (sh !== 0 && bs >= 0 && bs + 1 < bStrips) {
+                const ls = 32 - sh;
+                for (let r = 0; r < rows; r++, ai++, bi++) {
+                    const w = A[ai] & ((B[bi] >>> sh) | (B[bi + bh] << ls));
+                    if (w !== 0) { bestY = y0 + r; bestX = (s << 5) + ctz(w); break; }
+                }
+            } else {
+                let rs = sh, ls = 0;
+                if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
+                for (let r = 0; r < rows; r++, ai++, bi++) {
+                    const w = A[ai] & ((B[bi] >>> rs) << ls);
+                    if (w !== 0) { bestY = y0 + r; bestX = (s << 5) + ctz(w); break; }
+                }
+            }
+        }
+        if (bestY === c.y1) return false;
+        out.x = bestX;
+        out.y = bestY;
         return true;
     },
 
@@ -136,22 +156,29 @@ export const JS: Kernels = {
         const rows = c.y1 - c.y0, n0 = c.y0 - c.dy;
         let n = 0;
         // Zero words skip the popcount: contacts are mostly empty words (-23% time on a sparse 1024²
-        // overlap, no change on a dense one; bench/layout scenes).
+        // overlap, no change on a dense one; bench/layout scenes). The popcount is written out: a call to
+        // bits.ts popcnt() here measured 10% slower at 256² and 1024².
         for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
             const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
             let ai = s * ah + c.y0, bi = bs * bh + n0;
             if (sh !== 0 && bs >= 0 && bs + 1 < bStrips) {
                 const ls = 32 - sh;
                 for (let r = 0; r < rows; r++, ai++, bi++) {
-                    const v = A[ai] & ((B[bi] >>> sh) | (B[bi + bh] << ls));
-                    if (v !== 0) n += popcnt(v);
+                    let v = A[ai] & ((B[bi] >>> sh) | (B[bi + bh] << ls));
+                    if (v === 0) continue;
+                    v -= (v >>> 1) & 0x55555555;
+                    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+                    n += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
                 }
             } else {
                 let rs = sh, ls = 0;
                 if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
                 for (let r = 0; r < rows; r++, ai++, bi++) {
-                    const v = A[ai] & ((B[bi] >>> rs) << ls);
-                    if (v !== 0) n += popcnt(v);
+                    let v = A[ai] & ((B[bi] >>> rs) << ls);
+                    if (v === 0) continue;
+                    v -= (v >>> 1) & 0x55555555;
+                    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+                    n += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
                 }
             }
         }
