@@ -349,7 +349,11 @@ function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
         try { mask = Mask.fromWords(r.width, r.height, all.subarray(w, w + n)); } catch (e) { throw corrupt(`frame ${i} (${JSON.stringify(r.name)}): ${(e as Error).message}`); }
         // With the WebAssembly kernels, one copy into WebAssembly memory at load: kernels (and worker
         // threads) only run on masks there, so a zero-copy JS view would take the JS kernels on every call.
-        if (wasmOn && n > 0) mask = mask.clone();
+        if (wasmOn && n > 0) {
+            const view = mask;
+            mask = view.clone();
+            view.dispose();
+        }
         w += n;
         frames.push({ name: r.name, index: i, mask, x: r.x, y: r.y, sourceWidth: r.sw, sourceHeight: r.sh, duration: r.duration, boxes: r.boxes });
     }

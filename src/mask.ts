@@ -400,7 +400,7 @@ export class Mask {
             throw new RangeError(`out is ${out.width}x${out.height}, expected ${this.width}x${this.height} (this mask's size).`);
         }
         const hit = this.#clip(other, dx, dy);
-        if (out === other && out !== this) {
+        if (out === other) {
             // The kernel would overwrite `other` while still reading it shifted: go through a temporary.
             const t = this.overlapMask(other, dx, dy);
             if (out._ptr >= 0 && t._ptr >= 0) K.copy32(out._ptr, t._ptr, out.strips * out.height);
