@@ -422,15 +422,29 @@ export class Mask {
 
     /** ORs `other` into this mask with its top-left at (dx, dy), clipped to this mask. */
     draw(other: Mask, dx: number, dy: number): this {
-        // Drawing a mask onto itself stays in JS: its row-by-row order is part of the result (rows
-        // already drawn are read again), and the 4-row vectors would read them before the update.
-        if (this.#clip(other, dx, dy)) (other === this ? JS : pick(this, other, C)).or(this, other, C);
+        if (!this.#clip(other, dx, dy)) return this;
+        if (other === this) return this.#selfOp(dx, dy, false);
+        pick(this, other, C).or(this, other, C);
         return this;
     }
 
     /** Clears the pixels of this mask under `other`'s set pixels (AND NOT), `other`'s top-left at (dx, dy). */
     erase(other: Mask, dx: number, dy: number): this {
-        if (this.#clip(other, dx, dy)) (other === this ? JS : pick(this, other, C)).andNot(this, other, C);
+        if (!this.#clip(other, dx, dy)) return this;
+        if (other === this) return this.#selfOp(dx, dy, true);
+        pick(this, other, C).andNot(this, other, C);
+        return this;
+    }
+
+    // draw/erase of a mask onto itself uses the mask as it was before the call (pygame's result): the
+    // kernels would otherwise read rows they have already changed.
+    #selfOp(dx: number, dy: number, erase: boolean): this {
+        const copy = this.clone();
+        clip(this.width, this.height, copy.width, copy.height, Math.floor(dx), Math.floor(dy), C);
+        const k = pick(this, copy, C);
+        if (erase) k.andNot(this, copy, C);
+        else k.or(this, copy, C);
+        copy.dispose();
         return this;
     }
 

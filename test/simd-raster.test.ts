@@ -87,7 +87,7 @@ testKernels('stamps with ids, a plane stamped onto itself, and JS-heap masks giv
         const heap = Mask.fromWords(b.width, b.height, b.words.slice()); // JS-heap words: the JS path on the wasm side too
         r.stamp(a, 10, 5, -1, 0).stamp(b, 60, -3, 7, 0).stamp(a, 37, 12, -1, 0); // ids on layer 0 after the first stamp
         r.stamp(heap, -9, 20, -1, 1).stamp(a, 100, 20, -1, 1);
-        r.stamp(r.plane(1), 5, 3, -1, 1); // a plane onto itself: row by row, as Mask.draw
+        r.stamp(r.plane(1), 5, 3, -1, 1).stamp(r.plane(0), 2, 1, 9, 0); // planes onto themselves: as they were, as Mask.draw
         r.stamp(r.plane(0), 3, 1, -1, 2);
         const answers = [];
         for (const [x, y] of [[0, 0], [20, 10], [-30, 5], [90, 20], [120, -10]]) {
