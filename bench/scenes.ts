@@ -3,7 +3,7 @@
 // word of the intersection must be visited; "early" and "late" add one overlapping pair of pixels
 // at the first or last pixel (row-major) of the intersection.
 import { Mask } from '../src/index.js';
-import { mulberry32 } from './harness.js';
+import { mulberry32 } from './timing.js';
 
 export type HitKind = 'early' | 'late' | 'none';
 

@@ -1,13 +1,22 @@
-// WebAssembly SIMD kernels vs the JS kernels vs the naive per-pixel loop vs pygame.mask, in one run.
-// Run: npm run bench:simd   (pygame columns need Debian's python3-pygame; skipped with a note otherwise)
+// WebAssembly SIMD kernels vs the JS kernels vs the naive per-pixel loop vs pygame.mask, in one run; then
+// the WebAssembly kernels in Node with and without SharedArrayBuffer and in Chromium pages with and
+// without cross-origin isolation (bench/simd-page.ts).
+// Run: npm run bench:simd   (pygame columns need Debian's python3-pygame, the browser table
+// /usr/bin/chromium; each is skipped with a note otherwise)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Mask } from '../src/index.js';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { chromium, type Browser } from 'playwright-core';
+import { Mask, kernelStats } from '../src/index.js';
 import { setKernels, setWasmMinWords, wasmMinWords } from '../src/wasm/simd.js';
 import { banner, fmt, mulberry32, table, time, type Timing } from './harness.js';
 import { makeScene, toRGBA, type HitKind } from './scenes.js';
+import { run as runSimdPage, type SimdRun } from './simd-page.js';
 
 const SIZES = [32, 64, 256, 1024];
 const KINDS: HitKind[] = ['early', 'late', 'none'];
@@ -136,3 +145,73 @@ table(['2000 pairs, 16²–48² disc sprites, boxes intersecting', 'per pair'], 
 ]);
 console.log(`${hitsJs} of ${NP} pairs overlap. Scenes: two s×s masks, b at (13, 2); "none" = full scan without a hit.`);
 console.log('Shared 2-core machine: short runs (7 samples × 10 ms), expect ±10–20 % between runs.');
+
+// The same WebAssembly timings in four runtimes: Node with shared memory (this process), Node without
+// SharedArrayBuffer (a child with the no-shared-memory preload), and Chromium pages served with and
+// without cross-origin isolation (COOP + COEP), where the memory is shared or plain as on the web.
+const CHROMIUM = '/usr/bin/chromium';
+console.log();
+if (!existsSync(CHROMIUM)) {
+    console.log(`Browser table skipped: ${CHROMIUM} is missing (apt-get install chromium).`);
+} else {
+    const expect = (where: string, got: SimdRun, shared: boolean, isolated: boolean | null) => {
+        console.log(`${where}: kernels ${got.kernels}, sharedMemory ${got.sharedMemory}, crossOriginIsolated ${got.isolated ?? 'n/a'}`);
+        if (got.kernels !== 'wasm' || got.sharedMemory !== shared || got.isolated !== isolated) {
+            throw new Error(`${where}: expected kernels wasm, sharedMemory ${shared}, crossOriginIsolated ${isolated}`);
+        }
+        return got;
+    };
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    // The tables above dropped ~200,000 masks without dispose(); yielding lets FinalizationRegistry free
+    // them: while they are pending, each create/dispose of a mask over 2 KiB costs time in proportion to
+    // their number (the Map in src/wasm/simd.ts that holds one entry per block).
+    await new Promise(r => setTimeout(r, 10));
+    const left = kernelStats();
+    console.log(`Node shared runs in this process, after the tables above: ${left.wasmMasks} masks live, ${(left.memoryBytes / 2 ** 20).toFixed(0)} MiB of WebAssembly memory.`);
+    const nodeShared = expect('Node shared', runSimdPage(), true, null);
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/env/no-shared-memory.mjs', '--input-type=module', '-e',
+        'const { run } = await import(\'./bench/simd-page.ts\'); console.log(JSON.stringify(run()));'], { cwd: root, encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(`the no-SharedArrayBuffer child failed: ${child.stderr}`);
+    const nodePlain = expect('Node no-SAB', JSON.parse(child.stdout) as SimdRun, false, null);
+
+    const server = createServer((req, res) => {
+        res.setHeader('Content-Type', 'text/html');
+        if (req.url === '/isolated') {
+            res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+            res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
+        }
+        res.end('<!doctype html><title>hitmask SIMD bench</title>');
+    });
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+    let browser: Browser | null = null;
+    try {
+        const bundle = await esbuild.build({
+            entryPoints: [fileURLToPath(new URL('./simd-page.ts', import.meta.url))],
+            bundle: true, format: 'iife', globalName: 'hitmaskSimdPage', write: false, target: 'es2022'
+        });
+        browser = await chromium.launch({
+            executablePath: CHROMIUM,
+            args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
+        });
+        const inPage = async (path: string): Promise<SimdRun> => {
+            const page = await (browser as Browser).newPage();
+            // A fallback warning (WebAssembly memory at its ceiling) or an error would make the column meaningless.
+            page.on('console', m => { if (m.type() === 'warning' || m.type() === 'error') console.log(`page ${path} console.${m.type()}: ${m.text()}`); });
+            await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
+            const r = await page.evaluate(`${bundle.outputFiles[0].text}\nhitmaskSimdPage.run()`) as SimdRun;
+            await page.close();
+            return r;
+        };
+        const isolated = expect('Chromium isolated', await inPage('/isolated'), true, true);
+        const plain = expect('Chromium plain', await inPage('/plain'), false, false);
+        console.log(`Chromium ${browser.version()} (headless, ${CHROMIUM}); each figure: median of 15 samples of ~20 ms after warm-up.\n`);
+        const us = (ns: number) => (ns / 1e3).toFixed(ns < 1e4 ? 3 : 1);
+        const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+        table(['op (no hit: full scan)', 'Node shared µs', 'Node no-SAB µs', 'Chromium isolated µs', 'Chromium plain µs', 'plain / isolated', 'no-SAB / shared'],
+            Object.keys(nodeShared.ns).map(op => [op, us(nodeShared.ns[op]), us(nodePlain.ns[op]), us(isolated.ns[op]), us(plain.ns[op]),
+                x(plain.ns[op], isolated.ns[op]), x(nodePlain.ns[op], nodeShared.ns[op])]));
+    } finally {
+        await browser?.close();
+        server.close();
+    }
+}

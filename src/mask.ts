@@ -151,7 +151,7 @@ export class Mask {
      */
     dispose(): void {
         if (this.#gen < 0) return;
-        if (this.#ptr >= 0) freeMask(this.#ptr, this, this.#ref);
+        if (this.#ptr >= 0) freeMask(this.#ptr, this.strips * this.height, this, this.#ref);
         else dropJsMask(this);
         this.#ptr = -1;
         this.#ref = null;
