@@ -3,6 +3,7 @@
 // detaches a plain memory's views), and a CollisionRaster.
 import { CollisionRaster, Mask, kernelStats, setKernels, type KernelMode, type Point } from '../src/index.js';
 import { setWasmMinWords, wasmMinWords } from '../src/wasm/simd.js';
+import { mulberry32 } from '../bench/timing.js';
 
 /** What {@link environment} reports: the page's isolation and the kernels it got at load. */
 export interface EnvironmentCheck { isolated: boolean; sharedArrayBuffer: string; kernels: string; reason: string | null; sharedMemory: boolean }
@@ -17,18 +18,6 @@ export interface GrowthCheck extends Mismatches {
     staleLengths: number[];
     /** Their expected lengths, strips × height. */
     wordCounts: number[];
-}
-
-/** Deterministic PRNG (mulberry32). */
-function mulberry32(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
 }
 
 /** One byte per pixel, row-major: the reference's picture of a mask. */
