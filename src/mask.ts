@@ -45,6 +45,9 @@ function allocWords(n: number): Uint32Array {
 
 const NO_WORDS = new Uint32Array(0);
 
+// Longest toText(): 2^27 characters (an 11,000² mask), a quarter of V8's string limit.
+const MAX_TEXT = 2 ** 27;
+
 /** @internal How the constructor gets its words: adopted ones (Mask.fromWords), or fresh ones it need not zero. */
 export class Init {
     constructor(readonly words: Uint32Array | null) {}
@@ -246,15 +249,22 @@ export class Mask {
         return new Mask(width, height, new Init(words));
     }
 
-    /** Rows of `#` and `.` joined by newlines. */
+    /** Rows of `#` and `.` joined by newlines (for tests and debugging: at most 2^27 characters, a RangeError beyond). */
     toText(): string {
-        const rows: string[] = [];
-        for (let y = 0; y < this.height; y++) {
-            let row = '';
-            for (let x = 0; x < this.width; x++) row += this.getBit(x, y) ? '#' : '.';
-            rows.push(row);
+        this.#live();
+        const { width, height } = this, chars = Math.max(0, (width + 1) * height - 1);
+        // A string past V8's limit (2^29 − 24 characters), or an array of a row string per row of a very
+        // tall mask, aborts the process instead of throwing: refuse early, well below both.
+        if (chars > MAX_TEXT) {
+            throw new RangeError(`Mask ${width}x${height} as text is ${chars} characters, more than the ${MAX_TEXT} allowed; crop() a part of it first.`);
         }
-        return rows.join('\n');
+        // One byte per character, decoded once: no per-row strings.
+        const bytes = new Uint8Array(chars), words = this.words;
+        for (let y = 0, p = 0; y < height; y++, p++) {
+            for (let x = 0; x < width; x++, p++) bytes[p] = (words[(x >>> 5) * height + y] >>> (x & 31)) & 1 ? 35 : 46;
+            if (p < chars) bytes[p] = 10;
+        }
+        return new TextDecoder('latin1').decode(bytes);
     }
 
     /** Whether pixel (x, y) is set; coordinates are floored, and anything outside the mask is clear. */

@@ -52,11 +52,15 @@ function compareGolden(name: string, png: Buffer): void {
         writeFileSync(`${GOLDEN}${name}.error.png`, png);
         return `${why}; the screenshot is in ${GOLDEN}${name}.error.png (UPDATE_GOLDEN=1 npm test re-records the golden image)`;
     };
-    assert.ok(actual.width === expected.width && actual.height === expected.height,
-        failed(`screenshot is ${actual.width}x${actual.height}, golden ${expected.width}x${expected.height}`));
+    // failed() writes the screenshot next to the golden one: only call it once the check has failed.
+    if (actual.width !== expected.width || actual.height !== expected.height) {
+        assert.fail(failed(`screenshot is ${actual.width}x${actual.height}, golden ${expected.width}x${expected.height}`));
+    }
     const d = diff(actual, expected);
-    if (d.fraction > MAX_DIFF) writeFileSync(`${GOLDEN}${name}.diff.error.png`, PNG.sync.write(d.image));
-    assert.ok(d.fraction <= MAX_DIFF, failed(`${(d.fraction * 100).toFixed(2)}% of the pixels differ (allowed ${MAX_DIFF * 100}%); differences in ${name}.diff.error.png`));
+    if (d.fraction > MAX_DIFF) {
+        writeFileSync(`${GOLDEN}${name}.diff.error.png`, PNG.sync.write(d.image));
+        assert.fail(failed(`${(d.fraction * 100).toFixed(2)}% of the pixels differ (allowed ${MAX_DIFF * 100}%); differences in ${name}.diff.error.png`));
+    }
 }
 
 test('the demo in headless Chromium: same counts as Node, clean console, golden screenshot', { skip, timeout: 120_000 }, async t => {

@@ -88,3 +88,11 @@ test('shape operations reject bad arguments', () => {
     bad(() => m.toRGBA(0, 0, new Uint8Array(99)), RangeError, /length 100, got Uint8Array\(99\)/);
     assert.equal(m.count(), 25);
 });
+
+test('toText of a mask too tall or wide for a string throws a RangeError instead of aborting the process', () => {
+    bad(() => new Mask(0, 2 ** 30).toText(), RangeError, /as text is 1073741823 characters, more than the 134217728 allowed; crop\(\) a part/);
+    bad(() => new Mask(1, 2e8).toText(), RangeError, /as text is 399999999 characters/);
+    bad(() => new Mask(2 ** 27 + 1, 1).toText(), RangeError, /as text is 134217729 characters/);
+    assert.equal(new Mask(3, 2).toText(), '...\n...');
+    assert.equal(new Mask(0, 3).toText(), '\n\n');
+});
