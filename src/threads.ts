@@ -11,6 +11,10 @@ import { K, sharedMemory, type WasmMemory } from './wasm/simd.js';
 export interface WorkerLike {
     postMessage(message: unknown): void;
     terminate(): unknown;
+    /** Node's worker events ('error', 'exit'): listened to, where present, to notice a worker that died. */
+    on?(event: string, listener: (arg: unknown) => void): unknown;
+    /** A web Worker's events ('error'): the same. */
+    addEventListener?(type: string, listener: (event: unknown) => void): void;
 }
 
 /**
@@ -33,6 +37,12 @@ export interface ThreadPoolOptions {
     spinMicros?: number;
     /** Starts one worker; by default a web Worker from a Blob URL. Node users get one from `hitmask/node`'s `createThreadPool`. */
     spawn?: SpawnWorker;
+    /**
+     * A batch whose chunks make no progress for this long fails: a worker died (or hung) holding one.
+     * The pool then closes and the call throws an Error saying so; later batches run on the calling
+     * thread. @default 2000
+     */
+    stallMs?: number;
 }
 
 // Control slots. NEXT holds (generation tag << 20 | next chunk); CLOSED between batches.
@@ -111,8 +121,12 @@ export class ThreadPool {
     readonly #memory: WasmMemory;
     readonly #control: Int32Array;
     readonly #threads: WorkerLike[] = [];
+    readonly #stallMs: number;
     #gen = 0;
     #closed = false;
+    // Why the pool stopped on its own (a worker died or hung), and whether a call has reported it yet.
+    #failure: string | null = null;
+    #reported = false;
 
     /** Starts `workers` worker threads (at least 1); throws where threads cannot share mask memory, saying why. */
     constructor(workers: number, options: ThreadPoolOptions = {}) {
@@ -120,6 +134,7 @@ export class ThreadPool {
         if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
         this.minWords = checkInt('minWords', options.minWords ?? 131072, 0, 2 ** 53);
         const spin = checkInt('spinMicros', options.spinMicros ?? 2000, 0, 1e6);
+        this.#stallMs = checkInt('stallMs', options.stallMs ?? 2000, 1, 2 ** 31 - 1);
         const spawn = options.spawn ?? browserSpawn;
         if (typeof spawn !== 'function') throw new TypeError(`spawn must be a function (source) => Worker, got ${describe(spawn)}.`);
         const shared = sharedMemory();
@@ -139,12 +154,34 @@ export class ThreadPool {
             for (let i = 0; i < workers; i++) {
                 const w = spawn(WORKER_SOURCE);
                 this.#threads.push(w);
+                this.#watch(w, i);
                 w.postMessage(message);
             }
         } catch (e) {
             this.close();
             throw e;
         }
+    }
+
+    // A worker's error or exit (events arrive between tasks, never during a batch's spin) closes the pool.
+    #watch(w: WorkerLike, i: number): void {
+        const died = (why: string) => {
+            if (this.#closed) return;
+            this.#failure = `worker ${i} ${why}`;
+            this.close();
+        };
+        const message = (e: unknown) => (e as { message?: unknown })?.message ?? String(e);
+        if (typeof w.on === 'function') {
+            w.on('error', e => died(`threw: ${message(e)}`));
+            w.on('exit', code => died(`exited with code ${String(code)}`));
+        } else if (typeof w.addEventListener === 'function') {
+            w.addEventListener('error', e => died(`failed: ${message(e)}`));
+        }
+    }
+
+    /** Why the pool stopped by itself (a worker died, or a batch stalled), or null. */
+    get failure(): string | null {
+        return this.#failure;
     }
 
     /** Number of workers that have started and wait for work. */
@@ -197,6 +234,11 @@ export class ThreadPool {
 
     /** @internal Runs a batch of overlap records, split across the threads when it is worth it. */
     run(tp: number, n: number, rp: number, work: number): number {
+        if (this.#failure !== null && !this.#reported) {
+            // The pool died between batches: the caller hears about it once; later batches run on its thread.
+            this.#reported = true;
+            throw new Error(this.#failureMessage());
+        }
         if (this.#closed || n < 2 || work < this.minWords || sharedMemory()?.memory !== this.#memory) return K.overlapsBatch(tp, n, rp);
         const c = this.#control;
         // About 32 chunks per thread: the caller waits for chunks that workers have claimed, so they must be
@@ -219,9 +261,27 @@ export class ThreadPool {
             Atomics.add(c, HITS, k.overlapsBatch(tp + s * 32, Math.min(chunk, n - s), rp + s));
             Atomics.add(c, DONE, 1);
         }
-        while (Atomics.load(c, DONE) < chunks) { /* workers finish their last chunks */ }
+        // Wait for the workers' last chunks, but not forever: a worker that died holding a chunk never
+        // finishes it, and its death is an event this spinning thread cannot receive.
+        let done = Atomics.load(c, DONE), since = performance.now();
+        for (let spins = 1; done < chunks; spins++) {
+            if ((spins & 1023) !== 0) { done = Atomics.load(c, DONE); continue; }
+            const now = Atomics.load(c, DONE), t = performance.now();
+            if (now !== done) { done = now; since = t; continue; }
+            if (t - since > this.#stallMs) {
+                Atomics.store(c, NEXT, CLOSED);
+                this.#failure ??= `a batch made no progress for ${this.#stallMs} ms (${chunks - now} of ${chunks} chunks unfinished): a worker died or hung`;
+                this.#reported = true;
+                this.close();
+                throw new Error(this.#failureMessage());
+            }
+        }
         // Close the batch before the next one rewrites the parameters (see WORKER_SOURCE).
         Atomics.store(c, NEXT, CLOSED);
         return Atomics.load(c, HITS);
+    }
+
+    #failureMessage(): string {
+        return `ThreadPool stopped: ${this.#failure}. The pool is closed: later batches run on the calling thread (create a new ThreadPool to use threads again).`;
     }
 }

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Mask } from '../src/mask.js';
-import { createThreadPool } from '../src/node/threads.js';
+import { createThreadPool, spawnNodeWorker } from '../src/node/threads.js';
 import { ThreadPool, type WorkerLike } from '../src/threads.js';
 import { getKernels, kernelStats, setKernels, simdSupported } from '../src/wasm/simd.js';
 import { World } from '../src/world.js';
@@ -158,4 +158,50 @@ test('a spawn that fails part-way stops the workers already started', { skip }, 
     assert.throws(() => new ThreadPool(3, { spawn }), /no more workers/);
     assert.equal(started.length, 2);
     assert.ok(started.every(w => w.terminated && w.messages.length === 1));
+});
+
+// A worker that dies after claiming a chunk: its source throws right before it would add its chunk's hits.
+const dyingSource = (source: string) => source.replace(/Atomics\.add\(c, \d+, k\.overlapsBatch/, 'throw new Error("worker crash after claiming a chunk"); $&');
+
+test('a worker that dies holding a chunk: the batch fails after stallMs with a clear Error, and the pool falls back to the calling thread', { skip }, async () => {
+    const rnd = mulberry32(77), masks = Array.from({ length: 6 }, (_, i) => Ref.random(40 + 10 * i, 30 + 7 * i, 0.2, 300 + i).toMask());
+    const pool = new ThreadPool(1, { minWords: 0, stallMs: 300, spinMicros: 1e6, spawn: s => spawnNodeWorker(dyingSource(s)) });
+    await pool.whenReady();
+    const P = randomBatch(rnd, masks, 20000), n = P.length >> 2, out = new Uint8Array(n), want = new Uint8Array(n);
+    const hits = Mask.overlapsMany(masks, P, want);
+    // The worker must claim a chunk: wake it (it polls), and retry until a batch fails.
+    let error: unknown = null;
+    const t = performance.now();
+    for (let tries = 0; tries < 50 && error === null; tries++) {
+        pool.wake();
+        try { Mask.overlapsMany(masks, P, out, n, pool); } catch (e) { error = e; }
+    }
+    assert.ok(error instanceof Error && /ThreadPool stopped: .*no progress for 300 ms.*later batches run on the calling thread/.test(error.message), String(error));
+    assert.ok(performance.now() - t < 10_000, 'the wait is bounded');
+    assert.equal(pool.closed, true);
+    assert.ok(pool.failure !== null);
+    // Afterwards the pool is a single-thread pool: same answers, no more errors.
+    assert.equal(Mask.overlapsMany(masks, P, out, n, pool), hits);
+    assert.deepEqual(out, want);
+    const world = new World({ threads: pool }), plain = new World();
+    for (let i = 0; i < 200; i++) {
+        const x = rnd() * 300, y = rnd() * 300, mask = masks[i % masks.length];
+        world.add({ x, y, mask });
+        plain.add({ x, y, mask });
+    }
+    assert.equal(world.step(), plain.step());
+});
+
+test('a worker that dies between batches: the next batch reports it once, then runs on the calling thread', { skip }, async () => {
+    const masks = [new Mask(64, 64, true), new Mask(48, 48, true)];
+    let worker: WorkerLike | null = null;
+    const pool = new ThreadPool(1, { minWords: 0, spawn: s => (worker = spawnNodeWorker(s)) });
+    await pool.whenReady();
+    (worker as unknown as WorkerLike).terminate();
+    for (let i = 0; i < 100 && pool.failure === null; i++) await new Promise(r => setTimeout(r, 10));
+    assert.match(String(pool.failure), /worker 0 exited with code/);
+    const P = new Int32Array([0, 1, 5, 5, 1, 0, 100, 0, 0, 1, -10, -10]), out = new Uint8Array(3);
+    assert.throws(() => Mask.overlapsMany(masks, P, out, 3, pool), /ThreadPool stopped: worker 0 exited with code/);
+    assert.equal(Mask.overlapsMany(masks, P, out, 3, pool), 2);
+    assert.deepEqual([...out], [1, 0, 1]);
 });
