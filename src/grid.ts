@@ -14,6 +14,9 @@
 /** A body wider or taller than this many cells goes to the large list instead of the grid. */
 const LARGE_CELLS = 4;
 
+/** Most candidate pairs (bodies whose boxes overlap) one detection collects: 2^24. */
+export const MAX_PAIRS = 2 ** 24;
+
 /** Boxes of the bodies, indexed by slot: half-open [x0, x1) × [y0, y1) in world pixels. */
 export interface Boxes {
     x0: Float64Array;
@@ -136,6 +139,18 @@ export class Grid {
         start[0] = 0;
     }
 
+    // Room for more pairs; past MAX_PAIRS a RangeError, before the arrays (pairs here, then the World's
+    // batch and sort keys: about 32 bytes a pair) exhaust memory. 20,000 bodies on one spot make 2e8
+    // pairs: that took 100 s and 10 GB, then a fatal error.
+    private growPairs(np: number): Int32Array<ArrayBuffer> {
+        if (np >> 1 >= MAX_PAIRS) {
+            throw new RangeError(`World.step(): more than ${MAX_PAIRS} pairs of bodies whose boxes overlap (the limit), counted before category filters; spread the bodies out, or split them into Worlds.`);
+        }
+        const b = new Int32Array(Math.min(grow(np + 2), 2 * MAX_PAIRS));
+        b.set(this.pairs);
+        return b;
+    }
+
     /** Lists every pair of boxes that overlap (half-open) exactly once into {@link pairs}; returns the pair count. */
     collectPairs(): number {
         const boxes = this.boxes;
@@ -158,7 +173,7 @@ export class Grid {
                     const rcx = Math.floor((bx0 > ax0 ? bx0 : ax0) * inv), rcy = Math.floor((by0 > ay0 ? by0 : ay0) * inv);
                     const rb = dense ? (rcy - gy0) * cols + (rcx - gx0) : hash(rcx, rcy) & hmask;
                     if (rb !== b) continue;
-                    if (np + 2 > pairs.length) pairs = this.pairs = growCopy(pairs, np + 2);
+                    if (np + 2 > pairs.length) pairs = this.pairs = this.growPairs(np);
                     pairs[np++] = i;
                     pairs[np++] = j;
                 }
@@ -173,7 +188,7 @@ export class Grid {
             for (let m = l + 1; m < largeCount; m++) {
                 const j = large[m];
                 if (x0[j] >= ax1 || y0[j] >= ay1 || x1[j] <= ax0 || y1[j] <= ay0) continue;
-                if (np + 2 > pairs.length) pairs = this.pairs = growCopy(pairs, np + 2);
+                if (np + 2 > pairs.length) pairs = this.pairs = this.growPairs(np);
                 pairs[np++] = i;
                 pairs[np++] = j;
             }
@@ -189,7 +204,7 @@ export class Grid {
                     for (let k = 0; k < smallCount; k++) {
                         const j = small[k];
                         if (x0[j] >= ax1 || y0[j] >= ay1 || x1[j] <= ax0 || y1[j] <= ay0) continue;
-                        if (np + 2 > pairs.length) pairs = this.pairs = growCopy(pairs, np + 2);
+                        if (np + 2 > pairs.length) pairs = this.pairs = this.growPairs(np);
                         pairs[np++] = i;
                         pairs[np++] = j;
                     }
@@ -204,7 +219,7 @@ export class Grid {
                             if (bx0 >= ax1 || by0 >= ay1 || x1[j] <= ax0 || y1[j] <= ay0) continue;
                             // The reference cell is unique, so this visit is the one to report from.
                             if (Math.floor((bx0 > ax0 ? bx0 : ax0) * inv) !== cx || Math.floor((by0 > ay0 ? by0 : ay0) * inv) !== cy) continue;
-                            if (np + 2 > pairs.length) pairs = this.pairs = growCopy(pairs, np + 2);
+                            if (np + 2 > pairs.length) pairs = this.pairs = this.growPairs(np);
                             pairs[np++] = i;
                             pairs[np++] = j;
                         }

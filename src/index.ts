@@ -7,7 +7,8 @@ export type { AtlasFrame, AtlasTag, HitBox, TagDirection, AddFrameOptions } from
 export { crc32 } from './crc32.js';
 export { CollisionRaster, RasterView, MAX_LAYERS, MAX_ID } from './raster.js';
 export type { RasterOptions } from './raster.js';
-export { World, Body, MAX_COORD } from './world.js';
+export { World, Body, MAX_COORD, MAX_SWEEP } from './world.js';
+export { MAX_PAIRS } from './grid.js';
 export type { BodyOptions, LayerOptions, Filter, Pair, Contact, SweepHit, WorldOptions, WorldEvent, HitCallback, PairListener } from './world.js';
 export { TileMap } from './tilemap.js';
 export { transformMask, TransformCache } from './transform.js';

@@ -10,6 +10,9 @@ import { checkTransform, TransformCache, type Transform } from './transform.js';
 /** Largest |x| or |y| of a body position: 2^50, so boxes and offsets stay exact integers in doubles. */
 export const MAX_COORD = 2 ** 50;
 
+/** Longest sweep, in pixel steps (|dx| + |dy|): each step is tested, so a sweep costs up to that many tests. */
+export const MAX_SWEEP = 2 ** 20;
+
 /** A per-body collision callback: `self` is the body it is registered on. */
 export type HitCallback<T> = (self: Body<T>, other: Body<T>) => void;
 
@@ -224,6 +227,7 @@ export class World<T = unknown> {
     private prevB: Body<T>[] = [];
     private prevCount = 0;
     private dispatching = false;
+    private thrown: unknown[] = [];
     private listeners: Record<WorldEvent, PairListener<T>[]> = { begin: [], stay: [], end: [] };
     private rectMask = new Mask(0, 0);
     private scratch: Body<T>[] = [];
@@ -433,7 +437,9 @@ export class World<T = unknown> {
      * {@link pairA}/{@link pairB}). Events follow the pair order, merged with the previous step's pairs:
      * for each pair, world listeners, then `a`'s callback, then `b`'s. Changes made by callbacks: removals
      * take effect at once (a removed body is skipped by every later event of this step); adds, moves,
-     * mask, transform and filter changes take effect at the next detection.
+     * mask, transform and filter changes take effect at the next detection. A callback that throws does
+     * not stop the step: every event is still delivered and the pairs committed, then step() rethrows
+     * the error (an AggregateError when several threw), so begin/stay/end stay balanced.
      */
     step(): number {
         const n = this.detect();
@@ -452,6 +458,13 @@ export class World<T = unknown> {
         }
         for (let k = 0; k < n; k++) { prevA[k] = hitA[k]; prevB[k] = hitB[k]; }
         prevA.length = prevB.length = this.prevCount = n;
+        // Errors from callbacks surface only now, with every event of the step delivered and the pairs
+        // committed, so begin/stay/end stay balanced whatever user code throws.
+        if (this.thrown.length > 0) {
+            const thrown = this.thrown;
+            this.thrown = [];
+            throw thrown.length === 1 ? thrown[0] : new AggregateError(thrown, `${thrown.length} collision callbacks threw during World.step(); see .errors.`);
+        }
         return n;
     }
 
@@ -642,6 +655,9 @@ export class World<T = unknown> {
         const { x0, y0, x1, y1 } = this.boxes;
         const mask = this.masks[s] as Mask, w = mask.width, h = mask.height;
         const sx = x0[s], sy = y0[s], ex = Math.floor(tx) + this.offX[s], ey = Math.floor(ty) + this.offY[s];
+        if (Math.abs(ex - sx) + Math.abs(ey - sy) > MAX_SWEEP) {
+            throw new RangeError(`sweep(): the path from (${sx - this.offX[s]}, ${sy - this.offY[s]}) to (${Math.floor(tx)}, ${Math.floor(ty)}) is ${Math.abs(ex - sx) + Math.abs(ey - sy)} pixel steps, more than the ${MAX_SWEEP} allowed (each step is tested); sweep in shorter segments.`);
+        }
         if (w === 0 || h === 0 || this.cat[s] === 0 || (ex === sx && ey === sy)) return false;
         const cat = this.cat[s], colw = this.colw[s], grp = this.grp[s];
         // Candidates: compatible bodies whose boxes meet the swept box and that the mover does not overlap yet.
@@ -857,14 +873,23 @@ export class World<T = unknown> {
         const list = this.listeners[event];
         for (let k = 0; k < list.length; k++) {
             if (a.slot < 0 || b.slot < 0) return;
-            list[k](a, b);
+            this.call(list[k], a, b);
         }
         if (a.slot < 0 || b.slot < 0) return;
         const fa = event === 'begin' ? a.onBegin : event === 'stay' ? a.onStay : a.onEnd;
-        if (fa) fa(a, b);
+        if (fa) this.call(fa, a, b);
         if (a.slot < 0 || b.slot < 0) return;
         const fb = event === 'begin' ? b.onBegin : event === 'stay' ? b.onStay : b.onEnd;
-        if (fb) fb(b, a);
+        if (fb) this.call(fb, b, a);
+    }
+
+    // Runs a user callback; what it throws is kept and rethrown by step() once the step is complete.
+    private call(fn: (a: Body<T>, b: Body<T>) => void, a: Body<T>, b: Body<T>): void {
+        try {
+            fn(a, b);
+        } catch (e) {
+            this.thrown.push(e);
+        }
     }
 
     private slotOf(body: Body<T>, method: string): number {

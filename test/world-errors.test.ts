@@ -1,0 +1,65 @@
+// The World under careless and hostile use: callbacks that throw keep begin/stay/end balanced, a pile of
+// bodies on one spot fails fast with a RangeError, and sweeps are bounded (issue 13: 7, 8, 12).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Mask, MAX_PAIRS, MAX_SWEEP, TileMap, World, type Body } from '../src/index.js';
+
+const square = (n: number) => new Mask(n, n, true);
+
+test('a throwing listener or body callback: every event is still delivered, pairs are committed, step() rethrows after', () => {
+    const world = new World<string>();
+    const log: string[] = [];
+    const a = world.add({ x: 0, y: 0, mask: square(10), data: 'a' });
+    const b = world.add({ x: 5, y: 5, mask: square(10), data: 'b' });
+    const c = world.add({ x: 100, y: 0, mask: square(10), data: 'c' });
+    const d = world.add({ x: 105, y: 5, mask: square(10), data: 'd' });
+    const name = (x: Body<string>, y: Body<string>) => `${x.data}${y.data}`;
+    world.on('begin', (x, y) => { log.push(`begin ${name(x, y)}`); if (x === a) throw new Error('listener failed'); });
+    world.on('stay', (x, y) => log.push(`stay ${name(x, y)}`));
+    world.on('end', (x, y) => log.push(`end ${name(x, y)}`));
+    assert.throws(() => world.step(), /listener failed/);
+    assert.deepEqual(log, ['begin ab', 'begin cd'], 'the pair after the throwing callback still got its begin');
+    log.length = 0;
+    assert.equal(world.step(), 2);
+    assert.deepEqual(log, ['stay ab', 'stay cd'], 'no second begin: the pairs were committed');
+    log.length = 0;
+    world.move(b, 50, 50);
+    world.move(d, 150, 50);
+    assert.equal(world.step(), 0);
+    assert.deepEqual(log, ['end ab', 'end cd']);
+    void c;
+});
+
+test('several callbacks throwing in one step give one AggregateError with every error', () => {
+    const world = new World();
+    const a = world.add({ x: 0, y: 0, mask: square(4), onBegin: () => { throw new Error('first'); } });
+    world.add({ x: 2, y: 2, mask: square(4), onBegin: () => { throw new RangeError('second'); } });
+    assert.throws(() => world.step(), (e: unknown) => e instanceof AggregateError && e.errors.length === 2 &&
+        (e.errors[0] as Error).message === 'first' && e.errors[1] instanceof RangeError && /2 collision callbacks threw/.test(e.message));
+    assert.equal(world.step(), 1, 'the World goes on; no begin again');
+    void a;
+});
+
+test('bodies piled on one spot: a RangeError naming the limit, fast, and the World stays usable', () => {
+    const world = new World(), m = square(8), bodies: Body<unknown>[] = [];
+    for (let i = 0; i < 6000; i++) bodies.push(world.add({ x: 0, y: 0, mask: m })); // 18 million pairs > 2^24
+    const t = performance.now();
+    assert.throws(() => world.step(), (e: unknown) => e instanceof RangeError && new RegExp(`more than ${MAX_PAIRS} pairs of bodies whose boxes overlap`).test(e.message));
+    assert.ok(performance.now() - t < 5000, `failed in ${performance.now() - t} ms`);
+    for (const b of bodies.slice(100)) world.remove(b);
+    assert.equal(world.step(), 100 * 99 / 2);
+});
+
+test('sweep() refuses paths past MAX_SWEEP pixel steps at once, and works below it, with a layer present', () => {
+    const world = new World();
+    world.addLayer(new TileMap(8, 8, 4, 1, [square(8)], [-1, -1, -1, 0]));
+    const mover = world.add({ x: 0, y: 0, mask: square(4) });
+    const t = performance.now();
+    assert.throws(() => world.sweep(mover, 2 ** 40, 0), (e: unknown) => e instanceof RangeError && /is 1099511627776 pixel steps, more than the 1048576 allowed.*shorter segments/.test(e.message));
+    assert.throws(() => world.sweep(mover, MAX_SWEEP / 2 + 1, -MAX_SWEEP / 2), RangeError);
+    assert.ok(performance.now() - t < 1000);
+    // The wall tile covers x 24..31 at y 0..7: a 4-px mover stops touching it at x = 21 (last free x 20).
+    const hit = world.sweep(mover, 100, 0);
+    assert.ok(hit !== null && hit.x === 21 && hit.freeX === 20, JSON.stringify(hit && { x: hit.x, freeX: hit.freeX }));
+    assert.equal(world.sweep(mover, MAX_SWEEP, 0)?.x, 21, 'the longest allowed sweep runs');
+});
