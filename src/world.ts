@@ -722,7 +722,7 @@ export class World<T = unknown> {
         this.rebuild();
         const { grid, cat, colw, grp, masks, rank, layers, layerCat, layerColw } = this;
         const { x0, y0, x1, y1 } = this.boxes;
-        const np = grid.collectPairs(), P = grid.pairs;
+        const np = grid.collectPairs(cat, colw, grp), P = grid.pairs;
         const N = this.orderCount, R = N + layers.length;
         let keys: Float64Array = this.keys, nk = 0;
         // Candidates that pass the filters go through one batched test (a single WebAssembly call, optionally
@@ -731,9 +731,6 @@ export class World<T = unknown> {
         let B = this.batch, nb = 0, work = 0;
         for (let k = 0; k < np; k++) {
             const i = P[2 * k], j = P[2 * k + 1];
-            if ((cat[i] & colw[j]) === 0 || (cat[j] & colw[i]) === 0) continue;
-            const g = grp[i];
-            if (g !== 0 && g === grp[j]) continue;
             if (4 * nb + 4 > B.length) B = this.batch = growCopy(B, 4 * nb + 4);
             B[4 * nb] = i; B[4 * nb + 1] = j; B[4 * nb + 2] = x0[j] - x0[i]; B[4 * nb + 3] = y0[j] - y0[i];
             nb++;
