@@ -75,7 +75,9 @@ for (const s of scenes) {
     if (kind !== 'late') continue;
     for (const [name, fj, fw, pt] of [
         ['overlapArea', () => ja.overlapArea(jb, dx, dy), () => wa.overlapArea(wb, dx, dy), p?.overlap_area],
-        ['overlapMask', () => ja.overlapMask(jb, dx, dy), () => wa.overlapMask(wb, dx, dy), p?.overlap_mask],
+        // Each result is disposed: a timing loop never yields, so dropped results would never be freed and
+        // every call would map fresh memory (the cost of the loop, not of the kernel; README, Memory).
+        ['overlapMask + dispose', () => { ja.overlapMask(jb, dx, dy).dispose(); return 0; }, () => { wa.overlapMask(wb, dx, dy).dispose(); return 0; }, p?.overlap_mask],
         ['overlapMaskInto', () => ja.overlapMaskInto(jb, dx, dy, s.js[2]), () => wa.overlapMaskInto(wb, dx, dy, s.wasm[2]), p?.overlap_mask],
         ['draw', () => ja.draw(jb, dx, dy), () => wa.draw(wb, dx, dy), undefined]
     ] as const) {
