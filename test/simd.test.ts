@@ -22,10 +22,11 @@ const arbPair = fc.tuple(arbRef, arbRef).chain(([a, b]) => fc.tuple(
     fc.integer({ min: -b.h - 1, max: a.h + 1 })
 ));
 
-testKernels('tall masks: overlaps, overlapArea, overlapMask, draw, erase match the reference', () => {
+testKernels('tall masks: overlaps, overlap, overlapArea, overlapMask, draw, erase match the reference', () => {
     fc.assert(fc.property(arbPair, ([a, b, dx, dy]) => {
         const ma = a.toMask(), mb = b.toMask();
         assert.equal(ma.overlaps(mb, dx, dy), a.overlap(b, dx, dy) !== null);
+        assert.deepEqual(ma.overlap(mb, dx, dy), a.overlap(b, dx, dy));
         assert.equal(ma.overlapArea(mb, dx, dy), a.overlapArea(b, dx, dy));
         assert.ok(sameMask(ma.overlapMask(mb, dx, dy), a.overlapMask(b, dx, dy)));
         assert.ok(sameMask(ma.clone().draw(mb, dx, dy), a.draw(b, dx, dy)));

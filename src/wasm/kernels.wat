@@ -99,6 +99,83 @@
       (br_if $strip (i32.le_s (local.get $s) (local.get $send))))
     (i32.const 0))
 
+  ;; The first pixel set in both masks in row-major order: its row (or -1), its x stored at `out`. The
+  ;; $overlaps loops, except that a vector that hits hands over to the row loop, which finds the row;
+  ;; no strip looks below the best row so far, so an early hit ends the scan early.
+  (func $first (export "first")
+    (param $ap i32) (param $ah i32) (param $bp i32) (param $bh i32) (param $bn i32)
+    (param $dx i32) (param $dy i32) (param $x0 i32) (param $x1 i32) (param $y0 i32) (param $y1 i32)
+    (param $out i32) (result i32)
+    (local $w i32) (local $besty i32) (local $s i32) (local $send i32) (local $rs i32) (local $ls i32) (local $both i32)
+    (local $ai i32) (local $bi i32) (local $bj i32) (local $end i32)
+    (local.set $s (i32.shr_s (local.get $x0) (i32.const 5)))
+    (local.set $send (i32.shr_s (i32.sub (local.get $x1) (i32.const 1)) (i32.const 5)))
+    (local.set $besty (local.get $y1))
+    (loop $strip
+      (local.set $ai (i32.add (local.get $ap)
+        (i32.shl (i32.add (i32.mul (local.get $s) (local.get $ah)) (local.get $y0)) (i32.const 2))))
+      (call $strip (local.get $s) (local.get $dx) (local.get $dy) (local.get $y0) (local.get $bp) (local.get $bh) (local.get $bn))
+      (local.set $both) (local.set $ls) (local.set $rs) (local.set $bj) (local.set $bi)
+      ;; Later strips only look above the best row so far (ties go to the leftmost strip).
+      (local.set $end (i32.add (local.get $ai) (i32.shl (i32.sub (local.get $besty) (local.get $y0)) (i32.const 2))))
+      (if (local.get $both)
+        (then
+          (block $vdone (loop $v
+            (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 32)) (local.get $end)))
+            (if (v128.any_true (v128.or
+                  (v128.and (v128.load (local.get $ai))
+                    (v128.or (i32x4.shr_u (v128.load (local.get $bi)) (local.get $rs))
+                             (i32x4.shl (v128.load (local.get $bj)) (local.get $ls))))
+                  (v128.and (v128.load offset=16 (local.get $ai))
+                    (v128.or (i32x4.shr_u (v128.load offset=16 (local.get $bi)) (local.get $rs))
+                             (i32x4.shl (v128.load offset=16 (local.get $bj)) (local.get $ls))))))
+              (then (br $vdone)))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 32)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 32)))
+            (local.set $bj (i32.add (local.get $bj) (i32.const 32)))
+            (br $v)))
+          (block $sdone (loop $t
+            (br_if $sdone (i32.ge_u (local.get $ai) (local.get $end)))
+            (if (local.tee $w (i32.and (i32.load (local.get $ai))
+                  (i32.or (i32.shr_u (i32.load (local.get $bi)) (local.get $rs))
+                          (i32.shl (i32.load (local.get $bj)) (local.get $ls)))))
+              (then (call $hit (local.get $ai) (local.get $ap) (local.get $s) (local.get $ah) (local.get $w) (local.get $out))
+                    (local.set $besty) (br $sdone)))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 4)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 4)))
+            (local.set $bj (i32.add (local.get $bj) (i32.const 4)))
+            (br $t))))
+        (else
+          (block $vdone (loop $v
+            (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 32)) (local.get $end)))
+            (if (v128.any_true (v128.or
+                  (v128.and (v128.load (local.get $ai))
+                    (i32x4.shl (i32x4.shr_u (v128.load (local.get $bi)) (local.get $rs)) (local.get $ls)))
+                  (v128.and (v128.load offset=16 (local.get $ai))
+                    (i32x4.shl (i32x4.shr_u (v128.load offset=16 (local.get $bi)) (local.get $rs)) (local.get $ls)))))
+              (then (br $vdone)))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 32)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 32)))
+            (br $v)))
+          (block $sdone (loop $t
+            (br_if $sdone (i32.ge_u (local.get $ai) (local.get $end)))
+            (if (local.tee $w (i32.and (i32.load (local.get $ai))
+                  (i32.shl (i32.shr_u (i32.load (local.get $bi)) (local.get $rs)) (local.get $ls))))
+              (then (call $hit (local.get $ai) (local.get $ap) (local.get $s) (local.get $ah) (local.get $w) (local.get $out))
+                    (local.set $besty) (br $sdone)))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 4)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 4)))
+            (br $t)))))
+      (local.set $s (i32.add (local.get $s) (i32.const 1)))
+      (br_if $strip (i32.le_s (local.get $s) (local.get $send))))
+    (select (i32.const -1) (local.get $besty) (i32.eq (local.get $besty) (local.get $y1))))
+
+  ;; A first-point hit at byte ai of A's strip s: stores x = 32s + ctz(w) at `out`, returns the row.
+  (func $hit (param $ai i32) (param $ap i32) (param $s i32) (param $ah i32) (param $w i32) (param $out i32) (result i32)
+    (i32.store (local.get $out) (i32.add (i32.shl (local.get $s) (i32.const 5)) (i32.ctz (local.get $w))))
+    (i32.sub (i32.shr_u (i32.sub (local.get $ai) (local.get $ap)) (i32.const 2)) (i32.mul (local.get $s) (local.get $ah))))
+
+
   ;; Number of pixels set in both masks. i8x16.popcnt, then pairwise widening adds into 4 u32 lanes;
   ;; each lane sees at most a quarter of a mask's 2^28 words (< 2^32 bits), the sum is returned as f64.
   (func $area (export "area")

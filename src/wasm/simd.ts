@@ -26,6 +26,7 @@ export type KernelMode = 'js' | 'wasm';
 /** The exports of src/wasm/kernels.wat. */
 export interface KernelExports {
     overlaps(ap: number, ah: number, bp: number, bh: number, bn: number, dx: number, dy: number, x0: number, x1: number, y0: number, y1: number): number;
+    first(ap: number, ah: number, bp: number, bh: number, bn: number, dx: number, dy: number, x0: number, x1: number, y0: number, y1: number, out: number): number;
     area(ap: number, ah: number, bp: number, bh: number, bn: number, dx: number, dy: number, x0: number, x1: number, y0: number, y1: number): number;
     combine(ap: number, ah: number, bp: number, bh: number, bn: number, dx: number, dy: number, x0: number, x1: number, y0: number, y1: number,
         cp: number, op: number, lastStrip: number, edge: number): void;
