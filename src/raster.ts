@@ -385,15 +385,16 @@ export class CollisionRaster implements CollisionLayer {
         return `<CollisionRaster ${this.width}x${this.height}, ${this.layerCount} layer${this.layerCount === 1 ? '' : 's'}>`;
     }
 
-    // A query of `mask` at (x, y) against the k planes in this.sel (see Kernels.query); one plane of
-    // ANY or AREA is Mask.overlaps/overlapArea's faster kernel. WebAssembly: 0.10-0.12x the JS time for
-    // tests and areas of a 256² mask over 2-3 layers; FIRST on one layer 0.20x.
+    // A query of `mask` at (x, y) against the k planes in this.sel (see Kernels.query); one plane takes
+    // Mask.overlaps/overlapArea/overlap's faster kernels. WebAssembly: 0.10-0.12x the JS time for
+    // tests and areas of a 256² mask over 2-3 layers.
     private query(mask: Mask, x: number, y: number, k: number, op: number, out: Point = NO_POINT): number {
         if (!clip(this.width, this.height, mask.width, mask.height, x, y, C)) return op === FIRST ? -1 : 0;
         const planes = this.sel, kern = pick(planes[0], mask, C);
         for (let j = 1; j < k && kern !== JS; j++) if (planes[j]._ptr < 0) return JS.query(planes, k, mask, C, op, out);
         if (k === 1 && op === ANY) return kern.any(planes[0], mask, C) ? 1 : 0;
         if (k === 1 && op === AREA) return kern.area(planes[0], mask, C);
+        if (k === 1 && op === FIRST) return kern.first(planes[0], mask, C, out) ? out.y : -1;
         return kern.query(planes, k, mask, C, op, out);
     }
 
