@@ -18,7 +18,7 @@
 // slab's last mask) is garbage-collected, which only runs once the program yields to the event loop.
 // WebAssembly memory never shrinks. Ceiling: MEMORY_LIMIT bytes; a mask that does not fit lives on
 // the JS heap with the JS kernels, counted in kernelStats().fallbacks, with one console warning.
-import { PLAIN_WASM, SHARED_WASM } from './kernels.js';
+import { PLAIN_AT, PLAIN_FLAG, SHARED_WASM } from './kernels.js';
 
 /** Which implementation runs the mask kernels. */
 export type KernelMode = 'js' | 'wasm';
@@ -95,11 +95,11 @@ let reason: string | null = null;
 function init(): boolean {
     try {
         if (typeof WebAssembly !== 'object' || typeof atob !== 'function') { reason = 'WebAssembly is unavailable'; return false; }
-        const plain = decode(PLAIN_WASM);
+        const bytes = decode(SHARED_WASM), plain = bytes.slice();
+        plain[PLAIN_AT] = PLAIN_FLAG;
         if (!WebAssembly.validate(plain)) { reason = 'this runtime has no WebAssembly 128-bit SIMD'; return false; }
         if (typeof SharedArrayBuffer === 'function') {
             try {
-                const bytes = decode(SHARED_WASM);
                 const m = new WebAssembly.Module(bytes);
                 const mem = new WebAssembly.Memory({ initial: 16, maximum: MAX_PAGES, shared: true });
                 K = new WebAssembly.Instance(m, { env: { memory: mem } }).exports as unknown as KernelExports;
