@@ -93,6 +93,41 @@ table(['size', 'op', 'JS', 'WASM SIMD', 'JS / SIMD', 'pygame', 'JS / pygame', 'S
 const oh = pyOut?.results.find(x => x.call_overhead)?.call_overhead;
 if (oh) console.log(`pygame's per-call floor (an early-rejected overlap, Python call included): ${fmt(oh.median)}.\n`);
 
+// The physical-limit anchor: the same full scans in C with SSE2 and AVX2 (bench/c/overlaps.c), built
+// here when a C compiler is present, on the same words and offsets.
+{
+    const cc = ['cc', 'gcc', 'clang'].find(c => spawnSync(c, ['--version']).status === 0);
+    if (cc === undefined) {
+        console.log('C reference loops skipped: no C compiler (cc, gcc or clang) on PATH.\n');
+    } else {
+        const tmp = mkdtempSync(join(tmpdir(), 'hitmask-c-')), src = fileURLToPath(new URL('./c/overlaps.c', import.meta.url));
+        const builds = [['SSE2', ['-msse2']], ['AVX2', ['-mavx2', '-DUSE_AVX2']]] as const;
+        const exe: Record<string, string | null> = {};
+        for (const [name, flags] of builds) {
+            const out = join(tmp, name);
+            exe[name] = spawnSync(cc, ['-O3', ...flags, src, '-o', out]).status === 0 ? out : null;
+        }
+        const crow: (string | number)[][] = [];
+        for (const s of scenes.filter(x => x.kind === 'none' && x.size >= 256)) {
+            const [wa, wb] = s.wasm, file = join(tmp, `${s.size}.bin`);
+            const head = new Int32Array([wa.width, wa.height, wb.width, wb.height, s.dx, s.dy]);
+            writeFileSync(file, Buffer.concat([Buffer.from(head.buffer), Buffer.from(wa.words.slice().buffer), Buffer.from(wb.words.slice().buffer)]));
+            const ours = time(() => wa.overlaps(wb, s.dx, s.dy), QUICK).median;
+            const c: Record<string, number | null> = {};
+            for (const [name] of builds) {
+                const r = exe[name] ? spawnSync(exe[name] as string, [file], { encoding: 'utf8' }) : null;
+                const [hit, ns] = r?.status === 0 ? r.stdout.trim().split(' ').map(Number) : [NaN, NaN];
+                if (r?.status === 0 && hit !== 0) throw new Error(`C reference disagrees at ${s.size}²`);
+                c[name] = r?.status === 0 ? ns : null;
+            }
+            crow.push([`${s.size}²`, fmt(ours), c.SSE2 === null ? 'n/a' : fmt(c.SSE2), c.AVX2 === null ? 'n/a (no AVX2 build or CPU)' : fmt(c.AVX2),
+                c.SSE2 === null ? 'n/a' : (ours / c.SSE2).toFixed(2), c.AVX2 === null ? 'n/a' : (ours / c.AVX2).toFixed(2)]);
+        }
+        rmSync(tmp, { recursive: true, force: true });
+        table(['overlaps, no hit', 'hitmask WASM', `C SSE2 (${cc} -O3)`, 'C AVX2', 'WASM / SSE2', 'WASM / AVX2'], crow);
+    }
+}
+
 // Where a single call should switch to WebAssembly: full scans (no hit) of small square pairs.
 const thr: (string | number)[][] = [];
 for (const size of [15, 16, 20, 24, 32, 48, 64]) {
