@@ -307,6 +307,8 @@ export const WASM: Kernels = {
         return true;
     },
 
+    // Two-word strips count 16 rows at a time in a constant-shift loop ($areaBoth1..31): 1024² 1.44x fewer
+    // instructions (callgrind, 4,000 calls), 256² 0.99 -> 0.80 µs.
     area(a, b, c) {
         return K.area(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1);
     },

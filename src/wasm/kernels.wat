@@ -38,8 +38,9 @@
   ;; instructions (movq, and 31, vmovq, vpsrld) and repeats them at every use; a constant shift is one
   ;; instruction. The kernels pick the function for the strip's shift through the table $shifts.
   (type $scan (func (param i32 i32 i32 i32) (result i32)))
-  (table $shifts 31 funcref)
-  (elem (table $shifts) (i32.const 0) func {EACH $anyBoth})
+  (type $count (func (param i32 i32 i32 i32) (result v128)))
+  (table $shifts 62 funcref)
+  (elem (table $shifts) (i32.const 0) func {EACH $anyBoth} {EACH $areaBoth})
 
   ;; @each
   ;; 1 when a row of A meets (B[bi] >>> {SH}) | (B[bj] << {LS}), rows from ai to end (8 rows per branch).
@@ -87,6 +88,32 @@
       (local.set $bj (i32.add (local.get $bj) (i32.const 4)))
       (br $t)))
     (i32.const 0))
+  ;; Per-lane popcounts of A & ((B[bi] >>> {SH}) | (B[bj] << {LS})) over the rows from ai, 16 at a time
+  ;; while 16 remain (the caller counts the last ones).
+  (func $areaBoth{SH} (type $count) (param $ai i32) (param $bi i32) (param $bj i32) (param $end i32) (result v128)
+    (local $acc v128)
+    (block $vdone (loop $v
+      (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 64)) (local.get $end)))
+      (local.set $acc (i32x4.add (local.get $acc)
+        (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (i8x16.add (i8x16.add
+          (i8x16.popcnt (v128.and (v128.load (local.get $ai))
+            (v128.or (i32x4.shr_u (v128.load (local.get $bi)) (i32.const {SH}))
+                     (i32x4.shl (v128.load (local.get $bj)) (i32.const {LS})))))
+          (i8x16.popcnt (v128.and (v128.load offset=16 (local.get $ai))
+            (v128.or (i32x4.shr_u (v128.load offset=16 (local.get $bi)) (i32.const {SH}))
+                     (i32x4.shl (v128.load offset=16 (local.get $bj)) (i32.const {LS}))))))
+          (i8x16.add
+          (i8x16.popcnt (v128.and (v128.load offset=32 (local.get $ai))
+            (v128.or (i32x4.shr_u (v128.load offset=32 (local.get $bi)) (i32.const {SH}))
+                     (i32x4.shl (v128.load offset=32 (local.get $bj)) (i32.const {LS})))))
+          (i8x16.popcnt (v128.and (v128.load offset=48 (local.get $ai))
+            (v128.or (i32x4.shr_u (v128.load offset=48 (local.get $bi)) (i32.const {SH}))
+                     (i32x4.shl (v128.load offset=48 (local.get $bj)) (i32.const {LS})))))))))))
+      (local.set $ai (i32.add (local.get $ai) (i32.const 64)))
+      (local.set $bi (i32.add (local.get $bi) (i32.const 64)))
+      (local.set $bj (i32.add (local.get $bj) (i32.const 64)))
+      (br $v)))
+    (local.get $acc))
   ;; @end
 
   ;; 1 when any pixel is set in both masks: 8 rows per branch (two v128 ORed, one any_true).
@@ -218,7 +245,7 @@
     (result f64)
     (local $s i32) (local $send i32) (local $rs i32) (local $ls i32) (local $both i32)
     (local $ai i32) (local $bi i32) (local $bj i32) (local $end i32) (local $rows4 i32)
-    (local $acc v128) (local $tail i32)
+    (local $acc v128) (local $tail i32) (local $w i32)
     (local.set $s (i32.shr_s (local.get $x0) (i32.const 5)))
     (local.set $send (i32.shr_s (i32.sub (local.get $x1) (i32.const 1)) (i32.const 5)))
     (local.set $rows4 (i32.shl (i32.sub (local.get $y1) (local.get $y0)) (i32.const 2)))
@@ -230,20 +257,13 @@
       (local.set $end (i32.add (local.get $ai) (local.get $rows4)))
       (if (local.get $both)
         (then
-          (block $vdone (loop $v
-            (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 32)) (local.get $end)))
-            (local.set $acc (i32x4.add (local.get $acc)
-              (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (i8x16.add
-                (i8x16.popcnt (v128.and (v128.load (local.get $ai))
-                  (v128.or (i32x4.shr_u (v128.load (local.get $bi)) (local.get $rs))
-                           (i32x4.shl (v128.load (local.get $bj)) (local.get $ls)))))
-                (i8x16.popcnt (v128.and (v128.load offset=16 (local.get $ai))
-                  (v128.or (i32x4.shr_u (v128.load offset=16 (local.get $bi)) (local.get $rs))
-                           (i32x4.shl (v128.load offset=16 (local.get $bj)) (local.get $ls))))))))))
-            (local.set $ai (i32.add (local.get $ai) (i32.const 32)))
-            (local.set $bi (i32.add (local.get $bi) (i32.const 32)))
-            (local.set $bj (i32.add (local.get $bj) (i32.const 32)))
-            (br $v)))
+          ;; The constant-shift loop takes 16 rows at a time; the rows it leaves go to the row loop below.
+          (local.set $acc (i32x4.add (local.get $acc)
+            (call_indirect $shifts (type $count) (local.get $ai) (local.get $bi) (local.get $bj) (local.get $end) (i32.add (local.get $rs) (i32.const 30)))))
+          (local.set $w (i32.and (i32.sub (local.get $end) (local.get $ai)) (i32.const -64)))
+          (local.set $ai (i32.add (local.get $ai) (local.get $w)))
+          (local.set $bi (i32.add (local.get $bi) (local.get $w)))
+          (local.set $bj (i32.add (local.get $bj) (local.get $w)))
           (block $sdone (loop $t
             (br_if $sdone (i32.ge_u (local.get $ai) (local.get $end)))
             (local.set $tail (i32.add (local.get $tail) (i32.popcnt (i32.and (i32.load (local.get $ai))
