@@ -291,15 +291,15 @@ const rgbaScratch = new Scratch();
 
 /** The kernels in WebAssembly, on the masks' words in its memory (every mask passed has `_ptr >= 0`). */
 export const WASM: Kernels = {
-    // Strips whose rows take two B words call a loop with constant shifts, one per shift (kernels.wat,
-    // $anyBoth1..31): no hit, full scan, 256² 0.59 -> 0.42 µs and 1024² 8.5 -> 5.6 µs.
+    // Strips whose rows take two B words run a loop with constant shifts, one per shift (kernels.wat,
+    // $scanBoth1..31): no hit, full scan, 256² 0.59 -> 0.43 µs and 1024² 8.5 -> 5.7 µs.
     any(a, b, c) {
         return K.overlaps(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1) !== 0;
     },
 
     first(a, b, c, out) {
-        // Its own kernel (the overlaps loops, stopping at the first row that hits): no hit, full scan,
-        // 256² 1.13 -> 0.62 µs and 1024² 15.6 -> 8.7 µs against the raster's first-point query over one plane.
+        // Its own kernel (the overlaps loops with $scanBoth, stopping at the first row that hits): no hit,
+        // full scan, 256² 1.13 -> 0.43 µs and 1024² 15.6 -> 5.7 µs against the raster's query over one plane.
         const y = K.first(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1, TABLE);
         if (y < 0) return false;
         out.x = heap32()[TABLE >> 2];
@@ -308,7 +308,7 @@ export const WASM: Kernels = {
     },
 
     // Two-word strips count 16 rows at a time in a constant-shift loop ($areaBoth1..31): 1024² 1.44x fewer
-    // instructions (callgrind, 4,000 calls), 256² 0.99 -> 0.80 µs.
+    // instructions (callgrind, 4,000 calls), 14.9 -> 10.8 µs; 256² 0.99 -> 0.80 µs.
     area(a, b, c) {
         return K.area(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1);
     },

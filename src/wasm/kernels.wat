@@ -40,15 +40,15 @@
   (type $scan (func (param i32 i32 i32 i32) (result i32)))
   (type $count (func (param i32 i32 i32 i32) (result v128)))
   (table $shifts 62 funcref)
-  (elem (table $shifts) (i32.const 0) func {EACH $anyBoth} {EACH $areaBoth})
+  (elem (table $shifts) (i32.const 0) func {EACH $scanBoth} {EACH $areaBoth})
 
   ;; @each
-  ;; 1 when a row of A meets (B[bi] >>> {SH}) | (B[bj] << {LS}), rows from ai to end (8 rows per branch).
-  (func $anyBoth{SH} (type $scan) (param $ai i32) (param $bi i32) (param $bj i32) (param $end i32) (result i32)
-    ;; 16 rows per branch: the loop's own cost (pointer updates, V8's stack check) is paid half as often.
+  ;; The rows from ai where A meets (B[bi] >>> {SH}) | (B[bj] << {LS}), 16 then 4 at a time: returns the
+  ;; ai of the first block that hits, or where fewer than 4 rows are left; the caller's row loop goes on from there.
+  (func $scanBoth{SH} (type $scan) (param $ai i32) (param $bi i32) (param $bj i32) (param $end i32) (result i32)
     (block $vdone (loop $v
       (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 64)) (local.get $end)))
-      (if (v128.any_true (v128.or (v128.or
+      (br_if $vdone (v128.any_true (v128.or (v128.or
             (v128.and (v128.load (local.get $ai))
               (v128.or (i32x4.shr_u (v128.load (local.get $bi)) (i32.const {SH}))
                        (i32x4.shl (v128.load (local.get $bj)) (i32.const {LS}))))
@@ -61,33 +61,23 @@
                        (i32x4.shl (v128.load offset=32 (local.get $bj)) (i32.const {LS}))))
             (v128.and (v128.load offset=48 (local.get $ai))
               (v128.or (i32x4.shr_u (v128.load offset=48 (local.get $bi)) (i32.const {SH}))
-                       (i32x4.shl (v128.load offset=48 (local.get $bj)) (i32.const {LS})))))))
-        (then (return (i32.const 1))))
+                       (i32x4.shl (v128.load offset=48 (local.get $bj)) (i32.const {LS}))))))))
       (local.set $ai (i32.add (local.get $ai) (i32.const 64)))
       (local.set $bi (i32.add (local.get $bi) (i32.const 64)))
       (local.set $bj (i32.add (local.get $bj) (i32.const 64)))
       (br $v)))
+    ;; Then 4 rows at a time, so that at most 3 rows (or the 16 that hit) are left to the row loop.
     (block $wdone (loop $w
       (br_if $wdone (i32.gt_u (i32.add (local.get $ai) (i32.const 16)) (local.get $end)))
-      (if (v128.any_true (v128.and (v128.load (local.get $ai))
-              (v128.or (i32x4.shr_u (v128.load (local.get $bi)) (i32.const {SH}))
-                       (i32x4.shl (v128.load (local.get $bj)) (i32.const {LS})))))
-        (then (return (i32.const 1))))
+      (br_if $wdone (v128.any_true (v128.and (v128.load (local.get $ai))
+        (v128.or (i32x4.shr_u (v128.load (local.get $bi)) (i32.const {SH}))
+                 (i32x4.shl (v128.load (local.get $bj)) (i32.const {LS}))))))
       (local.set $ai (i32.add (local.get $ai) (i32.const 16)))
       (local.set $bi (i32.add (local.get $bi) (i32.const 16)))
       (local.set $bj (i32.add (local.get $bj) (i32.const 16)))
       (br $w)))
-    (block $sdone (loop $t
-      (br_if $sdone (i32.ge_u (local.get $ai) (local.get $end)))
-      (if (i32.and (i32.load (local.get $ai))
-            (i32.or (i32.shr_u (i32.load (local.get $bi)) (i32.const {SH}))
-                    (i32.shl (i32.load (local.get $bj)) (i32.const {LS}))))
-        (then (return (i32.const 1))))
-      (local.set $ai (i32.add (local.get $ai) (i32.const 4)))
-      (local.set $bi (i32.add (local.get $bi) (i32.const 4)))
-      (local.set $bj (i32.add (local.get $bj) (i32.const 4)))
-      (br $t)))
-    (i32.const 0))
+    (local.get $ai))
+
   ;; Per-lane popcounts of A & ((B[bi] >>> {SH}) | (B[bj] << {LS})) over the rows from ai, 16 at a time
   ;; while 16 remain (the caller counts the last ones).
   (func $areaBoth{SH} (type $count) (param $ai i32) (param $bi i32) (param $bj i32) (param $end i32) (result v128)
@@ -122,7 +112,7 @@
     (param $dx i32) (param $dy i32) (param $x0 i32) (param $x1 i32) (param $y0 i32) (param $y1 i32)
     (result i32)
     (local $s i32) (local $send i32) (local $rs i32) (local $ls i32) (local $both i32)
-    (local $ai i32) (local $bi i32) (local $bj i32) (local $end i32) (local $rows4 i32)
+    (local $w i32) (local $ai i32) (local $bi i32) (local $bj i32) (local $end i32) (local $rows4 i32)
     (local.set $s (i32.shr_s (local.get $x0) (i32.const 5)))
     (local.set $send (i32.shr_s (i32.sub (local.get $x1) (i32.const 1)) (i32.const 5)))
     (local.set $rows4 (i32.shl (i32.sub (local.get $y1) (local.get $y0)) (i32.const 2)))
@@ -134,8 +124,21 @@
       (local.set $end (i32.add (local.get $ai) (local.get $rows4)))
       (if (local.get $both)
         (then
-          (if (call_indirect $shifts (type $scan) (local.get $ai) (local.get $bi) (local.get $bj) (local.get $end) (i32.sub (local.get $rs) (i32.const 1)))
-            (then (return (i32.const 1)))))
+          ;; 16 rows at a time in the constant-shift loop, then row by row from where it stopped.
+          (local.set $w (i32.sub (call_indirect $shifts (type $scan) (local.get $ai) (local.get $bi) (local.get $bj) (local.get $end) (i32.sub (local.get $rs) (i32.const 1))) (local.get $ai)))
+          (local.set $ai (i32.add (local.get $ai) (local.get $w)))
+          (local.set $bi (i32.add (local.get $bi) (local.get $w)))
+          (local.set $bj (i32.add (local.get $bj) (local.get $w)))
+          (block $sdone (loop $t
+            (br_if $sdone (i32.ge_u (local.get $ai) (local.get $end)))
+            (if (i32.and (i32.load (local.get $ai))
+                  (i32.or (i32.shr_u (i32.load (local.get $bi)) (local.get $rs))
+                          (i32.shl (i32.load (local.get $bj)) (local.get $ls))))
+              (then (return (i32.const 1))))
+            (local.set $ai (i32.add (local.get $ai) (i32.const 4)))
+            (local.set $bi (i32.add (local.get $bi) (i32.const 4)))
+            (local.set $bj (i32.add (local.get $bj) (i32.const 4)))
+            (br $t))))
         (else
           (block $vdone (loop $v
             (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 32)) (local.get $end)))
@@ -181,20 +184,10 @@
       (local.set $end (i32.add (local.get $ai) (i32.shl (i32.sub (local.get $besty) (local.get $y0)) (i32.const 2))))
       (if (local.get $both)
         (then
-          (block $vdone (loop $v
-            (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 32)) (local.get $end)))
-            (if (v128.any_true (v128.or
-                  (v128.and (v128.load (local.get $ai))
-                    (v128.or (i32x4.shr_u (v128.load (local.get $bi)) (local.get $rs))
-                             (i32x4.shl (v128.load (local.get $bj)) (local.get $ls))))
-                  (v128.and (v128.load offset=16 (local.get $ai))
-                    (v128.or (i32x4.shr_u (v128.load offset=16 (local.get $bi)) (local.get $rs))
-                             (i32x4.shl (v128.load offset=16 (local.get $bj)) (local.get $ls))))))
-              (then (br $vdone)))
-            (local.set $ai (i32.add (local.get $ai) (i32.const 32)))
-            (local.set $bi (i32.add (local.get $bi) (i32.const 32)))
-            (local.set $bj (i32.add (local.get $bj) (i32.const 32)))
-            (br $v)))
+          (local.set $w (i32.sub (call_indirect $shifts (type $scan) (local.get $ai) (local.get $bi) (local.get $bj) (local.get $end) (i32.sub (local.get $rs) (i32.const 1))) (local.get $ai)))
+          (local.set $ai (i32.add (local.get $ai) (local.get $w)))
+          (local.set $bi (i32.add (local.get $bi) (local.get $w)))
+          (local.set $bj (i32.add (local.get $bj) (local.get $w)))
           (block $sdone (loop $t
             (br_if $sdone (i32.ge_u (local.get $ai) (local.get $end)))
             (if (local.tee $w (i32.and (i32.load (local.get $ai))
