@@ -1,0 +1,344 @@
+// Ear clipping with hole bridging on doubly linked rings held in typed arrays. The algorithm is
+// earcut's (mapbox/earcut, ISC): holes are joined to the outer ring by bridges found with a ray cast
+// to the left (Eberly), ears are cut greedily, and two repair passes handle self-touching input.
+
+// Node fields: coordinates, source vertex index, ring links.
+let X = new Float64Array(0), Y = new Float64Array(0);
+let I = new Int32Array(0), N = new Int32Array(0), P = new Int32Array(0);
+// 1 where another node of the ring has the same point (a vertex two rings share): kept when flat.
+let T = new Uint8Array(0);
+let used = 0, dropped = 0;
+
+// Grows the node arrays (kept between calls) to hold n nodes.
+function reserve(n: number): void {
+    if (X.length >= n) return;
+    n = Math.max(n, 2 * X.length);
+    const x = new Float64Array(n), y = new Float64Array(n), i = new Int32Array(n), nn = new Int32Array(n), pp = new Int32Array(n), t = new Uint8Array(n);
+    x.set(X); y.set(Y); i.set(I); nn.set(N); pp.set(P); t.set(T);
+    X = x; Y = y; I = i; N = nn; P = pp; T = t;
+}
+
+function insert(i: number, x: number, y: number, last: number): number {
+    if (used === X.length) reserve(used + 64);
+    const p = used++;
+    I[p] = i; X[p] = x; Y[p] = y; T[p] = 0;
+    if (last < 0) { P[p] = p; N[p] = p; } else { N[p] = N[last]; P[p] = last; P[N[last]] = p; N[last] = p; }
+    return p;
+}
+
+function remove(p: number): void {
+    N[P[p]] = N[p];
+    P[N[p]] = P[p];
+}
+
+// Twice the signed area of triangle pqr, negative where pqr turns the way the outer ring does.
+function area(p: number, q: number, r: number): number {
+    return (Y[q] - Y[p]) * (X[r] - X[q]) - (X[q] - X[p]) * (Y[r] - Y[q]);
+}
+
+const equals = (a: number, b: number): boolean => X[a] === X[b] && Y[a] === Y[b];
+
+// A ring of source vertices start..end-1 with A > 0 for the outer ring (positive) and A < 0 for holes.
+function ring(xy: ArrayLike<number>, start: number, end: number, positive: boolean): number {
+    let a = 0;
+    for (let i = start, j = end - 1; i < end; j = i++) a += xy[2 * j] * xy[2 * i + 1] - xy[2 * i] * xy[2 * j + 1];
+    let last = -1;
+    if (positive === a > 0) for (let i = start; i < end; i++) last = insert(i, xy[2 * i], xy[2 * i + 1], last);
+    else for (let i = end - 1; i >= start; i--) last = insert(i, xy[2 * i], xy[2 * i + 1], last);
+    if (last >= 0 && equals(last, N[last])) { remove(last); last = N[last]; }
+    return last;
+}
+
+// Drops repeated and collinear vertices (zero-area spikes included) from start up to end. A straight
+// pass through a point the ring passes again stays: the ray cast and the ear test need that vertex.
+function filter(start: number, end = start): number {
+    let p = start, again: boolean;
+    do {
+        again = false;
+        const a = P[p], b = N[p];
+        if (equals(p, b) || (area(a, p, b) === 0 && !(T[p] && (X[a] - X[p]) * (X[b] - X[p]) + (Y[a] - Y[p]) * (Y[b] - Y[p]) < 0))) {
+            remove(p);
+            dropped++;
+            p = end = P[p];
+            if (p === N[p]) break;
+            again = true;
+        } else {
+            p = N[p];
+        }
+    } while (again || p !== end);
+    return end;
+}
+
+function pointInTriangle(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, px: number, py: number): boolean {
+    return (cx - px) * (ay - py) >= (ax - px) * (cy - py) &&
+        (ax - px) * (by - py) >= (bx - px) * (ay - py) &&
+        (bx - px) * (cy - py) >= (cx - px) * (by - py);
+}
+
+const turn = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number =>
+    (by - ay) * (cx - bx) - (bx - ax) * (cy - by);
+
+// Whether the ring's second pass p through corner k of the ear (other corners u, w) overlaps the ear:
+// an edge of p runs strictly into the ear's angle at k, or the ring's inside at p holds a direction inside that angle.
+function entersCorner(k: number, u: number, w: number, p: number): boolean {
+    const s = sign(area(k, u, w));
+    for (const q of [P[p], N[p]]) if (sign(area(k, u, q)) === s && sign(area(k, q, w)) === s) return true;
+    // (u - k) + (w - k) points strictly into the ear's angle (less than 180°)
+    const px = X[p], py = Y[p], dx = px + X[u] - X[k] + X[w] - X[k], dy = py + Y[u] - Y[k] + Y[w] - Y[k];
+    const a = P[p], b = N[p];
+    return area(a, p, b) < 0
+        ? turn(px, py, dx, dy, X[b], Y[b]) > 0 && turn(px, py, X[a], Y[a], dx, dy) > 0
+        : turn(px, py, dx, dy, X[a], Y[a]) < 0 || turn(px, py, X[b], Y[b], dx, dy) < 0;
+}
+
+function isEar(ear: number): boolean {
+    const a = P[ear], c = N[ear];
+    if (area(a, ear, c) >= 0) return false; // reflex or flat
+    const ax = X[a], bx = X[ear], cx = X[c], ay = Y[a], by = Y[ear], cy = Y[c];
+    const x0 = Math.min(ax, bx, cx), y0 = Math.min(ay, by, cy), x1 = Math.max(ax, bx, cx), y1 = Math.max(ay, by, cy);
+    for (let p = N[c]; p !== a; p = N[p]) {
+        const x = X[p], y = Y[p];
+        if (x < x0 || x > x1 || y < y0 || y > y1) continue;
+        // A second pass through a corner (a bridge end, or a vertex two rings share) must stay out of the ear.
+        if (x === ax && y === ay) { if (entersCorner(a, ear, c, p)) return false; continue; }
+        if (x === bx && y === by) { if (entersCorner(ear, c, a, p)) return false; continue; }
+        if (x === cx && y === cy) { if (entersCorner(c, a, ear, p)) return false; continue; }
+        // Only a reflex vertex can lie inside an ear of a simple ring.
+        if (pointInTriangle(ax, ay, bx, by, cx, cy, x, y) && area(P[p], p, N[p]) >= 0) return false;
+    }
+    return true;
+}
+
+const sign = (v: number): number => (v > 0 ? 1 : v < 0 ? -1 : 0);
+const onSegment = (p: number, q: number, r: number): boolean =>
+    X[q] <= Math.max(X[p], X[r]) && X[q] >= Math.min(X[p], X[r]) && Y[q] <= Math.max(Y[p], Y[r]) && Y[q] >= Math.min(Y[p], Y[r]);
+
+function intersects(p1: number, q1: number, p2: number, q2: number): boolean {
+    const o1 = sign(area(p1, q1, p2)), o2 = sign(area(p1, q1, q2)), o3 = sign(area(p2, q2, p1)), o4 = sign(area(p2, q2, q1));
+    return (o1 !== o2 && o3 !== o4) || (o1 === 0 && onSegment(p1, p2, q1)) || (o2 === 0 && onSegment(p1, q2, q1)) ||
+        (o3 === 0 && onSegment(p2, p1, q2)) || (o4 === 0 && onSegment(p2, q1, q2));
+}
+
+function intersectsRing(a: number, b: number): boolean {
+    let p = a;
+    do {
+        const q = N[p];
+        if (I[p] !== I[a] && I[q] !== I[a] && I[p] !== I[b] && I[q] !== I[b] && intersects(p, q, a, b)) return true;
+        p = q;
+    } while (p !== a);
+    return false;
+}
+
+// Whether the diagonal from a toward b starts inside the ring at a.
+function locallyInside(a: number, b: number): boolean {
+    return area(P[a], a, N[a]) < 0
+        ? area(a, b, N[a]) >= 0 && area(a, P[a], b) >= 0
+        : area(a, b, P[a]) < 0 || area(a, N[a], b) < 0;
+}
+
+function middleInside(a: number, b: number): boolean {
+    let p = a, inside = false;
+    const px = (X[a] + X[b]) / 2, py = (Y[a] + Y[b]) / 2;
+    do {
+        const q = N[p];
+        if ((Y[p] > py) !== (Y[q] > py) && Y[q] !== Y[p] && px < (X[q] - X[p]) * (py - Y[p]) / (Y[q] - Y[p]) + X[p]) inside = !inside;
+        p = q;
+    } while (p !== a);
+    return inside;
+}
+
+function isValidDiagonal(a: number, b: number): boolean {
+    return I[N[a]] !== I[b] && I[P[a]] !== I[b] && !intersectsRing(a, b) &&
+        ((locallyInside(a, b) && locallyInside(b, a) && middleInside(a, b) && (area(P[a], a, P[b]) !== 0 || area(a, P[b], b) !== 0)) ||
+            (equals(a, b) && area(P[a], a, N[a]) > 0 && area(P[b], b, N[b]) > 0));
+}
+
+// Joins a to b by a two-way bridge; returns the copy of b on the far side.
+function split(a: number, b: number): number {
+    const a2 = insert(I[a], X[a], Y[a], -1), b2 = insert(I[b], X[b], Y[b], -1), an = N[a], bp = P[b];
+    N[a] = b; P[b] = a;
+    N[a2] = an; P[an] = a2;
+    N[b2] = a2; P[a2] = b2;
+    N[bp] = b2; P[b2] = bp;
+    return b2;
+}
+
+function cureLocalIntersections(start: number, out: number[]): number {
+    let p = start;
+    do {
+        const a = P[p], b = N[N[p]];
+        if (!equals(a, b) && intersects(a, p, N[p], b) && locallyInside(a, b) && locallyInside(b, a)) {
+            out.push(I[a], I[p], I[b]);
+            remove(p); remove(N[p]);
+            p = start = b;
+        }
+        p = N[p];
+    } while (p !== start);
+    return filter(p);
+}
+
+function splitEarcut(start: number, out: number[]): void {
+    let a = start;
+    do {
+        for (let b = N[N[a]]; b !== P[a]; b = N[b]) {
+            if (I[a] !== I[b] && isValidDiagonal(a, b)) {
+                let c = split(a, b);
+                a = filter(a, N[a]);
+                c = filter(c, N[c]);
+                clip(a, out, 0);
+                clip(c, out, 0);
+                return;
+            }
+        }
+        a = N[a];
+    } while (a !== start);
+}
+
+function clip(ear: number, out: number[], pass: number): void {
+    let stop = ear;
+    while (P[ear] !== N[ear]) {
+        const prev = P[ear], next = N[ear];
+        if (isEar(ear)) {
+            out.push(I[prev], I[ear], I[next]);
+            remove(ear);
+            // skipping the next vertex gives fewer slivers
+            ear = N[next];
+            stop = ear;
+            continue;
+        }
+        ear = next;
+        if (ear === stop) {
+            if (pass === 0) clip(filter(ear), out, 1);
+            else if (pass === 1) clip(cureLocalIntersections(filter(ear), out), out, 2);
+            else {
+                // Cutting ears can leave spikes and repeated vertices behind: drop them and start over before splitting.
+                const before = dropped;
+                ear = filter(ear);
+                if (dropped !== before) clip(ear, out, 0); else splitEarcut(ear, out);
+            }
+            break;
+        }
+    }
+}
+
+function bridgeOf(hole: number, outer: number): number {
+    const hx = X[hole], hy = Y[hole];
+    let p = outer, qx = -Infinity, m = -1;
+    // the nearest edge left of the hole's leftmost vertex; its left end is the candidate, or the vertex hit
+    if (equals(hole, p)) return p;
+    do {
+        const q = N[p];
+        if (equals(hole, q)) return q;
+        if (hy <= Y[p] && hy >= Y[q] && Y[q] !== Y[p]) {
+            const x = X[p] + (hy - Y[p]) * (X[q] - X[p]) / (Y[q] - Y[p]);
+            if (x <= hx && x > qx) {
+                qx = x;
+                m = X[p] < X[q] ? p : q;
+                if (x === hx) return m;
+            }
+        }
+        p = q;
+    } while (p !== outer);
+    if (m < 0) return -1;
+    // a reflex vertex inside the triangle (hole, hit, candidate) blocks it: take the one nearest the ray
+    const stop = m, mx = X[m], my = Y[m];
+    let tanMin = Infinity;
+    p = m;
+    do {
+        if (hx >= X[p] && X[p] >= mx && hx !== X[p] &&
+            pointInTriangle(hy < my ? hx : qx, hy, mx, my, hy < my ? qx : hx, hy, X[p], Y[p])) {
+            const tan = Math.abs(hy - Y[p]) / (hx - X[p]);
+            if (locallyInside(p, hole) && (tan < tanMin || (tan === tanMin && (X[p] > X[m] || (X[p] === X[m] && area(P[m], m, P[p]) < 0 && area(N[p], m, N[m]) < 0))))) {
+                m = p;
+                tanMin = tan;
+            }
+        }
+        p = N[p];
+    } while (p !== stop);
+    return m;
+}
+
+/**
+ * Triangles (source vertex indices, outer-ring orientation) of the polygon whose rings are vertices
+ * `rings[k] .. rings[k + 1] - 1` of `xy`: ring 0 the outer ring, the others holes.
+ */
+export function triangulate(xy: ArrayLike<number>, rings: ArrayLike<number>): number[] {
+    const nr = rings.length - 1, n = rings[nr];
+    reserve(n + 2 * nr + 2);
+    used = 0;
+    const out: number[] = [];
+    // Points where rings touch, marked before any filtering can drop a straight pass through one.
+    const seen = new Map<string, number>();
+    for (let i = 0; i < n; i++) { const key = xy[2 * i] + ',' + xy[2 * i + 1]; seen.set(key, (seen.get(key) ?? 0) + 1); }
+    const mark = (start: number): number => {
+        if (start >= 0) { let p = start; do { if (seen.get(X[p] + ',' + Y[p])! > 1) T[p] = 1; p = N[p]; } while (p !== start); }
+        return start;
+    };
+    let outer = mark(ring(xy, rings[0], rings[1], true));
+    if (outer < 0 || N[outer] === P[outer]) return out;
+    // Holes that touch the outer ring (or a hole already joined) at a vertex are spliced in at that vertex,
+    // into the pass of the ring whose inside holds the hole's edges: a bridge elsewhere would leave two
+    // passes through the point with overlapping insides, and ears cut across the hole.
+    const at = new Map<string, number[]>();
+    const add = (p: number): void => {
+        const key = X[p] + ',' + Y[p], list = at.get(key);
+        if (list) { list.push(p); for (const q of list) T[q] = 1; } else at.set(key, [p]);
+    };
+    const index = (start: number): void => {
+        let p = start;
+        do { add(p); p = N[p]; } while (p !== start);
+    };
+    const live = (p: number): boolean => N[P[p]] === p && P[N[p]] === p;
+    index(outer);
+    let pending: number[] = [];
+    for (let k = 1; k < nr; k++) {
+        const h = mark(ring(xy, rings[k], rings[k + 1], false));
+        if (h >= 0) pending.push(h);
+    }
+    while (pending.length) {
+        for (let progress = true; progress;) {
+            progress = false;
+            for (let k = 0; k < pending.length && !progress; k++) {
+                const h0 = pending[k];
+                let h = h0;
+                do {
+                    const list = at.get(X[h] + ',' + Y[h]);
+                    const o = list ? list.find(o => live(o) && locallyInside(o, N[h]) && locallyInside(o, P[h])) : undefined;
+                    if (o !== undefined) {
+                        index(h);
+                        const rev = split(o, h);
+                        add(rev); add(N[rev]);
+                        filter(rev, N[rev]);
+                        outer = filter(o, N[o]);
+                        pending.splice(k, 1);
+                        progress = true;
+                        break;
+                    }
+                    h = N[h];
+                } while (h !== h0);
+            }
+        }
+        if (!pending.length) break;
+        // the leftmost hole left gets a bridge to the left (Eberly)
+        const lefts = pending.map(h0 => {
+            let left = h0;
+            for (let p = N[h0]; p !== h0; p = N[p]) if (X[p] < X[left] || (X[p] === X[left] && Y[p] < Y[left])) left = p;
+            return left;
+        });
+        let k = 0;
+        for (let j = 1; j < lefts.length; j++) if (X[lefts[j]] < X[lefts[k]] || (X[lefts[j]] === X[lefts[k]] && Y[lefts[j]] < Y[lefts[k]])) k = j;
+        const h = lefts[k];
+        pending = pending.filter((_, j) => j !== k);
+        let b = bridgeOf(h, outer);
+        if (b < 0) continue;
+        // of several passes through the bridge's end, the one whose inside the bridge leaves by
+        if (!locallyInside(b, h)) b = at.get(X[b] + ',' + Y[b])?.find(o => live(o) && locallyInside(o, h)) ?? b;
+        index(h);
+        const rev = split(b, h);
+        add(rev); add(N[rev]);
+        filter(rev, N[rev]);
+        outer = filter(b, N[b]);
+    }
+    clip(outer, out, 0);
+    return out;
+}
