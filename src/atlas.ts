@@ -227,12 +227,25 @@ export class MaskAtlas {
     }
 }
 
+// In doubles: `(n + 3) & ~3` wraps for n ≥ 2^31, and a file declaring 2^32 - 1 string bytes then passed the size check.
 function pad4(n: number): number {
-    return (n + 3) & ~3;
+    return Math.ceil(n / 4) * 4;
 }
 
+// A name must come back from the file as it went in: UTF-8 cannot hold a lone surrogate (TextEncoder writes
+// U+FFFD), and a leading U+FEFF is a byte order mark to UTF-8 readers; either gave a file that loads other names.
 function checkName(what: string, name: unknown): asserts name is string {
     if (typeof name !== 'string' || name.length === 0) throw new TypeError(`${what} must be a non-empty string, got ${describe(name)}.`);
+    if (name.charCodeAt(0) === 0xfeff) throw new TypeError(`${what} must not start with U+FEFF (a byte order mark, dropped by UTF-8 readers), got ${JSON.stringify(name.length > 40 ? name.slice(0, 40) + '…' : name)}; remove it.`);
+    for (let i = 0; i < name.length; i++) {
+        const c = name.charCodeAt(i);
+        if (c < 0xd800 || c > 0xdfff) continue;
+        if (c <= 0xdbff && i + 1 < name.length) {
+            const d = name.charCodeAt(i + 1);
+            if (d >= 0xdc00 && d <= 0xdfff) { i++; continue; }
+        }
+        throw new TypeError(`${what} has a lone surrogate (U+${c.toString(16).toUpperCase()} at index ${i}), which UTF-8 cannot store; fix the string ${describe(name)}.`);
+    }
 }
 
 function checkBox(b: HitBox, what: string): HitBox {
@@ -277,7 +290,8 @@ function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
     if (wordsAt + 4 * W + TRAILER !== len) {
         throw corrupt(`section sizes (${F} frames, ${T} tags, ${B} boxes, ${S} string bytes, ${W} words) add up to ${wordsAt + 4 * W + TRAILER} bytes, not ${len}`);
     }
-    const decoder = new TextDecoder('utf-8', { fatal: true });
+    // ignoreBOM keeps a leading U+FEFF (the default drops it, and a name of only U+FEFF loaded as ""); writers refuse it.
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     let sp = HEADER + FRAME * F + TAG * T + BOX * B;
     const stringsEnd = sp + S;
     const name = (n: number, what: string): string => {
@@ -285,6 +299,7 @@ function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
         if (sp + n > stringsEnd) throw corrupt(`${what} name runs past the string section`);
         let s: string;
         try { s = decoder.decode(bytes.subarray(sp, sp + n)); } catch { throw corrupt(`${what} name is not valid UTF-8`); }
+        if (s.charCodeAt(0) === 0xfeff) throw corrupt(`${what} name starts with U+FEFF (a byte order mark), which names may not`);
         sp += n;
         return s;
     };

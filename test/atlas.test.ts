@@ -221,6 +221,49 @@ test('atlas: building errors', () => {
     assert.equal(a.size, 1);
 });
 
+test('atlas: names are refused when writing if a reader could not give them back (leading U+FEFF, lone surrogates)', () => {
+    const m = new Mask(1, 1);
+    const a = new MaskAtlas().add('a', m);
+    for (const bad of ['\uFEFF', '\uFEFFhero', 'hero\uD800', '\uDC00', 'a\uDBFFb']) {
+        assert.throws(() => new MaskAtlas().add(bad, m), TypeError, JSON.stringify(bad));
+        assert.throws(() => a.addTag(bad, 0, 0), TypeError, JSON.stringify(bad));
+        assert.throws(() => new MaskAtlas().add('b', m, { boxes: [{ name: bad, x: 0, y: 0, width: 1, height: 1 }] }), TypeError, JSON.stringify(bad));
+    }
+    assert.throws(() => new MaskAtlas().add('\uFEFFhero', m), /frame name must not start with U\+FEFF \(a byte order mark, dropped by UTF-8 readers\), got "\uFEFFhero"; remove it/);
+    assert.throws(() => new MaskAtlas().add('hero\uD800', m), /frame name has a lone surrogate \(U\+D800 at index 4\), which UTF-8 cannot store; fix the string/);
+    assert.throws(() => a.addTag('\uDC00', 0, 0), /tag name has a lone surrogate \(U\+DC00 at index 0\)/);
+    // Allowed: U+FEFF after the start, surrogate pairs.
+    const ok = new MaskAtlas().add('a\uFEFF', m).add('\u{1F47E}', m).addTag('\u{1F47E}', 0, 1);
+    assert.deepEqual(MaskAtlas.from(ok.toBytes()).names, ['a\uFEFF', '\u{1F47E}']);
+    // A reader keeps a leading BOM instead of dropping it, and refuses it as the writer does.
+    const file = new MaskAtlas().add('abc', m).add('xyzw', m).toBytes();
+    const bom = patch(file, (dv, b) => b.set([0xef, 0xbb, 0xbf], sectionStrings(dv)));
+    assert.throws(() => MaskAtlas.from(bom), /Corrupt hitmask atlas: frame 0 name starts with U\+FEFF/);
+    const bom4 = patch(file, (dv, b) => b.set([0xef, 0xbb, 0xbf, 0x61], sectionStrings(dv) + 3));
+    assert.throws(() => MaskAtlas.from(bom4), /frame 1 name starts with U\+FEFF/);
+});
+
+test('atlas: the section size check is exact for string sections near 4 GiB (no 32-bit wrap)', () => {
+    // 68 bytes: one empty frame whose name and string section both declare 2^32 - 1 bytes. In 32-bit
+    // arithmetic the padded string size wraps to 0, the sizes seem to add up, and the name is read from the CRC.
+    let loaded: MaskAtlas | null = null, file = new Uint8Array(0);
+    for (let duration = 0; duration < 100000 && !loaded; duration++) {
+        file = new Uint8Array(68);
+        const dv = new DataView(file.buffer);
+        file.set([0x48, 0x4d, 0x53, 0x4b]);
+        dv.setUint16(4, 1, true);
+        [68, 1, 0, 0, 2 ** 32 - 1, 0].forEach((v, i) => dv.setUint32(8 + 4 * i, v, true));
+        dv.setUint32(32, 2 ** 32 - 1, true);
+        dv.setUint32(60, duration, true);
+        dv.setUint32(64, crc32(file, 0, 64), true);
+        // Only files whose CRC bytes happen to be valid UTF-8 loaded before the fix.
+        if (!file.subarray(64).every(c => c > 0 && c < 0x80)) continue;
+        try { loaded = MaskAtlas.from(file); } catch (e) { assert.match((e as Error).message, /section sizes \(1 frames, 0 tags, 0 boxes, 4294967295 string bytes, 0 words\) add up to 4294967364 bytes, not 68/); break; }
+    }
+    assert.equal(loaded, null, `loaded a frame named ${JSON.stringify(loaded?.names[0])} from the CRC bytes`);
+    assert.throws(() => MaskAtlas.from(file), /add up to 4294967364 bytes, not 68/);
+});
+
 test('crc32: known values', () => {
     assert.equal(crc32(new TextEncoder().encode('123456789')), 0xcbf43926);
     assert.equal(crc32(new Uint8Array(0)), 0);

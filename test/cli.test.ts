@@ -1,12 +1,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import { MaskAtlas } from '../src/index.js';
+import { Mask, MaskAtlas } from '../src/index.js';
 
 // The real binary as npm installs it: `npm test` builds dist/ before running the tests.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -149,7 +149,127 @@ test('cli errors: one line on stderr, exit code 2', () => {
     fails(['inspect', 'bad.hitmask'], /bad\.hitmask: Corrupt hitmask atlas: 15 bytes is too short/);
     fails(['inspect', 'missing.hitmask'], /Cannot read "missing.hitmask": no such file/);
     fails(['overlap', 'sprites/shot.gif', 'sprites/shot.gif'], /required option '--at <DX,DY>' not specified/);
-    fails(['overlap', 'sprites/shot.gif', 'sprites/shot.gif', '--at', '1;2'], /expected DX,DY integers/);
+    fails(['overlap', 'sprites/shot.gif', 'sprites/shot.gif', '--at', '1;2'], /expected DX,DY as two finite numbers \(e\.g\. 10,-4 or 2\.5,0\), got "1;2"/);
     fails(['frobnicate'], /unknown command 'frobnicate'/);
     assert.ok(!existsSync(join(dir, 'x.hitmask')), 'nothing written on error');
+});
+
+test('cli: no arguments prints the usage on stderr and exits 2', () => {
+    const r = run();
+    assert.equal(r.code, 2);
+    assert.equal(r.out, '');
+    assert.match(r.err, /^Usage: hitmask \[options\] \[command\][\s\S]*build \[options\] <inputs\.\.\.>/);
+});
+
+test('cli: an output that is also an input is refused, exit 2, nothing written', () => {
+    mkdirSync(join(dir, 'same'));
+    copyFileSync(join(SPRITES, 'chimp.png'), join(dir, 'same', 'hero.png'));
+    const hero = readFileSync(join(dir, 'same', 'hero.png'));
+    fails(['build', 'same/hero.png', '-o', 'same/hero.png'], /Output "same\/hero\.png" is also an input \(.*hero\.png\); write it to another file/);
+    fails(['build', 'same', '-o', 'same/hero.png'], /is also an input/);
+    // Another spelling, a hard link: the same file.
+    linkSync(join(dir, 'same', 'hero.png'), join(dir, 'hero-link.png'));
+    fails(['build', 'same/../same/hero.png', '-o', 'hero-link.png'], /Output "hero-link\.png" is also an input/);
+    assert.deepEqual(readFileSync(join(dir, 'same', 'hero.png')), hero);
+    assert.equal(run('build', 'same/hero.png', '-o', 'same.hitmask').code, 0);
+    const atlas = readFileSync(join(dir, 'same.hitmask'));
+    fails(['inspect', 'same.hitmask', '--png', 'same.hitmask'], /Output "same\.hitmask" is also an input/);
+    fails(['inspect', 'same/hero.png', '--png', 'same/hero.png'], /is also an input/);
+    assert.deepEqual(readFileSync(join(dir, 'same.hitmask')), atlas);
+    assert.deepEqual(readFileSync(join(dir, 'same', 'hero.png')), hero);
+    // The image a JSON layout names counts too.
+    writeFileSync(join(dir, 'same', 'hero.json'), JSON.stringify({ frames: { a: { frame: { x: 0, y: 0, w: 2, h: 2 } } }, meta: { image: 'hero.png' } }));
+    fails(['build', 'same/hero.json', '-o', 'same/hero.png'], /is also an input/);
+    assert.deepEqual(readFileSync(join(dir, 'same', 'hero.png')), hero);
+});
+
+test('cli: a failed write leaves the old file whole (temporary file, then rename), and no temporary file', () => {
+    mkdirSync(join(dir, 'full'));
+    assert.equal(run('build', 'sprites/shot.gif', '-o', 'full/good.hitmask').code, 0);
+    const good = readFileSync(join(dir, 'full', 'good.hitmask'));
+    // A 300x300 sprite of noise makes a 12 KiB atlas and a 59 KiB preview; a 4 KiB file size limit (ulimit -f)
+    // makes the write fail as a full disk does.
+    const big = new PNG({ width: 300, height: 300 });
+    for (let i = 0, seed = 1; i < big.data.length; i++) big.data[i] = (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+    writeFileSync(join(dir, 'full', 'big.png'), PNG.sync.write(big));
+    for (const args of [['build', 'full/big.png', '-o', 'full/good.hitmask'], ['inspect', 'full/big.png', '--png', 'full/good.hitmask']]) {
+        const r = spawnSync('bash', ['-c', 'ulimit -f 4 && exec "$@"', 'bash', process.execPath, CLI, ...args], { cwd: dir, encoding: 'utf8' });
+        assert.equal(r.status, 2, r.stderr);
+        assert.match(r.stderr, /^hitmask: Cannot write "full\/good\.hitmask": EFBIG: file too large, write; nothing was written\.\n$/);
+        // In place, the old CLI left the first 4096 bytes of the new atlas here.
+        assert.deepEqual(readFileSync(join(dir, 'full', 'good.hitmask')), good);
+        assert.deepEqual(readdirSync(join(dir, 'full')).sort(), ['big.png', 'good.hitmask']);
+    }
+    // Writing through a symbolic link replaces the target and keeps the link.
+    symlinkSync('good.hitmask', join(dir, 'full', 'link.hitmask'));
+    assert.equal(run('build', 'sprites/alien1.png', '-o', 'full/link.hitmask').code, 0);
+    assert.deepEqual(MaskAtlas.from(readFileSync(join(dir, 'full', 'good.hitmask'))).names, ['alien1']);
+    assert.deepEqual(readdirSync(join(dir, 'full')).sort(), ['big.png', 'good.hitmask', 'link.hitmask']);
+});
+
+test('cli build: a .json in a folder that is not a sheet layout is skipped with a note; a named one is an error', () => {
+    mkdirSync(join(dir, 'art'));
+    copyFileSync(join(SPRITES, 'shot.gif'), join(dir, 'art', 'shot.gif'));
+    writeFileSync(join(dir, 'art', 'settings.json'), JSON.stringify({ volume: 3 }));
+    writeFileSync(join(dir, 'art', 'notes.json'), '// not JSON');
+    const r = run('build', 'art', '-o', 'art.hitmask');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.err, 'hitmask: note: skipped art/notes.json: not valid JSON, so not a TexturePacker or Aseprite sheet\nhitmask: note: skipped art/settings.json: no "frames", so not a TexturePacker or Aseprite sheet\n');
+    assert.match(r.out, /1 frames from 1 files/);
+    assert.deepEqual(MaskAtlas.from(readFileSync(join(dir, 'art.hitmask'))).names, ['shot']);
+    fails(['build', 'art/settings.json', '-o', 'x.hitmask'], /settings\.json has no "frames" object or array/);
+    // A layout with "frames" but a mistake in it is still an error in a folder.
+    writeFileSync(join(dir, 'art', 'broken.json'), JSON.stringify({ frames: { a: { frame: { x: 0, y: 0, w: 'x', h: 1 } } } }));
+    fails(['build', 'art', '-o', 'x.hitmask'], /frames\["a"\]\.frame\.w must be an integer/);
+    rmSync(join(dir, 'art', 'broken.json'));
+});
+
+test('cli build: a JSON meta.image outside the input folders is refused unless --allow-outside-images', () => {
+    mkdirSync(join(dir, 'secret'));
+    mkdirSync(join(dir, 'sheets'));
+    copyFileSync(join(SPRITES, 'chimp.png'), join(dir, 'secret', 'private.png'));
+    const layout = (image: string) => JSON.stringify({ frames: { a: { frame: { x: 0, y: 0, w: 4, h: 4 } } }, meta: { image } });
+    writeFileSync(join(dir, 'sheets', 'up.json'), layout('../secret/private.png'));
+    writeFileSync(join(dir, 'sheets', 'abs.json'), layout(join(dir, 'secret', 'private.png')));
+    symlinkSync(join(dir, 'secret', 'private.png'), join(dir, 'sheets', 'inside.png'));
+    writeFileSync(join(dir, 'sheets', 'link.json'), layout('inside.png'));
+    for (const json of ['up', 'abs', 'link']) {
+        fails(['build', `sheets/${json}.json`, '-o', 'x.hitmask'], new RegExp(`${json}\\.json: meta\\.image ".*" is .*secret/private\\.png, outside the input folders \\(.*sheets\\); move the image next to the JSON, or pass --allow-outside-images`));
+        assert.equal(run('build', `sheets/${json}.json`, '--allow-outside-images', '-o', 'x.hitmask').code, 0, json);
+    }
+    // The folder of another input counts as an input folder.
+    assert.equal(run('build', 'sheets/up.json', 'secret/private.png', '-o', 'x.hitmask').code, 0);
+    rmSync(join(dir, 'x.hitmask'));
+});
+
+test('cli overlap: file names with # and --at with any numbers, floored', () => {
+    copyFileSync(join(SPRITES, 'shot.gif'), join(dir, 'sprites', 'shot#2.gif'));
+    const base = run('overlap', 'sprites/alien1.png', 'sprites/shot.gif', '--at', '30,20', '--json');
+    assert.equal(base.code, 0, base.err);
+    let r = run('overlap', 'sprites/alien1.png', 'sprites/shot#2.gif', '--at', '30,20', '--json');
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual({ ...JSON.parse(r.out), b: 0 }, { ...JSON.parse(base.out), b: 0 });
+    for (const at of ['30.9,20.1', ' 30.5 , 20.99 ', '3.05e1,20']) {
+        r = run('overlap', 'sprites/alien1.png', 'sprites/shot.gif', '--at', at, '--json');
+        assert.equal(r.code, 0, `${at}: ${r.err}`);
+        assert.deepEqual(JSON.parse(r.out), JSON.parse(base.out), at);
+    }
+    r = run('overlap', 'sprites/alien1.png', 'sprites/shot.gif', '--at=-0.5,-0.5', '--json');
+    assert.deepEqual(JSON.parse(r.out).at, { x: -1, y: -1 });
+    for (const at of ['1,', ',1', '1,2,3', 'Infinity,0', 'NaN,1', 'x,1']) fails(['overlap', 'sprites/alien1.png', 'sprites/shot.gif', `--at=${at}`], /expected DX,DY as two finite numbers/);
+    // A hitmask file whose name has a # still takes a frame after the last #.
+    assert.equal(run('build', 'sprites/alien1.png', 'sprites/shot.gif', '-o', 'a#b.hitmask').code, 0);
+    r = run('overlap', 'a#b.hitmask#alien1', 'a#b.hitmask#shot', '--at', '30,20', '--json');
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual({ ...JSON.parse(r.out), a: 0, b: 0 }, { ...JSON.parse(base.out), a: 0, b: 0 });
+    rmSync(join(dir, 'sprites', 'shot#2.gif'));
+});
+
+test('cli inspect --png: a frame too large for a preview is a size error before any allocation', () => {
+    writeFileSync(join(dir, 'wide.hitmask'), new MaskAtlas().add('wide', new Mask(1024, 1024)).add('dot', new Mask(1, 1)).toBytes());
+    fails(['inspect', 'wide.hitmask', '--frame', 'wide', '--png', 'wide.png', '--max-mib', '1'], /^hitmask: Frame "wide" is 1024x1024: its PNG preview needs 4 MiB of RGBA, more than --max-mib 1; raise --max-mib, or draw it with --frame as text\.$/m);
+    assert.ok(!existsSync(join(dir, 'wide.png')));
+    const r = run('inspect', 'wide.hitmask', '--frame', 'wide', '--png', 'wide.png', '--max-mib', '4');
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual([PNG.sync.read(readFileSync(join(dir, 'wide.png'))).width], [1024]);
 });

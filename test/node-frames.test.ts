@@ -225,3 +225,32 @@ test('build and layout errors are clear', async () => {
     assert.throws(() => parseSheetJson({ frames: { a: { frame: { x: 0, y: 0, w: 1, h: 1 } } }, meta: { frameTags: [{ name: 't', from: 0, to: 0, direction: 'up' }] } }), /direction must be forward, reverse, pingpong or pingpong_reverse, got "up"/);
     assert.throws(() => parseSheetJson({ frames: {}, meta: { slices: [{ name: 's', keys: [{ frame: 0 }] }] } }), /meta.slices\[0\].keys\[0\].bounds must be an object, got undefined/);
 });
+
+test('buildAtlas: sources list every file read; unrelated JSON in folders becomes a note; meta.image stays inside the input folders', async () => {
+    const base = join(dir, 'safety');
+    mkdirSync(join(base, 'art', 'sub'), { recursive: true });
+    mkdirSync(join(base, 'elsewhere'));
+    writeFileSync(join(base, 'art', 'shot.gif'), readFileSync(new URL('shot.gif', SPRITES)));
+    writeFileSync(join(base, 'art', 'sub', 'tsconfig.json'), '{ "compilerOptions": {} }');
+    writeFileSync(join(base, 'art', 'list.json'), '[1, 2]');
+    const { atlas, sources, notes } = await buildAtlas(['art'], { cwd: base });
+    assert.deepEqual(atlas.names, ['shot']);
+    assert.deepEqual(notes, [
+        `skipped ${join('art', 'list.json')}: no "frames", so not a TexturePacker or Aseprite sheet`,
+        `skipped ${join('art', 'sub', 'tsconfig.json')}: no "frames", so not a TexturePacker or Aseprite sheet`
+    ]);
+    assert.deepEqual(sources.sort(), [join(base, 'art', 'list.json'), join(base, 'art', 'shot.gif'), join(base, 'art', 'sub', 'tsconfig.json')]);
+    // Named explicitly, a JSON that is not a layout is an error.
+    await assert.rejects(buildAtlas(['art/list.json'], { cwd: base }), /list\.json must be an object, got Array\(2\)/);
+
+    writeFileSync(join(base, 'elsewhere', 'sheet.png'), readFileSync(join(dir, 'packed.png')));
+    const layout = { frames: { shot: { frame: { x: 0, y: 0, w: 9, h: 18 } } }, meta: { image: '../elsewhere/sheet.png' } };
+    writeFileSync(join(base, 'art', 'sheet.json'), JSON.stringify(layout));
+    await assert.rejects(buildAtlas([join(base, 'art', 'sheet.json')]), /sheet\.json: meta\.image "\.\.\/elsewhere\/sheet\.png" is .*elsewhere\/sheet\.png, outside the input folders/);
+    const allowed = await buildAtlas([join(base, 'art', 'sheet.json')], { allowOutsideImages: true });
+    assert.deepEqual(allowed.atlas.names, ['shot']);
+    assert.deepEqual(allowed.sources, [join(base, 'art', 'sheet.json'), join(base, 'elsewhere', 'sheet.png')]);
+    // A folder input next to it makes it an input folder.
+    const both = await buildAtlas([join(base, 'art', 'sheet.json'), join(base, 'elsewhere')]);
+    assert.deepEqual(both.atlas.names, ['shot']);
+});

@@ -74,7 +74,7 @@ test('pack: the tarball holds dist with declarations, the CLI and docs, and no t
     assert.equal(manifest.bin.hitmask, './dist/node/cli.js');
 });
 
-test('pack: ESM consumers import hitmask and hitmask/node from the installed tarball', () => {
+test('pack: ESM consumers import hitmask, hitmask/node and hitmask/shapes from the installed tarball', () => {
     write(join(app, 'esm.mjs'), `
 import { Mask, MaskAtlas, World, crc32 } from 'hitmask';
 import * as node from 'hitmask/node';
@@ -82,6 +82,7 @@ import pkg from 'hitmask/package.json' with { type: 'json' };
 
 const exportsMap = pkg.exports;
 const debug = exportsMap['./debug'] ? Object.keys(await import('hitmask/debug')).sort() : null;
+const shapes = await import('hitmask/shapes');
 const ring = Mask.fromText(\`
 .####.
 #....#
@@ -111,11 +112,13 @@ console.log(JSON.stringify({
     crc: crc32(new TextEncoder().encode('123456789')) >>> 0,
     world: pairs,
     debug,
+    polygons: shapes.toPolygons(Mask.fromText('####\\n#..#\\n####')),
 }));
 `);
     const r = JSON.parse(ok(sh(process.execPath, ['esm.mjs'], app), 'node esm.mjs')) as {
         resolved: string; sameMask: boolean; hits: boolean[]; first: { x: number; y: number } | null; area: number;
         alien: number[]; roundTrip: [string[], boolean, boolean]; built: [string[], number]; crc: number; world: number[]; debug: string[] | null;
+        polygons: { outer: number[]; holes: number[][] }[];
     };
     assert.equal(r.resolved, `file://${join(app, 'node_modules', 'hitmask', 'dist', 'index.js')}`, 'the installed copy, not the repository');
     assert.equal(r.sameMask, true, 'hitmask/node re-exports the same Mask class');
@@ -129,6 +132,8 @@ console.log(JSON.stringify({
     assert.equal(r.crc, 0xcbf43926, 'CRC-32 check value');
     assert.deepEqual(r.world, [1, 0], 'one colliding pair, then none');
     if (r.debug !== null) assert.ok(r.debug.length > 0, 'hitmask/debug exports something');
+    // A 4x3 frame: one polygon, pixel-corner coordinates from its top-left corner, and its hole.
+    assert.deepEqual(r.polygons, [{ outer: [0, 0, 4, 0, 4, 3, 0, 3], holes: [[1, 1, 1, 2, 3, 2, 3, 1]] }], 'hitmask/shapes traces the frame');
 });
 
 test('pack: strict TypeScript (NodeNext, skipLibCheck off; Node and browser set-ups) compiles against the shipped declarations and reports misuse', () => {

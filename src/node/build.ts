@@ -1,6 +1,6 @@
 // Building a MaskAtlas from image files, folders, globs, grid sheets and atlas JSON (what `hitmask build` runs).
-import { readFile, stat } from 'node:fs/promises';
-import { basename, dirname, extname, relative, resolve } from 'node:path';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { MaskAtlas } from '../atlas.js';
 import { describe } from '../check.js';
@@ -27,6 +27,8 @@ export interface BuildOptions extends MaskOptions, DecodeOptions {
     grid?: GridOptions;
     /** Path of a TexturePacker/Aseprite JSON whose frames are cut from the (single) image input. */
     atlas?: string;
+    /** Let a JSON input's `meta.image` name a file outside the input folders (refused by default: a JSON from elsewhere could read any file). @default false */
+    allowOutsideImages?: boolean;
     /** Base for relative inputs. @default process.cwd() */
     cwd?: string;
     /** Called after each input file. */
@@ -50,6 +52,20 @@ export interface BuildStats {
 export interface BuildInput {
     path: string;
     name: string;
+    /** Found in a folder or by a glob rather than named: a .json that is not a sheet layout is then skipped, not an error. */
+    found: boolean;
+    /** The folder the file counts as inside of: the folder input it was found in, or its own folder. */
+    root: string;
+}
+
+/** What {@link buildAtlas} made. */
+export interface BuildResult {
+    atlas: MaskAtlas;
+    stats: BuildStats;
+    /** Absolute paths of every file read (images, JSON layouts): an output must not be one of them. */
+    sources: string[];
+    /** Files skipped, with why (e.g. a settings.json in a sprite folder). */
+    notes: string[];
 }
 
 const EXTENSIONS = ['.png', '.apng', '.gif', '.json'];
@@ -66,13 +82,13 @@ export async function resolveInputs(inputs: readonly string[], cwd = process.cwd
             const files = await glob(['**/*.{png,apng,gif,json}'], { cwd: abs, onlyFiles: true, caseSensitiveMatch: false });
             if (files.length === 0) throw new Error(`Folder ${JSON.stringify(input)} has no .png, .gif or .json files.`);
             // Inside a folder the name keeps the sub-path: enemies/alien1.png -> "enemies/alien1".
-            for (const f of files.sort()) out.push({ path: resolve(abs, f), name: stripExt(f) });
+            for (const f of files.sort()) out.push({ path: resolve(abs, f), name: stripExt(f), found: true, root: abs });
         } else if (st?.isFile()) {
-            out.push({ path: abs, name: stripExt(basename(abs)) });
+            out.push({ path: abs, name: stripExt(basename(abs)), found: false, root: dirname(abs) });
         } else if (isDynamicPattern(input)) {
             const files = (await glob([input], { cwd, onlyFiles: true, absolute: true })).filter(f => EXTENSIONS.includes(extname(f).toLowerCase()));
             if (files.length === 0) throw new Error(`No .png, .gif or .json files match ${JSON.stringify(input)}.`);
-            for (const f of files.sort()) out.push({ path: f, name: stripExt(basename(f)) });
+            for (const f of files.sort()) out.push({ path: f, name: stripExt(basename(f)), found: true, root: dirname(f) });
         } else {
             throw new Error(`Input ${JSON.stringify(input)} does not exist; expected a file, a folder or a glob.`);
         }
@@ -85,13 +101,16 @@ export async function resolveInputs(inputs: readonly string[], cwd = process.cwd
  * (`alien1.png` → `alien1`), an animation one frame per image (`name/0`, …, with delays and a tag `name`),
  * a grid sheet `name/0`, `name/1`, …, and a TexturePacker/Aseprite JSON its own frame names (its image is then not built alone).
  */
-export async function buildAtlas(inputs: readonly string[], options: BuildOptions = {}): Promise<{ atlas: MaskAtlas; stats: BuildStats }> {
+export async function buildAtlas(inputs: readonly string[], options: BuildOptions = {}): Promise<BuildResult> {
     if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
     if (options.grid && options.atlas) throw new Error('Use either a grid or an atlas JSON for image inputs, not both.');
     const files = await resolveInputs(inputs, options.cwd);
     const stats: BuildStats = { files: 0, frames: 0, bitsSet: 0, rgbaBytes: 0, decodeMs: 0, maskMs: 0 };
     const atlas = new MaskAtlas();
     const origin = new Map<string, string>();
+    const sources = new Set<string>(), notes: string[] = [];
+    const cwd = options.cwd ?? process.cwd();
+    const roots = [...new Set(files.map(f => f.root))];
 
     // Sheets described by JSON inputs: their images are cut by the JSON, not built on their own.
     interface Job { file: BuildInput; layout?: SheetLayout; image?: string }
@@ -99,8 +118,16 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     const claimed = new Set<string>();
     for (const file of files) {
         if (extname(file.path).toLowerCase() !== '.json') continue;
-        const layout = await loadLayout(file.path);
+        const text = new TextDecoder().decode(await readBytes(file.path, 'atlas JSON'));
+        sources.add(file.path);
+        const why = file.found ? notLayout(text) : null;
+        if (why) {
+            notes.push(`skipped ${relative(cwd, file.path) || file.path}: ${why}`);
+            continue;
+        }
+        const layout = parseSheetJson(text, file.path);
         const image = resolve(dirname(file.path), layout.image ?? `${stripExt(basename(file.path))}.png`);
+        if (layout.image !== undefined && !options.allowOutsideImages) await checkInside(image, roots, file.path, layout.image);
         claimed.add(image);
         jobs.push({ file, layout, image });
     }
@@ -108,7 +135,9 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     let sharedLayout: SheetLayout | undefined;
     if (options.atlas) {
         if (images.length !== 1) throw new Error(`--atlas applies to exactly one image input, got ${images.length}; pass each sheet's JSON as an input instead.`);
-        sharedLayout = await loadLayout(resolve(options.cwd ?? process.cwd(), options.atlas));
+        const path = resolve(cwd, options.atlas);
+        sharedLayout = await loadLayout(path);
+        sources.add(path);
     }
     for (const file of images) jobs.push({ file, layout: sharedLayout });
     jobs.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file));
@@ -132,6 +161,7 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
         let t0 = performance.now();
         const sheetPath = job.image ?? job.file.path;
         const bytes = await readBytes(sheetPath, job.image ? `image of ${label}` : 'image');
+        sources.add(sheetPath);
         if (job.layout || options.grid) {
             const image = labelled(sheetPath, () => decodeImage(bytes, options));
             stats.decodeMs += performance.now() - t0;
@@ -157,7 +187,29 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
         stats.files++;
         options.onProgress?.(++done, jobs.length, label);
     }
-    return { atlas, stats };
+    return { atlas, stats, sources: [...sources], notes };
+}
+
+// Why a .json found in a folder is not a sheet layout (null when it is one): not JSON, or no "frames".
+function notLayout(text: string): string | null {
+    let json: unknown;
+    try {
+        json = JSON.parse(text);
+    } catch {
+        return 'not valid JSON, so not a TexturePacker or Aseprite sheet';
+    }
+    if (json == null || typeof json !== 'object' || Array.isArray(json) || !('frames' in json)) return 'no "frames", so not a TexturePacker or Aseprite sheet';
+    return null;
+}
+
+// A JSON's meta.image must lie in one of the input folders (symbolic links followed), unless allowed.
+async function checkInside(image: string, roots: string[], json: string, declared: string): Promise<void> {
+    const real = await realpath(image).catch(() => image);
+    for (const root of roots) {
+        const rel = relative(await realpath(root).catch(() => root), real);
+        if (rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)) return;
+    }
+    throw new Error(`${json}: meta.image ${JSON.stringify(declared)} is ${real}, outside the input folders (${roots.join(', ')}); move the image next to the JSON, or pass --allow-outside-images (allowOutsideImages) if the JSON is trusted.`);
 }
 
 /** The mask of a whole image: alpha > threshold, or colour ≠ key when `colorKey` is given. */

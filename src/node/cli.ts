@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // The `hitmask` command: build mask atlases, inspect masks, test two masks for overlap.
 // Exit codes: 0 success (overlap: hit), 1 overlap: no hit, 2 any error (one line on stderr).
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { SingleBar } from 'cli-progress';
 import { PNG } from 'pngjs';
 import { MaskAtlas, type AtlasFrame } from '../atlas.js';
 import { buildAtlas, type BuildOptions } from './build.js';
+import { sameFileAsAny, writeFileAtomic } from './write.js';
 
-interface CommonFlags { threshold?: number; colorKey?: number; tolerance?: number; trim?: boolean; maxMib?: number }
+interface CommonFlags { threshold?: number; colorKey?: number; tolerance?: number; trim?: boolean; maxMib?: number; allowOutsideImages?: boolean }
 interface BuildFlags extends CommonFlags {
     output: string; grid?: { w: number; h: number }; margin?: number; spacing?: number; names?: string; atlas?: string;
 }
@@ -32,10 +33,12 @@ const size = (v: string) => {
     return { w: +m[1], h: +m[2] };
 };
 
+// Any finite numbers, floored as the API floors positions: "1.5,-2.5" is 1,-3, "1e3,0" is 1000,0.
 const point = (v: string) => {
-    const m = /^\s*(-?\d+)\s*,\s*(-?\d+)\s*$/.exec(v);
-    if (!m) throw new InvalidArgumentError(`expected DX,DY integers (e.g. 10,-4), got ${JSON.stringify(v)}.`);
-    return { x: +m[1], y: +m[2] };
+    const parts = v.split(',');
+    const nums = parts.map(p => p.trim() === '' ? NaN : Number(p));
+    if (parts.length !== 2 || !nums.every(Number.isFinite)) throw new InvalidArgumentError(`expected DX,DY as two finite numbers (e.g. 10,-4 or 2.5,0), got ${JSON.stringify(v)}.`);
+    return { x: Math.floor(nums[0]), y: Math.floor(nums[1]) };
 };
 
 function maskFlags(cmd: Command): Command {
@@ -44,7 +47,8 @@ function maskFlags(cmd: Command): Command {
         .option('--color-key <RRGGBB>', 'solid where the colour differs from this key (alpha ignored)', colorKey)
         .option('--tolerance <n>', 'colour-key tolerance per channel (0..255)', int(0, 255))
         .option('--trim', 'trim masks to their set pixels, recording the offset')
-        .option('--max-mib <n>', 'refuse images that decode to more than N MiB of RGBA (default 256)', int(1, 1 << 20));
+        .option('--max-mib <n>', 'refuse images that decode to more than N MiB of RGBA, and --png previews larger than that (default 256)', int(1, 1 << 20))
+        .option('--allow-outside-images', 'let a JSON\'s meta.image name a file outside the input folders');
 }
 
 function buildOptions(flags: CommonFlags): BuildOptions {
@@ -55,11 +59,12 @@ function buildOptions(flags: CommonFlags): BuildOptions {
     if (flags.colorKey !== undefined) o.colorKey = flags.colorKey;
     if (flags.tolerance !== undefined) o.tolerance = flags.tolerance;
     if (flags.maxMib !== undefined) o.maxBytes = flags.maxMib * 1024 * 1024;
+    if (flags.allowOutsideImages) o.allowOutsideImages = true;
     return o;
 }
 
-// Loads a .hitmask file, or builds an atlas from an image or atlas JSON.
-async function loadAtlas(path: string, flags: CommonFlags): Promise<MaskAtlas> {
+// Loads a .hitmask file, or builds an atlas from an image or atlas JSON; `sources` are the files read.
+async function loadAtlas(path: string, flags: CommonFlags): Promise<{ atlas: MaskAtlas; sources: string[] }> {
     if (extname(path).toLowerCase() === '.hitmask') {
         let bytes: Uint8Array;
         try {
@@ -68,19 +73,22 @@ async function loadAtlas(path: string, flags: CommonFlags): Promise<MaskAtlas> {
             throw new Error(`Cannot read ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}.`, { cause: e });
         }
         try {
-            return MaskAtlas.from(bytes);
+            return { atlas: MaskAtlas.from(bytes), sources: [path] };
         } catch (e) {
             throw new Error(`${path}: ${(e as Error).message}`, { cause: e });
         }
     }
-    return (await buildAtlas([path], buildOptions(flags))).atlas;
+    const { atlas, sources } = await buildAtlas([path], buildOptions(flags));
+    return { atlas, sources };
 }
 
-// `file#frame`, or a file with exactly one frame.
+// `file#frame`, or a file with exactly one frame. A spec naming an existing file is that file, `#` and all
+// (`shot#2.png`); otherwise the frame name follows the last `#`.
 async function loadFrame(spec: string, flags: CommonFlags): Promise<AtlasFrame> {
-    const hash = spec.lastIndexOf('#');
+    const whole = (await stat(spec).catch(() => null))?.isFile() ?? false;
+    const hash = whole ? -1 : spec.lastIndexOf('#');
     const path = hash > 0 ? spec.slice(0, hash) : spec;
-    const atlas = await loadAtlas(path, flags);
+    const { atlas } = await loadAtlas(path, flags);
     if (hash > 0) return atlas.frame(spec.slice(hash + 1));
     if (atlas.size !== 1) throw new Error(`${path} has ${atlas.size} frames; pick one as ${path}#NAME (e.g. ${path}#${atlas.names[0]}).`);
     return atlas.frames[0];
@@ -124,19 +132,27 @@ async function build(inputs: string[], flags: BuildFlags): Promise<void> {
     } finally {
         (bar as SingleBar | null)?.stop();
     }
+    for (const note of result.notes) process.stderr.write(`hitmask: note: ${note}\n`);
     const bytes = result.atlas.toBytes();
-    try {
-        await writeFile(flags.output, bytes);
-    } catch (e) {
-        throw new Error(`Cannot write ${JSON.stringify(flags.output)}: ${(e as Error).message}.`, { cause: e });
-    }
+    await writeOutput(flags.output, bytes, result.sources);
     const s = result.stats;
     const secs = (performance.now() - t0) / 1000;
     process.stdout.write(`${flags.output}: ${s.frames} frames from ${s.files} files, ${s.bitsSet} bits set, ${bytes.length} bytes written in ${secs.toFixed(2)} s\n`);
 }
 
+// Refuses an output that is one of the inputs, then writes it atomically.
+async function writeOutput(path: string, bytes: Uint8Array, sources: readonly string[]): Promise<void> {
+    const input = await sameFileAsAny(path, sources);
+    if (input !== null) throw new Error(`Output ${JSON.stringify(path)} is also an input (${input}); write it to another file.`);
+    try {
+        await writeFileAtomic(path, bytes);
+    } catch (e) {
+        throw new Error(`Cannot write ${JSON.stringify(path)}: ${(e as Error).message}; nothing was written.`, { cause: e });
+    }
+}
+
 async function inspect(file: string, flags: CommonFlags & { frame?: string; png?: string }): Promise<void> {
-    const atlas = await loadAtlas(file, flags);
+    const { atlas, sources } = await loadAtlas(file, flags);
     if (flags.frame === undefined && flags.png === undefined) {
         const rows = [['frame', 'size', 'offset', 'source', 'duration', 'fill']];
         for (const f of atlas.frames) {
@@ -154,16 +170,26 @@ async function inspect(file: string, flags: CommonFlags & { frame?: string; png?
     else throw new Error(`${file} has ${atlas.size} frames; choose one with --frame NAME (e.g. --frame ${atlas.names[0]}).`);
     const m = frame.mask;
     if (flags.png !== undefined) {
-        const png = new PNG({ width: Math.max(1, m.width), height: Math.max(1, m.height) });
-        if (m.width > 0 && m.height > 0) png.data.set(m.toRGBA(0xffffffff, 0x000000ff));
-        try {
-            await writeFile(flags.png, PNG.sync.write(png));
-        } catch (e) {
-            throw new Error(`Cannot write ${JSON.stringify(flags.png)}: ${(e as Error).message}.`, { cause: e });
-        }
+        await writeOutput(flags.png, previewPng(frame, flags.maxMib ?? 256), sources);
         process.stdout.write(`${flags.png}: ${frame.name} ${m.width}x${m.height}, ${m.count()} bits set\n`);
     } else {
         process.stdout.write(`${frame.name}: ${m.width}x${m.height} at ${frame.x},${frame.y} in ${frame.sourceWidth}x${frame.sourceHeight}, fill ${percent(frame)}\n${m.toText()}\n`);
+    }
+}
+
+// A white-on-black PNG of the frame's mask; its RGBA must fit in `maxMib` (the decode budget) before anything is allocated.
+function previewPng(frame: AtlasFrame, maxMib: number): Uint8Array {
+    const m = frame.mask, width = Math.max(1, m.width), height = Math.max(1, m.height);
+    const need = width * height * 4;
+    if (need > maxMib * 1048576) {
+        throw new RangeError(`Frame ${JSON.stringify(frame.name)} is ${m.width}x${m.height}: its PNG preview needs ${(need / 1048576).toFixed(0)} MiB of RGBA, more than --max-mib ${maxMib}; raise --max-mib, or draw it with --frame as text.`);
+    }
+    try {
+        const png = new PNG({ width, height });
+        if (m.width > 0 && m.height > 0) png.data.set(m.toRGBA(0xffffffff, 0x000000ff));
+        return PNG.sync.write(png);
+    } catch (e) {
+        throw new RangeError(`Frame ${JSON.stringify(frame.name)} is ${m.width}x${m.height}: cannot allocate or encode its ${(need / 1048576).toFixed(0)} MiB PNG preview (${(e as Error).message}); draw it with --frame as text.`, { cause: e });
     }
 }
 
@@ -214,7 +240,7 @@ function program(): Command {
         .description('place b at DX,DY relative to a and report hit, first point, area and overlap box (exit 0 hit, 1 no hit, 2 error)')
         .argument('<a>', 'image, atlas JSON or file.hitmask#FRAME')
         .argument('<b>', 'image, atlas JSON or file.hitmask#FRAME')
-        .requiredOption('--at <DX,DY>', "b's position relative to a", point)
+        .requiredOption('--at <DX,DY>', "b's position relative to a (any numbers, floored to whole pixels)", point)
         .option('--json', 'print { hit, point, area, box, … } as JSON'))
         .addHelpText('after', '\nExamples:\n  hitmask overlap alien1.png shot.gif --at 30,20\n  hitmask overlap masks.hitmask#alien1 masks.hitmask#shot --at 30,20 --json')
         .action(overlap);
@@ -223,8 +249,15 @@ function program(): Command {
 }
 
 async function main(): Promise<void> {
+    const prog = program();
+    if (process.argv.length <= 2) {
+        // No command: the usage, on stderr, as an error (a script calling `hitmask` with nothing has a bug).
+        process.stderr.write(prog.helpInformation());
+        process.exitCode = 2;
+        return;
+    }
     try {
-        await program().parseAsync(process.argv);
+        await prog.parseAsync(process.argv);
     } catch (e) {
         if (e instanceof CommanderError) {
             // Commander has already printed help or its one-line error.

@@ -1,7 +1,7 @@
 // GIF decoding: omggif parses the container (screen, frames, palettes, transparency, delays, disposal);
 // the LZW step is ours because omggif's can loop forever on crafted codes and only console.logs on short data.
 import { GifReader } from 'omggif';
-import { checkBudget, type ImageFrame } from './image.js';
+import type { Budget, ImageFrame } from './image.js';
 
 /** Logical screen size of a GIF, from its header. */
 export function gifScreen(b: Uint8Array): { width: number; height: number } {
@@ -11,10 +11,13 @@ export function gifScreen(b: Uint8Array): { width: number; height: number } {
     return { width, height };
 }
 
-/** Decodes a GIF's frames (only the first when `first`), composited on the screen with disposal honoured. */
-export function decodeGif(b: Uint8Array, budget: number, first: boolean): ImageFrame[] {
+/**
+ * Decodes a GIF's frames (only the first when `first`), composited on the screen with disposal honoured.
+ * `budget` is charged for every canvas returned before any is allocated, and for each frame's pixels
+ * outside the screen before that frame is decoded (a 1x1 GIF may declare 16000x16000 frames).
+ */
+export function decodeGif(b: Uint8Array, budget: Budget, first: boolean): ImageFrame[] {
     const { width, height } = gifScreen(b);
-    checkBudget(width, height, 1, budget);
     let reader: GifReader;
     try {
         reader = new GifReader(b);
@@ -23,22 +26,27 @@ export function decodeGif(b: Uint8Array, budget: number, first: boolean): ImageF
     }
     const count = first ? Math.min(1, reader.numFrames()) : reader.numFrames();
     if (count === 0) throw new Error('GIF is corrupt: it has no image frames.');
-    checkBudget(width, height, count, budget);
+    budget.image(width, height, count);
     const frames: ImageFrame[] = [];
-    let canvas = new Uint8Array(width * height * 4);
+    let canvas: Uint8Array = new Uint8Array(width * height * 4);
+    // Disposal 3 restores the canvas as it was before the frame was drawn: kept only while such a frame shows.
+    let saved: Uint8Array | null = null;
     for (let i = 0; i < count; i++) {
         const f = reader.frameInfo(i);
-        if (f.width * f.height > budget) throw new Error(`GIF is corrupt: frame ${i} declares ${f.width}x${f.height} pixels, more than the budget.`);
-        if (i > 0) {
-            const prev = reader.frameInfo(i - 1);
-            // Disposal 2: clear the previous frame's rectangle to transparent (what browsers do); 3: restore.
-            if (prev.disposal === 2) clearRect(canvas, width, height, prev.x, prev.y, prev.width, prev.height);
-            else if (prev.disposal === 3 && frames.length >= 2) canvas = frames[frames.length - 2].data.slice();
-            else if (prev.disposal === 3) canvas.fill(0);
-        }
+        const visible = Math.max(0, Math.min(f.width, width - f.x)) * Math.max(0, Math.min(f.height, height - f.y));
+        const outside = f.width * f.height - visible;
+        if (outside > 0) budget.pixels(outside, `GIF frame ${i} is ${f.width}x${f.height} at (${f.x}, ${f.y}) on a ${width}x${height} screen: it decodes ${outside} pixels outside the screen`);
+        // Disposal 4 is restore-previous too: some encoders wrote 4 for it, and Chromium and Firefox read it so.
+        const restore = f.disposal === 3 || f.disposal === 4;
+        if (restore) saved = canvas.slice();
         drawFrame(b, f, i, canvas, width, height);
         frames.push({ width, height, data: canvas, delay: f.delay * 10 });
+        if (i === count - 1) break;
         canvas = canvas.slice();
+        // Disposal 2: clear the frame's rectangle to transparent (what browsers do); 3 and 4: restore what was below it.
+        if (f.disposal === 2) clearRect(canvas, width, height, f.x, f.y, f.width, f.height);
+        else if (restore && saved) canvas = saved;
+        saved = null;
     }
     return frames;
 }

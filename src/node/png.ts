@@ -1,0 +1,223 @@
+// PNG and APNG containers: one walk over the chunks checks lengths, CRCs, the header and the animation
+// structure before any pixel is decoded; rasters (the default image, each APNG frame) are inflated with
+// an output limit and then decoded by pngjs.
+import { inflateSync } from 'node:zlib';
+import { PNG } from 'pngjs';
+import { crc32 } from '../crc32.js';
+import type { RGBAImage } from './image.js';
+
+/** One APNG frame: its rectangle on the canvas, timing, disposal and compressed data. */
+export interface ApngFrame {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    /** Milliseconds. */
+    delay: number;
+    /** 0 none, 1 background (clear to transparent), 2 previous. */
+    dispose: number;
+    /** 0 source (replace), 1 over (alpha-blend). */
+    blend: number;
+    /** zlib stream, in pieces: IDAT payloads, or fdAT payloads without their sequence numbers. */
+    data: Uint8Array[];
+}
+
+/** What the chunk walk found. */
+export interface PngInfo {
+    width: number;
+    height: number;
+    depth: number;
+    colorType: number;
+    interlaced: boolean;
+    plte: Uint8Array | null;
+    trns: Uint8Array | null;
+    /** The default image's zlib stream, in pieces. */
+    idat: Uint8Array[];
+    /** Animation frames in order; empty for a still PNG. */
+    frames: ApngFrame[];
+    /** Whether the default image is the first animation frame (its fcTL comes before IDAT) rather than hidden from the animation. */
+    defaultIsFrame: boolean;
+    /** Length of the PNG proper, up to the end of IEND: bytes after it are ignored, as browsers do. */
+    end: number;
+}
+
+export const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const DEPTHS: Record<number, number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+const CRITICAL = ['IHDR', 'PLTE', 'IDAT', 'IEND'];
+const PASSES = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
+
+/** Walks every chunk of a PNG or APNG, checking lengths, CRCs, the header and the animation chunks' order and sequence numbers. */
+export function scanPng(b: Uint8Array): PngInfo {
+    const dv = new DataView(b.buffer, b.byteOffset, b.length);
+    const type = (p: number) => String.fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3]);
+    const info: PngInfo = { width: 0, height: 0, depth: 0, colorType: 0, interlaced: false, plte: null, trns: null, idat: [], frames: [], defaultIsFrame: false, end: 0 };
+    let p = 8, sawEnd = false, declared = 0, seq = 0;
+    // The frame whose data the next IDAT or fdAT chunks carry; `idatDone` once another chunk follows the IDATs.
+    let open: ApngFrame | null = null, idatDone = false;
+    const sequence = (at: number, t: string) => {
+        const n = dv.getUint32(at);
+        if (n !== seq) throw new Error(`APNG is corrupt: ${t} at byte ${p} has sequence number ${n}, expected ${seq}.`);
+        seq++;
+    };
+    while (p < b.length) {
+        if (p + 12 > b.length) throw new Error(`PNG is truncated: chunk header at byte ${p} is cut off.`);
+        const len = dv.getUint32(p);
+        const t = type(p + 4);
+        if (len > 0x7fffffff || p + 12 + len > b.length) throw new Error(`PNG is truncated or corrupt: chunk ${JSON.stringify(t)} at byte ${p} declares ${len} bytes, past the end of the ${b.length}-byte file.`);
+        if (crc32(b, p + 4, p + 8 + len) !== dv.getUint32(p + 8 + len)) throw new Error(`PNG is corrupt: chunk ${JSON.stringify(t)} at byte ${p} fails its CRC check.`);
+        const d = p + 8, data = b.subarray(d, d + len);
+        for (let k = 4; k < 8; k++) {
+            const c = b[p + k] | 0x20;
+            if (c < 0x61 || c > 0x7a) throw new Error(`PNG is corrupt: chunk type ${JSON.stringify(t)} at byte ${p} is not four ASCII letters.`);
+        }
+        // An unknown critical chunk (upper-case first letter) changes the image in a way we cannot know: refuse it, as libpng does.
+        if (p > 8 && !(b[p + 4] & 0x20) && (t === 'IHDR' || !CRITICAL.includes(t))) throw new Error(`PNG is corrupt: unknown critical chunk ${JSON.stringify(t)} at byte ${p}${t === 'IHDR' ? ' (a second IHDR)' : ''}.`);
+        if (p === 8) {
+            if (t !== 'IHDR' || len !== 13) throw new Error(`PNG is corrupt: first chunk is ${JSON.stringify(t)} (${len} bytes), expected a 13-byte IHDR.`);
+            const width = dv.getUint32(d), height = dv.getUint32(d + 4), depth = b[d + 8], colorType = b[d + 9];
+            if (width === 0 || height === 0 || width > 0x7fffffff || height > 0x7fffffff) throw new Error(`PNG is corrupt: size ${width}x${height} is invalid.`);
+            if (!DEPTHS[colorType]?.includes(depth)) throw new Error(`PNG is corrupt: colour type ${colorType} with bit depth ${depth} is not a valid combination.`);
+            if (b[d + 10] !== 0 || b[d + 11] !== 0 || b[d + 12] > 1) throw new Error('PNG is corrupt: unknown compression, filter or interlace method in IHDR.');
+            Object.assign(info, { width, height, depth, colorType, interlaced: b[d + 12] === 1 });
+        } else if (t === 'IEND') {
+            sawEnd = true;
+            info.end = p + 12 + len;
+            break;
+        } else if (t === 'IDAT') {
+            if (idatDone) throw new Error(`PNG is corrupt: IDAT at byte ${p} does not follow the other IDAT chunks.`);
+            if (info.colorType === 3 && !info.plte) throw new Error('PNG is corrupt: palette image has no PLTE chunk before its data.');
+            info.idat.push(data);
+            if (open) open.data.push(data);
+        } else if (info.idat.length > 0) {
+            idatDone = true;
+        }
+        if (t === 'PLTE' || t === 'tRNS') {
+            if (info.idat.length > 0) throw new Error(`PNG is corrupt: ${t} at byte ${p} comes after the image data.`);
+            if ((t === 'PLTE' ? info.plte : info.trns) !== null) throw new Error(`PNG is corrupt: a second ${t} chunk at byte ${p}.`);
+            // APNG frames are decoded from the header, PLTE and tRNS alone: both must be exactly what the default image uses.
+            if (t === 'PLTE') {
+                if (len === 0 || len % 3 !== 0 || len > 768 || info.trns) throw new Error(`PNG is corrupt: PLTE at byte ${p} has ${len} bytes${info.trns ? ' and follows tRNS' : ''}; expected 3 to 768, a multiple of 3, before tRNS.`);
+                info.plte = data;
+            } else if (info.colorType < 4) {
+                // A grey key (2 bytes), an RGB key (6), or alphas for at most the palette's entries. Types 4 and 6 have
+                // alpha channels; their tRNS is ignored, as libpng and pngjs do.
+                const ok = info.colorType === 3 ? info.plte !== null && len <= info.plte.length / 3 : len === (info.colorType === 0 ? 2 : 6);
+                if (!ok) throw new Error(`PNG is corrupt: tRNS at byte ${p} has ${len} bytes, which colour type ${info.colorType}${info.colorType === 3 ? ` with ${(info.plte?.length ?? 0) / 3} palette entries` : ''} does not allow.`);
+                info.trns = data;
+            }
+        } else if (t === 'acTL') {
+            if (len !== 8 || declared > 0 || info.idat.length > 0) throw new Error(`APNG is corrupt: acTL at byte ${p} must come once, before the image data, with 8 bytes (got ${len}).`);
+            declared = dv.getUint32(d);
+            if (declared === 0) throw new Error('APNG is corrupt: acTL declares 0 frames.');
+        } else if (t === 'fcTL') {
+            if (declared === 0) throw new Error(`APNG is corrupt: fcTL at byte ${p} comes before any acTL chunk.`);
+            if (len !== 26) throw new Error(`APNG is corrupt: fcTL at byte ${p} has ${len} bytes, expected 26.`);
+            sequence(d, t);
+            const i = info.frames.length;
+            if (open && open.data.length === 0) throw new Error(`APNG is corrupt: frame ${i - 1} has no image data before the next fcTL.`);
+            const width = dv.getUint32(d + 4), height = dv.getUint32(d + 8), x = dv.getUint32(d + 12), y = dv.getUint32(d + 16);
+            const num = dv.getUint16(d + 20), den = dv.getUint16(d + 22), dispose = b[d + 24], blend = b[d + 25];
+            if (width === 0 || height === 0 || x + width > info.width || y + height > info.height) {
+                throw new Error(`APNG is corrupt: frame ${i} is ${width}x${height} at (${x}, ${y}), outside the ${info.width}x${info.height} canvas.`);
+            }
+            if (dispose > 2 || blend > 1) throw new Error(`APNG is corrupt: frame ${i} has dispose op ${dispose} and blend op ${blend}, expected 0..2 and 0..1.`);
+            // The default image's own fcTL (one before IDAT) must cover the canvas.
+            if (info.idat.length === 0 && (i > 0 || x !== 0 || y !== 0 || width !== info.width || height !== info.height)) {
+                throw new Error('APNG is corrupt: the frame before the image data must be the first and cover the whole canvas.');
+            }
+            // A zero denominator means 1/100 s; delays are kept in whole milliseconds.
+            open = { x, y, width, height, delay: Math.round(num * 1000 / (den || 100)), dispose, blend, data: [] };
+            info.frames.push(open);
+            if (info.idat.length === 0) info.defaultIsFrame = true;
+        } else if (t === 'fdAT') {
+            if (len < 4) throw new Error(`APNG is corrupt: fdAT at byte ${p} is shorter than 4 bytes.`);
+            sequence(d, t);
+            if (!open || info.idat.length === 0 || (info.defaultIsFrame && info.frames.length === 1)) {
+                throw new Error(`APNG is corrupt: fdAT at byte ${p} belongs to no frame (it must follow an fcTL after the image data).`);
+            }
+            open.data.push(data.subarray(4));
+        }
+        p += 12 + len;
+    }
+    if (info.width === 0) throw new Error('PNG is truncated: it has no IHDR chunk.');
+    if (!sawEnd) throw new Error('PNG is truncated: it ends before its IEND chunk.');
+    if (info.idat.length === 0) throw new Error('PNG is corrupt: it has no IDAT image data.');
+    if (declared > 0) {
+        if (info.frames.length !== declared) throw new Error(`APNG is corrupt: acTL declares ${declared} frames but ${info.frames.length} fcTL chunks follow.`);
+        const empty = info.frames.findIndex(f => f.data.length === 0);
+        if (empty >= 0) throw new Error(`APNG is corrupt: frame ${empty} has no image data (no fdAT chunk).`);
+    }
+    return info;
+}
+
+// Decompressed size of a width × height raster, with one filter byte per row (per pass when interlaced).
+function inflatedSize(info: PngInfo, width: number, height: number): number {
+    const bits = CHANNELS[info.colorType] * info.depth;
+    const row = (w: number) => 1 + Math.ceil(w * bits / 8);
+    if (!info.interlaced) return height * row(width);
+    let n = 0;
+    for (const [x0, y0, dx, dy] of PASSES) {
+        const w = Math.ceil((width - x0) / dx), h = Math.ceil((height - y0) / dy);
+        if (w > 0 && h > 0) n += h * row(w);
+    }
+    return n;
+}
+
+function chunk(type: string, data: Uint8Array): Uint8Array {
+    const out = new Uint8Array(12 + data.length);
+    const dv = new DataView(out.buffer);
+    dv.setUint32(0, data.length);
+    for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+    out.set(data, 8);
+    dv.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
+    return out;
+}
+
+// A still PNG holding one APNG frame: the file's header at the frame's size, its palette and transparency, the frame's data.
+function stillPng(info: PngInfo, width: number, height: number, zlib: Uint8Array): Uint8Array {
+    const ihdr = new Uint8Array(13);
+    const dv = new DataView(ihdr.buffer);
+    dv.setUint32(0, width);
+    dv.setUint32(4, height);
+    ihdr.set([info.depth, info.colorType, 0, 0, info.interlaced ? 1 : 0], 8);
+    const parts = [Uint8Array.from(PNG_SIGNATURE), chunk('IHDR', ihdr)];
+    if (info.plte) parts.push(chunk('PLTE', info.plte));
+    if (info.trns) parts.push(chunk('tRNS', info.trns));
+    parts.push(chunk('IDAT', zlib), chunk('IEND', new Uint8Array(0)));
+    return Buffer.concat(parts);
+}
+
+/**
+ * Decodes one raster of the file to RGBA: the default image (`file` given: the whole file goes to pngjs) or an
+ * APNG frame of `width` × `height` from its zlib pieces. `what` names it in errors ("PNG", "APNG frame 3").
+ */
+export function decodeRaster(info: PngInfo, width: number, height: number, pieces: Uint8Array[], what: string, file?: Uint8Array): RGBAImage {
+    // pngjs inflates without an output limit (interlaced data) and accepts short data silently, so inflate
+    // here first with zlib stopping at the expected size: a zlib bomb fails at that size, fast.
+    const expected = inflatedSize(info, width, height);
+    const zlib = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
+    let raw: Buffer;
+    try {
+        raw = inflateSync(zlib, { maxOutputLength: Math.max(1, expected) });
+    } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        if (err.code === 'ERR_BUFFER_TOO_LARGE' || /larger than/i.test(err.message)) {
+            throw new Error(`${what} is corrupt: its image data inflates to more than the ${expected} bytes a ${width}x${height} image needs.`, { cause: e });
+        }
+        throw new Error(`${what} is corrupt: its image data does not inflate (${err.message}).`, { cause: e });
+    }
+    if (raw.length !== expected) throw new Error(`${what} is truncated or corrupt: its image data inflates to ${raw.length} bytes, expected ${expected}.`);
+    const source = file ? file.subarray(0, info.end) : stillPng(info, width, height, zlib);
+    let png: PNG;
+    try {
+        png = PNG.sync.read(Buffer.from(source.buffer, source.byteOffset, source.length));
+    } catch (e) {
+        throw new Error(`${what} is corrupt: ${(e as Error).message}.`, { cause: e });
+    }
+    const data = png.data;
+    if (png.width !== width || png.height !== height || data.length !== width * height * 4) {
+        throw new Error(`${what} is corrupt: decoded ${png.width}x${png.height} (${data.length} bytes) for a ${width}x${height} image.`);
+    }
+    return { width, height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+}
