@@ -1,7 +1,7 @@
 // The demo page: draws the simulation of sim.ts with the pygame sprites, collides with masks loaded from
 // masks.hitmask, and keeps its state (mode, debug, stress, seed, auto, frame, pause) in the URL.
 import { MaskAtlas, type Mask } from '../src/index.js';
-import { drawBox, drawIntersection, drawMask, drawNormal, drawOverlap, forgetMask } from '../src/debug.js';
+import { drawBox, drawIntersection, drawMask, drawNormal, drawOverlap, drawRay, forgetMask } from '../src/debug.js';
 import { DemoSim, FRAMES, type Actor, type Input, type Kind, type Mode, type SimStats } from './sim.js';
 
 /** What the page exposes as `window.hitmaskDemo` for scripted runs (the browser test). */
@@ -31,7 +31,7 @@ interface State {
 const TINT: Record<Kind, number> = {
     player: 0x00ff8060, alien: 0xff40ff50, shot: 0x40c0ff90, bomb: 0xff800090, debris: 0x40c0ff60, terrain: 0x8080ff50
 };
-const NEAR = 0xffd800ff, HIT = 0xff2020ff, ZONE = 0xffff0040, NORMAL = 0x00ff40ff;
+const NEAR = 0xffd800ff, HIT = 0xff2020ff, ZONE = 0xffff0040, NORMAL = 0x00ff40ff, LASER = 0xff3030ff;
 const STEP_MS = 1000 / 60;
 
 function readState(): State {
@@ -132,6 +132,14 @@ async function main(): Promise<void> {
         drawTerrain();
         ctx.drawImage(terrain, 0, 0);
         for (const a of sim.actors) if (a.alive) sprite(a);
+        // The laser sight: from the gun to the first pixel it meets (world.raycast in sim.ts).
+        const laser = sim.laser;
+        ctx.strokeStyle = 'rgba(255, 48, 48, 0.8)';
+        ctx.lineWidth = 1;
+        ctx.beginPath();
+        ctx.moveTo(laser.x0, laser.y0);
+        ctx.lineTo(laser.hit ? laser.hit.x : laser.x1, laser.hit ? laser.hit.y : laser.y1);
+        ctx.stroke();
         // Explosions: explosion1.gif, mirrored every 3 frames as pygame's aliens example does, fading out.
         const boom = images.get('explosion1') as HTMLImageElement;
         for (const b of sim.blasts) {
@@ -180,6 +188,8 @@ async function main(): Promise<void> {
             const c = w.contact(a, b);
             if (c) drawNormal(ctx, c, NORMAL);
         }
+        // The laser's hit: the entry point and the normal of the face it entered.
+        drawRay(ctx, sim.laser.x0, sim.laser.y0, sim.laser.x1, sim.laser.y1, sim.laser.hit, LASER, NORMAL);
         // Hits of the last half second, recorded before the bodies were removed.
         for (const m of sim.marks) {
             if (m.near) continue;

@@ -1,6 +1,6 @@
 // The demo's game simulation, free of the DOM so that the page and the Node tests run the same code:
 // a seeded, fixed-timestep shoot'em-up on two hitmask Worlds (pixel masks, and plain boxes for comparison).
-import { CollisionRaster, Mask, MaskAtlas, World, type Body, type Contact, type Rect } from '../src/index.js';
+import { CollisionRaster, Mask, MaskAtlas, World, type Body, type Contact, type Rect, type WorldRayHit } from '../src/index.js';
 
 /** Which collisions drive the game: plain bounding boxes or pixel-exact masks. */
 export type Mode = 'box' | 'pixel';
@@ -73,6 +73,16 @@ export interface Mark {
     age: number;
 }
 
+/** The ship's laser sight: from the gun straight up to the first pixel it meets (aliens, bombs, bunkers). */
+export interface Laser {
+    x0: number;
+    y0: number;
+    x1: number;
+    y1: number;
+    /** From `world.raycast`; `null` when the beam reaches the top. */
+    hit: WorldRayHit<Actor> | null;
+}
+
 /** Counters since the start. */
 export interface Totals {
     /** Pairs whose boxes overlapped, summed over steps. */
@@ -137,6 +147,8 @@ const COLLIDES: Record<Kind, number> = {
 
 const MAX_ALIENS = 6, MAX_SHOTS = 4, SHOT_SPEED = 7, BOMB_SPEED = 3, FIRE_DELAY = 10, BLAST_FRAMES = 24, MARK_FRAMES = 30;
 const CRATER_RADIUS = 7, MAX_MARKS = 2000;
+// What the laser sight stops at: not the ship itself, nor its own shots.
+const LASER_STOPS = ALIEN | BOMB | TERRAIN | DEBRIS;
 const EMPTY = new Mask(0, 0);
 
 /** mulberry32: a tiny seeded PRNG with a 2^32 state, identical in every JavaScript engine. */
@@ -199,6 +211,8 @@ export class DemoSim {
     player: Actor;
     /** Frames left during which the ship cannot be hit again (it blinks). */
     invulnerable = 0;
+    /** The laser sight after the last step (drawing only: it never changes the game). */
+    readonly laser: Laser;
 
     private readonly atlas: MaskAtlas;
     private readonly boxes = new Map<string, Mask>();
@@ -217,6 +231,7 @@ export class DemoSim {
     private avgMs = 0;
     private readonly totals: Totals = { boxPairs: 0, pixelPairs: 0, nearMisses: 0, kills: 0, playerHits: 0, intercepts: 0, craters: 0, shotsFired: 0, bombsDropped: 0 };
     private readonly terrainBody: Body<Actor>;
+    private readonly laserHit: WorldRayHit<Actor> = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, body: null as unknown as Body<Actor> };
 
     constructor(atlas: MaskAtlas, options: SimOptions) {
         for (const f of FRAMES) if (!atlas.has(f)) throw new Error(`The demo atlas has no frame ${JSON.stringify(f)}; it has ${atlas.names.join(', ')}.`);
@@ -238,11 +253,13 @@ export class DemoSim {
         for (const w of [this.world, this.boxWorld]) for (const e of ['begin', 'stay'] as const) w.on(e, (a, b) => this.hit(w, a, b));
         this.column = new Mask(9, this.height - 70, true);
         this.player = this.spawn('player', 'player1', (this.width - 90) / 2, this.height - 65, 0, 0);
+        this.laser = { x0: 0, y0: 0, x1: 0, y1: 0, hit: null };
         for (let i = 0; i < options.stress; i++) {
             const kind = this.random() < 0.5 ? 'shot' : 'bomb';
             const speed = 0.5 + this.random() * 2, angle = this.random() * 2 * Math.PI;
             this.spawn('debris', kind, this.random() * (this.width - 16), this.random() * (this.height - 200), speed * Math.cos(angle), speed * Math.sin(angle));
         }
+        this.aim();
     }
 
     /** The mask a body uses in the pixel world. */
@@ -271,6 +288,16 @@ export class DemoSim {
         this.lastPairs = this.mode === 'pixel' ? np : nb;
         this.avgMs = this.frame === 1 ? this.ms : this.avgMs * 0.95 + this.ms * 0.05;
         this.sweep();
+        this.aim();
+    }
+
+    // The laser from the gun (where shots leave, through the middle of the 9 px shot) straight up, one allocation-free ray.
+    private aim(): void {
+        const p = this.player, l = this.laser, shot = this.atlas.frame('shot');
+        l.x0 = l.x1 = Math.floor(p.x) + (p.flip ? 58 : 23) + shot.sourceWidth / 2;
+        l.y0 = Math.floor(p.y);
+        l.y1 = 0;
+        l.hit = this.world.raycastInto(l.x0, l.y0, l.x1, l.y1, this.laserHit, LASER_STOPS) ? this.laserHit : null;
     }
 
     /** Counters for the HUD and the tests. */

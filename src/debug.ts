@@ -2,6 +2,7 @@
 // Colours are 0xRRGGBBAA numbers, as in Mask.toRGBA. Positions are floored, like everywhere in hitmask.
 import { checkInt, describe } from './check.js';
 import { Mask, type Point, type Rect } from './mask.js';
+import type { RayHit } from './ray.js';
 
 /** The subset of `CanvasRenderingContext2D` (or `OffscreenCanvasRenderingContext2D`) the helpers use. */
 export interface DebugContext {
@@ -154,20 +155,35 @@ export function drawNormal(ctx: DebugContext, contact: NormalLike, color = 0x00f
     ctx.save();
     ctx.fillStyle = css;
     ctx.fillRect(x - 1.5, y - 1.5, 3, 3);
-    const len = Math.hypot(nx, ny);
-    if (len > 0) {
-        const ux = nx / len, uy = ny / len, ex = x + ux * length, ey = y + uy * length;
-        const head = Math.min(5, length / 2);
-        ctx.strokeStyle = css;
-        ctx.lineWidth = 1.5;
-        ctx.beginPath();
-        ctx.moveTo(x, y);
-        ctx.lineTo(ex, ey);
-        // Arrow head: two strokes back from the tip at ±30° around the shaft.
-        ctx.moveTo(ex - head * (ux * 0.866 - uy * 0.5), ey - head * (uy * 0.866 + ux * 0.5));
-        ctx.lineTo(ex, ey);
-        ctx.lineTo(ex - head * (ux * 0.866 + uy * 0.5), ey - head * (uy * 0.866 - ux * 0.5));
-        ctx.stroke();
+    arrow(ctx, x, y, nx, ny, length, css);
+    ctx.restore();
+}
+
+/**
+ * Draws a ray: the segment from (x0, y0) up to the hit point (or to (x1, y1) when `hit` is null) in `color`,
+ * and at the hit a 3×3 dot on the exact entry point and an arrow `length` pixels long along the normal.
+ * Pass the result of `mask.raycast`, `raster.raycast` or `world.raycast` (in the same coordinates as the canvas).
+ */
+export function drawRay(ctx: DebugContext, x0: number, y0: number, x1: number, y1: number, hit: RayHit | null, color = 0xff3030ff, normalColor = 0x00ff40ff, length = 12): void {
+    checkCtx(ctx);
+    const ax = finite('x0', x0), ay = finite('y0', y0), bx = finite('x1', x1), by = finite('y1', y1);
+    if (hit !== null && typeof hit !== 'object') throw new TypeError(`hit must be a RayHit or null, got ${describe(hit)}.`);
+    checkColor(color);
+    checkColor(normalColor);
+    if (typeof length !== 'number' || !(length > 0) || !Number.isFinite(length)) throw new RangeError(`length must be a positive finite number, got ${describe(length)}.`);
+    const ex = hit ? finite('hit.x', hit.x) : bx, ey = hit ? finite('hit.y', hit.y) : by;
+    ctx.save();
+    ctx.strokeStyle = cssColor(color);
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(ax, ay);
+    ctx.lineTo(ex, ey);
+    ctx.stroke();
+    if (hit) {
+        const css = cssColor(normalColor);
+        ctx.fillStyle = css;
+        ctx.fillRect(ex - 1.5, ey - 1.5, 3, 3);
+        arrow(ctx, ex, ey, finite('hit.nx', hit.nx), finite('hit.ny', hit.ny), length, css);
     }
     ctx.restore();
 }
@@ -200,6 +216,24 @@ export function drawOutline(ctx: DebugContext, mask: Mask, x: number, y: number,
 }
 
 // --- internals -------------------------------------------------------------------------------------
+
+// An arrow from (x, y) along (nx, ny), `length` pixels long (nothing for a zero vector); ctx state saved by the caller.
+function arrow(ctx: DebugContext, x: number, y: number, nx: number, ny: number, length: number, css: string): void {
+    const len = Math.hypot(nx, ny);
+    if (len === 0) return;
+    const ux = nx / len, uy = ny / len, ex = x + ux * length, ey = y + uy * length;
+    const head = Math.min(5, length / 2);
+    ctx.strokeStyle = css;
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.moveTo(x, y);
+    ctx.lineTo(ex, ey);
+    // Arrow head: two strokes back from the tip at ±30° around the shaft.
+    ctx.moveTo(ex - head * (ux * 0.866 - uy * 0.5), ey - head * (uy * 0.866 + ux * 0.5));
+    ctx.lineTo(ex, ey);
+    ctx.lineTo(ex - head * (ux * 0.866 + uy * 0.5), ey - head * (uy * 0.866 - ux * 0.5));
+    ctx.stroke();
+}
 
 // One fillRect per horizontal run of set pixels; returns the number of pixels filled.
 function fillRuns(ctx: DebugContext, mask: Mask, x: number, y: number): number {

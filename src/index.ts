@@ -1,6 +1,7 @@
 // hitmask: pixel-perfect 2D collision detection. Core entry point: zero dependencies, browser-safe.
 export { Mask } from './mask.js';
 export type { CollisionLayer } from './layer.js';
+export type { RayHit, RasterRayHit, WorldRayHit } from './ray.js';
 export type { Point, Rect, RGBAData, ThresholdOptions, ColorKeyOptions, ColorKey } from './mask.js';
 export { MaskAtlas, ATLAS_VERSION } from './atlas.js';
 export type { AtlasFrame, AtlasTag, HitBox, TagDirection, AddFrameOptions } from './atlas.js';

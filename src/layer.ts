@@ -1,4 +1,5 @@
 import type { Mask, Point } from './mask.js';
+import type { RayHit } from './ray.js';
 
 /**
  * A static or bulk collision layer that a World can test bodies against without one body per
@@ -13,4 +14,9 @@ export interface CollisionLayer {
     hitPoint(mask: Mask, x: number, y: number): Point | null;
     /** Whether the layer is solid at pixel (x, y) (coordinates floored; outside the layer: false). */
     testPixel(x: number, y: number): boolean;
+    /**
+     * Optional: the first solid pixel the segment from (x0, y0) to (x1, y1) enters, written into `out`, and
+     * whether there is one (rules: docs/rays.md). `World.raycast` skips layers without it.
+     */
+    raycastInto?(x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean;
 }

@@ -4,6 +4,7 @@ import { labelRuns, traceOutline, type Runs } from './components.js';
 import { clearOutside, clip, JS, newClip, overlapsBatch, pick, pickFor, type BatchRunner, type Clip } from './kernels.js';
 import type { ThreadPool } from './threads.js';
 import { allocMask, buffer, dropJsMask, freeMask, generation, K, noteJsMask, slabOf, wasmOn, type SlabRef } from './wasm/simd.js';
+import { castMask, newRayHit, type RayHit } from './ray.js';
 
 /** A pixel position. */
 export interface Point { x: number; y: number }
@@ -744,6 +745,18 @@ export class Mask {
             for (let x = 0; x < width; x++, p++) px[p] = this.getBit(x, y) ? on : off;
         }
         return out;
+    }
+
+    /** The first set pixel the segment from (x0, y0) to (x1, y1) enters, or `null` (rules: docs/rays.md). */
+    raycast(x0: number, y0: number, x1: number, y1: number): RayHit | null {
+        const out = newRayHit();
+        return this.raycastInto(x0, y0, x1, y1, out) ? out : null;
+    }
+
+    /** Allocation-free {@link raycast}: fills `out` and returns whether the segment hits a set pixel. */
+    raycastInto(x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
+        this.#live();
+        return castMask(this, x0, y0, x1, y1, out);
     }
 
     /** `<Mask WxH>`. */

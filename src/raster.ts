@@ -3,6 +3,7 @@ import { checkCoord, checkInt, checkSize, describe } from './check.js';
 import type { CollisionLayer } from './layer.js';
 import { ANY, AREA, clip, FIRST, JS, newClip, pick, pickFor, type Clip } from './kernels.js';
 import { Mask, type Point } from './mask.js';
+import { castPlanes, type RasterRayHit } from './ray.js';
 
 /** Options of {@link CollisionRaster}. */
 export interface RasterOptions {
@@ -21,6 +22,9 @@ const MAX_ID_PIXELS = 2 ** 30;
 
 // Clip scratch of the raster's calls (each fills it, then passes it to the kernel).
 const C: Clip = newClip();
+// A 1x1 set mask and a 1-entry id list: raycastInto reads the hit pixel's first id through hitsInto.
+let RAY_PIXEL: Mask | null = null;
+const RAY_ID = new Int32Array(1);
 const NO_POINT: Point = { x: 0, y: 0 };
 
 /**
@@ -380,6 +384,21 @@ export class CollisionRaster implements CollisionLayer {
         return n;
     }
 
+    /** The first pixel the segment from (x0, y0) to (x1, y1) enters that is set in some layer of `layers`, with its id, or `null` (rules: docs/rays.md). */
+    raycast(x0: number, y0: number, x1: number, y1: number, layers: number = this.allLayers): RasterRayHit | null {
+        const out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, id: -1 };
+        return this.raycastInto(x0, y0, x1, y1, out, layers) ? out : null;
+    }
+
+    /** Allocation-free {@link raycast}: fills `out` and returns whether the segment hits; `out.id` is what {@link hits} lists first for that pixel, or −1. */
+    raycastInto(x0: number, y0: number, x1: number, y1: number, out: RasterRayHit, layers: number = this.allLayers): boolean {
+        const k = this.select(layers);
+        if (!castPlanes(this.sel, k, x0, y0, x1, y1, out)) return false;
+        RAY_PIXEL ??= new Mask(1, 1, true);
+        out.id = this.hitsInto(RAY_PIXEL, out.px, out.py, RAY_ID, layers) > 0 ? RAY_ID[0] : -1;
+        return true;
+    }
+
     /** `<CollisionRaster WxH, N layers>`. */
     toString(): string {
         return `<CollisionRaster ${this.width}x${this.height}, ${this.layerCount} layer${this.layerCount === 1 ? '' : 's'}>`;
@@ -576,6 +595,16 @@ export class RasterView implements CollisionLayer {
     /** The ids under `mask` at (x, y) on these layers; see {@link CollisionRaster.hits}. */
     hits(mask: Mask, x: number, y: number): number[] {
         return this.raster.hits(mask, x, y, this.layers);
+    }
+
+    /** The first pixel of these layers the segment enters, with its id, or `null`; see {@link CollisionRaster.raycast}. */
+    raycast(x0: number, y0: number, x1: number, y1: number): RasterRayHit | null {
+        return this.raster.raycast(x0, y0, x1, y1, this.layers);
+    }
+
+    /** Allocation-free {@link raycast} (the World's rays use it). */
+    raycastInto(x0: number, y0: number, x1: number, y1: number, out: RasterRayHit): boolean {
+        return this.raster.raycastInto(x0, y0, x1, y1, out, this.layers);
     }
 }
 

@@ -1,6 +1,7 @@
 import { checkCoord, checkInt, checkSize, describe } from './check.js';
 import type { CollisionLayer } from './layer.js';
 import { Mask, type Point } from './mask.js';
+import { castTiles, newRayHit, type RayHit } from './ray.js';
 
 // Tile range set by TileMap.range(); module scratch instead of a tuple per call (tests run per body per step).
 let C0 = 0, C1 = -1, R0 = 0, R1 = -1;
@@ -108,6 +109,17 @@ export class TileMap implements CollisionLayer {
         const c = Math.floor(px / this.tileWidth), r = Math.floor(py / this.tileHeight);
         const t = this.cells[r * this.columns + c], tm = t >= 0 ? this.tiles[t] : null;
         return tm !== null && tm.get(px - c * this.tileWidth, py - r * this.tileHeight);
+    }
+
+    /** The first solid tile pixel the segment from (x0, y0) to (x1, y1) enters, in world pixels, or `null` (rules: docs/rays.md). */
+    raycast(x0: number, y0: number, x1: number, y1: number): RayHit | null {
+        const out = newRayHit();
+        return this.raycastInto(x0, y0, x1, y1, out) ? out : null;
+    }
+
+    /** Allocation-free {@link raycast}: walks only the tiles the segment crosses, in order, and stops at the first hit. */
+    raycastInto(x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
+        return castTiles(this.tileWidth, this.tileHeight, this.columns, this.rows, this.cells, this.tiles, x0, y0, x1, y1, out);
     }
 
     /** `<TileMap columns x rows of WxH>`. */

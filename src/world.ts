@@ -6,6 +6,7 @@ import { overlapsBatch } from './kernels.js';
 import { Mask, type Point, type Rect } from './mask.js';
 import { ThreadPool } from './threads.js';
 import { checkTransform, TransformCache, type Transform } from './transform.js';
+import { castWorld, type WorldRayHit } from './ray.js';
 
 /** Largest |x| or |y| of a body position: 2^50, so boxes and offsets stay exact integers in doubles. */
 export const MAX_COORD = 2 ** 50;
@@ -703,6 +704,23 @@ export class World<T = unknown> {
             }
         }
         return false;
+    }
+
+    /**
+     * The nearest body or layer pixel the segment from (x0, y0) to (x1, y1) enters, in world pixels, with the
+     * `body` hit, or `null` (rules: docs/rays.md). Walks the grid cells along the segment; `filter` selects categories.
+     */
+    raycast(x0: number, y0: number, x1: number, y1: number, filter = 0xffffffff): WorldRayHit<T> | null {
+        const out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, body: null as unknown as Body<T> };
+        return this.raycastInto(x0, y0, x1, y1, out, filter) ? out : null;
+    }
+
+    /** Allocation-free {@link raycast}: fills `out` and returns whether something was hit. */
+    raycastInto(x0: number, y0: number, x1: number, y1: number, out: WorldRayHit<T>, filter = 0xffffffff): boolean {
+        const f = checkBits('filter', filter);
+        if (!this.gridValid || this.movedCount > Math.max(64, this.live >> 3)) this.rebuild();
+        return castWorld(this.grid, this.boxes, this.masks, this.cat, this.bodies, this.used, this.movedList, this.movedCount,
+            this.layers, this.layerCat, f, x0, y0, x1, y1, out);
     }
 
     /** Drops cached transformed masks (they are rebuilt on demand). */
