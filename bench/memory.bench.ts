@@ -73,9 +73,35 @@ async function child(name: string, mode: Mode): Promise<Run> {
     };
 }
 
-const at = process.argv.indexOf('--child');
+/** What a game-loop child reports: frame times (median, p99) per 1,000 frames, and WebAssembly memory at the end. */
+interface Frames { medians: number[]; p99: number[]; memoryBytes: number; fallbacks: number }
+
+// The issue's game loop: 200 overlapMask(256²) per frame, yielding between frames, for 4,000 frames.
+async function gameLoop(mode: Mode): Promise<Frames> {
+    const a = new Mask(256, 256, true), b = new Mask(256, 256, true), times: number[] = [], medians: number[] = [], p99: number[] = [];
+    for (let f = 0; f < 4000; f++) {
+        const t = performance.now();
+        for (let i = 0; i < 200; i++) {
+            const m = a.overlapMask(b, i % 50, 3);
+            if (mode === 'dispose') m.dispose();
+        }
+        times.push(performance.now() - t);
+        await new Promise<void>(r => setImmediate(r));
+        if (times.length === 1000) {
+            times.sort((x, y) => x - y);
+            medians.push(times[500]); p99.push(times[990]);
+            times.length = 0;
+        }
+    }
+    const s = kernelStats();
+    return { medians, p99, memoryBytes: s.memoryBytes, fallbacks: s.fallbacks };
+}
+
+const at = process.argv.indexOf('--child'), atFrames = process.argv.indexOf('--frames');
 if (at >= 0) {
     console.log(JSON.stringify(await child(process.argv[at + 1], process.argv[at + 2] as Mode)));
+} else if (atFrames >= 0) {
+    console.log(JSON.stringify(await gameLoop(process.argv[atFrames + 1] as Mode)));
 } else {
     banner('hitmask memory: long loops of short-lived masks, disposed or left to the garbage collector');
     const root = fileURLToPath(new URL('..', import.meta.url));
@@ -104,5 +130,14 @@ if (at >= 0) {
     console.log('time: one run of the whole loop (not a median). Wasm memory: kernelStats().memoryBytes, reserved; it never shrinks, so');
     console.log('"after" is the peak. used: usedBytes. wasmMasks: masks not yet disposed or collected. Bound: Wasm memory before + live data');
     console.log('(the largest mask of the loop, the only one reachable at a time) + 64 MiB. Each row is a fresh child process:');
-    console.log('node --import tsx [--import ./test/env/no-shared-memory.mjs] bench/memory.bench.ts --child <scenario> <mode>.');
+    console.log('node --import tsx [--import ./test/env/no-shared-memory.mjs] bench/memory.bench.ts --child <scenario> <mode>.\n');
+
+    const frames: (string | number)[][] = [];
+    for (const mode of ['dispose', 'yield'] as const) {
+        const p = spawnSync(process.execPath, ['--import', 'tsx', 'bench/memory.bench.ts', '--frames', mode], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+        if (p.status !== 0) throw new Error(`game loop ${mode} failed (exit ${p.status})`);
+        const r = JSON.parse(p.stdout) as Frames, ms = (v: number) => v.toFixed(3);
+        frames.push([mode === 'dispose' ? 'dispose() each result' : 'drop each result', r.medians.map(ms).join(' / '), r.p99.map(ms).join(' / '), mib(r.memoryBytes), r.fallbacks]);
+    }
+    table(['game loop: 200 overlapMask(256²) per frame, 4,000 frames', 'median ms per frame, frames 1-1000 / … / 3001-4000', 'p99 ms', 'Wasm memory MiB at the end', 'fallbacks'], frames);
 }
