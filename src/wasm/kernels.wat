@@ -39,8 +39,9 @@
   ;; instruction. The kernels pick the function for the strip's shift through the table $shifts.
   (type $scan (func (param i32 i32 i32 i32) (result i32)))
   (type $count (func (param i32 i32 i32 i32) (result v128)))
-  (table $shifts 62 funcref)
-  (elem (table $shifts) (i32.const 0) func {EACH $scanBoth} {EACH $areaBoth})
+  (type $write (func (param i32 i32 i32 i32 i32)))
+  (table $shifts 93 funcref)
+  (elem (table $shifts) (i32.const 0) func {EACH $scanBoth} {EACH $areaBoth} {EACH $andBoth})
 
   ;; @each
   ;; The rows from ai where A meets (B[bi] >>> {SH}) | (B[bj] << {LS}), 16 then 4 at a time: returns the
@@ -104,6 +105,24 @@
       (local.set $bj (i32.add (local.get $bj) (i32.const 64)))
       (br $v)))
     (local.get $acc))
+  ;; C = A & ((B[bi] >>> {SH}) | (B[bj] << {LS})) for the rows from ai (C's from ci), 16 at a time while
+  ;; 16 remain (the caller does the last ones): overlapMask.
+  (func $andBoth{SH} (type $write) (param $ai i32) (param $bi i32) (param $bj i32) (param $end i32) (param $ci i32)
+    (block $vdone (loop $v
+      (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 64)) (local.get $end)))
+      (v128.store (local.get $ci) (v128.and (v128.load (local.get $ai))
+        (v128.or (i32x4.shr_u (v128.load (local.get $bi)) (i32.const {SH})) (i32x4.shl (v128.load (local.get $bj)) (i32.const {LS})))))
+      (v128.store offset=16 (local.get $ci) (v128.and (v128.load offset=16 (local.get $ai))
+        (v128.or (i32x4.shr_u (v128.load offset=16 (local.get $bi)) (i32.const {SH})) (i32x4.shl (v128.load offset=16 (local.get $bj)) (i32.const {LS})))))
+      (v128.store offset=32 (local.get $ci) (v128.and (v128.load offset=32 (local.get $ai))
+        (v128.or (i32x4.shr_u (v128.load offset=32 (local.get $bi)) (i32.const {SH})) (i32x4.shl (v128.load offset=32 (local.get $bj)) (i32.const {LS})))))
+      (v128.store offset=48 (local.get $ci) (v128.and (v128.load offset=48 (local.get $ai))
+        (v128.or (i32x4.shr_u (v128.load offset=48 (local.get $bi)) (i32.const {SH})) (i32x4.shl (v128.load offset=48 (local.get $bj)) (i32.const {LS})))))
+      (local.set $ai (i32.add (local.get $ai) (i32.const 64)))
+      (local.set $bi (i32.add (local.get $bi) (i32.const 64)))
+      (local.set $bj (i32.add (local.get $bj) (i32.const 64)))
+      (local.set $ci (i32.add (local.get $ci) (i32.const 64)))
+      (br $v))))
   ;; @end
 
   ;; 1 when any pixel is set in both masks: 8 rows per branch (two v128 ORed, one any_true).
@@ -316,6 +335,15 @@
       (local.set $end (i32.add (local.get $ai) (local.get $rows4)))
       (local.set $keep (select (local.get $edge) (i32.const -1) (i32.eq (local.get $s) (local.get $lastStrip))))
       (local.set $kv (i32x4.splat (local.get $keep)))
+      ;; overlapMask on two-word rows: 16 rows at a time with constant shifts, then the loops below finish.
+      (if (i32.and (local.get $both) (i32.eqz (local.get $op)))
+        (then
+          (call_indirect $shifts (type $write) (local.get $ai) (local.get $bi) (local.get $bj) (local.get $end) (local.get $ci) (i32.add (local.get $rs) (i32.const 61)))
+          (local.set $w (i32.and (i32.sub (local.get $end) (local.get $ai)) (i32.const -64)))
+          (local.set $ai (i32.add (local.get $ai) (local.get $w)))
+          (local.set $bi (i32.add (local.get $bi) (local.get $w)))
+          (local.set $bj (i32.add (local.get $bj) (local.get $w)))
+          (local.set $ci (i32.add (local.get $ci) (local.get $w)))))
       ;; 4 rows per vector
       (block $vdone (loop $v
         (br_if $vdone (i32.gt_u (i32.add (local.get $ai) (i32.const 16)) (local.get $end)))
