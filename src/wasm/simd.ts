@@ -254,12 +254,16 @@ function grow(bytes: number): boolean {
 
 // ---- mask storage ----
 
+/** Storage the FinalizationRegistry watches; `freed` once returned (by dispose() or by the registry). */
+export class Holding {
+    freed = false;
+}
+
 /** A slab of small masks (64 KiB); freed when all its masks are disposed or collected. */
-export class Slab {
+export class Slab extends Holding {
     used = 0;
     live = 0;
-    freed = false;
-    constructor(readonly ptr: number) {}
+    constructor(readonly ptr: number) { super(); }
 }
 
 /** What a small mask holds on to: its slab's token (registered for finalization; the slab record does not reference it). */
@@ -267,26 +271,39 @@ export class SlabRef {
     constructor(readonly slab: Slab) {}
 }
 
+/** The block of one larger mask. */
+export class Block extends Holding {
+    constructor(readonly ptr: number, readonly size: number) { super(); }
+}
+
+/** A mask on the JS heap counted in kernelStats().jsMasks. */
+export class JsCount extends Holding {}
+
+/** What a mask holds for its storage: its slab's token, its block, or its JS-heap count. */
+export type MaskHolding = SlabRef | Block | JsCount;
+
 let slab: SlabRef | null = null;
 let wasmMasks = 0, jsMasks = 0, fallbacks = 0, warned = false;
 
-// Holdings: a slab's record, a block's pointer and size packed in one number (both in 16-byte units,
-// each below 2^26), or -1 for a JS-heap mask. No Map keyed by pointer: a block freed and taken again
-// at the same address re-adds the same key, and V8 keeps the deleted entries in that key's hash chain
-// until the table is rebuilt (15 µs per set/delete with 20,000 other keys, against 0.09 µs).
-const UNIT = 16, PACK = 2 ** 26;
-const registry = new FinalizationRegistry<Slab | number>(held => {
-    if (held === -1) { jsMasks--; return; }
-    if (typeof held === 'object') {
+// Holdings are records, registered without an unregister token: dispose() only marks them freed (a
+// token costs more than the registration: register + unregister took 232 ns a mask, a registration
+// alone 118 ns). No Map keyed by pointer either: a block freed and taken again at the same address
+// re-adds the same key, and V8 keeps the deleted entries in that key's hash chain until the table is
+// rebuilt (15 µs per set/delete with 20,000 other keys, against 0.09 µs).
+const registry = new FinalizationRegistry<Holding>(held => {
+    if (held.freed) return;
+    held.freed = true;
+    if (held instanceof Slab) {
         // Every mask of the slab is gone; those not disposed are still counted.
         wasmMasks -= held.live;
         held.live = 0;
-        held.freed = true;
         free(held.ptr, SLAB_BYTES);
-        return;
+    } else if (held instanceof Block) {
+        wasmMasks--;
+        free(held.ptr, held.size);
+    } else {
+        jsMasks--;
     }
-    wasmMasks--;
-    free((held % PACK) * UNIT, Math.floor(held / PACK) * UNIT);
 });
 
 /** Bytes a mask of `n` words takes in WebAssembly memory (16-byte aligned). */
@@ -296,11 +313,11 @@ function maskBytes(n: number): number {
 
 /**
  * Storage for a mask of `n` words (n > 0) in WebAssembly memory: its byte offset, or -1 when it does
- * not fit (the caller then puts it on the JS heap). A small mask is cut from the current slab, which
- * it must hold ({@link slabOf}); a larger one gets a block registered against `owner`. Zeroed when
- * `zero` is true (small masks always are).
+ * not fit (the caller then puts it on the JS heap). Small masks are cut from the current slab, larger
+ * ones get a block; zeroed when `zero` is true (small masks always are). The mask then takes its
+ * holding from {@link holdMask}.
  */
-export function allocMask(n: number, owner: object, zero: boolean): number {
+export function allocMask(n: number, zero: boolean): number {
     const bytes = maskBytes(n);
     if (bytes <= SLAB_MAX_BYTES) {
         let r = slab;
@@ -309,7 +326,7 @@ export function allocMask(n: number, owner: object, zero: boolean): number {
             if (p < 0) return outOfMemory(n);
             const s = new Slab(p);
             r = slab = new SlabRef(s);
-            registry.register(r, s, r);
+            registry.register(r, s);
         }
         const s = r.slab, p = s.ptr + s.used;
         s.used += bytes;
@@ -320,15 +337,18 @@ export function allocMask(n: number, owner: object, zero: boolean): number {
     }
     const p = alloc(bytes, zero);
     if (p < 0) return outOfMemory(n);
-    registry.register(owner, (bytes / UNIT) * PACK + p / UNIT, owner);
     wasmMasks++;
     hint(bytes);
     return p;
 }
 
-/** The slab token a mask of `n` words just placed by {@link allocMask} must hold: the current slab for a small mask, else null. */
-export function slabOf(n: number): SlabRef | null {
-    return maskBytes(n) <= SLAB_MAX_BYTES ? slab : null;
+/** What the mask `owner` of `n` words placed at `p` by {@link allocMask} must hold: its slab's token, or its block (registered against it). */
+export function holdMask(owner: object, n: number, p: number): MaskHolding {
+    const bytes = maskBytes(n);
+    if (bytes <= SLAB_MAX_BYTES) return slab as SlabRef;
+    const b = new Block(p, bytes);
+    registry.register(owner, b);
+    return b;
 }
 
 function outOfMemory(n: number): number {
@@ -361,39 +381,40 @@ function hint(bytes: number): void {
     }
 }
 
-/** Frees the storage of a mask of `n` words at byte `p` (with its slab token when small): Mask.dispose(). */
-export function freeMask(p: number, n: number, owner: object, r: SlabRef | null): void {
-    const bytes = maskBytes(n);
-    wasmMasks--;
-    pressure = Math.max(0, pressure - bytes);
-    if (r !== null) {
-        const s = r.slab;
+/** Frees the storage of a mask of `n` words (its holding from {@link holdMask} or {@link noteJsMask}): Mask.dispose(). */
+export function freeMask(h: MaskHolding, n: number): void {
+    if (h instanceof SlabRef) {
+        wasmMasks--;
+        // Disposed storage needs no GC hint (a create/dispose loop must not trigger collections).
+        pressure = Math.max(0, pressure - maskBytes(n));
+        const s = h.slab;
         s.live--;
         if (s.live > 0 || s.freed) return;
-        if (r === slab) {
+        if (h === slab) {
             // The current slab empties: start it again (a create/dispose loop stays in it), zeroing what was used.
             K.fill32(s.ptr, s.used >>> 2, 0);
             s.used = 0;
             return;
         }
         s.freed = true;
-        registry.unregister(r);
         free(s.ptr, SLAB_BYTES);
-        return;
+    } else if (h instanceof Block) {
+        wasmMasks--;
+        pressure = Math.max(0, pressure - h.size);
+        h.freed = true;
+        free(h.ptr, h.size);
+    } else if (!h.freed) {
+        h.freed = true;
+        jsMasks--;
     }
-    registry.unregister(owner);
-    free(p, bytes);
 }
 
-/** Counts a mask whose words are on the JS heap while the WebAssembly kernels are selected (until it is disposed or collected). */
-export function noteJsMask(owner: object): void {
+/** Counts a mask whose words are on the JS heap while the WebAssembly kernels are selected, until it is disposed or collected. */
+export function noteJsMask(owner: object): JsCount {
+    const h = new JsCount();
     jsMasks++;
-    registry.register(owner, -1, owner);
-}
-
-/** Uncounts a JS-heap mask noted by {@link noteJsMask}: Mask.dispose(). */
-export function dropJsMask(owner: object): void {
-    if (registry.unregister(owner)) jsMasks--;
+    registry.register(owner, h);
+    return h;
 }
 
 /**
