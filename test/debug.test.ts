@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Mask } from '../src/index.js';
-import { cssColor, drawBox, drawIntersection, drawMask, drawNormal, drawOutline, drawOverlap, forgetMask, intersection, type DebugContext } from '../src/debug.js';
+import { cssColor, drawBox, drawIntersection, drawMask, drawNormal, drawOutline, drawOverlap, drawRay, forgetMask, intersection, type DebugContext } from '../src/debug.js';
 
 type Call = [string, ...unknown[]];
 
@@ -219,4 +219,27 @@ test('bad arguments throw errors naming the value', () => {
     assert.throws(() => forgetMask(undefined as unknown as Mask), /mask must be a Mask, got undefined/);
     assert.throws(() => cssColor(NaN), /got NaN/);
     assert.equal(ctx.calls.length, 0, 'nothing drawn by a failing call');
+});
+
+test('drawRay: the segment up to the hit, a dot on the entry point and the normal; errors name the value', () => {
+    const m = new Mask(20, 10).set(12, 4), hit = m.raycast(2.5, 4.5, 19.5, 4.5);
+    const ctx = recorder();
+    drawRay(ctx, 2.5, 4.5, 19.5, 4.5, hit, 0xff000080, 0x00ff00ff, 10);
+    assert.deepEqual(ctx.calls, [
+        ['save'], ['beginPath'], ['moveTo', 2.5, 4.5], ['lineTo', 12, 4.5], ['stroke', 'rgba(255, 0, 0, 0.502)'],
+        ['fillRect', 10.5, 3, 3, 3, 'rgba(0, 255, 0, 1)'],
+        ['beginPath'], ['moveTo', 12, 4.5], ['lineTo', 2, 4.5], ['moveTo', 2 + 5 * 0.866, 4.5 + 5 * 0.5], ['lineTo', 2, 4.5], ['lineTo', 2 + 5 * 0.866, 4.5 - 5 * 0.5],
+        ['stroke', 'rgba(0, 255, 0, 1)'], ['restore']
+    ]);
+    // A miss: the whole segment, nothing else. Starting inside: the dot, no arrow.
+    const miss = recorder();
+    drawRay(miss, 0, 0, 5, 0, null);
+    assert.deepEqual(miss.calls.map(c => c[0]), ['save', 'beginPath', 'moveTo', 'lineTo', 'stroke', 'restore']);
+    const inside = recorder();
+    drawRay(inside, 12.5, 4.5, 0, 0, m.raycast(12.5, 4.5, 0, 0));
+    assert.deepEqual(inside.calls.map(c => c[0]), ['save', 'beginPath', 'moveTo', 'lineTo', 'stroke', 'fillRect', 'restore']);
+    assert.throws(() => drawRay(recorder(), NaN, 0, 1, 1, null), { name: 'RangeError', message: 'x0 must be a finite number, got NaN.' });
+    assert.throws(() => drawRay(recorder(), 0, 0, 1, 1, 5 as never), { name: 'TypeError', message: 'hit must be a RayHit or null, got 5.' });
+    assert.throws(() => drawRay(recorder(), 0, 0, 1, 1, null, -1), RangeError);
+    assert.throws(() => drawRay({} as DebugContext, 0, 0, 1, 1, null), TypeError);
 });

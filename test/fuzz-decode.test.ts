@@ -15,6 +15,7 @@ import { decodeFrames, decodeImage, imageSize, type ImageFrame, type RGBAImage }
 import { scanPng } from '../src/node/png.js';
 import { animations } from './fixtures/animations.js';
 import { writePng } from './fixtures/png-writer.js';
+import { mulberry32 } from '../bench/timing.js';
 
 const FILES = Number(process.env.HITMASK_FUZZ_FILES ?? 60000);
 const SECONDS = Number(process.env.HITMASK_FUZZ_SECONDS ?? 45);
@@ -28,14 +29,6 @@ type Format = typeof FORMATS[number];
 
 interface Summary { files: number; byFormat: Record<Format, number>; decoded: number; errors: number; slowestMs: number; slowest: number; rssGrowth: number; seconds: number; failures: string[] }
 
-function rng(seed: number): () => number {
-    return () => {
-        seed = (seed + 0x6d2b79f5) | 0;
-        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
 
 function seeds(): Record<Format, Uint8Array[]> {
     // Copied out of the Buffer: Buffer#slice() does not copy, and the mutations would edit the seeds.
@@ -57,7 +50,7 @@ function seeds(): Record<Format, Uint8Array[]> {
 
 // zlib streams of zeros (up to a 4 MiB bomb) and of random bytes, made once: deflating per file cost more than decoding.
 const ZLIB = [0, 17, 1000, 40000, 1 << 20, 4 << 20].flatMap(n => {
-    const r = rng(n + 1);
+    const r = mulberry32(n + 1);
     return [deflateSync(new Uint8Array(n), { level: 1 }), deflateSync(Uint8Array.from({ length: Math.min(n, 4096) }, () => Math.floor(r() * 256)))];
 });
 
@@ -147,7 +140,7 @@ const MUTATIONS: Record<Format, Mutation[]> = { png: [...COMMON, shuffle, swapZl
 
 /** File number `n` of the fuzz run with `seed`: a seed file of format FORMATS[n % 3], mutated 1–4 times. */
 function mutant(base: Record<Format, Uint8Array[]>, seed: number, n: number): { format: Format; bytes: Uint8Array } {
-    const r = rng(seed * 1000003 + n);
+    const r = mulberry32(seed * 1000003 + n);
     const int = (k: number) => Math.floor(r() * k);
     const format = FORMATS[n % 3];
     const list = base[format], mutations = MUTATIONS[format];
