@@ -380,8 +380,9 @@ export class Mask {
         for (let k = 0, p = 0; k < count; k++, p += 4) {
             const ia = pairs[p], ib = pairs[p + 1];
             if (!(ia >= 0 && ia < nm && ib >= 0 && ib < nm)) throw new RangeError(`pairs[${p}..${p + 1}] = (${ia}, ${ib}) index masks, which has length ${nm}.`);
-            checkMask(masks[ia], `masks[${ia}]`);
-            checkMask(masks[ib], `masks[${ib}]`);
+            // The names are built only on failure: two template strings per pair cost more than the test.
+            if (!(masks[ia] instanceof Mask) || masks[ia].disposed) checkMask(masks[ia], `masks[${ia}]`);
+            if (!(masks[ib] instanceof Mask) || masks[ib].disposed) checkMask(masks[ib], `masks[${ib}]`);
             // Words of the boxes' intersection (as the World estimates it), to decide whether threads pay.
             const a = masks[ia], b = masks[ib], dx = pairs[p + 2], dy = pairs[p + 3];
             const ow = Math.min(a.width, dx + b.width) - Math.max(0, dx), oh = Math.min(a.height, dy + b.height) - Math.max(0, dy);
