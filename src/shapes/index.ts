@@ -1,3 +1,8 @@
 // hitmask/shapes: polygons from masks for physics engines. Browser-safe, no dependencies.
 export { toPolygons, type Polygon, type PolygonOptions } from './polygons.js';
 export { convexPieces, type ConvexOptions } from './convex.js';
+export {
+    matterParts, matterBody, planckPolygons, planckChains, rapierPoints, rapierPolyline,
+    type Point, type UnitOptions, type PlanckOptions, type MatterPart, type MatterParts, type MatterLike,
+    type MatterBodyOptions, type Polyline,
+} from './engines.js';
