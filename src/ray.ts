@@ -54,15 +54,30 @@ export function newRayHit(): RayHit {
 // t = (b − x0) / dx then keeps 2^-20 px of resolution (2^-53 relative to a 2^33 px span), and dx cannot overflow.
 const FAR = 2 ** 32;
 
-// The planes under test (their bits are ORed) and how many; set by each entry point, cleared after.
-const WORDS: Uint32Array[] = [];
 const NO_WORDS = new Uint32Array(0);
-let K = 0;
 
-// The last hit found by walk().
-let rPx = 0, rPy = 0, rX = 0, rY = 0, rD = 0, rNx = 0, rNy = 0;
-// The clipped segment written by clipFar().
-let cX0 = 0, cY0 = 0, cX1 = 0, cY1 = 0;
+// What one cast works with, passed explicitly to every step: the planes under test (their bits are ORed)
+// and how many, the segment clipFar() clipped, the hit walk() found, and a World search's best hit.
+class RayState {
+    words: Uint32Array[] = [];
+    k = 0;
+    cx0 = 0; cy0 = 0; cx1 = 0; cy1 = 0;
+    px = 0; py = 0; x = 0; y = 0; d = 0; nx = 0; ny = 0;
+}
+
+// One state per nesting level (a layer's raycastInto may cast a mask or tile ray inside a World's search).
+const states: RayState[] = [];
+let depth = 0;
+
+function acquire(): RayState {
+    return states[depth++] ??= new RayState();
+}
+
+function release(st: RayState): void {
+    for (let p = 0; p < st.k; p++) st.words[p] = NO_WORDS;
+    st.k = 0;
+    depth--;
+}
 
 // Whether slot (t1, o1) comes before slot (t2, o2).
 function before(t1: number, o1: number, t2: number, o2: number): boolean {
@@ -102,9 +117,9 @@ function near(W: number, H: number, ox: number, oy: number, x0: number, y0: numb
 }
 
 // Clips a far segment to the box grown by 1 px (so a clipped start lies outside the box and its pixels are
-// entered through a face) into cX0..cY1; false when it misses. Halved coordinates: no difference overflows.
+// entered through a face) into st.cx0..cy1; false when it misses. Halved coordinates: no difference overflows.
 // A clipped end on an x face has x exact and y = y0 + t·dy, as precise as doubles at the input's magnitude.
-function clipFar(W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number): boolean {
+function clipFar(st: RayState, W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number): boolean {
     const hx = x0 * 0.5, hy = y0 * 0.5, hdx = x1 * 0.5 - hx, hdy = y1 * 0.5 - hy;
     const X0 = ox - 1, X1 = ox + W + 1, Y0 = oy - 1, Y1 = oy + H + 1;
     let ta = 0, tb = 1, fa = 0, fb = 0;
@@ -121,18 +136,18 @@ function clipFar(W: number, H: number, ox: number, oy: number, x0: number, y0: n
         if (q < tb) { tb = q; fb = 2; }
     } else if (!(y0 >= Y0 && y0 <= Y1)) return false;
     if (!(ta <= tb)) return false;
-    cX0 = x0; cY0 = y0; cX1 = x1; cY1 = y1;
+    st.cx0 = x0; st.cy0 = y0; st.cx1 = x1; st.cy1 = y1;
     // Each clipped end goes onto the x face it crosses when the line meets that face inside the box, else onto
     // the y face (the two slab parameters tie far more often than the faces do at this magnitude).
     if (fa !== 0) {
         const X = hdx > 0 ? X0 : X1, Y = hdx !== 0 ? onLine(y0, x0, hdy / hdx, X, 2 * (hy + ta * hdy)) : NaN;
-        if (Y >= Y0 && Y <= Y1) { cX0 = X; cY0 = Y; }
-        else { cY0 = hdy > 0 ? Y0 : Y1; cX0 = clamp(onLine(x0, y0, hdx / hdy, cY0, 2 * (hx + ta * hdx)), X0, X1); }
+        if (Y >= Y0 && Y <= Y1) { st.cx0 = X; st.cy0 = Y; }
+        else { st.cy0 = hdy > 0 ? Y0 : Y1; st.cx0 = clamp(onLine(x0, y0, hdx / hdy, st.cy0, 2 * (hx + ta * hdx)), X0, X1); }
     }
     if (fb !== 0) {
         const X = hdx > 0 ? X1 : X0, Y = hdx !== 0 ? onLine(y0, x0, hdy / hdx, X, 2 * (hy + tb * hdy)) : NaN;
-        if (Y >= Y0 && Y <= Y1) { cX1 = X; cY1 = Y; }
-        else { cY1 = hdy > 0 ? Y1 : Y0; cX1 = clamp(onLine(x0, y0, hdx / hdy, cY1, 2 * (hx + tb * hdx)), X0, X1); }
+        if (Y >= Y0 && Y <= Y1) { st.cx1 = X; st.cy1 = Y; }
+        else { st.cy1 = hdy > 0 ? Y1 : Y0; st.cx1 = clamp(onLine(x0, y0, hdx / hdy, st.cy1, 2 * (hx + tb * hdx)), X0, X1); }
     }
     return true;
 }
@@ -150,17 +165,17 @@ function clamp(v: number, lo: number, hi: number): number {
     return v <= lo ? lo : v >= hi ? hi : v;
 }
 
-// The first set pixel of the planes in WORDS (W × H, top-left at world pixel (ox, oy)) on the segment; the
-// distance is measured from (sx, sy), the caller's original start. Far segments are clipped first.
-function cast(W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number): boolean {
+// The first set pixel of the planes in st.words (W × H, top-left at world pixel (ox, oy)) on the segment, into
+// st; the distance is measured from the segment's start. Far segments are clipped first.
+function cast(st: RayState, W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number): boolean {
     if (W === 0 || H === 0) return false;
-    if (near(W, H, ox, oy, x0, y0, x1, y1)) return walk(W, H, ox, oy, x0, y0, x1, y1, x0, y0);
-    return clipFar(W, H, ox, oy, x0, y0, x1, y1) && walk(W, H, ox, oy, cX0, cY0, cX1, cY1, x0, y0);
+    if (near(W, H, ox, oy, x0, y0, x1, y1)) return walk(st, W, H, ox, oy, x0, y0, x1, y1, x0, y0);
+    return clipFar(st, W, H, ox, oy, x0, y0, x1, y1) && walk(st, W, H, ox, oy, st.cx0, st.cy0, st.cx1, st.cy1, x0, y0);
 }
 
-// The walk itself (see the file comment); writes the hit into r*.
-function walk(W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number, sx: number, sy: number): boolean {
-    const dx = x1 - x0, dy = y1 - y0, W0 = WORDS[0], k = K;
+// The walk itself (see the file comment); writes the hit into st; the distance is measured from (sx, sy).
+function walk(st: RayState, W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number, sx: number, sy: number): boolean {
+    const dx = x1 - x0, dy = y1 - y0, WORDS = st.words, W0 = WORDS[0], k = st.k;
     // The slots during which the segment is in the box: from (lt, lo) to before (ut, uo).
     let lt = 0, lo = 0, ut = 1, uo = 1;
     if (dx > 0) {
@@ -257,7 +272,7 @@ function walk(W: number, H: number, ox: number, oy: number, x0: number, y0: numb
             let w = W0[idx];
             for (let p = 1; p < k; p++) w |= WORDS[p][idx];
             if (((w >>> (i & 31)) & 1) !== 0) {
-                record(ox, oy, i, j, lt, lo, fx, fy, x0, y0, dx, dy, sx, sy);
+                record(st, ox, oy, i, j, lt, lo, fx, fy, x0, y0, dx, dy, sx, sy);
                 return true;
             }
             if (before(xt, xo, yt, yo)) {
@@ -279,30 +294,25 @@ function walk(W: number, H: number, ox: number, oy: number, x0: number, y0: numb
     }
 }
 
-// Writes the hit at cell (i, j), entered at slot (t, open) across the axes flagged fx / fy, into r*.
-function record(ox: number, oy: number, i: number, j: number, t: number, open: number, fx: number, fy: number,
+// Writes the hit at cell (i, j), entered at slot (t, open) across the axes flagged fx / fy, into st.
+function record(st: RayState, ox: number, oy: number, i: number, j: number, t: number, open: number, fx: number, fy: number,
     x0: number, y0: number, dx: number, dy: number, sx: number, sy: number): void {
-    rPx = ox + i; rPy = oy + j;
-    rNx = 0; rNy = 0;
+    st.px = ox + i; st.py = oy + j;
+    st.nx = 0; st.ny = 0;
     if (t === 0 && open === 0) {
-        rX = x0; rY = y0;
+        st.x = x0; st.y = y0;
     } else {
-        rX = fx ? (dx > 0 ? ox + i : ox + i + 1) : clamp(x0 + t * dx, ox + i, ox + i + 1);
-        rY = fy ? (dy > 0 ? oy + j : oy + j + 1) : clamp(y0 + t * dy, oy + j, oy + j + 1);
+        st.x = fx ? (dx > 0 ? ox + i : ox + i + 1) : clamp(x0 + t * dx, ox + i, ox + i + 1);
+        st.y = fy ? (dy > 0 ? oy + j : oy + j + 1) : clamp(y0 + t * dy, oy + j, oy + j + 1);
         // Through a corner both faces are crossed: the normal is the face of the faster axis (x on a tie).
-        if (fx && (!fy || Math.abs(dx) >= Math.abs(dy))) rNx = dx > 0 ? -1 : 1;
-        else rNy = dy > 0 ? -1 : 1;
+        if (fx && (!fy || Math.abs(dx) >= Math.abs(dy))) st.nx = dx > 0 ? -1 : 1;
+        else st.ny = dy > 0 ? -1 : 1;
     }
-    rD = Math.hypot(rX - sx, rY - sy);
+    st.d = Math.hypot(st.x - sx, st.y - sy);
 }
 
-function write(out: RayHit): void {
-    out.px = rPx; out.py = rPy; out.x = rX; out.y = rY; out.distance = rD; out.nx = rNx; out.ny = rNy;
-}
-
-function release(): void {
-    for (let p = 0; p < K; p++) WORDS[p] = NO_WORDS;
-    K = 0;
+function write(st: RayState, out: RayHit): void {
+    out.px = st.px; out.py = st.py; out.x = st.x; out.y = st.y; out.distance = st.d; out.nx = st.nx; out.ny = st.ny;
 }
 
 /** @internal Throws unless the four coordinates are finite numbers and `out` is an object. */
@@ -319,24 +329,31 @@ function num(name: string, v: unknown): void {
 /** @internal Mask.raycastInto. */
 export function castMask(mask: Mask, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
     checkRay(x0, y0, x1, y1, out);
-    WORDS[0] = mask.words;
-    K = 1;
-    const hit = cast(mask.width, mask.height, 0, 0, x0, y0, x1, y1);
-    release();
-    if (hit) write(out);
-    return hit;
+    const st = acquire();
+    st.words[0] = mask.words;
+    st.k = 1;
+    try {
+        if (!cast(st, mask.width, mask.height, 0, 0, x0, y0, x1, y1)) return false;
+        write(st, out);
+        return true;
+    } finally {
+        release(st);
+    }
 }
 
 /** @internal CollisionRaster.raycastInto: into the OR of `count` planes of one size (a raster's layers). */
 export function castPlanes(planes: readonly Mask[], count: number, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
     checkRay(x0, y0, x1, y1, out);
-    const m = planes[0];
-    for (let p = 0; p < count; p++) WORDS[p] = planes[p].words;
-    K = count;
-    const hit = cast(m.width, m.height, 0, 0, x0, y0, x1, y1);
-    release();
-    if (hit) write(out);
-    return hit;
+    const m = planes[0], st = acquire();
+    for (let p = 0; p < count; p++) st.words[p] = planes[p].words;
+    st.k = count;
+    try {
+        if (!cast(st, m.width, m.height, 0, 0, x0, y0, x1, y1)) return false;
+        write(st, out);
+        return true;
+    } finally {
+        release(st);
+    }
 }
 
 /** @internal TileMap.raycastInto: walks the tiles the segment crosses, in order, and casts into the first ones with a mask. */
@@ -345,9 +362,20 @@ export function castTiles(tw: number, th: number, columns: number, rows: number,
     checkRay(x0, y0, x1, y1, out);
     const MW = columns * tw, MH = rows * th, sx = x0, sy = y0;
     if (MW === 0 || MH === 0) return false;
+    const st = acquire();
+    try {
+        return walkTiles(st, tw, th, columns, rows, cells, tiles, MW, MH, sx, sy, x0, y0, x1, y1, out);
+    } finally {
+        release(st);
+    }
+}
+
+// castTiles' walk over the map (MW × MH px) with its state.
+function walkTiles(st: RayState, tw: number, th: number, columns: number, rows: number, cells: Int32Array, tiles: readonly (Mask | null)[],
+    MW: number, MH: number, sx: number, sy: number, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
     if (!near(MW, MH, 0, 0, x0, y0, x1, y1)) {
-        if (!clipFar(MW, MH, 0, 0, x0, y0, x1, y1)) return false;
-        x0 = cX0; y0 = cY0; x1 = cX1; y1 = cY1;
+        if (!clipFar(st, MW, MH, 0, 0, x0, y0, x1, y1)) return false;
+        x0 = st.cx0; y0 = st.cy0; x1 = st.cx1; y1 = st.cy1;
     }
     const dx = x1 - x0, dy = y1 - y0;
     // The map's slots, as walk() computes the box's; tile boundaries are c·tw and r·th.
@@ -375,28 +403,24 @@ export function castTiles(tw: number, th: number, columns: number, rows: number,
     const xo = dx < 0 ? 1 : 0, yo = dy < 0 ? 1 : 0;
     let xt = dx > 0 ? ((c + 1) * tw - x0) / dx : dx < 0 ? (c * tw - x0) / dx : Infinity;
     let yt = dy > 0 ? ((r + 1) * th - y0) / dy : dy < 0 ? (r * th - y0) / dy : Infinity;
-    K = 1;
-    try {
-        for (;;) {
-            const t = cells[r * columns + c], tile = t >= 0 ? tiles[t] : null;
-            // Tiles are visited in the order the segment enters them, so the first hit is the nearest.
-            if (tile) {
-                WORDS[0] = tile.words;
-                if (walk(tw, th, c * tw, r * th, x0, y0, x1, y1, sx, sy)) { write(out); return true; }
-            }
-            const sxFirst = before(xt, xo, yt, yo), syFirst = before(yt, yo, xt, xo);
-            if (sxFirst || !syFirst) {
-                lt = xt; lo = xo;
-                if (dx > 0) { c++; xt = ((c + 1) * tw - x0) / dx; } else if (dx < 0) { c--; xt = (c * tw - x0) / dx; }
-            }
-            if (syFirst || !sxFirst) {
-                lt = yt; lo = yo;
-                if (dy > 0) { r++; yt = ((r + 1) * th - y0) / dy; } else if (dy < 0) { r--; yt = (r * th - y0) / dy; }
-            }
-            if (!before(lt, lo, ut, uo)) return false;
+    st.k = 1;
+    for (;;) {
+        const t = cells[r * columns + c], tile = t >= 0 ? tiles[t] : null;
+        // Tiles are visited in the order the segment enters them, so the first hit is the nearest.
+        if (tile) {
+            st.words[0] = tile.words;
+            if (walk(st, tw, th, c * tw, r * th, x0, y0, x1, y1, sx, sy)) { write(st, out); return true; }
         }
-    } finally {
-        release();
+        const sxFirst = before(xt, xo, yt, yo), syFirst = before(yt, yo, xt, xo);
+        if (sxFirst || !syFirst) {
+            lt = xt; lo = xo;
+            if (dx > 0) { c++; xt = ((c + 1) * tw - x0) / dx; } else if (dx < 0) { c--; xt = (c * tw - x0) / dx; }
+        }
+        if (syFirst || !sxFirst) {
+            lt = yt; lo = yo;
+            if (dy > 0) { r++; yt = ((r + 1) * th - y0) / dy; } else if (dy < 0) { r--; yt = (r * th - y0) / dy; }
+        }
+        if (!before(lt, lo, ut, uo)) return false;
     }
 }
 
@@ -405,24 +429,30 @@ export function castTiles(tw: number, th: number, columns: number, rows: number,
 // Per slot: the ray that last considered the body, and the token of the last grid cell query (Grid.query's
 // `seen`, which must not share tokens with the World's own queries).
 let mark = new Int32Array(64), seen = new Int32Array(64), qbuf = new Int32Array(64), rayToken = 0, cellToken = 0;
-// The search in progress.
-const NO_CAT: Int32Array = new Int32Array(0);
-let sBoxes: Boxes | null = null, sMasks: readonly (Mask | null)[] = [], sCat: Int32Array = NO_CAT, sBodies: readonly (Body<unknown> | null)[] = [];
-let sF = 0, sX0 = 0, sY0 = 0, sX1 = 0, sY1 = 0, sBest: Body<unknown> | null = null;
-let bPx = 0, bPy = 0, bX = 0, bY = 0, bD = Infinity, bNx = 0, bNy = 0;
+// The search in progress: the World's arrays, the filter and segment, and the nearest hit so far.
+interface Search {
+    boxes: Boxes; masks: readonly (Mask | null)[]; cat: Int32Array; bodies: readonly (Body<unknown> | null)[];
+    f: number; x0: number; y0: number; x1: number; y1: number;
+    best: Body<unknown> | null; px: number; py: number; x: number; y: number; d: number; nx: number; ny: number;
+}
+const NONE: readonly never[] = [], NO_CAT = new Int32Array(0);
+const NO_BOXES: Boxes = { x0: new Float64Array(0), y0: new Float64Array(0), x1: new Float64Array(0), y1: new Float64Array(0) };
+const SEARCH: Search = { boxes: NO_BOXES, masks: NONE, cat: NO_CAT, bodies: NONE, f: 0, x0: 0, y0: 0, x1: 0, y1: 0, best: null, px: 0, py: 0, x: 0, y: 0, d: Infinity, nx: 0, ny: 0 };
 const LAYER_HIT: RasterRayHit = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, id: -1 };
+// A World search in progress: its slot marks are shared, so a layer's raycastInto may not start another.
+let searching = false;
 
 // Casts into body slot s unless it was considered already, is filtered out or removed; keeps the nearest hit.
-function consider(s: number): void {
+function consider(st: RayState, q: Search, s: number): void {
     if (mark[s] === rayToken) return;
     mark[s] = rayToken;
-    const b = sBodies[s];
-    if (!b || b.slot < 0 || (sCat[s] & sF) === 0) return;
-    const m = sMasks[s] as Mask, boxes = sBoxes as Boxes;
-    WORDS[0] = m.words;
-    if (!cast(m.width, m.height, boxes.x0[s], boxes.y0[s], sX0, sY0, sX1, sY1)) return;
-    if (rD < bD || (rD === bD && b.id < (sBest as Body<unknown>).id)) {
-        sBest = b; bPx = rPx; bPy = rPy; bX = rX; bY = rY; bD = rD; bNx = rNx; bNy = rNy;
+    const b = q.bodies[s];
+    if (!b || b.slot < 0 || (q.cat[s] & q.f) === 0) return;
+    const m = q.masks[s] as Mask;
+    st.words[0] = m.words;
+    if (!cast(st, m.width, m.height, q.boxes.x0[s], q.boxes.y0[s], q.x0, q.y0, q.x1, q.y1)) return;
+    if (st.d < q.d || (st.d === q.d && b.id < (q.best as Body<unknown>).id)) {
+        q.best = b; q.px = st.px; q.py = st.py; q.x = st.x; q.y = st.y; q.d = st.d; q.nx = st.nx; q.ny = st.ny;
     }
 }
 
@@ -436,12 +466,17 @@ export function castWorld<T>(grid: Grid, boxes: Boxes, masks: readonly (Mask | n
     x0: number, y0: number, x1: number, y1: number, out: WorldRayHit<T>): boolean {
     checkRay(x0, y0, x1, y1, out);
     if (mark.length < used) { mark = new Int32Array(Math.max(used, 2 * mark.length)); seen = new Int32Array(mark.length); qbuf = new Int32Array(mark.length); }
+    if (searching) throw new Error('world.raycast(): a CollisionLayer\'s raycastInto cast a World ray during another World ray; cast it afterwards.');
     if (++rayToken >= 2 ** 30) { mark.fill(0); rayToken = 1; }
-    sBoxes = boxes; sMasks = masks; sCat = cat; sBodies = bodies as unknown as readonly (Body<unknown> | null)[]; sF = f;
-    sX0 = x0; sY0 = y0; sX1 = x1; sY1 = y1; sBest = null; bD = Infinity;
-    K = 1;
+    // One Search object for every call (searches never nest): raycastInto allocates nothing.
+    const q = SEARCH;
+    q.boxes = boxes; q.masks = masks; q.cat = cat; q.bodies = bodies as unknown as readonly (Body<unknown> | null)[];
+    q.f = f; q.x0 = x0; q.y0 = y0; q.x1 = x1; q.y1 = y1; q.best = null; q.d = Infinity;
+    const st = acquire();
+    st.k = 1;
+    searching = true;
     try {
-        for (let k = 0; k < movedCount; k++) consider(moved[k]);
+        for (let k = 0; k < movedCount; k++) consider(st, q, moved[k]);
         const n = grid.smallCount + grid.largeCount;
         if (n > 0) {
             const cs = grid.cellSize, dx = x1 - x0, dy = y1 - y0;
@@ -450,7 +485,7 @@ export function castWorld<T>(grid: Grid, boxes: Boxes, masks: readonly (Mask | n
             let nx = Math.abs(ex - cx), ny = Math.abs(ey - cy);
             if (!(nx + ny < n)) {
                 // More cells than bodies (a long or far segment): every slot, as Grid.query does.
-                for (let s = 0; s < used; s++) consider(s);
+                for (let s = 0; s < used; s++) consider(st, q, s);
             } else {
                 // 4-connected over the cells in the order the segment enters them (on a tie, the axis crossing in the
                 // positive direction first: its new cell already holds the crossing point), so no cell it touches is missed.
@@ -461,10 +496,10 @@ export function castWorld<T>(grid: Grid, boxes: Boxes, masks: readonly (Mask | n
                 let t = 0;
                 for (;;) {
                     // Bodies not met yet lie in cells entered from here on: none can be nearer than this cell's entry.
-                    if (sBest !== null && t * len > bD * (1 + 1e-9) + 1e-9) break;
+                    if (q.best !== null && t * len > q.d * (1 + 1e-9) + 1e-9) break;
                     if (++cellToken >= 2 ** 30) { seen.fill(0); cellToken = 1; }
-                    const q = grid.query(cx * cs, cy * cs, (cx + 1) * cs, (cy + 1) * cs, seen, cellToken, qbuf);
-                    for (let k = 0; k < q; k++) consider(qbuf[k]);
+                    const nq = grid.query(cx * cs, cy * cs, (cx + 1) * cs, (cy + 1) * cs, seen, cellToken, qbuf);
+                    for (let k = 0; k < nq; k++) consider(st, q, qbuf[k]);
                     if (nx === 0 && ny === 0) break;
                     if (nx > 0 && (ny === 0 || before(xt, xo, yt, yo) || (xt === yt && xo === yo))) {
                         t = xt; nx--;
@@ -480,18 +515,20 @@ export function castWorld<T>(grid: Grid, boxes: Boxes, masks: readonly (Mask | n
         for (let l = 0; l < layers.length; l++) {
             const layer = layers[l].layer;
             if ((layerCat[l] & f) === 0 || !layer || typeof layer.raycastInto !== 'function') continue;
-            if (layer.raycastInto(x0, y0, x1, y1, LAYER_HIT) && LAYER_HIT.distance < bD) {
-                sBest = layers[l] as unknown as Body<unknown>; bPx = LAYER_HIT.px; bPy = LAYER_HIT.py; bX = LAYER_HIT.x; bY = LAYER_HIT.y;
-                bD = LAYER_HIT.distance; bNx = LAYER_HIT.nx; bNy = LAYER_HIT.ny;
+            if (layer.raycastInto(x0, y0, x1, y1, LAYER_HIT) && LAYER_HIT.distance < q.d) {
+                q.best = layers[l] as unknown as Body<unknown>; q.px = LAYER_HIT.px; q.py = LAYER_HIT.py; q.x = LAYER_HIT.x; q.y = LAYER_HIT.y;
+                q.d = LAYER_HIT.distance; q.nx = LAYER_HIT.nx; q.ny = LAYER_HIT.ny;
             }
         }
     } finally {
-        release();
-        sBoxes = null; sMasks = []; sBodies = []; sCat = NO_CAT;
+        searching = false;
+        release(st);
     }
-    if (sBest === null) return false;
-    out.px = bPx; out.py = bPy; out.x = bX; out.y = bY; out.distance = bD; out.nx = bNx; out.ny = bNy;
-    out.body = sBest as Body<T>;
-    sBest = null;
+    const best = q.best;
+    // Drop the World's arrays: the search object outlives the call.
+    q.boxes = NO_BOXES; q.masks = NONE; q.bodies = NONE; q.cat = NO_CAT; q.best = null;
+    if (best === null) return false;
+    out.px = q.px; out.py = q.py; out.x = q.x; out.y = q.y; out.distance = q.d; out.nx = q.nx; out.ny = q.ny;
+    out.body = best as Body<T>;
     return true;
 }

@@ -160,3 +160,22 @@ test('world.raycast: errors name the value', () => {
     assert.throws(() => world.raycast(0, 0, 1, {} as number), { name: 'TypeError', message: 'y1 must be a number, got Object.' });
     assert.throws(() => world.raycastInto(0, 0, 1, 1, undefined as unknown as WorldRayHit), { name: 'TypeError', message: /out must be a RayHit object/ });
 });
+
+test('world.raycast: a layer whose raycastInto casts a World ray itself gets a clear Error, and both worlds stay usable', () => {
+    const inner = new World();
+    inner.add({ x: 5, y: 0, mask: new Mask(2, 2, true) });
+    const world = new World();
+    world.add({ x: 10, y: 0, mask: new Mask(4, 4, true) });
+    // A layer that answers rays with another World's rays (a mask ray inside a World search is fine).
+    const nested: CollisionLayer = {
+        test: () => false, overlapArea: () => 0, hitPoint: () => null, testPixel: () => false,
+        raycastInto: (x0, y0, x1, y1, out) => inner.raycastInto(x0, y0, x1, y1, out as WorldRayHit)
+    };
+    world.addLayer(nested);
+    assert.throws(() => world.raycast(0, 1.5, 20, 1.5), (e: unknown) => e instanceof Error && /cast a World ray during another World ray/.test((e as Error).message));
+    assert.equal(inner.raycast(0, 1.5, 20, 1.5)?.px, 5);
+    const plain = new World();
+    plain.add({ x: 10, y: 0, mask: new Mask(4, 4, true) });
+    plain.addLayer(new TileMap(4, 4, 2, 1, [new Mask(4, 4, true)], [-1, 0]));
+    assert.equal(plain.raycast(0, 1.5, 20, 1.5)?.px, 4, 'the tile map (a mask ray inside the World search) is nearer');
+});
