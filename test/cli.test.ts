@@ -57,11 +57,15 @@ test('cli build: files, folders and globs; the summary line; loadable output', (
     assert.equal(r.err, '', 'no progress bar when stderr is not a terminal');
     const bits = expected.masks['alien1.png'].count + expected.masks['shot.gif'].count;
     const bytes = readFileSync(join(dir, 'a.hitmask'));
-    assert.match(r.out, new RegExp(`^a\\.hitmask: 2 frames from 2 files, ${bits} bits set, ${bytes.length} bytes written in \\d+\\.\\d\\d s\\n$`));
+    assert.match(r.out, new RegExp(`^a\\.hitmask: 2 frames from 2 files, ${bits} bits set, ${bytes.length} bytes written in \\d+\\.\\d\\d s \\(2 images, 0\\.\\d\\d Mpx at \\d+\\.\\d Mpx/s\\)\\n$`));
     const atlas = MaskAtlas.from(bytes);
     assert.deepEqual(atlas.names, ['alien1', 'shot']);
     assert.equal(atlas.get('shot').toText(), expected.masks['shot.gif'].rows.join('\n'));
 
+    // Worker threads change nothing in the output.
+    assert.equal(run('build', 'sprites/alien1.png', 'sprites/shot.gif', '-o', 'a2.hitmask', '--workers', '2').code, 0);
+    assert.deepEqual(readFileSync(join(dir, 'a2.hitmask')), bytes);
+    assert.match(run('build', 'sprites/alien1.png', '-o', 'a3.hitmask', '--workers', '65').err, /^hitmask: option '--workers <n>' argument '65' is invalid/);
     assert.equal(run('build', 'sprites', '-o', 'b.hitmask').code, 0);
     assert.deepEqual(MaskAtlas.from(readFileSync(join(dir, 'b.hitmask'))).names, ['alien1', 'chimp', 'player1', 'shot']);
     assert.equal(run('build', 'sprites/*.gif', '--trim', '-o', 'c.hitmask').code, 0);

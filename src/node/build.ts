@@ -1,12 +1,15 @@
 // Building a MaskAtlas from image files, folders, globs, grid sheets and atlas JSON (what `hitmask build` runs).
 import { readFile, realpath, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { MaskAtlas } from '../atlas.js';
-import { describe } from '../check.js';
+import { checkInt, describe } from '../check.js';
 import { Mask, type ColorKey } from '../mask.js';
-import { decodeFrames, decodeImage, type DecodeOptions } from './decode.js';
-import type { RGBAImage } from './image.js';
+import { decodeFrames, decodeImage, decodePngMask, type DecodeOptions } from './decode.js';
+import type { WorkerJob, WorkerResult } from './build-worker.js';
+import { DEFAULT_MAX_BYTES, type RGBAImage } from './image.js';
 import { gridFrames, parseSheetJson, type GridOptions, type SheetFrame, type SheetLayout } from './sheets.js';
 
 /** How pixels become mask bits. */
@@ -31,6 +34,8 @@ export interface BuildOptions extends MaskOptions, DecodeOptions {
     allowOutsideImages?: boolean;
     /** Base for relative inputs. @default process.cwd() */
     cwd?: string;
+    /** Worker threads building masks of still PNGs beside the calling thread (0: none). @default 1 less than the cores (at most 3) when there are 64 or more such files, else 0 */
+    workers?: number;
     /** Called after each input file. */
     onProgress?: (done: number, total: number, file: string) => void;
 }
@@ -46,6 +51,8 @@ export interface BuildStats {
     decodeMs: number;
     /** Building, cutting and trimming masks, in milliseconds. */
     maskMs: number;
+    /** Files whose masks worker threads built (see {@link BuildOptions.workers}). */
+    workerFiles: number;
 }
 
 /** One input file and the name its frames get. */
@@ -69,6 +76,10 @@ export interface BuildResult {
 }
 
 const EXTENSIONS = ['.png', '.apng', '.gif', '.json'];
+// Files read ahead of the one being decoded.
+const READ_AHEAD = 16;
+// Files queued at each worker.
+const WORKER_QUEUE = 4;
 
 /** Expands files, folders (recursively: .png, .apng, .gif, .json) and globs into input files, sorted, with frame names. */
 export async function resolveInputs(inputs: readonly string[], cwd = process.cwd()): Promise<BuildInput[]> {
@@ -105,7 +116,7 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
     if (options.grid && options.atlas) throw new Error('Use either a grid or an atlas JSON for image inputs, not both.');
     const files = await resolveInputs(inputs, options.cwd);
-    const stats: BuildStats = { files: 0, frames: 0, bitsSet: 0, rgbaBytes: 0, decodeMs: 0, maskMs: 0 };
+    const stats: BuildStats = { files: 0, frames: 0, bitsSet: 0, rgbaBytes: 0, decodeMs: 0, maskMs: 0, workerFiles: 0 };
     const atlas = new MaskAtlas();
     const origin = new Map<string, string>();
     const sources = new Set<string>(), notes: string[] = [];
@@ -142,52 +153,136 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     for (const file of images) jobs.push({ file, layout: sharedLayout });
     jobs.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file));
 
-    let done = 0;
-    for (const job of jobs) {
-        const label = relative(options.cwd ?? process.cwd(), job.file.path) || job.file.path;
-        const add = (name: string, mask: Mask, f: Omit<SheetFrame, 'name' | 'x' | 'y' | 'width' | 'height' | 'rotated'>) => {
-            const prev = origin.get(name);
-            if (prev !== undefined) throw new Error(`Frame name ${JSON.stringify(name)} comes from both ${prev} and ${label}; rename one, or build them into separate files.`);
-            origin.set(name, label);
-            let x = f.offsetX, y = f.offsetY;
-            if (options.trim) {
-                const t = mask.trim();
-                mask = t.mask; x += t.x; y += t.y;
-            }
-            atlas.add(name, mask, { x, y, sourceWidth: f.sourceWidth, sourceHeight: f.sourceHeight, duration: f.duration, boxes: f.boxes });
-            stats.frames++;
-            stats.bitsSet += mask.count();
+    // Files are read ahead of decoding (up to READ_AHEAD at once), so that decoding never waits on the disk.
+    const sheetPath = (job: Job) => job.image ?? job.file.path;
+    const labelOf = (job: Job) => relative(cwd, job.file.path) || job.file.path;
+    const reads: (Promise<Uint8Array> | undefined)[] = [];
+    let ahead = 0;
+    // Threshold masks of still PNGs come straight from the scanlines; colour keys, GIFs and APNGs go through RGBA.
+    const direct = options.colorKey === undefined;
+    const threshold = options.threshold ?? 127;
+    // Worker threads build the masks of still PNGs (files that are neither sheets nor .gif) from the last file
+    // backwards, while this thread builds the files in order from the first, reading ahead; they meet in the middle.
+    // This thread never waits for a worker: a file a worker has not answered yet when its turn comes (or cannot build:
+    // not a still PNG, unreadable, corrupt) is built here, so results and errors are the same as without workers.
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    const eligible = (j: number) => !jobs[j].layout && extname(jobs[j].file.path).toLowerCase() !== '.gif';
+    const pool = direct && !options.grid && Number.isSafeInteger(maxBytes) && maxBytes >= 0 ? startWorkers(jobs.filter((_, j) => eligible(j)).length, options.workers) : null;
+    // Per job: claimed (read ahead here, or sent to a worker); done: the mask a worker built.
+    const taken: boolean[] = [], done: (Mask | undefined)[] = [];
+    let last = jobs.length - 1;
+    for (const w of pool ?? []) {
+        const feed = () => {
+            while (last >= 0 && (taken[last] || !eligible(last))) last--;
+            if (last < 0) return;
+            taken[last] = true;
+            w.postMessage({ k: last, path: sheetPath(jobs[last]), threshold, maxBytes } satisfies WorkerJob);
         };
-        let t0 = performance.now();
-        const sheetPath = job.image ?? job.file.path;
-        const bytes = await readBytes(sheetPath, job.image ? `image of ${label}` : 'image');
-        sources.add(sheetPath);
-        if (job.layout || options.grid) {
-            const image = labelled(sheetPath, () => decodeImage(bytes, options));
-            stats.decodeMs += performance.now() - t0;
-            t0 = performance.now();
-            const layout = job.layout ?? { frames: gridFrames(job.file.name, image.width, image.height, options.grid as GridOptions), tags: [] };
-            const base = atlas.size;
-            for (const { frame, mask } of cutSheet(image, layout.frames, options, label)) add(frame.name, mask, frame);
-            for (const t of layout.tags) atlas.addTag(t.name, base + t.from, base + t.to, t.direction);
-            stats.rgbaBytes += image.data.length;
-        } else {
-            const frames = labelled(sheetPath, () => decodeFrames(bytes, options));
-            stats.decodeMs += performance.now() - t0;
-            t0 = performance.now();
-            const base = atlas.size;
-            frames.forEach((im, i) => {
-                const name = frames.length === 1 ? job.file.name : `${job.file.name}/${i}`;
-                add(name, imageMask(im, options), { offsetX: 0, offsetY: 0, sourceWidth: im.width, sourceHeight: im.height, duration: im.delay, boxes: [] });
-                stats.rgbaBytes += im.data.length;
-            });
-            if (frames.length > 1) atlas.addTag(job.file.name, base, base + frames.length - 1);
+        w.on('message', (r: WorkerResult) => {
+            try {
+                if (!('redo' in r)) {
+                    done[r.k] = Mask.fromWords(r.width, r.height, r.words);
+                    stats.workerFiles++;
+                }
+            } catch {
+                // Built here instead.
+            }
+            feed();
+        });
+        // A worker that fails leaves its files to this thread.
+        w.on('error', () => undefined);
+        // Several files in flight, so that a worker never waits for this thread to pass it the next one.
+        for (let i = 0; i < WORKER_QUEUE; i++) feed();
+    }
+    try {
+        for (let k = 0; k < jobs.length; k++) {
+            const pre = done[k] ?? null;
+            done[k] = undefined;
+            for (; ahead < Math.min(jobs.length, k + READ_AHEAD); ahead++) {
+                if (taken[ahead]) continue;
+                taken[ahead] = true;
+                const job = jobs[ahead];
+                const read = readBytes(sheetPath(job), job.image ? `image of ${labelOf(job)}` : 'image');
+                // Seen later by the await below; a build that fails earlier must not leave it unhandled.
+                read.catch(() => undefined);
+                reads[ahead] = read;
+            }
+            const job = jobs[k];
+            const label = labelOf(job);
+            const add = (name: string, mask: Mask, f: Omit<SheetFrame, 'name' | 'x' | 'y' | 'width' | 'height' | 'rotated'>) => {
+                const prev = origin.get(name);
+                if (prev !== undefined) throw new Error(`Frame name ${JSON.stringify(name)} comes from both ${prev} and ${label}; rename one, or build them into separate files.`);
+                origin.set(name, label);
+                let x = f.offsetX, y = f.offsetY;
+                if (options.trim) {
+                    const t = mask.trim();
+                    mask = t.mask; x += t.x; y += t.y;
+                }
+                atlas.add(name, mask, { x, y, sourceWidth: f.sourceWidth, sourceHeight: f.sourceHeight, duration: f.duration, boxes: f.boxes });
+                stats.frames++;
+                stats.bitsSet += mask.count();
+            };
+            const path = sheetPath(job);
+            let t0 = performance.now();
+            sources.add(path);
+            let full = pre, bytes: Uint8Array = new Uint8Array(0);
+            if (!full) {
+                bytes = await (reads[k] ?? readBytes(path, job.image ? `image of ${label}` : 'image'));
+                reads[k] = undefined;
+                t0 = performance.now();
+                full = direct ? labelled(path, () => decodePngMask(bytes, threshold, options)) : null;
+            }
+            if (job.layout || options.grid) {
+                const image = full ? null : labelled(path, () => decodeImage(bytes, options));
+                const width = full ? full.width : (image as RGBAImage).width, height = full ? full.height : (image as RGBAImage).height;
+                stats.decodeMs += performance.now() - t0;
+                t0 = performance.now();
+                const layout = job.layout ?? { frames: gridFrames(job.file.name, width, height, options.grid as GridOptions), tags: [] };
+                const base = atlas.size;
+                const cut = full ? cutMask(full, layout.frames, label) : cutSheet(image as RGBAImage, layout.frames, options, label);
+                for (const { frame, mask } of cut) add(frame.name, mask, frame);
+                for (const t of layout.tags) atlas.addTag(t.name, base + t.from, base + t.to, t.direction);
+                stats.rgbaBytes += width * height * 4;
+            } else if (full) {
+                stats.decodeMs += performance.now() - t0;
+                t0 = performance.now();
+                add(job.file.name, full, { offsetX: 0, offsetY: 0, sourceWidth: full.width, sourceHeight: full.height, duration: 0, boxes: [] });
+                stats.rgbaBytes += full.width * full.height * 4;
+            } else {
+                const frames = labelled(path, () => decodeFrames(bytes, options));
+                stats.decodeMs += performance.now() - t0;
+                t0 = performance.now();
+                const base = atlas.size;
+                frames.forEach((im, i) => {
+                    const name = frames.length === 1 ? job.file.name : `${job.file.name}/${i}`;
+                    add(name, imageMask(im, options), { offsetX: 0, offsetY: 0, sourceWidth: im.width, sourceHeight: im.height, duration: im.delay, boxes: [] });
+                    stats.rgbaBytes += im.data.length;
+                });
+                if (frames.length > 1) atlas.addTag(job.file.name, base, base + frames.length - 1);
+            }
+            stats.maskMs += performance.now() - t0;
+            stats.files++;
+            options.onProgress?.(k + 1, jobs.length, label);
         }
-        stats.maskMs += performance.now() - t0;
-        stats.files++;
-        options.onProgress?.(++done, jobs.length, label);
+    } finally {
+        for (const w of pool ?? []) void w.terminate();
     }
     return { atlas, stats, sources: [...sources], notes };
+}
+
+/** @internal Worker threads (build-worker.ts) for a build of `files` still-image files, or null for none. */
+export function startWorkers(files: number, requested: number | undefined): Worker[] | null {
+    const n = requested === undefined ? (files >= 64 ? Math.min(3, availableParallelism() - 1) : 0) : checkInt('workers', requested, 0, 64);
+    if (n <= 0) return null;
+    // Beside this module: build-worker.js; or, run from the sources, build-worker.ts through tsx (which workers do not inherit).
+    const fromSources = import.meta.url.endsWith('.ts');
+    const url = new URL(fromSources ? './build-worker.ts' : './build-worker.js', import.meta.url);
+    const tsx = fromSources ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(a => { a.register(); return import(${JSON.stringify(url.href)}); })` : '';
+    return Array.from({ length: n }, () => {
+        const w = fromSources ? new Worker(tsx, { eval: true }) : new Worker(url);
+        w.unref();
+        return w;
+    });
 }
 
 // Why a .json found in a folder is not a sheet layout (null when it is one): not JSON, or no "frames".
@@ -226,7 +321,16 @@ export function cutSheet(image: RGBAImage, frames: readonly SheetFrame[], option
             throw new Error(`${label}: frame ${JSON.stringify(f.name)} at (${f.x}, ${f.y}) size ${f.width}x${f.height} lies outside the ${image.width}x${image.height} image.`);
         }
     }
-    const full = imageMask(image, options);
+    return cutMask(imageMask(image, options), frames, label);
+}
+
+// Cuts frames out of a whole image's mask (checked to lie inside it by cutSheet or here).
+function cutMask(full: Mask, frames: readonly SheetFrame[], label: string): { frame: SheetFrame; mask: Mask }[] {
+    for (const f of frames) {
+        if (f.x + f.width > full.width || f.y + f.height > full.height) {
+            throw new Error(`${label}: frame ${JSON.stringify(f.name)} at (${f.x}, ${f.y}) size ${f.width}x${f.height} lies outside the ${full.width}x${full.height} image.`);
+        }
+    }
     return frames.map(frame => {
         const cut = full.crop(frame.x, frame.y, frame.width, frame.height);
         // Stored 90° clockwise, so a quarter turn anticlockwise restores it.

@@ -5,14 +5,15 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { SingleBar } from 'cli-progress';
-import { PNG } from 'pngjs';
+import { createRequire } from 'node:module';
+import type { PNG as PNGType } from 'pngjs';
 import { MaskAtlas, type AtlasFrame } from '../atlas.js';
 import { buildAtlas, type BuildOptions } from './build.js';
 import { sameFileAsAny, writeFileAtomic } from './write.js';
 
 interface CommonFlags { threshold?: number; colorKey?: number; tolerance?: number; trim?: boolean; maxMib?: number; allowOutsideImages?: boolean }
 interface BuildFlags extends CommonFlags {
-    output: string; grid?: { w: number; h: number }; margin?: number; spacing?: number; names?: string; atlas?: string;
+    output: string; grid?: { w: number; h: number }; margin?: number; spacing?: number; names?: string; atlas?: string; workers?: number;
 }
 
 const int = (min: number, max: number) => (v: string) => {
@@ -113,6 +114,7 @@ async function build(inputs: string[], flags: BuildFlags): Promise<void> {
         throw new Error('--margin, --spacing and --names need --grid WxH.');
     }
     if (flags.atlas) options.atlas = flags.atlas;
+    if (flags.workers !== undefined) options.workers = flags.workers;
     const t0 = performance.now();
     let bar: SingleBar | null = null;
     // A progress bar only on a terminal, and only once a build has run long enough to need one.
@@ -137,7 +139,8 @@ async function build(inputs: string[], flags: BuildFlags): Promise<void> {
     await writeOutput(flags.output, bytes, result.sources);
     const s = result.stats;
     const secs = (performance.now() - t0) / 1000;
-    process.stdout.write(`${flags.output}: ${s.frames} frames from ${s.files} files, ${s.bitsSet} bits set, ${bytes.length} bytes written in ${secs.toFixed(2)} s\n`);
+    const mpx = s.rgbaBytes / 4e6;
+    process.stdout.write(`${flags.output}: ${s.frames} frames from ${s.files} files, ${s.bitsSet} bits set, ${bytes.length} bytes written in ${secs.toFixed(2)} s (${s.files} image${s.files === 1 ? '' : 's'}, ${mpx.toFixed(mpx < 10 ? 2 : 1)} Mpx at ${(mpx / Math.max(secs, 1e-3)).toFixed(1)} Mpx/s)\n`);
 }
 
 // Refuses an output that is one of the inputs, then writes it atomically.
@@ -185,6 +188,8 @@ function previewPng(frame: AtlasFrame, maxMib: number): Uint8Array {
         throw new RangeError(`Frame ${JSON.stringify(frame.name)} is ${m.width}x${m.height}: its PNG preview needs ${(need / 1048576).toFixed(0)} MiB of RGBA, more than --max-mib ${maxMib}; raise --max-mib, or draw it with --frame as text.`);
     }
     try {
+        // pngjs only here, loaded on demand: builds start faster without it.
+        const { PNG } = createRequire(import.meta.url)('pngjs') as { PNG: typeof PNGType };
         const png = new PNG({ width, height });
         if (m.width > 0 && m.height > 0) png.data.set(m.toRGBA(0xffffffff, 0x000000ff));
         return PNG.sync.write(png);
@@ -226,7 +231,8 @@ function program(): Command {
         .option('--margin <n>', 'grid: pixels around the grid', int(0, 2 ** 30))
         .option('--spacing <n>', 'grid: pixels between frames', int(0, 2 ** 30))
         .option('--names <template>', 'grid: frame names from {name}, {index}, {row}, {col}')
-        .option('--atlas <file.json>', 'cut the image input by this TexturePacker/Aseprite JSON'))
+        .option('--atlas <file.json>', 'cut the image input by this TexturePacker/Aseprite JSON')
+        .option('--workers <n>', 'worker threads building still PNGs\' masks (default: from 64 such files, the cores minus one, at most 3; 0: none)', int(0, 64)))
         .addHelpText('after', '\nExamples:\n  hitmask build sprites/ -o masks.hitmask\n  hitmask build "art/*.png" --threshold 0 -o masks.hitmask\n  hitmask build tiles.png --grid 16x16 --spacing 1 -o tiles.hitmask\n  hitmask build hero.json -o hero.hitmask')
         .action(build);
     maskFlags(prog.command('inspect')

@@ -4,7 +4,9 @@ import { checkInt, describe } from '../check.js';
 import { decodeApng } from './apng.js';
 import { decodeGif, gifScreen } from './gif.js';
 import { Budget, DEFAULT_MAX_BYTES, type ImageFrame, type RGBAImage } from './image.js';
+import { Mask } from '../mask.js';
 import { decodeRaster, PNG_SIGNATURE, scanPng } from './png.js';
+import { stillPngMask } from './pngmask.js';
 
 export { DEFAULT_MAX_BYTES, type ImageFrame, type RGBAImage } from './image.js';
 
@@ -52,6 +54,19 @@ export function decodeFrames(bytes: Uint8Array, options: DecodeOptions = {}): Im
     }
     if (isGif(bytes)) return decodeGif(bytes, budget, false);
     throw unknownFormat(bytes);
+}
+
+/**
+ * The mask (alpha > `threshold`) of a still PNG, straight from its scanlines, bit-identical to thresholding
+ * {@link decodeImage}'s RGBA and charged to the same budget; null for any other file (GIF, APNG), which must go
+ * through RGBA.
+ */
+export function decodePngMask(bytes: Uint8Array, threshold: number, options: DecodeOptions = {}): Mask | null {
+    const limit = maxBytes(options);
+    if (!(bytes instanceof Uint8Array)) throw unknownFormat(bytes);
+    let mask: Mask | null = null;
+    stillPngMask(bytes, threshold, limit, (width, height) => (mask = new Mask(width, height)).words);
+    return mask;
 }
 
 /** Width and height from an image header (PNG or GIF) without decoding it. */

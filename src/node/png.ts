@@ -2,7 +2,8 @@
 // structure before any pixel is decoded; rasters (the default image, each APNG frame) are inflated with
 // an output limit and then decoded by pngjs.
 import { inflateSync } from 'node:zlib';
-import { PNG } from 'pngjs';
+import { createRequire } from 'node:module';
+import type { PNG } from 'pngjs';
 import { crc32 } from '../crc32.js';
 import type { RGBAImage } from './image.js';
 
@@ -191,10 +192,31 @@ function stillPng(info: PngInfo, width: number, height: number, zlib: Uint8Array
 /**
  * Decodes one raster of the file to RGBA: the default image (`file` given: the whole file goes to pngjs) or an
  * APNG frame of `width` × `height` from its zlib pieces. `what` names it in errors ("PNG", "APNG frame 3").
+ * pngjs inflates without an output limit (interlaced data) and accepts short data silently, so the data is
+ * inflated here first with a limit (inflateRaster).
  */
 export function decodeRaster(info: PngInfo, width: number, height: number, pieces: Uint8Array[], what: string, file?: Uint8Array): RGBAImage {
-    // pngjs inflates without an output limit (interlaced data) and accepts short data silently, so inflate
-    // here first with zlib stopping at the expected size: a zlib bomb fails at that size, fast.
+    inflateRaster(info, width, height, pieces, what);
+    const zlib = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
+    const source = file ? file.subarray(0, info.end) : stillPng(info, width, height, zlib);
+    let png: PNG;
+    try {
+        png = pngjs().sync.read(Buffer.from(source.buffer, source.byteOffset, source.length));
+    } catch (e) {
+        throw new Error(`${what} is corrupt: ${(e as Error).message}.`, { cause: e });
+    }
+    const data = png.data;
+    if (png.width !== width || png.height !== height || data.length !== width * height * 4) {
+        throw new Error(`${what} is corrupt: decoded ${png.width}x${png.height} (${data.length} bytes) for a ${width}x${height} image.`);
+    }
+    return { width, height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+}
+
+/**
+ * Inflates one raster's zlib pieces with zlib stopping at the size a `width` × `height` raster needs (a zlib bomb
+ * fails at that size, fast), and checks that the data is exactly that long: the filtered scanlines.
+ */
+export function inflateRaster(info: PngInfo, width: number, height: number, pieces: Uint8Array[], what: string): Buffer {
     const expected = inflatedSize(info, width, height);
     const zlib = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
     let raw: Buffer;
@@ -208,16 +230,12 @@ export function decodeRaster(info: PngInfo, width: number, height: number, piece
         throw new Error(`${what} is corrupt: its image data does not inflate (${err.message}).`, { cause: e });
     }
     if (raw.length !== expected) throw new Error(`${what} is truncated or corrupt: its image data inflates to ${raw.length} bytes, expected ${expected}.`);
-    const source = file ? file.subarray(0, info.end) : stillPng(info, width, height, zlib);
-    let png: PNG;
-    try {
-        png = PNG.sync.read(Buffer.from(source.buffer, source.byteOffset, source.length));
-    } catch (e) {
-        throw new Error(`${what} is corrupt: ${(e as Error).message}.`, { cause: e });
-    }
-    const data = png.data;
-    if (png.width !== width || png.height !== height || data.length !== width * height * 4) {
-        throw new Error(`${what} is corrupt: decoded ${png.width}x${png.height} (${data.length} bytes) for a ${width}x${height} image.`);
-    }
-    return { width, height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+    return raw;
+}
+
+// pngjs, loaded on first use: a build whose PNGs all go straight to masks never needs it.
+let pngjsModule: typeof PNG | null = null;
+function pngjs(): typeof PNG {
+    pngjsModule ??= (createRequire(import.meta.url)('pngjs') as { PNG: typeof PNG }).PNG;
+    return pngjsModule;
 }

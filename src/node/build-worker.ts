@@ -1,0 +1,25 @@
+// A worker thread of buildAtlas: reads still PNGs and returns their threshold masks as packed words. Anything
+// else (not a still PNG, an unreadable or corrupt file) is answered `redo`: the main thread then builds that file
+// itself, so that results, notes and errors (naming the file) are exactly those of a build without workers.
+import { readFileSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { stillPngMask } from './pngmask.js';
+
+/** A job: the index of the file in the build, its path, the threshold and the decode budget. */
+export interface WorkerJob { k: number; path: string; threshold: number; maxBytes: number }
+/** A result: the mask's words, or `redo`. */
+export type WorkerResult = { k: number; width: number; height: number; words: Uint32Array } | { k: number; redo: true };
+
+const port = parentPort;
+if (port) {
+    port.on('message', (job: WorkerJob) => {
+        let r;
+        try {
+            r = stillPngMask(readFileSync(job.path), job.threshold, job.maxBytes, (w, h) => new Uint32Array(((w + 31) >>> 5) * h));
+        } catch {
+            r = null;
+        }
+        if (r) port.postMessage({ k: job.k, width: r.width, height: r.height, words: r.words } satisfies WorkerResult, [r.words.buffer as ArrayBuffer]);
+        else port.postMessage({ k: job.k, redo: true } satisfies WorkerResult);
+    });
+}
