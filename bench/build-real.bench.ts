@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { MaskAtlas } from '../src/atlas.js';
-import { crc32 } from '../src/crc32.js';
+import { pngChunk as chunk } from '../test/fixtures/png-writer.js';
 import { banner, mulberry32, table } from './harness.js';
 
 const FILES = Number(process.env.FILES ?? 600), REPS = Number(process.env.REPS ?? 5), SEED = Number(process.env.SEED ?? 1);
@@ -36,16 +36,6 @@ interface Spec {
 
 const CHANNELS = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 } as const;
 const PASSES = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
-
-function chunk(type: string, data: Uint8Array): Uint8Array {
-    const out = new Uint8Array(12 + data.length);
-    const dv = new DataView(out.buffer);
-    dv.setUint32(0, data.length);
-    for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-    out.set(data, 8);
-    dv.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
-    return out;
-}
 
 function paeth(a: number, b: number, c: number): number {
     const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
