@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `hitmask` command: build mask atlases, inspect masks, test two masks for overlap.
+// The `hitmask` command: build mask atlases, inspect masks, test two masks for overlap, trace masks into polygons.
 // Exit codes: 0 success (overlap: hit), 1 overlap: no hit, 2 any error (one line on stderr).
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
@@ -9,16 +9,31 @@ import { createRequire } from 'node:module';
 import type { PNG as PNGType } from 'pngjs';
 import { MaskAtlas, type AtlasFrame } from '../atlas.js';
 import { buildAtlas, type BuildOptions } from './build.js';
+import { polygonsJson } from './polygons.js';
 import { sameFileAsAny, writeFileAtomic } from './write.js';
 
 interface CommonFlags { threshold?: number; colorKey?: number; tolerance?: number; trim?: boolean; maxMib?: number; allowOutsideImages?: boolean }
-interface BuildFlags extends CommonFlags {
-    output: string; grid?: { w: number; h: number }; margin?: number; spacing?: number; names?: string; atlas?: string; workers?: number;
-}
+interface SheetFlags { grid?: { w: number; h: number }; margin?: number; spacing?: number; names?: string; atlas?: string; workers?: number }
+interface BuildFlags extends CommonFlags, SheetFlags { output: string }
+// polygons: --tolerance is the simplification; the colour-key tolerance is --key-tolerance.
+interface PolygonsFlags extends Omit<CommonFlags, 'tolerance'>, SheetFlags { keyTolerance?: number; tolerance?: number; maxVertices?: number; output?: string }
 
 const int = (min: number, max: number) => (v: string) => {
     const n = Number(v);
     if (!/^-?\d+$/.test(v.trim()) || n < min || n > max) throw new InvalidArgumentError(`expected an integer in ${min}..${max}, got ${JSON.stringify(v)}.`);
+    return n;
+};
+
+// Pixels of simplification: any finite number >= 0.
+const distance = (v: string) => {
+    const n = v.trim() === '' ? NaN : Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a finite number >= 0 (pixels, e.g. 0.5), got ${JSON.stringify(v)}.`);
+    return n;
+};
+
+const maxVertices = (v: string) => {
+    const n = Number(v);
+    if (!/^\s*\d+\s*$/.test(v) || n < 3 || n > 2 ** 30) throw new InvalidArgumentError(`expected an integer >= 3, got ${JSON.stringify(v)}.`);
     return n;
 };
 
@@ -42,14 +57,37 @@ const point = (v: string) => {
     return { x: Math.floor(nums[0]), y: Math.floor(nums[1]) };
 };
 
-function maskFlags(cmd: Command): Command {
+function maskFlags(cmd: Command, keyTolerance = '--tolerance <n>'): Command {
     return cmd
         .option('--threshold <n>', 'solid where alpha > N (0..255; default 127)', int(0, 255))
         .option('--color-key <RRGGBB>', 'solid where the colour differs from this key (alpha ignored)', colorKey)
-        .option('--tolerance <n>', 'colour-key tolerance per channel (0..255)', int(0, 255))
+        .option(keyTolerance, 'colour-key tolerance per channel (0..255)', int(0, 255))
         .option('--trim', 'trim masks to their set pixels, recording the offset')
         .option('--max-mib <n>', 'refuse images that decode to more than N MiB of RGBA, and --png previews larger than that (default 256)', int(1, 1 << 20))
         .option('--allow-outside-images', 'let a JSON\'s meta.image name a file outside the input folders');
+}
+
+// What build and polygons take besides the mask flags: grid sheets, an atlas JSON, worker threads.
+function sheetFlags(cmd: Command): Command {
+    return cmd
+        .option('--grid <WxH>', 'cut each image into WxH frames named NAME/0, NAME/1, …', size)
+        .option('--margin <n>', 'grid: pixels around the grid', int(0, 2 ** 30))
+        .option('--spacing <n>', 'grid: pixels between frames', int(0, 2 ** 30))
+        .option('--names <template>', 'grid: frame names from {name}, {index}, {row}, {col}')
+        .option('--atlas <file.json>', 'cut the image input by this TexturePacker/Aseprite JSON')
+        .option('--workers <n>', 'worker threads building still PNGs\' masks (default: from 64 such files, the cores minus one, at most 3; 0: none)', int(0, 64));
+}
+
+function sheetOptions(flags: SheetFlags, options: BuildOptions): BuildOptions {
+    if (flags.grid) {
+        options.grid = { frameWidth: flags.grid.w, frameHeight: flags.grid.h, margin: flags.margin ?? 0, spacing: flags.spacing ?? 0 };
+        if (flags.names !== undefined) options.grid.names = flags.names;
+    } else if (flags.margin !== undefined || flags.spacing !== undefined || flags.names !== undefined) {
+        throw new Error('--margin, --spacing and --names need --grid WxH.');
+    }
+    if (flags.atlas) options.atlas = flags.atlas;
+    if (flags.workers !== undefined) options.workers = flags.workers;
+    return options;
 }
 
 function buildOptions(flags: CommonFlags): BuildOptions {
@@ -106,15 +144,7 @@ function table(rows: string[][]): string {
 }
 
 async function build(inputs: string[], flags: BuildFlags): Promise<void> {
-    const options = buildOptions(flags);
-    if (flags.grid) {
-        options.grid = { frameWidth: flags.grid.w, frameHeight: flags.grid.h, margin: flags.margin ?? 0, spacing: flags.spacing ?? 0 };
-        if (flags.names !== undefined) options.grid.names = flags.names;
-    } else if (flags.margin !== undefined || flags.spacing !== undefined || flags.names !== undefined) {
-        throw new Error('--margin, --spacing and --names need --grid WxH.');
-    }
-    if (flags.atlas) options.atlas = flags.atlas;
-    if (flags.workers !== undefined) options.workers = flags.workers;
+    const options = sheetOptions(flags, buildOptions(flags));
     const t0 = performance.now();
     let bar: SingleBar | null = null;
     // A progress bar only on a terminal, and only once a build has run long enough to need one.
@@ -141,6 +171,24 @@ async function build(inputs: string[], flags: BuildFlags): Promise<void> {
     const secs = (performance.now() - t0) / 1000;
     const mpx = s.rgbaBytes / 4e6;
     process.stdout.write(`${flags.output}: ${s.frames} frames from ${s.files} files, ${s.bitsSet} bits set, ${bytes.length} bytes written in ${secs.toFixed(2)} s (${s.files} image${s.files === 1 ? '' : 's'}, ${mpx.toFixed(mpx < 10 ? 2 : 1)} Mpx at ${(mpx / Math.max(secs, 1e-3)).toFixed(1)} Mpx/s)\n`);
+}
+
+// Every frame's polygons and convex pieces as JSON, to stdout or (atomically, never over an input) to -o.
+async function polygons(inputs: string[], flags: PolygonsFlags): Promise<void> {
+    if (flags.keyTolerance !== undefined && flags.colorKey === undefined) throw new Error('--key-tolerance needs --color-key.');
+    const options = sheetOptions(flags, buildOptions({ ...flags, tolerance: flags.keyTolerance }));
+    const t0 = performance.now();
+    const result = await buildAtlas(inputs, options);
+    for (const note of result.notes) process.stderr.write(`hitmask: note: ${note}\n`);
+    const json = polygonsJson(result.atlas, { tolerance: flags.tolerance ?? 0, maxVertices: flags.maxVertices ?? 8 });
+    if (flags.output === undefined) {
+        process.stdout.write(json.text);
+        return;
+    }
+    const bytes = Buffer.from(json.text, 'utf8');
+    await writeOutput(flags.output, bytes, result.sources);
+    const secs = (performance.now() - t0) / 1000;
+    process.stdout.write(`${flags.output}: ${json.frames} frames, ${json.polygons} polygons, ${json.pieces} convex pieces, ${bytes.length} bytes written in ${secs.toFixed(2)} s\n`);
 }
 
 // Refuses an output that is one of the inputs, then writes it atomically.
@@ -219,20 +267,14 @@ async function overlap(a: string, b: string, flags: CommonFlags & { at: { x: num
 
 function program(): Command {
     const prog = new Command('hitmask')
-        .description('Pixel-perfect collision masks: build compact mask atlases from sprites, inspect them, test overlaps.')
+        .description('Pixel-perfect collision masks: build compact mask atlases from sprites, inspect them, test overlaps, trace polygons.')
         .exitOverride()
         .showHelpAfterError(false)
         .configureOutput({ outputError: (str, write) => write(`hitmask: ${str.replace(/^error: /, '').trim()}\n`) });
-    maskFlags(prog.command('build')
+    maskFlags(sheetFlags(prog.command('build')
         .description('build a .hitmask atlas from images, folders, globs, grid sheets or TexturePacker/Aseprite JSON')
         .argument('<inputs...>', 'PNG/GIF files, folders, globs (quote them) or atlas JSON files')
-        .requiredOption('-o, --output <file>', 'the .hitmask file to write')
-        .option('--grid <WxH>', 'cut each image into WxH frames named NAME/0, NAME/1, …', size)
-        .option('--margin <n>', 'grid: pixels around the grid', int(0, 2 ** 30))
-        .option('--spacing <n>', 'grid: pixels between frames', int(0, 2 ** 30))
-        .option('--names <template>', 'grid: frame names from {name}, {index}, {row}, {col}')
-        .option('--atlas <file.json>', 'cut the image input by this TexturePacker/Aseprite JSON')
-        .option('--workers <n>', 'worker threads building still PNGs\' masks (default: from 64 such files, the cores minus one, at most 3; 0: none)', int(0, 64)))
+        .requiredOption('-o, --output <file>', 'the .hitmask file to write')))
         .addHelpText('after', '\nExamples:\n  hitmask build sprites/ -o masks.hitmask\n  hitmask build "art/*.png" --threshold 0 -o masks.hitmask\n  hitmask build tiles.png --grid 16x16 --spacing 1 -o tiles.hitmask\n  hitmask build hero.json -o hero.hitmask')
         .action(build);
     maskFlags(prog.command('inspect')
@@ -250,6 +292,14 @@ function program(): Command {
         .option('--json', 'print { hit, point, area, box, … } as JSON'))
         .addHelpText('after', '\nExamples:\n  hitmask overlap alien1.png shot.gif --at 30,20\n  hitmask overlap masks.hitmask#alien1 masks.hitmask#shot --at 30,20 --json')
         .action(overlap);
+    maskFlags(sheetFlags(prog.command('polygons')
+        .description('trace every frame (named as build names them) into polygons with holes and convex pieces, as JSON')
+        .argument('<inputs...>', 'PNG/GIF files, folders, globs (quote them) or atlas JSON files')
+        .option('--tolerance <T>', 'simplify the outlines by up to T pixels (default 0: the exact pixel edges)', distance)
+        .option('--max-vertices <N>', 'most vertices per convex piece (default 8, the Box2D/Planck limit)', maxVertices)
+        .option('-o, --output <file.json>', 'write the JSON to this file (default: stdout)')), '--key-tolerance <n>')
+        .addHelpText('after', '\nOutput: { "version": 1, "tolerance", "maxVertices", "frames": { NAME: { "width", "height", "x", "y",\n  "sourceWidth", "sourceHeight", "polygons": [{ "outer", "holes" }], "pieces" } } }, rings as flat\n  [x0, y0, x1, y1, …] in the pixel corners of the frame\'s (trimmed) mask; x, y: its offset in the frame.\n\nExamples:\n  hitmask polygons sprites/ -o shapes.json\n  hitmask polygons hero.png --tolerance 1 --max-vertices 8\n  hitmask polygons tiles.png --grid 16x16 --trim -o tiles.json')
+        .action(polygons);
     for (const c of prog.commands) c.exitOverride().configureOutput({ outputError: (str, write) => write(`hitmask: ${str.replace(/^error: /, '').trim()}\n`) });
     return prog;
 }
