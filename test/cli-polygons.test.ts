@@ -1,16 +1,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { Mask, MaskAtlas } from '../src/index.js';
+import { cliRunner, ensureBuilt } from './cli-run.js';
 
 // `hitmask polygons`, run as the built binary (dist/), as test/cli.test.ts runs the other commands.
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'node', 'cli.js');
 const SPRITES = fileURLToPath(new URL('./fixtures/sprites/', import.meta.url));
 const IMAGES = ['alien1.png', 'alien2.png', 'bomb.gif', 'chimp.png', 'city.png', 'explosion1.gif', 'player1.gif', 'shot.gif'];
 let dir = '';
@@ -19,19 +17,7 @@ interface Poly { outer: number[]; holes: number[][] }
 interface Frame { width: number; height: number; x: number; y: number; sourceWidth: number; sourceHeight: number; polygons: Poly[]; pieces: number[][] }
 interface Output { version: number; tolerance: number; maxVertices: number; frames: Record<string, Frame> }
 
-function run(...args: string[]): { code: number | null; out: string; err: string } {
-    const r = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-function fails(args: string[], re: RegExp): void {
-    const r = run(...args);
-    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
-    assert.equal(r.out, '');
-    assert.match(r.err, re);
-    assert.equal(r.err.trim().split('\n').length, 1, `one line: ${r.err}`);
-    assert.match(r.err, /^hitmask: /);
-}
+const { run, fails } = cliRunner(() => dir);
 
 function polygons(...args: string[]): Output {
     const r = run('polygons', ...args);
@@ -116,10 +102,7 @@ function sameAsAtlas(out: Output, atlas: MaskAtlas, maxVertices = 8): void {
 }
 
 before(() => {
-    if (!existsSync(CLI)) {
-        const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
-        assert.ok(existsSync(CLI), `building dist failed: ${r.stdout}${r.stderr}`);
-    }
+    ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), 'hitmask-cli-polygons-'));
     mkdirSync(join(dir, 'sprites'));
     for (const f of IMAGES) copyFileSync(join(SPRITES, f), join(dir, 'sprites', f));

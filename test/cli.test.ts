@@ -7,33 +7,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { Mask, MaskAtlas } from '../src/index.js';
+import { CLI, cliRunner, ensureBuilt } from './cli-run.js';
 
 // The real binary as npm installs it: `npm test` builds dist/ before running the tests.
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'node', 'cli.js');
 const SPRITES = fileURLToPath(new URL('./fixtures/sprites/', import.meta.url));
 const expected = JSON.parse(readFileSync(join(SPRITES, 'expected.json'), 'utf8')) as { masks: Record<string, { count: number; rows: string[] }> };
 let dir = '';
 
-function run(...args: string[]): { code: number | null; out: string; err: string } {
-    const r = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8' });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-function fails(args: string[], re: RegExp): void {
-    const r = run(...args);
-    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
-    assert.equal(r.out, '');
-    assert.match(r.err, re);
-    assert.equal(r.err.trim().split('\n').length, 1, `one line: ${r.err}`);
-    assert.match(r.err, /^hitmask: /);
-}
+const { run, fails } = cliRunner(() => dir);
 
 before(() => {
-    if (!existsSync(CLI)) {
-        const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
-        assert.ok(existsSync(CLI), `building dist failed: ${r.stdout}${r.stderr}`);
-    }
+    ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), 'hitmask-cli-'));
     mkdirSync(join(dir, 'sprites'));
     for (const f of ['alien1.png', 'chimp.png', 'shot.gif', 'player1.gif']) copyFileSync(join(SPRITES, f), join(dir, 'sprites', f));
