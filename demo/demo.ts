@@ -1,7 +1,8 @@
 // The demo page: draws the simulation of sim.ts with the pygame sprites, collides with masks loaded from
-// masks.hitmask, and keeps its state (mode, debug, stress, seed, auto, frame, pause) in the URL.
+// masks.hitmask, and keeps its state (mode, debug, shapes, stress, seed, auto, frame, pause) in the URL.
 import { MaskAtlas, type Mask } from '../src/index.js';
-import { drawBox, drawIntersection, drawMask, drawNormal, drawOverlap, drawRay, forgetMask } from '../src/debug.js';
+import { drawBox, drawIntersection, drawMask, drawNormal, drawOverlap, drawPieces, drawPolygons, drawRay, forgetMask } from '../src/debug.js';
+import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
 import { DemoSim, FRAMES, type Actor, type Input, type Kind, type Mode, type SimStats } from './sim.js';
 
 /** What the page exposes as `window.hitmaskDemo` for scripted runs (the browser test). */
@@ -12,7 +13,22 @@ export interface DemoHook {
     render(): void;
     setMode(mode: Mode): void;
     setDebug(on: boolean): void;
+    /** Shows or hides the physics shapes overlay (polygons and convex pieces, key O, `?shapes=1`). */
+    setShapes(on: boolean): void;
+    /** What the shapes overlay drew last: sprites outlined, polygons, pieces, and the terrain's polygons and pieces. */
+    shapesDrawn(): ShapesDrawn;
     setPaused(on: boolean): void;
+}
+
+/** Counts of the last shapes overlay (see {@link DemoHook.shapesDrawn}). */
+export interface ShapesDrawn {
+    sprites: number;
+    polygons: number;
+    pieces: number;
+    terrainPolygons: number;
+    terrainPieces: number;
+    /** sim.terrainVersion the terrain's shapes were built for (rebuilt after each crater). */
+    terrainVersion: number;
 }
 
 declare global {
@@ -22,6 +38,7 @@ declare global {
 interface State {
     mode: Mode;
     debug: boolean;
+    shapes: boolean;
     auto: boolean;
     paused: boolean;
     stress: number;
@@ -31,6 +48,8 @@ interface State {
 const TINT: Record<Kind, number> = {
     player: 0x00ff8060, alien: 0xff40ff50, shot: 0x40c0ff90, bomb: 0xff800090, debris: 0x40c0ff60, terrain: 0x8080ff50
 };
+// Shapes overlay: exact polygons (toPolygons) over their convex pieces (convexPieces), as a physics engine gets them.
+const POLYGON = 0xffd000ff, PIECE = 0x40c0ffb0;
 const NEAR = 0xffd800ff, HIT = 0xff2020ff, ZONE = 0xffff0040, NORMAL = 0x00ff40ff, LASER = 0xff3030ff;
 const STEP_MS = 1000 / 60;
 
@@ -43,6 +62,7 @@ function readState(): State {
     return {
         mode: q.get('mode') === 'box' ? 'box' : 'pixel',
         debug: q.get('debug') === '1',
+        shapes: q.get('shapes') === '1',
         auto: q.get('auto') === '1',
         paused: q.get('pause') === '1',
         stress: int('stress', 0, 100000),
@@ -54,6 +74,7 @@ function writeUrl(state: State, frame: number): void {
     const q = new URLSearchParams();
     if (state.mode !== 'pixel') q.set('mode', state.mode);
     if (state.debug) q.set('debug', '1');
+    if (state.shapes) q.set('shapes', '1');
     if (state.auto) q.set('auto', '1');
     if (state.stress) q.set('stress', String(state.stress));
     if (state.seed !== 1) q.set('seed', String(state.seed));
@@ -161,6 +182,40 @@ async function main(): Promise<void> {
         }
         ctx.globalAlpha = 1;
         if (state.debug) renderDebug();
+        if (state.shapes) renderShapes();
+    };
+
+    // Shapes: per atlas frame once (masks never change), and for the bunkers per terrain version (after each
+    // crater the raster's polygons and pieces are rebuilt). Drawing only: the simulation never sees them.
+    interface Shapes { polygons: Polygon[]; pieces: number[][] }
+    const shapesOf = (mask: Mask): Shapes => {
+        const polygons = toPolygons(mask);
+        return { polygons, pieces: polygons.flatMap(p => convexPieces(p)) };
+    };
+    const frameShapes = new Map<string, Shapes>();
+    let terrainShapes: { sim: DemoSim; version: number; shapes: Shapes } | null = null;
+    let drawn: ShapesDrawn = { sprites: 0, polygons: 0, pieces: 0, terrainPolygons: 0, terrainPieces: 0, terrainVersion: -1 };
+    const renderShapes = () => {
+        if (!terrainShapes || terrainShapes.sim !== sim || terrainShapes.version !== sim.terrainVersion) {
+            terrainShapes = { sim, version: sim.terrainVersion, shapes: shapesOf(sim.raster.plane(0)) };
+        }
+        const t = terrainShapes.shapes;
+        drawPieces(ctx, t.pieces, 0, 0, PIECE);
+        drawPolygons(ctx, t.polygons, 0, 0, POLYGON);
+        const counts = { sprites: 0, polygons: 0, pieces: 0 };
+        for (const a of sim.actors) {
+            // As the debug masks: at most 500 sprites, so stress mode stays readable.
+            if (!a.alive || counts.sprites >= 500) continue;
+            let s = frameShapes.get(a.frame);
+            if (!s) frameShapes.set(a.frame, s = shapesOf(atlas.get(a.frame)));
+            const f = atlas.frame(a.frame), x = Math.floor(a.x) + f.x, y = Math.floor(a.y) + f.y;
+            drawPieces(ctx, s.pieces, x, y, PIECE);
+            drawPolygons(ctx, s.polygons, x, y, POLYGON);
+            counts.sprites++;
+            counts.polygons += s.polygons.length;
+            counts.pieces += s.pieces.length;
+        }
+        drawn = { ...counts, terrainPolygons: t.polygons.length, terrainPieces: t.pieces.length, terrainVersion: terrainShapes.version };
     };
 
     const renderDebug = () => {
@@ -239,6 +294,8 @@ async function main(): Promise<void> {
         switch (e.code) {
             case 'KeyB': state.mode = state.mode === 'pixel' ? 'box' : 'pixel'; sim.setMode(state.mode); break;
             case 'KeyG': state.debug = !state.debug; break;
+            // O for outlines (P is pause).
+            case 'KeyO': state.shapes = !state.shapes; break;
             case 'KeyP': state.paused = !state.paused; break;
             case 'KeyN': if (state.paused) stepOnce(); break;
             case 'KeyR': restart(); break;
@@ -276,6 +333,8 @@ async function main(): Promise<void> {
         render,
         setMode(mode: Mode) { sim.setMode(mode); state.mode = mode; writeUrl(state, sim.stats().frame); },
         setDebug(on: boolean) { state.debug = on; render(); writeUrl(state, sim.stats().frame); },
+        setShapes(on: boolean) { state.shapes = on; render(); writeUrl(state, sim.stats().frame); },
+        shapesDrawn: () => ({ ...drawn }),
         setPaused(on: boolean) { state.paused = on; writeUrl(state, sim.stats().frame); }
     };
     writeUrl(state, sim.stats().frame);

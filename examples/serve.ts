@@ -1,6 +1,7 @@
 // Bundles one browser example (examples/NAME/main.ts → examples/NAME/dist/main.js) with esbuild and serves
-// the examples/ folder on localhost: `node --import tsx examples/serve.ts phaser|pixi [port]`
-// (npm run example:phaser, npm run example:pixi). PORT or the second argument picks the port (default 8080).
+// the examples/ folder on localhost: `node --import tsx examples/serve.ts phaser|pixi|matter [port]`
+// (npm run example:phaser, example:pixi, example:matter). PORT or the second argument picks the port (default
+// 8080); when it is taken, any free port, as `npm start` does.
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -8,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 export const EXAMPLES = fileURLToPath(new URL('.', import.meta.url));
-export const NAMES = ['phaser', 'pixi'] as const;
+export const NAMES = ['phaser', 'pixi', 'matter'] as const;
 export type ExampleName = typeof NAMES[number];
 
 const TYPES: Record<string, string> = {
@@ -64,7 +65,11 @@ async function main(): Promise<void> {
     const port = Number(process.argv[3] ?? process.env.PORT ?? 8080);
     let server: Server;
     try {
-        server = await serve(EXAMPLES, port);
+        server = await serve(EXAMPLES, port).catch((e: unknown) => {
+            // The wanted port is taken: any free one will do (as npm start does).
+            if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+            return serve(EXAMPLES, 0);
+        });
     } catch (e) {
         process.stderr.write(`cannot listen on 127.0.0.1:${port}: ${(e as Error).message} (set PORT to another port)\n`);
         process.exitCode = 2;

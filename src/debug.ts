@@ -215,6 +215,42 @@ export function drawOutline(ctx: DebugContext, mask: Mask, x: number, y: number,
     ctx.restore();
 }
 
+/** A polygon as `toPolygons` (hitmask/shapes) returns it: flat `[x0, y0, x1, y1, …]` rings in mask pixel-corner coordinates. */
+export interface PolygonLike {
+    outer: readonly number[];
+    holes: readonly (readonly number[])[];
+}
+
+/**
+ * Strokes polygons (as `toPolygons` returns them), outer rings and holes, with the mask's top-left corner
+ * at (x, y): one closed sub-path per ring, all in one path. Rings are in pixel-corner coordinates, so a
+ * ring vertex (i, j) is drawn at (⌊x⌋ + i, ⌊y⌋ + j).
+ */
+export function drawPolygons(ctx: DebugContext, polygons: readonly PolygonLike[], x: number, y: number, color = 0xffd000ff, lineWidth = 1): void {
+    checkCtx(ctx);
+    if (!Array.isArray(polygons)) throw new TypeError(`polygons must be an array of { outer, holes } (as toPolygons returns), got ${describe(polygons)}.`);
+    const rings: (readonly number[])[] = [];
+    polygons.forEach((p: unknown, k) => {
+        if (p == null || typeof p !== 'object') throw new TypeError(`polygons[${k}] must be an object { outer: number[], holes: number[][] }, got ${describe(p)}.`);
+        const { outer, holes } = p as Partial<PolygonLike>;
+        rings.push(checkRing(`polygons[${k}].outer`, outer));
+        if (!Array.isArray(holes)) throw new TypeError(`polygons[${k}].holes must be an array of rings, got ${describe(holes)}.`);
+        holes.forEach((h: unknown, i) => rings.push(checkRing(`polygons[${k}].holes[${i}]`, h)));
+    });
+    strokeRings(ctx, rings, coord('x', x), coord('y', y), color, lineWidth);
+}
+
+/**
+ * Strokes convex pieces (as `convexPieces` returns them: flat `[x0, y0, x1, y1, …]` rings) with the mask's
+ * top-left corner at (x, y): one closed sub-path per piece, all in one path, so shared edges show the cuts.
+ */
+export function drawPieces(ctx: DebugContext, pieces: readonly (readonly number[])[], x: number, y: number, color = 0x40c0ffff, lineWidth = 1): void {
+    checkCtx(ctx);
+    if (!Array.isArray(pieces)) throw new TypeError(`pieces must be an array of flat rings (as convexPieces returns), got ${describe(pieces)}.`);
+    const rings = pieces.map((p: unknown, k) => checkRing(`pieces[${k}]`, p));
+    strokeRings(ctx, rings, coord('x', x), coord('y', y), color, lineWidth);
+}
+
 // --- internals -------------------------------------------------------------------------------------
 
 // An arrow from (x, y) along (nx, ny), `length` pixels long (nothing for a zero vector); ctx state saved by the caller.
@@ -233,6 +269,32 @@ function arrow(ctx: DebugContext, x: number, y: number, nx: number, ny: number, 
     ctx.lineTo(ex, ey);
     ctx.lineTo(ex - head * (ux * 0.866 + uy * 0.5), ey - head * (uy * 0.866 - ux * 0.5));
     ctx.stroke();
+}
+
+// Strokes closed rings at (px, py) in one path; checks colour and line width first.
+function strokeRings(ctx: DebugContext, rings: readonly (readonly number[])[], px: number, py: number, color: number, lineWidth: number): void {
+    checkColor(color);
+    if (typeof lineWidth !== 'number' || !(lineWidth > 0) || !Number.isFinite(lineWidth)) throw new RangeError(`lineWidth must be a positive finite number, got ${describe(lineWidth)}.`);
+    ctx.save();
+    ctx.strokeStyle = cssColor(color);
+    ctx.lineWidth = lineWidth;
+    ctx.beginPath();
+    for (const r of rings) {
+        ctx.moveTo(px + r[0], py + r[1]);
+        for (let i = 2; i < r.length; i += 2) ctx.lineTo(px + r[i], py + r[i + 1]);
+        // Closed with a segment back to the start (DebugContext has no closePath).
+        ctx.lineTo(px + r[0], py + r[1]);
+    }
+    ctx.stroke();
+    ctx.restore();
+}
+
+// A flat ring [x0, y0, x1, y1, …] of at least 3 points, all finite numbers.
+function checkRing(name: string, ring: unknown): readonly number[] {
+    if (!Array.isArray(ring)) throw new TypeError(`${name} must be an array of numbers [x0, y0, x1, y1, …], got ${describe(ring)}.`);
+    if (ring.length < 6 || ring.length % 2 !== 0) throw new TypeError(`${name} must hold at least 3 (x, y) pairs, got ${ring.length} numbers.`);
+    for (let i = 0; i < ring.length; i++) finite(`${name}[${i}]`, ring[i]);
+    return ring as number[];
 }
 
 // One fillRect per horizontal run of set pixels; returns the number of pixels filled.

@@ -115,6 +115,18 @@ test('the demo in headless Chromium: same counts as Node, clean console, golden 
             assert.deepEqual(withoutTimings(stats), withoutTimings(advance(node({ seed: 4, mode: 'pixel', stress: 0, auto: true }), 90)));
         });
 
+        await t.test('the physics-shapes overlay draws every sprite\'s polygons and pieces, rebuilds the bunkers\' after craters, and changes no count', async () => {
+            await open('seed=1&auto=1&pause=1&shapes=1');
+            const shaped = await step(page, 300);
+            assert.deepEqual(withoutTimings(shaped), withoutTimings(advance(node({ seed: 1, mode: 'pixel', stress: 0, auto: true }), 300)), 'drawing only');
+            const drawn = await page.evaluate(() => (window.hitmaskDemo as DemoHook).shapesDrawn());
+            assert.ok(drawn.sprites > 0 && drawn.polygons >= drawn.sprites && drawn.pieces >= drawn.polygons, JSON.stringify(drawn));
+            assert.ok(drawn.terrainPolygons > 0 && drawn.terrainPieces >= drawn.terrainPolygons, JSON.stringify(drawn));
+            assert.ok(shaped.totals.craters > 0, 'bunkers were hit');
+            await page.evaluate(() => (window.hitmaskDemo as DemoHook).setShapes(false));
+            assert.match(page.url(), /^(?!.*shapes=1)/, 'the toggle leaves the URL');
+        });
+
         await t.test('stress mode runs 10,000 sprites', async () => {
             await open('stress=10000&seed=2&auto=1&pause=1');
             const stats = await step(page, 3);

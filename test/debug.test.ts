@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Mask } from '../src/index.js';
-import { cssColor, drawBox, drawIntersection, drawMask, drawNormal, drawOutline, drawOverlap, drawRay, forgetMask, intersection, type DebugContext } from '../src/debug.js';
+import { cssColor, drawBox, drawIntersection, drawMask, drawNormal, drawOutline, drawOverlap, drawPieces, drawPolygons, drawRay, forgetMask, intersection, type DebugContext } from '../src/debug.js';
+import { convexPieces, toPolygons } from '../src/shapes/index.js';
 
 type Call = [string, ...unknown[]];
 
@@ -242,4 +243,84 @@ test('drawRay: the segment up to the hit, a dot on the entry point and the norma
     assert.throws(() => drawRay(recorder(), 0, 0, 1, 1, 5 as never), { name: 'TypeError', message: 'hit must be a RayHit or null, got 5.' });
     assert.throws(() => drawRay(recorder(), 0, 0, 1, 1, null, -1), RangeError);
     assert.throws(() => drawRay({} as DebugContext, 0, 0, 1, 1, null), TypeError);
+});
+
+test('drawPolygons: every ring of every polygon, holes included, closed, in one path at the floored position', () => {
+    // A ring with a hole and an island inside the hole (docs/shapes.md's example).
+    const m = Mask.fromText(`
+#####.
+#...#.
+#.#.##
+#...#.
+#####.`);
+    const polygons = toPolygons(m);
+    const ctx = recorder();
+    drawPolygons(ctx, polygons, 10.7, 20.2, 0xff000080, 2);
+    assert.deepEqual(ctx.calls, [
+        ['save'], ['beginPath'],
+        ['moveTo', 10, 20], ['lineTo', 15, 20], ['lineTo', 15, 22], ['lineTo', 16, 22], ['lineTo', 16, 23], ['lineTo', 15, 23], ['lineTo', 15, 25], ['lineTo', 10, 25], ['lineTo', 10, 20],
+        ['moveTo', 11, 21], ['lineTo', 11, 24], ['lineTo', 14, 24], ['lineTo', 14, 21], ['lineTo', 11, 21],
+        ['moveTo', 12, 22], ['lineTo', 13, 22], ['lineTo', 13, 23], ['lineTo', 12, 23], ['lineTo', 12, 22],
+        ['stroke', 'rgba(255, 0, 0, 0.502)'], ['restore']
+    ]);
+    // Defaults: opaque yellow, 1 px; nothing to draw is an empty path.
+    const empty = recorder();
+    drawPolygons(empty, toPolygons(new Mask(4, 4)), 0, 0);
+    assert.deepEqual(empty.calls, [['save'], ['beginPath'], ['stroke', 'rgba(255, 208, 0, 1)'], ['restore']]);
+    let width = 0;
+    const w = recorder();
+    w.stroke = () => { width = w.lineWidth; };
+    drawPolygons(w, polygons, 0, 0);
+    assert.equal(width, 1);
+});
+
+test('drawPieces: one closed sub-path per convex piece, in one path', () => {
+    const m = Mask.fromText(`
+##.
+###`);
+    const [polygon] = toPolygons(m);
+    const pieces = convexPieces(polygon);
+    assert.ok(pieces.length >= 2, 'an L needs two pieces or more');
+    const ctx = recorder();
+    drawPieces(ctx, pieces, -3, 4.9, 0x00ff00ff);
+    const expected: Call[] = [['save'], ['beginPath']];
+    for (const p of pieces) {
+        expected.push(['moveTo', p[0] - 3, p[1] + 4]);
+        for (let i = 2; i < p.length; i += 2) expected.push(['lineTo', p[i] - 3, p[i + 1] + 4]);
+        expected.push(['lineTo', p[0] - 3, p[1] + 4]);
+    }
+    expected.push(['stroke', 'rgba(0, 255, 0, 1)'], ['restore']);
+    assert.deepEqual(ctx.calls, expected);
+    // The exact calls for hand-written rings.
+    const hand = recorder();
+    drawPieces(hand, [[0, 0, 2, 0, 0, 2], [2, 0, 2, 2, 0, 2]], 1, 1);
+    assert.deepEqual(hand.calls, [
+        ['save'], ['beginPath'],
+        ['moveTo', 1, 1], ['lineTo', 3, 1], ['lineTo', 1, 3], ['lineTo', 1, 1],
+        ['moveTo', 3, 1], ['lineTo', 3, 3], ['lineTo', 1, 3], ['lineTo', 3, 1],
+        ['stroke', 'rgba(64, 192, 255, 1)'], ['restore']
+    ]);
+});
+
+test('drawPolygons / drawPieces: argument errors name the value, and nothing is drawn', () => {
+    const ctx = recorder();
+    const ok = [{ outer: [0, 0, 1, 0, 1, 1, 0, 1], holes: [] }];
+    assert.throws(() => drawPolygons({} as DebugContext, ok, 0, 0), { name: 'TypeError', message: 'ctx must be a CanvasRenderingContext2D, got Object.' });
+    assert.throws(() => drawPolygons(ctx, null as never, 0, 0), /polygons must be an array of \{ outer, holes \}.*got null/);
+    assert.throws(() => drawPolygons(ctx, [5] as never, 0, 0), /polygons\[0\] must be an object \{ outer: number\[\], holes: number\[\]\[\] \}, got 5/);
+    assert.throws(() => drawPolygons(ctx, [{ outer: [0, 0, 1, 0], holes: [] }], 0, 0), { name: 'TypeError', message: 'polygons[0].outer must hold at least 3 (x, y) pairs, got 4 numbers.' });
+    assert.throws(() => drawPolygons(ctx, [{ outer: [0, 0, 1, 0, 1], holes: [] }, ...ok], 0, 0), /polygons\[0\]\.outer must hold at least 3 \(x, y\) pairs, got 5 numbers/);
+    assert.throws(() => drawPolygons(ctx, [{ outer: ok[0].outer }] as never, 0, 0), { name: 'TypeError', message: 'polygons[0].holes must be an array of rings, got undefined.' });
+    assert.throws(() => drawPolygons(ctx, [{ outer: ok[0].outer, holes: [[0, 0, 1, NaN, 1, 1]] }], 0, 0), { name: 'RangeError', message: 'polygons[0].holes[0][3] must be a finite number, got NaN.' });
+    assert.throws(() => drawPolygons(ctx, [{ outer: 'x', holes: [] }] as never, 0, 0), /polygons\[0\]\.outer must be an array of numbers/);
+    assert.throws(() => drawPolygons(ctx, ok, NaN, 0), /x must be a finite number, got NaN/);
+    assert.throws(() => drawPolygons(ctx, ok, 0, Infinity), /y must be a finite number, got Infinity/);
+    assert.throws(() => drawPolygons(ctx, ok, 0, 0, -1), /color must be an integer 0xRRGGBBAA .*got -1/);
+    assert.throws(() => drawPolygons(ctx, ok, 0, 0, 0xffffffff, 0), /lineWidth must be a positive finite number, got 0/);
+    assert.throws(() => drawPieces(ctx, {} as never, 0, 0), { name: 'TypeError', message: 'pieces must be an array of flat rings (as convexPieces returns), got Object.' });
+    assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1], 7] as never, 0, 0), /pieces\[1\] must be an array of numbers \[x0, y0, x1, y1, …\], got 7/);
+    assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, '1']] as never, 0, 0), /pieces\[0\]\[5\] must be a finite number, got "1"/);
+    assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1]], 0, 0, 1.5), RangeError);
+    assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1]], 0, 0, 0xffffffff, NaN), /lineWidth must be a positive finite number, got NaN/);
+    assert.equal(ctx.calls.length, 0, 'nothing drawn by a failing call');
 });

@@ -1,6 +1,8 @@
-// The browser examples (examples/phaser, examples/pixi): they bundle with esbuild against the real Phaser,
-// PixiJS and hitmask sources, type-check under the repository's strict settings, and, where headless
-// Chromium is installed (/usr/bin/chromium), run and report pixel hits that Arcade's/the box test alone would not.
+// The browser examples (examples/phaser, examples/pixi, examples/matter): they bundle with esbuild against the
+// real Phaser, PixiJS, Matter.js and hitmask sources, type-check under the repository's strict settings, and,
+// where headless Chromium is installed (/usr/bin/chromium), run: Phaser and PixiJS report pixel hits that
+// Arcade's/the box test alone would not; in Matter.js the mask-built bodies come to rest on the mask terrain,
+// and a shot's crater rebuilds the terrain body with the mask's exact area.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,10 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { bundleExample, EXAMPLES, NAMES, serve } from '../examples/serve.js';
+import { bundleExample, EXAMPLES, NAMES, serve, type ExampleName } from '../examples/serve.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
+// A string of each example's own code (or its engine's) that must be in its bundle.
+const MARKER: Record<ExampleName, string> = { phaser: 'processCallback', pixi: 'extract.pixels', matter: 'function matterBody' };
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run'];
 let site = '';
 
 before(() => {
@@ -30,20 +36,21 @@ after(() => {
     if (site) rmSync(site, { recursive: true, force: true });
 });
 
-test('examples: both bundle with esbuild, with the engine and hitmask inside', async () => {
+test('examples: each bundles with esbuild, with the engine and hitmask inside', async () => {
     for (const name of NAMES) {
         const out = await bundleExample(name, join(site, name, 'dist', 'main.js'));
         const js = readFileSync(out, 'utf8');
         // (assert.ok, not assert.match: a failure must not print megabytes of bundle)
         assert.ok(js.includes('must be an integer in 0..'), `${name}: hitmask's argument checks are bundled`);
         assert.ok(/\bMask = class\b/.test(js), `${name}: hitmask's Mask is bundled`);
-        assert.ok(js.includes(name === 'phaser' ? 'processCallback' : 'extract.pixels'), `${name}: the engine and the example's own code are bundled`);
+        assert.ok(js.includes(MARKER[name]), `${name}: the engine and the example's own code are bundled`);
         assert.match(readFileSync(join(EXAMPLES, name, 'index.html'), 'utf8'), /<script type="module" src="dist\/main\.js"><\/script>/);
     }
     // And what the bundle pulls in: the real packages from node_modules and the library's sources.
     const meta = await build({ entryPoints: NAMES.map(n => join(EXAMPLES, n, 'main.ts')), bundle: true, write: false, outdir: join(site, 'meta'), format: 'esm', metafile: true, logLevel: 'silent' });
     const inputs = Object.keys(meta.metafile.inputs);
-    for (const p of ['node_modules/phaser/', 'node_modules/pixi.js/', 'src/mask.ts', 'examples/phaser/main.ts', 'examples/pixi/main.ts']) {
+    for (const p of ['node_modules/phaser/', 'node_modules/pixi.js/', 'node_modules/matter-js/', 'src/mask.ts', 'src/shapes/convex.ts', 'src/debug.ts',
+        'examples/phaser/main.ts', 'examples/pixi/main.ts', 'examples/matter/main.ts']) {
         assert.ok(inputs.some(i => i.includes(p)), `bundle inputs include ${p}`);
     }
 });
@@ -53,14 +60,14 @@ test('examples: they type-check under the repository tsconfig (strict, DOM)', ()
     writeFileSync(config, JSON.stringify({
         extends: join(ROOT, 'tsconfig.json'),
         compilerOptions: { typeRoots: [join(ROOT, 'node_modules', '@types')] },
-        files: [join(EXAMPLES, 'phaser', 'main.ts'), join(EXAMPLES, 'pixi', 'main.ts'), join(EXAMPLES, 'serve.ts')],
+        files: [...NAMES.map(n => join(EXAMPLES, n, 'main.ts')), join(EXAMPLES, 'serve.ts')],
         include: []
     }));
     const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 
-test('examples: in headless Chromium each page runs and reports pixel hits, and box-only overlaps it rejected', { timeout: 120_000 }, async t => {
+test('examples: in headless Chromium the Phaser and PixiJS pages run and report pixel hits, and box-only overlaps they rejected', { timeout: 120_000 }, async t => {
     if (!existsSync(CHROMIUM)) {
         t.skip(`no ${CHROMIUM}`);
         return;
@@ -70,13 +77,9 @@ test('examples: in headless Chromium each page runs and reports pixel hits, and 
     const server = await serve(site, 0);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
-            '--disable-component-update', '--disable-sync', '--no-first-run']
-    });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     try {
-        for (const name of NAMES) {
+        for (const name of ['phaser', 'pixi'] as const) {
             const page = await browser.newPage();
             const errors: string[] = [];
             page.on('console', m => {
@@ -95,6 +98,80 @@ test('examples: in headless Chromium each page runs and reports pixel hits, and 
             assert.ok(status.pixel > 0, `${name}: a pixel hit (${JSON.stringify(status)})`);
             assert.ok(status.box > status.pixel, `${name}: box overlaps whose pixels did not touch were rejected (${JSON.stringify(status)})`);
         }
+    } finally {
+        await browser.close();
+        server.close();
+    }
+});
+
+test('examples: in headless Chromium the Matter.js bodies from masks come to rest on the mask terrain, and a shot rebuilds it exactly', { timeout: 120_000 }, async t => {
+    if (!existsSync(CHROMIUM)) {
+        t.skip(`no ${CHROMIUM}`);
+        return;
+    }
+    if (!existsSync(join(site, 'matter', 'dist', 'main.js'))) await bundleExample('matter', join(site, 'matter', 'dist', 'main.js'));
+    const { chromium } = await import('playwright-core');
+    const server = await serve(site, 0);
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on('console', m => {
+            if (m.type() === 'error') errors.push(m.text());
+        });
+        page.on('pageerror', e => errors.push(e.message));
+        const status = () => page.evaluate(() => {
+            const d = document.getElementById('status')?.dataset ?? {};
+            return { bodies: Number(d.bodies), resting: Number(d.resting), sunk: Number(d.sunk), carves: Number(d.carves),
+                terrainArea: Number(d.terrainArea), maskCount: Number(d.maskCount), terrainPieces: Number(d.terrainPieces),
+                positions: JSON.parse(d.positions ?? '[]') as [number, number][] };
+        });
+        await page.goto(`http://127.0.0.1:${port}/matter/`);
+        // Every body still for half a second (speed < 0.05 px/step), none fallen out, none sunk into the ground.
+        await page.waitForFunction(() => {
+            const d = document.getElementById('status')?.dataset;
+            return d !== undefined && Number(d.bodies) > 0 && d.resting === d.bodies;
+        }, null, { timeout: 60_000 }).catch((e: unknown) => errors.push(String(e)));
+        const rest = await status();
+        // (assert.equal on the length: deepEqual with [] would narrow `errors` to never[] for the checks below)
+        assert.equal(errors.length, 0, `no console errors: ${errors.join(' | ')}`);
+        assert.equal(rest.bodies, 6);
+        assert.equal(rest.resting, 6, `all bodies at rest above the terrain (${JSON.stringify(rest)})`);
+        assert.equal(rest.sunk, 0, `no piece of a body inside the terrain (${JSON.stringify(rest)})`);
+        assert.equal(rest.carves, 0);
+        assert.ok(rest.terrainPieces > 1, 'the terrain is a compound body');
+        assert.ok(Math.abs(rest.terrainArea - rest.maskCount) < 1e-6, `terrain body area = mask count before a shot (${JSON.stringify(rest)})`);
+        // A real click on the ground right under the first body (its centre is about 25 px above its lowest
+        // pixel): a crater, and the rebuilt body has the new mask's area.
+        const box = await page.locator('#stage').boundingBox();
+        assert.ok(box);
+        const [bx, by] = rest.positions[0];
+        await page.mouse.click(box.x + bx, box.y + by + 30);
+        await page.waitForFunction(() => document.getElementById('status')?.dataset.carves === '1', null, { timeout: 10_000 });
+        const shot = await status();
+        assert.ok(shot.maskCount < rest.maskCount, `the crater cleared terrain pixels (${rest.maskCount} -> ${shot.maskCount})`);
+        assert.ok(rest.maskCount - shot.maskCount <= Math.PI * 18 * 18 + 4 * 18, 'no more than a disc of radius 18');
+        assert.ok(Math.abs(shot.terrainArea - shot.maskCount) < 1e-6, `terrain body area = mask count after the shot (${JSON.stringify(shot)})`);
+        // Two more shots either side: the crater is now wider than the alien (80 px), which falls into it.
+        await page.mouse.click(box.x + bx - 26, box.y + by + 30);
+        await page.mouse.click(box.x + bx + 26, box.y + by + 30);
+        await page.waitForFunction(() => document.getElementById('status')?.dataset.carves === '3', null, { timeout: 10_000 });
+        const wide = await status();
+        assert.ok(wide.maskCount < shot.maskCount);
+        assert.ok(Math.abs(wide.terrainArea - wide.maskCount) < 1e-6, `terrain body area = mask count after three shots (${JSON.stringify(wide)})`);
+        // And the bodies settle again on the carved terrain.
+        await page.waitForFunction(() => {
+            const d = document.getElementById('status')?.dataset;
+            return d !== undefined && d.resting === d.bodies;
+        }, null, { timeout: 60_000 }).catch((e: unknown) => errors.push(String(e)));
+        const after = await status();
+        await page.close();
+        assert.deepEqual(errors, [], 'no console errors after the shot');
+        assert.equal(after.sunk, 0, `no body sunk after the shot (${JSON.stringify(after)})`);
+        // The body that lay on the carved ground fell into the crater: the physics saw the rebuilt terrain.
+        assert.ok(after.positions[0][1] > by + 3, `the body over the crater fell into it (y ${by} -> ${after.positions[0][1]})`);
     } finally {
         await browser.close();
         server.close();
