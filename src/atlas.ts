@@ -1,6 +1,7 @@
 import { checkInt, checkSize, describe, MAX_SIDE } from './check.js';
 import { crc32 } from './crc32.js';
 import { Mask } from './mask.js';
+import type { Polygon } from './shapes/polygons.js';
 import { wasmOn } from './wasm/simd.js';
 
 /** Playback direction of an animation tag (Aseprite's names). */
@@ -38,6 +39,13 @@ export interface AtlasFrame {
     /** Display time in milliseconds; 0 when unknown. */
     readonly duration: number;
     readonly boxes: readonly HitBox[];
+    /**
+     * Polygons of the mask (outer ring + holes, flat `[x0, y0, x1, y1, …]` rings in the mask's pixel-corner
+     * coordinates, as `toPolygons` of `hitmask/shapes` makes them), when stored (`hitmask build --polygons`).
+     */
+    readonly polygons?: readonly Polygon[];
+    /** Convex pieces (flat rings, same coordinates), when stored. */
+    readonly pieces?: readonly (readonly number[])[];
 }
 
 /** Options of {@link MaskAtlas.add}. */
@@ -54,13 +62,22 @@ export interface AddFrameOptions {
     duration?: number;
     /** Named hit-boxes in untrimmed frame coordinates. @default [] */
     boxes?: readonly HitBox[];
+    /** Polygons to store with the frame (see {@link AtlasFrame.polygons}); rings of ≥ 3 vertices, finite coordinates. */
+    polygons?: readonly Polygon[];
+    /** Convex pieces to store with the frame (see {@link AtlasFrame.pieces}); rings of ≥ 3 vertices, finite coordinates. */
+    pieces?: readonly (readonly number[])[];
 }
 
-/** Current version of the binary atlas format (see docs/format.md). */
-export const ATLAS_VERSION = 1;
+/**
+ * Newest version of the binary atlas format (see docs/format.md). {@link MaskAtlas.toBytes} writes version 2 only
+ * when a frame has polygons or pieces, and version 1 otherwise; {@link MaskAtlas.from} reads both.
+ */
+export const ATLAS_VERSION = 2;
 
 const MAGIC = [0x48, 0x4d, 0x53, 0x4b]; // "HMSK"
 const HEADER = 32, FRAME = 32, TAG = 16, BOX = 24, TRAILER = 4;
+// Version 2's polygons section: its header (polygons, rings, vertices), a record per frame, 8-byte coordinates.
+const POLY_HEAD = 12, POLY_FRAME = 12, VERTEX = 16;
 const DIRECTIONS: readonly TagDirection[] = ['forward', 'reverse', 'pingpong', 'pingpong_reverse'];
 const I32 = 2 ** 31, U32 = 2 ** 32 - 1;
 const LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -97,7 +114,7 @@ export class MaskAtlas {
         if (this.byName.has(name)) throw new Error(`The atlas already has a frame named ${describe(name)}; frame names must be unique.`);
         if (!(mask instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(mask)}.`);
         const boxes = (options.boxes ?? []).map((b, i) => checkBox(b, `boxes[${i}]`));
-        this.push({
+        const frame: AtlasFrame = {
             name, index: this.list.length, mask,
             x: checkInt('x', options.x ?? 0, -I32, I32 - 1),
             y: checkInt('y', options.y ?? 0, -I32, I32 - 1),
@@ -105,6 +122,11 @@ export class MaskAtlas {
             sourceHeight: checkSize('sourceHeight', options.sourceHeight ?? mask.height),
             duration: checkInt('duration', options.duration ?? 0, 0, U32),
             boxes
+        };
+        const polygons = options.polygons === undefined ? undefined : checkPolygons(options.polygons);
+        const pieces = options.pieces === undefined ? undefined : checkRings('pieces', options.pieces);
+        this.push(polygons === undefined && pieces === undefined ? frame : {
+            ...frame, ...(polygons === undefined ? {} : { polygons }), ...(pieces === undefined ? {} : { pieces })
         });
         return this;
     }
@@ -172,7 +194,7 @@ export class MaskAtlas {
         return new Mask(f.sourceWidth, f.sourceHeight).draw(f.mask, f.x, f.y);
     }
 
-    /** Serialises the atlas in the hitmask binary format (docs/format.md). */
+    /** Serialises the atlas in the hitmask binary format (docs/format.md): version 2 when a frame has polygons or pieces, else version 1. */
     toBytes(): Uint8Array {
         const enc = new TextEncoder();
         const names: Uint8Array[] = [];
@@ -186,12 +208,27 @@ export class MaskAtlas {
         for (const f of this.list) wordCount += f.mask.words.length;
         const F = this.list.length, T = this.tagList.length, B = boxes.length;
         const wordsAt = HEADER + FRAME * F + TAG * T + BOX * B + pad4(stringBytes);
-        const byteLength = wordsAt + 4 * wordCount + TRAILER;
+        const v2 = this.list.some(f => f.polygons !== undefined || f.pieces !== undefined);
+        let polyCount = 0, ringCount = 0, vertexCount = 0;
+        if (v2) {
+            for (const f of this.list) {
+                for (const p of f.polygons ?? []) {
+                    polyCount++;
+                    ringCount += 1 + p.holes.length;
+                    vertexCount += p.outer.length / 2;
+                    for (const h of p.holes) vertexCount += h.length / 2;
+                }
+                for (const r of f.pieces ?? []) { ringCount++; vertexCount += r.length / 2; }
+            }
+        }
+        const polyAt = wordsAt + 4 * wordCount;
+        const polyBytes = v2 ? POLY_HEAD + POLY_FRAME * F + 4 * polyCount + 4 * ringCount + VERTEX * vertexCount : 0;
+        const byteLength = polyAt + polyBytes + TRAILER;
         if (byteLength > U32) throw new RangeError(`The atlas would be ${byteLength} bytes, more than the format's 4 GiB limit; split it.`);
         const out = new Uint8Array(byteLength);
         const dv = new DataView(out.buffer);
         out.set(MAGIC, 0);
-        dv.setUint16(4, ATLAS_VERSION, true);
+        dv.setUint16(4, v2 ? 2 : 1, true);
         dv.setUint16(6, 0, true);
         const head = [byteLength, F, T, B, stringBytes, wordCount];
         for (let i = 0; i < head.length; i++) dv.setUint32(8 + 4 * i, head[i], true);
@@ -216,6 +253,24 @@ export class MaskAtlas {
             for (const f of this.list) { words.set(f.mask.words, w); w += f.mask.words.length; }
         } else {
             for (const f of this.list) for (const word of f.mask.words) { dv.setUint32(p, word, true); p += 4; }
+        }
+        if (v2) {
+            p = polyAt;
+            for (const v of [polyCount, ringCount, vertexCount]) { dv.setUint32(p, v, true); p += 4; }
+            for (const f of this.list) {
+                const flags = (f.polygons !== undefined ? 1 : 0) | (f.pieces !== undefined ? 2 : 0);
+                for (const v of [flags, f.polygons?.length ?? 0, f.pieces?.length ?? 0]) { dv.setUint32(p, v, true); p += 4; }
+            }
+            const rings: (readonly number[])[] = [];
+            for (const f of this.list) {
+                for (const poly of f.polygons ?? []) {
+                    dv.setUint32(p, poly.holes.length, true); p += 4;
+                    rings.push(poly.outer, ...poly.holes);
+                }
+                for (const r of f.pieces ?? []) rings.push(r);
+            }
+            for (const r of rings) { dv.setUint32(p, r.length / 2, true); p += 4; }
+            for (const r of rings) for (const c of r) { dv.setFloat64(p, c, true); p += 8; }
         }
         dv.setUint32(byteLength - 4, crc32(out, 0, byteLength - 4), true);
         return out;
@@ -260,6 +315,33 @@ function checkBox(b: HitBox, what: string): HitBox {
     };
 }
 
+// Copies of the rings, checked: arrays of finite numbers, even length, at least 3 vertices.
+function checkRing(what: string, ring: unknown): number[] {
+    if (!Array.isArray(ring)) throw new TypeError(`${what} must be an array of coordinates [x0, y0, x1, y1, …], got ${describe(ring)}.`);
+    if (ring.length < 6 || ring.length % 2 !== 0) throw new RangeError(`${what} must hold an even number (≥ 6) of coordinates: at least 3 vertices as [x0, y0, x1, y1, …]; got ${ring.length}.`);
+    const out = new Array<number>(ring.length);
+    for (let i = 0; i < ring.length; i++) {
+        const c: unknown = ring[i];
+        if (typeof c !== 'number' || !Number.isFinite(c)) throw new TypeError(`${what}[${i}] must be a finite number, got ${describe(c)}.`);
+        out[i] = c;
+    }
+    return out;
+}
+
+function checkRings(what: string, rings: unknown): number[][] {
+    if (!Array.isArray(rings)) throw new TypeError(`${what} must be an array of rings, got ${describe(rings)}.`);
+    return rings.map((r, i) => checkRing(`${what}[${i}]`, r));
+}
+
+function checkPolygons(polygons: unknown): Polygon[] {
+    if (!Array.isArray(polygons)) throw new TypeError(`polygons must be an array of { outer, holes } objects, got ${describe(polygons)}.`);
+    return polygons.map((p: unknown, i) => {
+        if (p == null || typeof p !== 'object') throw new TypeError(`polygons[${i}] must be an { outer, holes } object, got ${describe(p)}.`);
+        const { outer, holes } = p as { outer: unknown; holes: unknown };
+        return { outer: checkRing(`polygons[${i}].outer`, outer), holes: checkRings(`polygons[${i}].holes`, holes) };
+    });
+}
+
 function corrupt(msg: string): Error {
     return new Error(`Corrupt hitmask atlas: ${msg}.`);
 }
@@ -278,7 +360,7 @@ function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
     const dv = new DataView(bytes.buffer, bytes.byteOffset, len);
     const u32 = (p: number) => dv.getUint32(p, true);
     const version = dv.getUint16(4, true);
-    if (version !== ATLAS_VERSION) throw new Error(`Got a v${version} hitmask atlas, expected v${ATLAS_VERSION}; rebuild it with this version of hitmask.`);
+    if (version !== 1 && version !== 2) throw new Error(`Got a v${version} hitmask atlas, expected v1 or v2; rebuild it with this version of hitmask.`);
     if (dv.getUint16(6, true) !== 0) throw corrupt(`header flags are ${dv.getUint16(6, true)}, expected 0`);
     const byteLength = u32(8);
     if (byteLength !== len) throw corrupt(`header says ${byteLength} bytes but got ${len} (truncated, or extra bytes appended)`);
@@ -287,9 +369,13 @@ function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
     const F = u32(12), T = u32(16), B = u32(20), S = u32(24), W = u32(28);
     // Doubles: these products cannot overflow, so a huge count is caught here rather than wrapping.
     const wordsAt = HEADER + FRAME * F + TAG * T + BOX * B + pad4(S);
-    if (wordsAt + 4 * W + TRAILER !== len) {
-        throw corrupt(`section sizes (${F} frames, ${T} tags, ${B} boxes, ${S} string bytes, ${W} words) add up to ${wordsAt + 4 * W + TRAILER} bytes, not ${len}`);
+    const polyAt = wordsAt + 4 * W;
+    // Version 2: a polygons section between the words and the trailer, at least its header and frame records.
+    const least = version === 1 ? 0 : POLY_HEAD + POLY_FRAME * F;
+    if (version === 1 ? polyAt + TRAILER !== len : polyAt + least + TRAILER > len) {
+        throw corrupt(`section sizes (${F} frames, ${T} tags, ${B} boxes, ${S} string bytes, ${W} words${version === 1 ? '' : ', the polygons section'}) add up to ${version === 1 ? '' : 'at least '}${polyAt + least + TRAILER} bytes, not ${len}`);
     }
+    const shapes = version === 1 ? null : readPolygons(dv, polyAt, len - TRAILER, F);
     // ignoreBOM keeps a leading U+FEFF (the default drops it, and a name of only U+FEFF loaded as ""); writers refuse it.
     const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     let sp = HEADER + FRAME * F + TAG * T + BOX * B;
@@ -370,7 +456,83 @@ function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
             view.dispose();
         }
         w += n;
-        frames.push({ name: r.name, index: i, mask, x: r.x, y: r.y, sourceWidth: r.sw, sourceHeight: r.sh, duration: r.duration, boxes: r.boxes });
+        const frame: AtlasFrame = { name: r.name, index: i, mask, x: r.x, y: r.y, sourceWidth: r.sw, sourceHeight: r.sh, duration: r.duration, boxes: r.boxes };
+        const s = shapes?.[i];
+        frames.push(s === undefined || (s.polygons === undefined && s.pieces === undefined) ? frame : {
+            ...frame, ...(s.polygons === undefined ? {} : { polygons: s.polygons }), ...(s.pieces === undefined ? {} : { pieces: s.pieces })
+        });
     }
     return { frames, tags };
+}
+
+// Version 2's polygons section in [at, end): every count is checked against the bytes that are there before
+// anything is allocated for it, so a hostile file costs memory in proportion to its length.
+function readPolygons(dv: DataView, at: number, end: number, F: number): { polygons?: Polygon[]; pieces?: number[][] }[] {
+    const u32 = (p: number) => dv.getUint32(p, true);
+    const P = u32(at), R = u32(at + 4), V = u32(at + 8);
+    const size = POLY_HEAD + POLY_FRAME * F + 4 * P + 4 * R + VERTEX * V;
+    if (at + size !== end) throw corrupt(`polygons section sizes (${P} polygons, ${R} rings, ${V} vertices, ${F} frames) add up to ${size} bytes, but ${end - at} are there`);
+    interface Counts { flags: number; polygons: number; pieces: number }
+    const counts: Counts[] = [];
+    let polys = 0, any = false;
+    for (let i = 0, p = at + POLY_HEAD; i < F; i++, p += POLY_FRAME) {
+        const c: Counts = { flags: u32(p), polygons: u32(p + 4), pieces: u32(p + 8) };
+        if (c.flags > 3) throw corrupt(`frame ${i} polygons flags are ${c.flags}, expected 0..3`);
+        if (!(c.flags & 1) && c.polygons !== 0) throw corrupt(`frame ${i} has no polygons but a polygon count of ${c.polygons}`);
+        if (!(c.flags & 2) && c.pieces !== 0) throw corrupt(`frame ${i} has no pieces but a piece count of ${c.pieces}`);
+        if (c.flags !== 0) any = true;
+        polys += c.polygons;
+        if (polys > P) throw corrupt(`frames have more than the ${P} polygons the polygons section declares`);
+        counts.push(c);
+    }
+    if (polys !== P) throw corrupt(`frames have ${polys} polygons but the polygons section declares ${P}`);
+    // A version 2 file is only written when some frame has polygons or pieces (version 1 otherwise).
+    if (!any) throw corrupt('no frame has polygons or pieces, so the file should be version 1');
+    const holesAt = at + POLY_HEAD + POLY_FRAME * F, ringsAt = holesAt + 4 * P, coordsAt = ringsAt + 4 * R;
+    let rings = 0;
+    for (let i = 0; i < P; i++) {
+        rings += 1 + u32(holesAt + 4 * i);
+        if (rings > R) throw corrupt(`polygons have more than the ${R} rings the polygons section declares`);
+    }
+    for (const c of counts) rings += c.pieces;
+    if (rings !== R) throw corrupt(`polygons and pieces have ${rings} rings but the polygons section declares ${R}`);
+    let vertices = 0;
+    for (let i = 0; i < R; i++) {
+        const n = u32(ringsAt + 4 * i);
+        if (n < 3) throw corrupt(`ring ${i} has ${n} vertices, fewer than 3`);
+        vertices += n;
+        if (vertices > V) throw corrupt(`rings have more than the ${V} vertices the polygons section declares`);
+    }
+    if (vertices !== V) throw corrupt(`rings have ${vertices} vertices but the polygons section declares ${V}`);
+    let ring = 0, c = coordsAt;
+    const next = (): number[] => {
+        const n = 2 * u32(ringsAt + 4 * ring);
+        const out = new Array<number>(n);
+        for (let k = 0; k < n; k++, c += 8) {
+            const v = dv.getFloat64(c, true);
+            if (!Number.isFinite(v)) throw corrupt(`ring ${ring} coordinate ${k} is ${v}, not a finite number`);
+            out[k] = v;
+        }
+        ring++;
+        return out;
+    };
+    let hole = 0;
+    return counts.map(f => {
+        const out: { polygons?: Polygon[]; pieces?: number[][] } = {};
+        if (f.flags & 1) {
+            out.polygons = [];
+            for (let k = 0; k < f.polygons; k++) {
+                const h = u32(holesAt + 4 * hole++);
+                const outer = next();
+                const holes: number[][] = [];
+                for (let j = 0; j < h; j++) holes.push(next());
+                out.polygons.push({ outer, holes });
+            }
+        }
+        if (f.flags & 2) {
+            out.pieces = [];
+            for (let k = 0; k < f.pieces; k++) out.pieces.push(next());
+        }
+        return out;
+    });
 }

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { Mask, MaskAtlas, ATLAS_VERSION, crc32, type AtlasFrame } from '../src/index.js';
 import { simdSupported } from '../src/wasm/simd.js';
 import { withKernels } from './reference.js';
+import { convexPieces, toPolygons } from '../src/shapes/index.js';
 
 // A small PRNG (mulberry32) so that masks are reproducible.
 function rng(seed: number): () => number {
@@ -74,7 +75,9 @@ test('atlas: the exact byte layout of a one-frame file', () => {
     const dv = new DataView(bytes.buffer);
     assert.equal(bytes.length, 32 + 32 + 4 + 2 * 4 + 4);
     assert.deepEqual([...bytes.subarray(0, 4)], [0x48, 0x4d, 0x53, 0x4b]);
-    assert.equal(dv.getUint16(4, true), ATLAS_VERSION);
+    // Version 1: no frame has polygons (version 2, ATLAS_VERSION, only adds the polygons section).
+    assert.equal(dv.getUint16(4, true), 1);
+    assert.equal(ATLAS_VERSION, 2);
     assert.deepEqual([8, 12, 16, 20, 24, 28].map(p => dv.getUint32(p, true)), [bytes.length, 1, 0, 0, 2, 2]);
     assert.deepEqual([0, 4, 8].map(p => dv.getUint32(32 + p, true)), [2, 2, 2]);
     assert.deepEqual([12, 16].map(p => dv.getInt32(32 + p, true)), [-1, 2]);
@@ -134,7 +137,7 @@ test('atlas: bad files throw clear errors', () => {
         ['empty', new Uint8Array(0), /0 bytes is too short/],
         ['short', good.subarray(0, 35), /35 bytes is too short/],
         ['magic', patch(good, (_, b) => { b[0] = 0x50; }), /Not a hitmask atlas: it starts with bytes 50 4D 53 4B, expected 48 4D 53 4B/],
-        ['version', patch(good, dv => dv.setUint16(4, 2, true)), /Got a v2 hitmask atlas, expected v1/],
+        ['version', patch(good, dv => dv.setUint16(4, 3, true)), /Got a v3 hitmask atlas, expected v1 or v2/],
         ['flags', patch(good, dv => dv.setUint16(6, 1, true)), /header flags are 1, expected 0/],
         ['truncated', good.subarray(0, good.length - 8), /header says \d+ bytes but got \d+ \(truncated/],
         ['appended', Uint8Array.from([...good, 0]), /header says \d+ bytes but got \d+/],
@@ -201,6 +204,59 @@ test('atlas fuzz: flips behind a recomputed CRC throw, or load faithfully', () =
         assert.deepEqual(atlas.toBytes(), b);
     }), { seed: 9, numRuns: 3000 });
     assert.ok(loaded > 0, 'some flips (mask bits, offsets) are valid files');
+});
+
+// Version 2: the sample with polygons and convex pieces on some frames (exact, simplified with non-integer
+// coordinates, an empty list), so that flips also land in the polygons section.
+function sampleV2(): Uint8Array {
+    const base = sample(), a = new MaskAtlas();
+    for (const f of base.frames) {
+        const shapes = f.index === 1 ? {} : f.index === 2 ? { polygons: [], pieces: [] } : {
+            polygons: toPolygons(f.mask, { tolerance: f.index === 4 ? 0.7 : 0 }),
+            pieces: f.index === 3 ? undefined : toPolygons(f.mask).flatMap(p => convexPieces(p))
+        };
+        a.add(f.name, f.mask, { x: f.x, y: f.y, sourceWidth: f.sourceWidth, sourceHeight: f.sourceHeight, duration: f.duration, boxes: f.boxes, ...shapes });
+    }
+    for (const t of base.tags) a.addTag(t.name, t.from, t.to, t.direction);
+    const bytes = a.toBytes();
+    assert.equal(new DataView(bytes.buffer).getUint16(4, true), 2);
+    return bytes;
+}
+
+test('atlas fuzz v2: seeded byte flips and truncations always throw', () => {
+    const good = sampleV2();
+    fc.assert(fc.property(fc.integer({ min: 0, max: good.length - 1 }), fc.integer({ min: 1, max: 255 }), (at, xor) => {
+        const b = good.slice();
+        b[at] ^= xor;
+        assert.throws(() => MaskAtlas.from(b), Error);
+    }), { seed: 17, numRuns: 3000 });
+    for (let n = 0; n < good.length; n++) assert.throws(() => MaskAtlas.from(good.subarray(0, n)), Error);
+});
+
+test('atlas fuzz v2: flips and hostile counts behind a recomputed CRC throw fast, or load faithfully', () => {
+    const good = sampleV2();
+    let loaded = 0;
+    const check = (b: Uint8Array) => {
+        let atlas: MaskAtlas;
+        const t0 = performance.now();
+        try {
+            atlas = MaskAtlas.from(b);
+        } catch (e) {
+            assert.ok(e instanceof Error && e.message.length > 0);
+            assert.ok(performance.now() - t0 < 500, 'fails fast');
+            return;
+        }
+        loaded++;
+        assert.deepEqual(atlas.toBytes(), b);
+    };
+    fc.assert(fc.property(fc.integer({ min: 0, max: good.length - 5 }), fc.integer({ min: 1, max: 255 }), (at, xor) => {
+        check(patch(good, (_, c) => { c[at] ^= xor; }));
+    }), { seed: 19, numRuns: 3000 });
+    // Any u32 (counts, flags, lengths) anywhere in the file set to a large or small value.
+    fc.assert(fc.property(fc.nat(Math.floor((good.length - 8) / 4)), fc.constantFrom(0, 1, 2, 3, 0x7fffffff, 0xffffffff, 0x40000000, 0xfffffffe), (k, v) => {
+        check(patch(good, dv => dv.setUint32(4 * k, v, true)));
+    }), { seed: 23, numRuns: 2000 });
+    assert.ok(loaded > 0, 'some flips (mask bits, coordinates) are valid files');
 });
 
 test('atlas: building errors', () => {

@@ -9,6 +9,7 @@ import { checkInt, describe } from '../check.js';
 import { Mask, type ColorKey } from '../mask.js';
 import { decodeFrames, decodeImage, decodePngMask, type DecodeOptions } from './decode.js';
 import type { WorkerJob, WorkerResult } from './build-worker.js';
+import { maskPolygons, type PolygonsJsonOptions } from './polygons.js';
 import { DEFAULT_MAX_BYTES, type RGBAImage } from './image.js';
 import { gridFrames, parseSheetJson, type GridOptions, type SheetFrame, type SheetLayout } from './sheets.js';
 
@@ -36,6 +37,11 @@ export interface BuildOptions extends MaskOptions, DecodeOptions {
     cwd?: string;
     /** Worker threads building masks of still PNGs beside the calling thread (0: none). @default 1 less than the cores (at most 3) when there are 64 or more such files, else 0 */
     workers?: number;
+    /**
+     * Store each frame's polygons and convex pieces in the atlas (after trimming; format version 2): `true` for the
+     * exact outlines and pieces of at most 8 vertices, or `{ tolerance, maxVertices }`. @default false
+     */
+    polygons?: boolean | { tolerance?: number; maxVertices?: number };
     /** Called after each input file. */
     onProgress?: (done: number, total: number, file: string) => void;
 }
@@ -122,6 +128,7 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     const sources = new Set<string>(), notes: string[] = [];
     const cwd = options.cwd ?? process.cwd();
     const roots = [...new Set(files.map(f => f.root))];
+    const shapes = options.polygons === undefined || options.polygons === false ? null : checkShapes(options.polygons);
 
     // Sheets described by JSON inputs: their images are cut by the JSON, not built on their own.
     interface Job { file: BuildInput; layout?: SheetLayout; image?: string }
@@ -218,7 +225,7 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
                     const t = mask.trim();
                     mask = t.mask; x += t.x; y += t.y;
                 }
-                atlas.add(name, mask, { x, y, sourceWidth: f.sourceWidth, sourceHeight: f.sourceHeight, duration: f.duration, boxes: f.boxes });
+                atlas.add(name, mask, { x, y, sourceWidth: f.sourceWidth, sourceHeight: f.sourceHeight, duration: f.duration, boxes: f.boxes, ...(shapes ? maskPolygons(mask, shapes) : {}) });
                 stats.frames++;
                 stats.bitsSet += mask.count();
             };
@@ -268,6 +275,18 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
         for (const w of pool ?? []) void w.terminate();
     }
     return { atlas, stats, sources: [...sources], notes };
+}
+
+// BuildOptions.polygons, checked before anything is read.
+function checkShapes(p: unknown): PolygonsJsonOptions {
+    if (p === true) return {};
+    if (p == null || typeof p !== 'object') throw new TypeError(`polygons must be a boolean or a { tolerance, maxVertices } object, got ${describe(p)}.`);
+    const { tolerance, maxVertices } = p as PolygonsJsonOptions;
+    if (tolerance !== undefined && (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0)) {
+        throw new RangeError(`polygons.tolerance must be a finite number >= 0 (pixels), got ${describe(tolerance)}.`);
+    }
+    if (maxVertices !== undefined) checkInt('polygons.maxVertices', maxVertices, 3, 2 ** 30);
+    return { ...(tolerance === undefined ? {} : { tolerance }), ...(maxVertices === undefined ? {} : { maxVertices }) };
 }
 
 /** @internal Worker threads (build-worker.ts) for a build of `files` still-image files, or null for none. */

@@ -14,7 +14,8 @@ import { sameFileAsAny, writeFileAtomic } from './write.js';
 
 interface CommonFlags { threshold?: number; colorKey?: number; tolerance?: number; trim?: boolean; maxMib?: number; allowOutsideImages?: boolean }
 interface SheetFlags { grid?: { w: number; h: number }; margin?: number; spacing?: number; names?: string; atlas?: string; workers?: number }
-interface BuildFlags extends CommonFlags, SheetFlags { output: string }
+// build: --tolerance stays the colour-key tolerance; the simplification of --polygons is --tolerance-px.
+interface BuildFlags extends CommonFlags, SheetFlags { output: string; polygons?: boolean; tolerancePx?: number; maxVertices?: number }
 // polygons: --tolerance is the simplification; the colour-key tolerance is --key-tolerance.
 interface PolygonsFlags extends Omit<CommonFlags, 'tolerance'>, SheetFlags { keyTolerance?: number; tolerance?: number; maxVertices?: number; output?: string }
 
@@ -145,6 +146,11 @@ function table(rows: string[][]): string {
 
 async function build(inputs: string[], flags: BuildFlags): Promise<void> {
     const options = sheetOptions(flags, buildOptions(flags));
+    if (flags.polygons) {
+        options.polygons = { tolerance: flags.tolerancePx ?? 0, maxVertices: flags.maxVertices ?? 8 };
+    } else if (flags.tolerancePx !== undefined || flags.maxVertices !== undefined) {
+        throw new Error('--tolerance-px and --max-vertices need --polygons.');
+    }
     const t0 = performance.now();
     let bar: SingleBar | null = null;
     // A progress bar only on a terminal, and only once a build has run long enough to need one.
@@ -170,7 +176,8 @@ async function build(inputs: string[], flags: BuildFlags): Promise<void> {
     const s = result.stats;
     const secs = (performance.now() - t0) / 1000;
     const mpx = s.rgbaBytes / 4e6;
-    process.stdout.write(`${flags.output}: ${s.frames} frames from ${s.files} files, ${s.bitsSet} bits set, ${bytes.length} bytes written in ${secs.toFixed(2)} s (${s.files} image${s.files === 1 ? '' : 's'}, ${mpx.toFixed(mpx < 10 ? 2 : 1)} Mpx at ${(mpx / Math.max(secs, 1e-3)).toFixed(1)} Mpx/s)\n`);
+    const shapes = flags.polygons ? `, ${shapeCounts(result.atlas.frames)}` : '';
+    process.stdout.write(`${flags.output}: ${s.frames} frames from ${s.files} files, ${s.bitsSet} bits set${shapes}, ${bytes.length} bytes written in ${secs.toFixed(2)} s (${s.files} image${s.files === 1 ? '' : 's'}, ${mpx.toFixed(mpx < 10 ? 2 : 1)} Mpx at ${(mpx / Math.max(secs, 1e-3)).toFixed(1)} Mpx/s)\n`);
 }
 
 // Every frame's polygons and convex pieces as JSON, to stdout or (atomically, never over an input) to -o.
@@ -202,14 +209,32 @@ async function writeOutput(path: string, bytes: Uint8Array, sources: readonly st
     }
 }
 
+// "N polygons (H holes), M convex pieces, V vertices" over the frames that store them.
+function shapeCounts(frames: readonly AtlasFrame[]): string {
+    let polygons = 0, holes = 0, pieces = 0, vertices = 0;
+    for (const f of frames) {
+        for (const p of f.polygons ?? []) {
+            polygons++;
+            holes += p.holes.length;
+            vertices += p.outer.length / 2;
+            for (const h of p.holes) vertices += h.length / 2;
+        }
+        for (const r of f.pieces ?? []) { pieces++; vertices += r.length / 2; }
+    }
+    return `${polygons} polygon${polygons === 1 ? '' : 's'} (${holes} hole${holes === 1 ? '' : 's'}), ${pieces} convex piece${pieces === 1 ? '' : 's'}, ${vertices} vertices`;
+}
+
 async function inspect(file: string, flags: CommonFlags & { frame?: string; png?: string }): Promise<void> {
     const { atlas, sources } = await loadAtlas(file, flags);
     if (flags.frame === undefined && flags.png === undefined) {
-        const rows = [['frame', 'size', 'offset', 'source', 'duration', 'fill']];
+        // Columns for polygons and convex pieces only when some frame stores them (a version 2 file).
+        const shapes = atlas.frames.some(f => f.polygons !== undefined || f.pieces !== undefined);
+        const rows = [['frame', 'size', 'offset', 'source', 'duration', ...(shapes ? ['polygons', 'pieces'] : []), 'fill']];
         for (const f of atlas.frames) {
-            rows.push([f.name, `${f.mask.width}x${f.mask.height}`, `${f.x},${f.y}`, `${f.sourceWidth}x${f.sourceHeight}`, f.duration ? `${f.duration}ms` : '-', percent(f)]);
+            const extra = shapes ? [f.polygons ? `${f.polygons.length}` : '-', f.pieces ? `${f.pieces.length}` : '-'] : [];
+            rows.push([f.name, `${f.mask.width}x${f.mask.height}`, `${f.x},${f.y}`, `${f.sourceWidth}x${f.sourceHeight}`, f.duration ? `${f.duration}ms` : '-', ...extra, percent(f)]);
         }
-        const lines = [`${file}: ${atlas.size} frame${atlas.size === 1 ? '' : 's'}`, table(rows)];
+        const lines = [`${file}: ${atlas.size} frame${atlas.size === 1 ? '' : 's'}${shapes ? `; ${shapeCounts(atlas.frames)}` : ''}`, table(rows)];
         for (const t of atlas.tags) lines.push(`tag ${t.name}: frames ${t.from}..${t.to} ${t.direction}`);
         for (const f of atlas.frames) for (const b of f.boxes) lines.push(`box ${b.name} on ${f.name}: ${b.x},${b.y} ${b.width}x${b.height}`);
         process.stdout.write(lines.join('\n') + '\n');
@@ -224,7 +249,8 @@ async function inspect(file: string, flags: CommonFlags & { frame?: string; png?
         await writeOutput(flags.png, previewPng(frame, flags.maxMib ?? 256), sources);
         process.stdout.write(`${flags.png}: ${frame.name} ${m.width}x${m.height}, ${m.count()} bits set\n`);
     } else {
-        process.stdout.write(`${frame.name}: ${m.width}x${m.height} at ${frame.x},${frame.y} in ${frame.sourceWidth}x${frame.sourceHeight}, fill ${percent(frame)}\n${m.toText()}\n`);
+        const shapes = frame.polygons !== undefined || frame.pieces !== undefined ? `, ${shapeCounts([frame])}` : '';
+        process.stdout.write(`${frame.name}: ${m.width}x${m.height} at ${frame.x},${frame.y} in ${frame.sourceWidth}x${frame.sourceHeight}, fill ${percent(frame)}${shapes}\n${m.toText()}\n`);
     }
 }
 
@@ -274,8 +300,11 @@ function program(): Command {
     maskFlags(sheetFlags(prog.command('build')
         .description('build a .hitmask atlas from images, folders, globs, grid sheets or TexturePacker/Aseprite JSON')
         .argument('<inputs...>', 'PNG/GIF files, folders, globs (quote them) or atlas JSON files')
-        .requiredOption('-o, --output <file>', 'the .hitmask file to write')))
-        .addHelpText('after', '\nExamples:\n  hitmask build sprites/ -o masks.hitmask\n  hitmask build "art/*.png" --threshold 0 -o masks.hitmask\n  hitmask build tiles.png --grid 16x16 --spacing 1 -o tiles.hitmask\n  hitmask build hero.json -o hero.hitmask')
+        .requiredOption('-o, --output <file>', 'the .hitmask file to write')
+        .option('--polygons', 'also store each frame\'s polygons (with holes) and convex pieces (format version 2)')
+        .option('--tolerance-px <T>', '--polygons: simplify the outlines by up to T pixels (default 0: the exact pixel edges)', distance)
+        .option('--max-vertices <N>', '--polygons: most vertices per convex piece (default 8, the Box2D/Planck limit)', maxVertices)))
+        .addHelpText('after', '\nExamples:\n  hitmask build sprites/ -o masks.hitmask\n  hitmask build "art/*.png" --threshold 0 -o masks.hitmask\n  hitmask build tiles.png --grid 16x16 --spacing 1 -o tiles.hitmask\n  hitmask build hero.json -o hero.hitmask\n  hitmask build sprites/ --trim --polygons --tolerance-px 1 -o masks.hitmask')
         .action(build);
     maskFlags(prog.command('inspect')
         .description('list the frames of a .hitmask file or image; draw one as text or to a PNG')

@@ -1,5 +1,6 @@
 // What `hitmask polygons` writes: every frame's polygons (toPolygons) and convex pieces (convexPieces) as JSON.
 import type { MaskAtlas } from '../atlas.js';
+import type { Mask } from '../mask.js';
 import { convexPieces, toPolygons, type Polygon } from '../shapes/index.js';
 
 /** Options of {@link polygonsJson}. */
@@ -26,6 +27,14 @@ export interface FramePolygons {
     pieces: number[][];
 }
 
+/** A mask's polygons (toPolygons) and the convex pieces of each (convexPieces), polygon by polygon: what `build --polygons` stores. */
+export function maskPolygons(mask: Mask, options: PolygonsJsonOptions = {}): { polygons: Polygon[]; pieces: number[][] } {
+    const polygons = toPolygons(mask, { tolerance: options.tolerance ?? 0 });
+    const pieces: number[][] = [];
+    for (const p of polygons) for (const piece of convexPieces(p, { maxVertices: options.maxVertices ?? 8 })) pieces.push(piece);
+    return { polygons, pieces };
+}
+
 /**
  * The JSON text of `{ version: 1, tolerance, maxVertices, frames: { name: FramePolygons } }`, frames in atlas
  * order, one frame per line; with the totals for a summary.
@@ -35,9 +44,7 @@ export function polygonsJson(atlas: MaskAtlas, options: PolygonsJsonOptions = {}
     const lines: string[] = [];
     let polygons = 0, pieces = 0;
     for (const f of atlas.frames) {
-        const polys = toPolygons(f.mask, { tolerance });
-        const parts: number[][] = [];
-        for (const p of polys) for (const piece of convexPieces(p, { maxVertices })) parts.push(piece);
+        const { polygons: polys, pieces: parts } = maskPolygons(f.mask, { tolerance, maxVertices });
         polygons += polys.length;
         pieces += parts.length;
         const entry: FramePolygons = {
