@@ -3,6 +3,8 @@
 // WebAssembly memory never shrinks, so the process that fills it should run nothing else.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Mask, kernelStats, MEMORY_LIMIT } from '../src/index.js';
 import { simdSupported } from '../src/wasm/simd.js';
 
@@ -38,4 +40,18 @@ test('at the ceiling new masks fall back to the JS heap, visibly, and come back 
     const back = new Mask(256, 262144);
     assert.ok(back._ptr >= 0);
     assert.equal(kernelStats().jsMasks, 1); // the second spilled one, not yet collected
+});
+
+test('where the runtime refuses to reserve 1 GiB, a smaller ceiling is used and reported, and masks still run in WebAssembly', { skip: !simdSupported }, () => {
+    const script = `const { Mask, kernelStats } = await import(${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)});
+const a = new Mask(300, 300, true), b = new Mask(100, 100, true);
+console.log(JSON.stringify({ stats: kernelStats(), area: a.overlapArea(b, 250, 250), ptr: a._ptr >= 0 }));`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/env/small-address-space.mjs', '--input-type=module', '-e', script],
+        { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { stats: ReturnType<typeof kernelStats>; area: number; ptr: boolean };
+    assert.equal(out.stats.kernels, 'wasm');
+    assert.equal(out.stats.memoryLimitBytes, 256 * 2 ** 20);
+    assert.equal(out.area, 50 * 50);
+    assert.equal(out.ptr, true);
 });

@@ -67,9 +67,11 @@ export interface WasmMemory {
 }
 
 const PAGE = 65536;
-/** Ceiling on WebAssembly memory: 1 GiB. */
+/** Ceiling on WebAssembly memory: 1 GiB (less where the runtime refuses to reserve that much: see kernelStats().memoryLimitBytes). */
 export const MEMORY_LIMIT = 2 ** 30;
 const MAX_PAGES = MEMORY_LIMIT / PAGE;
+// The ceiling in force: MAX_PAGES, or the largest maximum the runtime accepted.
+let limitPages = MAX_PAGES;
 // Growth: double while small, then at most 16 MiB at a time (memory stays near the live data).
 const GROW_MAX_PAGES = 256;
 const SLAB_BYTES = 65536, SLAB_MAX_BYTES = 2048;
@@ -92,6 +94,20 @@ let shared = false;
 let reason: string | null = null;
 
 // Compiles the module and creates the memory once, at load: getKernels() then says what really runs.
+// A memory of `maximum` pages, or a smaller maximum where the address space for it is refused (32-bit
+// and some mobile browsers reserve the maximum up front); sets limitPages. Throws when even 64 MiB is refused.
+function newMemory(shared: boolean): WebAssembly.Memory {
+    for (let max = MAX_PAGES; ; max >>= 1) {
+        try {
+            const mem = new WebAssembly.Memory({ initial: 16, maximum: max, shared });
+            limitPages = max;
+            return mem;
+        } catch (e) {
+            if (max <= 1024) throw e;
+        }
+    }
+}
+
 function init(): boolean {
     try {
         if (typeof WebAssembly !== 'object' || typeof atob !== 'function') { reason = 'WebAssembly is unavailable'; return false; }
@@ -101,14 +117,14 @@ function init(): boolean {
         if (typeof SharedArrayBuffer === 'function') {
             try {
                 const m = new WebAssembly.Module(bytes);
-                const mem = new WebAssembly.Memory({ initial: 16, maximum: MAX_PAGES, shared: true });
+                const mem = newMemory(true);
                 K = new WebAssembly.Instance(m, { env: { memory: mem } }).exports as unknown as KernelExports;
                 memory = mem; module = m; shared = true;
                 return true;
             } catch { /* shared memory refused here: a plain one */ }
         }
         const m = new WebAssembly.Module(plain);
-        const mem = new WebAssembly.Memory({ initial: 16, maximum: MAX_PAGES });
+        const mem = newMemory(false);
         K = new WebAssembly.Instance(m, { env: { memory: mem } }).exports as unknown as KernelExports;
         memory = mem; module = m;
         return true;
@@ -241,9 +257,9 @@ export function free(p: number, size: number): void {
 
 function grow(bytes: number): boolean {
     const have = buffer.byteLength / PAGE, need = Math.ceil(bytes / PAGE) - have;
-    if (memory === null || have + need > MAX_PAGES) return false;
+    if (memory === null || have + need > limitPages) return false;
     try {
-        try { memory.grow(Math.min(MAX_PAGES - have, Math.max(need, Math.min(have, GROW_MAX_PAGES)))); } catch { memory.grow(need); }
+        try { memory.grow(Math.min(limitPages - have, Math.max(need, Math.min(have, GROW_MAX_PAGES)))); } catch { memory.grow(need); }
     } catch {
         return false;
     }
@@ -355,7 +371,7 @@ function outOfMemory(n: number): number {
     fallbacks++;
     if (!warned) {
         warned = true;
-        console.warn(`hitmask: WebAssembly memory is at its ${MEMORY_LIMIT / 2 ** 20} MiB ceiling (${used} bytes in use); a mask of ${n} words and later ones that do not fit use the JS heap and the slower JS kernels. Call mask.dispose() on masks you no longer need; kernelStats() counts these fallbacks.`);
+        console.warn(`hitmask: WebAssembly memory is at its ${limitPages * PAGE / 2 ** 20} MiB ceiling (${used} bytes in use); a mask of ${n} words and later ones that do not fit use the JS heap and the slower JS kernels. Call mask.dispose() on masks you no longer need; kernelStats() counts these fallbacks.`);
     }
     return -1;
 }
@@ -375,7 +391,8 @@ const hints: ArrayBuffer[] = [];
 function hint(bytes: number): void {
     pressure += bytes;
     if (pressure >= HINT_BYTES) {
-        hints.push(new ArrayBuffer(pressure * 4));
+        // Where even virtual memory is short (a 32-bit browser), no hint: the GC then comes later.
+        try { hints.push(new ArrayBuffer(pressure * 4)); } catch { /* no hint */ }
         if (hints.length > 4) hints.shift();
         pressure = 0;
     }
@@ -428,7 +445,7 @@ export function kernelStats(): KernelStats {
         sharedMemory: shared,
         memoryBytes: buffer.byteLength,
         usedBytes: used,
-        memoryLimitBytes: MEMORY_LIMIT,
+        memoryLimitBytes: limitPages * PAGE,
         wasmMasks,
         jsMasks,
         fallbacks
