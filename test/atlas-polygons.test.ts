@@ -8,20 +8,12 @@ import { Mask, MaskAtlas, ATLAS_VERSION, crc32, type AtlasFrame, type HitBox } f
 import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
 import { buildAtlas } from '../src/node/build.js';
 import { cliRunner, ensureBuilt } from './cli-run.js';
+import { mulberry32 } from './reference.js';
 
 // Format version 2: polygons and convex pieces stored per frame (docs/format.md); version 1 still read and written.
 
-function rng(seed: number): () => number {
-    return () => {
-        seed = (seed + 0x6d2b79f5) | 0;
-        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
-
 function randomMask(w: number, h: number, seed: number, density = 0.5): Mask {
-    const r = rng(seed), m = new Mask(w, h);
+    const r = mulberry32(seed), m = new Mask(w, h);
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (r() < density) m.set(x, y);
     return m;
 }
