@@ -9,6 +9,7 @@ import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
 import { buildAtlas } from '../src/node/build.js';
 import { cliRunner, ensureBuilt } from './cli-run.js';
 import { mulberry32 } from './reference.js';
+import { patch } from './atlas-bytes.js';
 
 // Format version 2: polygons and convex pieces stored per frame (docs/format.md); version 1 still read and written.
 
@@ -46,14 +47,6 @@ function sameFrame(a: AtlasFrame, b: AtlasFrame): void {
     assert.deepEqual(a.pieces, b.pieces, `${a.name} pieces`);
     assert.equal('polygons' in a, 'polygons' in b);
     assert.equal('pieces' in a, 'pieces' in b);
-}
-
-function patch(bytes: Uint8Array, fn: (dv: DataView, b: Uint8Array) => void): Uint8Array {
-    const b = bytes.slice();
-    const dv = new DataView(b.buffer);
-    fn(dv, b);
-    dv.setUint32(b.length - 4, crc32(b, 0, b.length - 4), true);
-    return b;
 }
 
 // Start of the polygons section: after the mask words.

@@ -5,6 +5,7 @@ import { Mask, MaskAtlas, ATLAS_VERSION, crc32, type AtlasFrame } from '../src/i
 import { simdSupported } from '../src/wasm/simd.js';
 import { withKernels } from './reference.js';
 import { convexPieces, toPolygons } from '../src/shapes/index.js';
+import { patch } from './atlas-bytes.js';
 
 // A small PRNG (mulberry32) so that masks are reproducible.
 function rng(seed: number): () => number {
@@ -45,15 +46,6 @@ function sameAtlas(a: MaskAtlas, b: MaskAtlas): void {
     assert.deepEqual(a.names, b.names);
     for (let i = 0; i < a.size; i++) sameFrame(a.frames[i], b.frames[i]);
     assert.deepEqual(a.tags, b.tags);
-}
-
-// Applies `fn` to a copy of `bytes`, then rewrites the CRC so that only the structural checks can catch the change.
-function patch(bytes: Uint8Array, fn: (dv: DataView, b: Uint8Array) => void): Uint8Array {
-    const b = bytes.slice();
-    const dv = new DataView(b.buffer);
-    fn(dv, b);
-    dv.setUint32(b.length - 4, crc32(b, 0, b.length - 4), true);
-    return b;
 }
 
 test('atlas: round trip keeps names, masks, offsets, durations, boxes and tags', () => {
