@@ -67,18 +67,28 @@ test('examples: they type-check under the repository tsconfig (strict, DOM)', ()
     assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 
-test('examples: in headless Chromium the Phaser and PixiJS pages run and report pixel hits, and box-only overlaps they rejected', { timeout: 120_000 }, async t => {
-    if (!existsSync(CHROMIUM)) {
-        t.skip(`no ${CHROMIUM}`);
-        return;
-    }
-    for (const name of NAMES) if (!existsSync(join(site, name, 'dist', 'main.js'))) await bundleExample(name, join(site, name, 'dist', 'main.js'));
+// Serves the examples on a free port and runs `fn` with a headless Chromium; closes both after.
+async function inChromium(fn: (browser: import('playwright-core').Browser, port: number) => Promise<void>): Promise<void> {
     const { chromium } = await import('playwright-core');
     const server = await serve(site, 0);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     try {
+        await fn(browser, port);
+    } finally {
+        await browser.close();
+        server.close();
+    }
+}
+
+test('examples: in headless Chromium the Phaser and PixiJS pages run and report pixel hits, and box-only overlaps they rejected', { timeout: 120_000 }, async t => {
+    if (!existsSync(CHROMIUM)) {
+        t.skip(`no ${CHROMIUM}`);
+        return;
+    }
+    for (const name of NAMES) if (!existsSync(join(site, name, 'dist', 'main.js'))) await bundleExample(name, join(site, name, 'dist', 'main.js'));
+    await inChromium(async (browser, port) => {
         for (const name of ['phaser', 'pixi'] as const) {
             const page = await browser.newPage();
             const errors: string[] = [];
@@ -98,10 +108,7 @@ test('examples: in headless Chromium the Phaser and PixiJS pages run and report 
             assert.ok(status.pixel > 0, `${name}: a pixel hit (${JSON.stringify(status)})`);
             assert.ok(status.box > status.pixel, `${name}: box overlaps whose pixels did not touch were rejected (${JSON.stringify(status)})`);
         }
-    } finally {
-        await browser.close();
-        server.close();
-    }
+    });
 });
 
 test('examples: in headless Chromium the Matter.js bodies from masks come to rest on the mask terrain, and a shot rebuilds it exactly', { timeout: 120_000 }, async t => {
@@ -110,12 +117,7 @@ test('examples: in headless Chromium the Matter.js bodies from masks come to res
         return;
     }
     if (!existsSync(join(site, 'matter', 'dist', 'main.js'))) await bundleExample('matter', join(site, 'matter', 'dist', 'main.js'));
-    const { chromium } = await import('playwright-core');
-    const server = await serve(site, 0);
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    try {
+    await inChromium(async (browser, port) => {
         const page = await browser.newPage();
         const errors: string[] = [];
         page.on('console', m => {
@@ -172,8 +174,5 @@ test('examples: in headless Chromium the Matter.js bodies from masks come to res
         assert.equal(after.sunk, 0, `no body sunk after the shot (${JSON.stringify(after)})`);
         // The body that lay on the carved ground fell into the crater: the physics saw the rebuilt terrain.
         assert.ok(after.positions[0][1] > by + 3, `the body over the crater fell into it (y ${by} -> ${after.positions[0][1]})`);
-    } finally {
-        await browser.close();
-        server.close();
-    }
+    });
 });
