@@ -68,23 +68,23 @@ const hitIds: number[] = [];
 // (a) raster: clear + stamp every bullet + test the player (+ hits when there is a hit).
 function rasterFrame(xs: Int32Array, ys: Int32Array): number {
     raster.clear(BULLETS);
-    raster.stampMany(shot.mask, xs, ys, undefined, BULLETS);
+    raster.stampMany(shot.mask, xs, ys, { layer: BULLETS });
     return raster.test(player.mask, PX, PY, 1 << BULLETS) ? 1 : 0;
 }
 function rasterCallsFrame(xs: Int32Array, ys: Int32Array): number {
     raster.clear(BULLETS);
     const m = shot.mask;
-    for (let i = 0; i < xs.length; i++) raster.stamp(m, xs[i], ys[i], -1, BULLETS);
+    for (let i = 0; i < xs.length; i++) raster.stamp(m, xs[i], ys[i], { layer: BULLETS });
     return raster.test(player.mask, PX, PY, 1 << BULLETS) ? 1 : 0;
 }
 function rasterIdsFrame(xs: Int32Array, ys: Int32Array, ids: Int32Array): number {
     raster.clear(IDS);
-    raster.stampMany(shot.mask, xs, ys, ids, IDS);
-    return raster.test(player.mask, PX, PY, 1 << IDS) ? raster.hitsInto(player.mask, PX, PY, hitIds, 1 << IDS) : 0;
+    raster.stampMany(shot.mask, xs, ys, { ids, layer: IDS });
+    return raster.test(player.mask, PX, PY, 1 << IDS) ? raster.hits(player.mask, PX, PY, 1 << IDS, hitIds).length : 0;
 }
 function rasterPointsFrame(xs: Int32Array, ys: Int32Array): number {
     raster.clear(BULLETS);
-    raster.stampPoints(xs, ys, undefined, BULLETS);
+    raster.stampPoints(xs, ys, { layer: BULLETS });
     return raster.test(player.mask, PX, PY, 1 << BULLETS) ? 1 : 0;
 }
 // Mask.draw instead of raster.stamp, to compare the stamp kernels (the plane is cleared by hand).
@@ -139,7 +139,7 @@ function makeRasterWorld(): World {
 }
 function rasterWorldFrame(world: World, xs: Int32Array, ys: Int32Array): number {
     raster.clear(BULLETS);
-    raster.stampMany(shot.mask, xs, ys, undefined, BULLETS);
+    raster.stampMany(shot.mask, xs, ys, { layer: BULLETS });
     return world.step();
 }
 
@@ -165,7 +165,7 @@ function naiveFrame(xs: Int32Array, ys: Int32Array): number {
 // Many queries: SQUAD enemies against the same N bullets.
 function squadRasterFrame(xs: Int32Array, ys: Int32Array, q = SQUAD): number {
     raster.clear(BULLETS);
-    raster.stampMany(shot.mask, xs, ys, undefined, BULLETS);
+    raster.stampMany(shot.mask, xs, ys, { layer: BULLETS });
     let n = 0;
     for (let e = 0; e < q; e++) if (raster.test(bomb.mask, ex[e], ey[e], 1 << BULLETS)) n++;
     return n;
@@ -255,7 +255,7 @@ const rowsStatic: (string | number)[][] = [];
 for (const n of NS) {
     const { xs, ys } = bullets(n, 5000 + n);
     raster.clear(BULLETS);
-    raster.stampMany(bomb.mask, xs, ys, undefined, BULLETS);
+    raster.stampMany(bomb.mask, xs, ys, { layer: BULLETS });
     const staticRaster = () => raster.test(player.mask, PX, PY, 1 << BULLETS);
     const staticPairs = () => {
         const pm = player.mask, bm = bomb.mask, pw = player.w, ph = player.h, bw = bomb.w, bh = bomb.h;
@@ -304,8 +304,8 @@ table(['scene', 'vs pairs', 'vs naive'], [
 {
     const { xs, ys } = bullets(200, 7);
     for (let i = 0; i < xs.length; i++) { xs[i] = xs[i] % 300; ys[i] = ys[i] % 300; }
-    const dirty = time(() => { raster.clear(BULLETS); for (let i = 0; i < xs.length; i++) raster.stamp(shot.mask, xs[i], ys[i], -1, BULLETS); return 0; }, OPTS);
-    const full = time(() => { raster.plane(BULLETS).words.fill(0); raster.clear(BULLETS); for (let i = 0; i < xs.length; i++) raster.stamp(shot.mask, xs[i], ys[i], -1, BULLETS); return 0; }, OPTS);
+    const dirty = time(() => { raster.clear(BULLETS); for (let i = 0; i < xs.length; i++) raster.stamp(shot.mask, xs[i], ys[i], { layer: BULLETS }); return 0; }, OPTS);
+    const full = time(() => { raster.plane(BULLETS).words.fill(0); raster.clear(BULLETS); for (let i = 0; i < xs.length; i++) raster.stamp(shot.mask, xs[i], ys[i], { layer: BULLETS }); return 0; }, OPTS);
     console.log(`clear() of the stamped box vs the whole ${W}x${H} plane (+ 200 stamps): ${fmt(dirty.median)} vs ${fmt(full.median)}\n`);
 }
 
@@ -328,7 +328,7 @@ if (simdSupported) {
         setKernels(mode);
         const r = new CollisionRaster(W, H, { layers: 4 }), s32 = ellipse(32, 32), s256 = ellipse(256, 256), rock = bomb.mask.clone();
         const sh = shot.mask.clone(), pl = player.mask.clone();
-        for (let i = 0; i < 2000; i++) r.stamp(rock, Math.floor(rnd() * W), Math.floor(rnd() * (H >> 1)), -1, 1 + (i % 3));
+        for (let i = 0; i < 2000; i++) r.stamp(rock, Math.floor(rnd() * W), Math.floor(rnd() * (H >> 1)), { layer: 1 + (i % 3) });
         return { r, s32, s256, sh, pl };
     };
     const prev = getKernels();
@@ -336,10 +336,10 @@ if (simdSupported) {
     type Scene = typeof sc.js;
     let q = 0;
     const cases: [string, (o: Scene) => number | boolean | object | null][] = [
-        ['clear + stamp 1,000 × 32² (one layer)', o => { o.r.clear(0); for (let i = 0; i < K; i++) o.r.stamp(o.s32, xs[i], ys[i], -1, 0); return 0; }],
-        ['clear + stamp 100 × 256² (one layer)', o => { o.r.clear(0); for (let i = 0; i < 100; i++) o.r.stamp(o.s256, xs[i], ys[i], -1, 0); return 0; }],
+        ['clear + stamp 1,000 × 32² (one layer)', o => { o.r.clear(0); for (let i = 0; i < K; i++) o.r.stamp(o.s32, xs[i], ys[i]); return 0; }],
+        ['clear + stamp 100 × 256² (one layer)', o => { o.r.clear(0); for (let i = 0; i < 100; i++) o.r.stamp(o.s256, xs[i], ys[i]); return 0; }],
         [`clear + stampMany 10,000 × ${shot.w}x${shot.h} shots + test the player`, o => {
-            o.r.clear(0); o.r.stampMany(o.sh, shots.xs, shots.ys, undefined, 0); return o.r.test(o.pl, PX, PY, 1);
+            o.r.clear(0); o.r.stampMany(o.sh, shots.xs, shots.ys); return o.r.test(o.pl, PX, PY, 1);
         }],
         ['test 32², 1 layer', o => o.r.test(o.s32, qx[q = (q + 1) % K], qy[q], 2)],
         ['test 256², 1 layer', o => o.r.test(o.s256, qx[q = (q + 1) % K], qy[q], 2)],

@@ -5,7 +5,7 @@ import os from 'node:os';
 import { Mask } from '../src/mask.js';
 import { createThreadPool } from '../src/node/threads.js';
 import type { ThreadPool } from '../src/threads.js';
-import { World, type Body } from '../src/world.js';
+import { World, type Body, type Pair } from '../src/world.js';
 import { banner, fmt, mulberry32, table } from './harness.js';
 
 banner('hitmask narrow phase on worker threads (ThreadPool) vs the calling thread alone');
@@ -60,6 +60,7 @@ function runScene(sc: Scene, pools: (ThreadPool | null)[], steps: number, gapMs:
     const bodies: Body[][] = worlds.map(w => kind.map((k, i) => w.add({ x: x[i], y: y[i], mask: masks[k] })));
     const t: number[][] = pools.map(() => []);
     let pairs = 0;
+    const pairOut: Pair[] = [];
     for (let s = 0; s < steps + 10; s++) {
         for (let i = 0; i < sc.n; i++) {
             x[i] += vx[i]; y[i] += vy[i];
@@ -76,7 +77,7 @@ function runScene(sc: Scene, pools: (ThreadPool | null)[], steps: number, gapMs:
             const t1 = performance.now();
             if (s >= 10) t[w].push(t1 - t0); // 10 warm-up steps (WebAssembly tier-up)
             const list: number[] = [];
-            for (let p = 0; p < np; p++) list.push(world.pairA(p).id, world.pairB(p).id);
+            for (const p of world.collisions(pairOut)) list.push(p.a.id, p.b.id);
             if (w === 0) first = list.join(); else if (list.join() !== first) throw new Error(`${sc.name}: pairs differ with threads at step ${s}`);
             pairs = np;
         }

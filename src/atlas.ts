@@ -87,8 +87,11 @@ const LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
  * stored in one compact little-endian binary file that loads without decoding images.
  */
 export class MaskAtlas {
+    /** @internal */
     private readonly list: AtlasFrame[] = [];
+    /** @internal */
     private readonly byName = new Map<string, AtlasFrame>();
+    /** @internal */
     private readonly tagList: AtlasTag[] = [];
 
     /**
@@ -276,6 +279,7 @@ export class MaskAtlas {
         return out;
     }
 
+    /** @internal */
     private push(f: AtlasFrame): void {
         this.list.push(f);
         this.byName.set(f.name, f);

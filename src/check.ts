@@ -39,3 +39,19 @@ export function describe(value: unknown): string {
     if (Array.isArray(value)) return `Array(${value.length})`;
     return typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value;
 }
+
+/** Largest |x| or |y| of a body position: 2^50, so boxes and offsets stay exact integers in doubles. */
+export const MAX_COORD = 2 ** 50;
+
+/** Throws unless `v` is a finite number within ±MAX_COORD (a World position). */
+export function coord(name: string, v: unknown): number {
+    if (typeof v !== 'number' || !Number.isFinite(v) || Math.abs(v) > MAX_COORD) {
+        throw new RangeError(`${name} must be a finite number within ±2^50, got ${describe(v)}.`);
+    }
+    return v;
+}
+
+/** Throws unless `v` is a 32-bit set of category bits; returns it as an int32. */
+export function checkBits(name: string, v: unknown): number {
+    return checkInt(name, v, 0, 0xffffffff) | 0;
+}

@@ -41,6 +41,30 @@ interface PixelContext {
     putImageData(data: ImageData, dx: number, dy: number): void;
 }
 
+/** How a debug shape is drawn; each function documents its defaults. */
+export interface DebugStyle {
+    /** Colour, `0xRRGGBBAA`. */
+    color?: number;
+    /** Stroke width in pixels (boxes, outlines, polygons). @default 1 */
+    lineWidth?: number;
+}
+
+/** Style of {@link drawIntersection} and {@link drawOverlap}: `x`, `y` place `a`'s top-left on the canvas. */
+export interface PairStyle extends DebugStyle {
+    /** Canvas x of `a`'s top-left. @default 0 */
+    x?: number;
+    /** Canvas y of `a`'s top-left. @default 0 */
+    y?: number;
+}
+
+/** Style of {@link drawNormal} and {@link drawRay}. */
+export interface ArrowStyle extends DebugStyle {
+    /** Arrow length in pixels. @default 16 for normals, 12 for rays */
+    length?: number;
+    /** Colour of a ray's hit dot and normal arrow. @default 0x00ff40ff */
+    normalColor?: number;
+}
+
 // Per mask, per colour: a canvas with the mask's pixels. Weak keys, so dropped masks free their canvases.
 const surfaces = new WeakMap<Mask, Map<number, Surface>>();
 const outlines = new WeakMap<Mask, Point[][]>();
@@ -58,8 +82,9 @@ export function cssColor(color: number): string {
  * Without `OffscreenCanvas` or `document` (e.g. in Node) it falls back to one `fillRect` per horizontal run.
  * After changing a mask's pixels, call {@link forgetMask} so the next draw sees them.
  */
-export function drawMask(ctx: DebugContext, mask: Mask, x: number, y: number, color = 0xff00ff80): void {
+export function drawMask(ctx: DebugContext, mask: Mask, x: number, y: number, style: DebugStyle = {}): void {
     checkCtx(ctx);
+    const color = styleOf(style).color ?? 0xff00ff80;
     checkMask('mask', mask);
     const px = coord('x', x), py = coord('y', y);
     checkColor(color);
@@ -82,9 +107,10 @@ export function forgetMask(mask: Mask): void {
     outlines.delete(mask);
 }
 
-/** Strokes the bounding box of a `width × height` sprite at (x, y) on its outermost pixels. */
-export function drawBox(ctx: DebugContext, x: number, y: number, width: number, height: number, color = 0x00ffffff, lineWidth = 1): void {
+/** Strokes the bounding box of a `width × height` sprite at (x, y) on its outermost pixels (default colour 0x00ffffff). */
+export function drawBox(ctx: DebugContext, x: number, y: number, width: number, height: number, style: DebugStyle = {}): void {
     checkCtx(ctx);
+    const { color = 0x00ffffff, lineWidth = 1 } = styleOf(style);
     const px = coord('x', x), py = coord('y', y);
     checkInt('width', width, 0, 2 ** 30);
     checkInt('height', height, 0, 2 ** 30);
@@ -105,22 +131,27 @@ export function drawBox(ctx: DebugContext, x: number, y: number, width: number, 
     ctx.restore();
 }
 
-/** The intersection of the boxes of `a` at (ax, ay) and `b` at (bx, by) in canvas pixels, or `null` when the boxes do not meet. */
-export function intersection(a: Mask, ax: number, ay: number, b: Mask, bx: number, by: number): Rect | null {
+/** The intersection of the boxes of `a` and `b` (its top-left at (dx, dy) in `a`'s coordinates), in `a`'s coordinates, or `null` when they do not meet. */
+export function intersection(a: Mask, b: Mask, dx: number, dy: number): Rect | null {
     checkMask('a', a);
     checkMask('b', b);
-    const x0 = coord('ax', ax), y0 = coord('ay', ay), x1 = coord('bx', bx), y1 = coord('by', by);
-    const left = Math.max(x0, x1), top = Math.max(y0, y1);
-    const right = Math.min(x0 + a.width, x1 + b.width), bottom = Math.min(y0 + a.height, y1 + b.height);
+    const x1 = coord('dx', dx), y1 = coord('dy', dy);
+    const left = Math.max(0, x1), top = Math.max(0, y1);
+    const right = Math.min(a.width, x1 + b.width), bottom = Math.min(a.height, y1 + b.height);
     return right > left && bottom > top ? { x: left, y: top, width: right - left, height: bottom - top } : null;
 }
 
-/** Fills the zone where the boxes of `a` at (ax, ay) and `b` at (bx, by) meet (the only pixels a mask test reads); returns it, or `null`. */
-export function drawIntersection(ctx: DebugContext, a: Mask, ax: number, ay: number, b: Mask, bx: number, by: number, color = 0xffff0040): Rect | null {
+/**
+ * Fills the zone where the boxes of `a` (top-left at style.x, style.y on the canvas) and `b` (at (dx, dy) from `a`)
+ * meet: the only pixels a mask test reads. Returns it in canvas pixels, or `null`. Default colour 0xffff0040.
+ */
+export function drawIntersection(ctx: DebugContext, a: Mask, b: Mask, dx: number, dy: number, style: PairStyle = {}): Rect | null {
     checkCtx(ctx);
+    const { color = 0xffff0040 } = styleOf(style), ax = coord('style.x', style.x ?? 0), ay = coord('style.y', style.y ?? 0);
     checkColor(color);
-    const r = intersection(a, ax, ay, b, bx, by);
+    const r = intersection(a, b, dx, dy);
     if (!r) return null;
+    r.x += ax; r.y += ay;
     ctx.save();
     ctx.fillStyle = cssColor(color);
     ctx.fillRect(r.x, r.y, r.width, r.height);
@@ -128,24 +159,31 @@ export function drawIntersection(ctx: DebugContext, a: Mask, ax: number, ay: num
     return r;
 }
 
-/** Fills the pixels set in both `a` at (ax, ay) and `b` at (bx, by); returns how many there are (the overlap area). */
-export function drawOverlap(ctx: DebugContext, a: Mask, ax: number, ay: number, b: Mask, bx: number, by: number, color = 0xff0000ff): number {
+/**
+ * Fills the pixels set in both `a` (top-left at style.x, style.y on the canvas) and `b` (at (dx, dy) from `a`);
+ * returns how many there are (the overlap area). Default colour 0xff0000ff.
+ */
+export function drawOverlap(ctx: DebugContext, a: Mask, b: Mask, dx: number, dy: number, style: PairStyle = {}): number {
     checkCtx(ctx);
+    const { color = 0xff0000ff } = styleOf(style), ax = coord('style.x', style.x ?? 0), ay = coord('style.y', style.y ?? 0);
     checkColor(color);
-    const r = intersection(a, ax, ay, b, bx, by);
+    const r = intersection(a, b, dx, dy);
     if (!r) return 0;
     // Only the intersection zone can hold overlapping pixels: crop a to it, then AND b in.
-    const both = a.crop(r.x - Math.floor(ax), r.y - Math.floor(ay), r.width, r.height).overlapMask(b, Math.floor(bx) - r.x, Math.floor(by) - r.y);
+    const zone = a.crop(r.x, r.y, r.width, r.height), both = zone.overlapMask(b, Math.floor(dx) - r.x, Math.floor(dy) - r.y);
     ctx.save();
     ctx.fillStyle = cssColor(color);
-    const n = fillRuns(ctx, both, r.x, r.y);
+    const n = fillRuns(ctx, both, ax + r.x, ay + r.y);
     ctx.restore();
+    zone.dispose();
+    both.dispose();
     return n;
 }
 
-/** Draws a contact: a 3×3 dot on the contact pixel and an arrow `length` pixels long along the normal. */
-export function drawNormal(ctx: DebugContext, contact: NormalLike, color = 0x00ff00ff, length = 16): void {
+/** Draws a contact: a 3×3 dot on the contact pixel and an arrow `length` (16) pixels long along the normal (colour 0x00ff00ff). */
+export function drawNormal(ctx: DebugContext, contact: NormalLike, style: ArrowStyle = {}): void {
     checkCtx(ctx);
+    const { color = 0x00ff00ff, length = 16 } = styleOf(style);
     if (contact == null || typeof contact !== 'object') throw new TypeError(`contact must be an object { x, y, normalX, normalY }, got ${describe(contact)}.`);
     const x = coord('contact.x', contact.x) + 0.5, y = coord('contact.y', contact.y) + 0.5;
     const nx = finite('contact.normalX', contact.normalX), ny = finite('contact.normalY', contact.normalY);
@@ -160,12 +198,13 @@ export function drawNormal(ctx: DebugContext, contact: NormalLike, color = 0x00f
 }
 
 /**
- * Draws a ray: the segment from (x0, y0) up to the hit point (or to (x1, y1) when `hit` is null) in `color`,
- * and at the hit a 3×3 dot on the exact entry point and an arrow `length` pixels long along the normal.
- * Pass the result of `mask.raycast`, `raster.raycast` or `world.raycast` (in the same coordinates as the canvas).
+ * Draws a ray: the segment from (x0, y0) up to the hit point (or to (x1, y1) when `hit` is null) in `color`
+ * (0xff3030ff), and at the hit a 3×3 dot on the exact entry point and an arrow `length` (12) pixels long along
+ * the normal in `normalColor`. Pass the result of `mask.raycast`, `raster.raycast` or `world.raycast`.
  */
-export function drawRay(ctx: DebugContext, x0: number, y0: number, x1: number, y1: number, hit: RayHit | null, color = 0xff3030ff, normalColor = 0x00ff40ff, length = 12): void {
+export function drawRay(ctx: DebugContext, x0: number, y0: number, x1: number, y1: number, hit: RayHit | null, style: ArrowStyle = {}): void {
     checkCtx(ctx);
+    const { color = 0xff3030ff, normalColor = 0x00ff40ff, length = 12 } = styleOf(style);
     const ax = finite('x0', x0), ay = finite('y0', y0), bx = finite('x1', x1), by = finite('y1', y1);
     if (hit !== null && typeof hit !== 'object') throw new TypeError(`hit must be a RayHit or null, got ${describe(hit)}.`);
     checkColor(color);
@@ -188,9 +227,10 @@ export function drawRay(ctx: DebugContext, x0: number, y0: number, x1: number, y
     ctx.restore();
 }
 
-/** Strokes the outline of every 8-connected component of a mask at (x, y) through its boundary pixels' centres (traced once per mask, cached). */
-export function drawOutline(ctx: DebugContext, mask: Mask, x: number, y: number, color = 0xffffffff, lineWidth = 1): void {
+/** Strokes the outline of every 8-connected component of a mask at (x, y) through its boundary pixels' centres (traced once per mask, cached; colour 0xffffffff). */
+export function drawOutline(ctx: DebugContext, mask: Mask, x: number, y: number, style: DebugStyle = {}): void {
     checkCtx(ctx);
+    const { color = 0xffffffff, lineWidth = 1 } = styleOf(style);
     checkMask('mask', mask);
     const px = coord('x', x) + 0.5, py = coord('y', y) + 0.5;
     checkColor(color);
@@ -224,10 +264,11 @@ export interface PolygonLike {
 /**
  * Strokes polygons (as `toPolygons` returns them), outer rings and holes, with the mask's top-left corner
  * at (x, y): one closed sub-path per ring, all in one path. Rings are in pixel-corner coordinates, so a
- * ring vertex (i, j) is drawn at (⌊x⌋ + i, ⌊y⌋ + j).
+ * ring vertex (i, j) is drawn at (⌊x⌋ + i, ⌊y⌋ + j). Default colour 0xffd000ff.
  */
-export function drawPolygons(ctx: DebugContext, polygons: readonly PolygonLike[], x: number, y: number, color = 0xffd000ff, lineWidth = 1): void {
+export function drawPolygons(ctx: DebugContext, polygons: readonly PolygonLike[], x: number, y: number, style: DebugStyle = {}): void {
     checkCtx(ctx);
+    const { color = 0xffd000ff, lineWidth = 1 } = styleOf(style);
     if (!Array.isArray(polygons)) throw new TypeError(`polygons must be an array of { outer, holes } (as toPolygons returns), got ${describe(polygons)}.`);
     const rings: (readonly number[])[] = [];
     polygons.forEach((p: unknown, k) => {
@@ -243,15 +284,23 @@ export function drawPolygons(ctx: DebugContext, polygons: readonly PolygonLike[]
 /**
  * Strokes convex pieces (as `convexPieces` returns them: flat `[x0, y0, x1, y1, …]` rings) with the mask's
  * top-left corner at (x, y): one closed sub-path per piece, all in one path, so shared edges show the cuts.
+ * Default colour 0x40c0ffff.
  */
-export function drawPieces(ctx: DebugContext, pieces: readonly (readonly number[])[], x: number, y: number, color = 0x40c0ffff, lineWidth = 1): void {
+export function drawPieces(ctx: DebugContext, pieces: readonly (readonly number[])[], x: number, y: number, style: DebugStyle = {}): void {
     checkCtx(ctx);
+    const { color = 0x40c0ffff, lineWidth = 1 } = styleOf(style);
     if (!Array.isArray(pieces)) throw new TypeError(`pieces must be an array of flat rings (as convexPieces returns), got ${describe(pieces)}.`);
     const rings = pieces.map((p: unknown, k) => checkRing(`pieces[${k}]`, p));
     strokeRings(ctx, rings, coord('x', x), coord('y', y), color, lineWidth);
 }
 
 // --- internals -------------------------------------------------------------------------------------
+
+// The style argument, checked to be an object (its fields are checked where used).
+function styleOf<S extends DebugStyle>(style: S): S {
+    if (style === null || typeof style !== 'object') throw new TypeError(`style must be an object like { color: 0xff0000ff }, got ${describe(style)}; colours moved into it in 0.2.0.`);
+    return style;
+}
 
 // An arrow from (x, y) along (nx, ny), `length` pixels long (nothing for a zero vector); ctx state saved by the caller.
 function arrow(ctx: DebugContext, x: number, y: number, nx: number, ny: number, length: number, css: string): void {
@@ -323,7 +372,7 @@ function surfaceOf(mask: Mask, color: number): Surface | null {
     const made = createCanvas(mask.width, mask.height);
     if (!made) return null;
     const img = made.ctx.createImageData(mask.width, mask.height);
-    mask.toRGBA(color, 0, img.data);
+    mask.toRGBA({ onColor: color }, img.data);
     made.ctx.putImageData(img, 0, 0);
     s = { image: made.image };
     if (!byColor) surfaces.set(mask, byColor = new Map());

@@ -10,13 +10,13 @@ export interface CollisionLayer {
     test(mask: Mask, x: number, y: number): boolean;
     /** Number of set pixels of `mask` at (x, y) that lie on solid pixels of the layer. */
     overlapArea(mask: Mask, x: number, y: number): number;
-    /** The first such pixel in row-major order, in layer coordinates, or `null`. */
-    hitPoint(mask: Mask, x: number, y: number): Point | null;
+    /** The first such pixel in row-major order, in layer coordinates, or `null`; with `out`, written there. */
+    hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null;
     /** Whether the layer is solid at pixel (x, y) (coordinates floored; outside the layer: false). */
     testPixel(x: number, y: number): boolean;
     /**
-     * Optional: the first solid pixel the segment from (x0, y0) to (x1, y1) enters, written into `out`, and
-     * whether there is one (rules: docs/rays.md). `World.raycast` skips layers without it.
+     * Optional: the first solid pixel the segment from (x0, y0) to (x1, y1) enters, or `null` (rules:
+     * docs/rays.md); with `out`, written there. `World.raycast` skips layers without it.
      */
-    raycastInto?(x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean;
+    raycast?(x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null;
 }

@@ -11,6 +11,22 @@ export interface RasterOptions {
     layers?: number;
 }
 
+/** Where {@link CollisionRaster.stamp} and {@link CollisionRaster.stampPixel} write. */
+export interface StampOptions {
+    /** Id remembered by every pixel the stamp sets, for {@link CollisionRaster.hits} (0..2^31−1); −1 for none. @default -1 */
+    id?: number;
+    /** Layer index (0..layerCount−1). @default 0 */
+    layer?: number;
+}
+
+/** Where {@link CollisionRaster.stampMany} and {@link CollisionRaster.stampPoints} write. */
+export interface StampManyOptions {
+    /** Id of each copy (same length as the positions), for {@link CollisionRaster.hits}; none when absent. */
+    ids?: ArrayLike<number>;
+    /** Layer index (0..layerCount−1). @default 0 */
+    layer?: number;
+}
+
 /** Largest number of layers in one raster: a layer set is one 32-bit word. */
 export const MAX_LAYERS = 32;
 
@@ -22,9 +38,9 @@ const MAX_ID_PIXELS = 2 ** 30;
 
 // Clip scratch of the raster's calls (each fills it, then passes it to the kernel).
 const C: Clip = newClip();
-// A 1x1 set mask and a 1-entry id list: raycastInto reads the hit pixel's first id through hitsInto.
+// A 1x1 set mask and an id list: raycast reads the hit pixel's first id through hits.
 let RAY_PIXEL: Mask | null = null;
-const RAY_ID = new Int32Array(1);
+const RAY_IDS: number[] = [];
 const NO_POINT: Point = { x: 0, y: 0 };
 
 /**
@@ -38,10 +54,10 @@ const NO_POINT: Point = { x: 0, y: 0 };
  * @example
  * const raster = new CollisionRaster(320, 200, { layers: 2 });
  * raster.clear(BULLETS);
- * raster.stampMany(shot, bulletXs, bulletYs, bulletIds, BULLETS);
+ * raster.stampMany(shot, bulletXs, bulletYs, { ids: bulletIds, layer: BULLETS });
  * if (raster.test(player, px, py, 1 << BULLETS)) hitBy = raster.hits(player, px, py, 1 << BULLETS);
  */
-export class CollisionRaster implements CollisionLayer {
+export class CollisionRaster {
     /** Width in pixels. */
     readonly width: number;
     /** Height in pixels. */
@@ -51,24 +67,37 @@ export class CollisionRaster implements CollisionLayer {
     /** The layer set holding every layer (`2^layerCount − 1`), the default of every query. */
     readonly allLayers: number;
 
+    /** @internal */
     private readonly planes: Mask[] = [];
     // Per layer, per pixel (row-major), the ids stamped there: −1 none, h >= 0 the single id h, h <= −2 a list
     // starting at entry −2 − h. A lone id needs one store instead of a list entry: 3x faster stamping of 1,000 9x18 shots.
     // null until the layer's first id.
+    /** @internal */
     private readonly heads: (Int32Array | null)[] = [];
     // Per layer entry pool, a linked list per pixel: entry e holds id entId[e] and the next (older) entry entNext[e].
+    /** @internal */
     private readonly entId: Int32Array[] = [];
+    /** @internal */
     private readonly entNext: Int32Array[] = [];
+    /** @internal */
     private readonly entCount: Int32Array;
     // Per layer bounding box of everything stamped since the last clear, so clear() only zeroes that.
+    /** @internal */
     private readonly dirtyX0: Int32Array;
+    /** @internal */
     private readonly dirtyY0: Int32Array;
+    /** @internal */
     private readonly dirtyX1: Int32Array;
+    /** @internal */
     private readonly dirtyY1: Int32Array;
     // Scratch: the planes of the selected layers, and an open-addressing set that dedupes ids in hits().
+    /** @internal */
     private readonly sel: Mask[] = [];
+    /** @internal */
     private seen: Int32Array = new Int32Array(64).fill(-1);
+    /** @internal */
     private found: Int32Array = new Int32Array(32);
+    /** @internal */
     private foundSlot: Int32Array = new Int32Array(32);
     /** Creates an empty raster of `width` × `height` pixels with `options.layers` bit planes. */
     constructor(width: number, height: number, options: RasterOptions = {}) {
@@ -109,13 +138,15 @@ export class CollisionRaster implements CollisionLayer {
     }
 
     /**
-     * ORs `mask` into `layer` with its top-left at (x, y), clipped to the raster. With an `id`
-     * (0..2^31−1), every pixel it sets remembers that id for {@link hits}; `-1` stamps without one.
+     * ORs `mask` into layer `options.layer` (default 0) with its top-left at (x, y), clipped to the raster.
+     * With `options.id` (0..2^31−1), every pixel it sets remembers that id for {@link hits}.
      */
-    stamp(mask: Mask, x: number, y: number, id = -1, layer = 0): this {
+    stamp(mask: Mask, x: number, y: number, options: StampOptions = {}): this {
         checkMask(mask);
         x = checkCoord('x', x);
         y = checkCoord('y', y);
+        checkOptions(options, '{ id, layer }');
+        const id = options.id ?? -1, layer = options.layer ?? 0;
         checkId(id);
         this.checkLayer(layer);
         this.put(mask, x, y, id, layer);
@@ -124,10 +155,12 @@ export class CollisionRaster implements CollisionLayer {
 
     /**
      * Stamps one mask at many positions (bullets sharing a sprite): copy i at (xs[i], ys[i]) with id
-     * `ids[i]` when given. Checks everything first, so a bad value leaves the raster unchanged.
+     * `options.ids[i]` when given. Checks everything first, so a bad value leaves the raster unchanged.
      */
-    stampMany(mask: Mask, xs: ArrayLike<number>, ys: ArrayLike<number>, ids?: ArrayLike<number>, layer = 0): this {
+    stampMany(mask: Mask, xs: ArrayLike<number>, ys: ArrayLike<number>, options: StampManyOptions = {}): this {
         checkMask(mask);
+        checkOptions(options, '{ ids, layer }');
+        const ids = options.ids, layer = options.layer ?? 0;
         this.checkPoints(xs, ys, ids);
         this.checkLayer(layer);
         // The id plane is created (and may refuse a huge raster) before anything is stamped.
@@ -137,6 +170,7 @@ export class CollisionRaster implements CollisionLayer {
     }
 
     // The stamp kernel; arguments already checked, x and y integers.
+    /** @internal */
     private put(mask: Mask, x: number, y: number, id: number, layer: number): void {
         const c = C, plane = this.planes[layer];
         if (mask === plane) {
@@ -212,10 +246,12 @@ export class CollisionRaster implements CollisionLayer {
         return this;
     }
 
-    /** Sets pixel (x, y) of `layer` (a bullet), with an optional id; outside the raster it does nothing. */
-    stampPixel(x: number, y: number, id = -1, layer = 0): this {
+    /** Sets pixel (x, y) of layer `options.layer` (a bullet), with an optional `options.id`; outside the raster it does nothing. */
+    stampPixel(x: number, y: number, options: StampOptions = {}): this {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
+        checkOptions(options, '{ id, layer }');
+        const id = options.id ?? -1, layer = options.layer ?? 0;
         checkId(id);
         this.checkLayer(layer);
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) return this;
@@ -235,10 +271,12 @@ export class CollisionRaster implements CollisionLayer {
     }
 
     /**
-     * Stamps many single pixels at once: point i is (xs[i], ys[i]) with id `ids[i]` when `ids` is given.
+     * Stamps many single pixels at once: point i is (xs[i], ys[i]) with id `options.ids[i]` when given.
      * Every value is checked before anything is stamped, so a bad point leaves the raster unchanged.
      */
-    stampPoints(xs: ArrayLike<number>, ys: ArrayLike<number>, ids?: ArrayLike<number>, layer = 0): this {
+    stampPoints(xs: ArrayLike<number>, ys: ArrayLike<number>, options: StampManyOptions = {}): this {
+        checkOptions(options, '{ ids, layer }');
+        const ids = options.ids, layer = options.layer ?? 0;
         this.checkPoints(xs, ys, ids);
         this.checkLayer(layer);
         const n = xs.length;
@@ -285,23 +323,18 @@ export class CollisionRaster implements CollisionLayer {
         return this.query(mask, x, y, k, AREA);
     }
 
-    /** The first pixel (row-major) where `mask` at (x, y) meets a layer in `layers`, in raster coordinates, or `null`. */
-    hitPoint(mask: Mask, x: number, y: number, layers: number = this.allLayers): Point | null {
-        const p = { x: 0, y: 0 };
-        return this.hitPointInto(mask, x, y, p, layers) ? p : null;
-    }
-
-    /** Allocation-free {@link hitPoint}: writes the pixel into `out` and returns whether there is one. */
-    hitPointInto(mask: Mask, x: number, y: number, out: Point, layers: number = this.allLayers): boolean {
+    /** The first pixel (row-major) where `mask` at (x, y) meets a layer in `layers`, in raster coordinates, or `null`; with `out`, written there. */
+    hitPoint(mask: Mask, x: number, y: number, layers: number = this.allLayers, out?: Point): Point | null {
         checkMask(mask);
         x = checkCoord('x', x);
         y = checkCoord('y', y);
-        if (out == null || typeof out !== 'object') throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
+        if (out === undefined) out = { x: 0, y: 0 };
+        else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
         const k = this.select(layers);
         const row = this.query(mask, x, y, k, FIRST, out);
-        if (row < 0) return false;
+        if (row < 0) return null;
         out.y = row;
-        return true;
+        return out;
     }
 
     /** Whether pixel (x, y) is set in some layer of `layers` (coordinates floored; outside the raster: false). */
@@ -318,26 +351,14 @@ export class CollisionRaster implements CollisionLayer {
     /**
      * The ids stamped under `mask`'s set pixels at (x, y) in the layers `layers`, each once: every id
      * stamped onto such a pixel since it was last empty. Order: by first pixel found (row-major), then
-     * layer, then newest stamp first.
+     * layer, then newest stamp first. With `out`, the array is refilled and returned.
      */
-    hits(mask: Mask, x: number, y: number, layers: number = this.allLayers): number[] {
-        const out: number[] = [];
-        this.hitsInto(mask, x, y, out, layers);
-        return out;
-    }
-
-    /**
-     * Allocation-free {@link hits}: returns how many ids there are. A plain array is refilled to that
-     * length; a typed array gets the first `out.length` of them (call again with a bigger one if the count is larger).
-     */
-    hitsInto(mask: Mask, x: number, y: number, out: number[] | Int32Array | Uint32Array | Float64Array, layers: number = this.allLayers): number {
+    hits(mask: Mask, x: number, y: number, layers: number = this.allLayers, out?: number[]): number[] {
         checkMask(mask);
         x = checkCoord('x', x);
         y = checkCoord('y', y);
-        const isArray = Array.isArray(out);
-        if (!isArray && !(out instanceof Int32Array || out instanceof Uint32Array || out instanceof Float64Array)) {
-            throw new TypeError(`out must be an array or an Int32Array/Uint32Array/Float64Array, got ${describe(out)}.`);
-        }
+        if (out === undefined) out = [];
+        else if (!Array.isArray(out)) throw new TypeError(`out must be an array, got ${describe(out)}.`);
         layers = this.checkLayers(layers);
         let n = 0;
         if (clip(this.width, this.height, mask.width, mask.height, x, y, C)) {
@@ -372,31 +393,27 @@ export class CollisionRaster implements CollisionLayer {
             }
         }
         const found = this.found;
-        if (isArray) {
-            out.length = n;
-            for (let i = 0; i < n; i++) out[i] = found[i];
-        } else {
-            for (let i = 0, m = Math.min(n, out.length); i < m; i++) out[i] = found[i];
-        }
+        out.length = n;
+        for (let i = 0; i < n; i++) out[i] = found[i];
         // Empty the dedupe set slot by slot: O(ids found), not O(set size).
         const seen = this.seen, slot = this.foundSlot;
         for (let i = 0; i < n; i++) seen[slot[i]] = -1;
-        return n;
+        return out;
     }
 
-    /** The first pixel the segment from (x0, y0) to (x1, y1) enters that is set in some layer of `layers`, with its id, or `null` (rules: docs/rays.md). */
-    raycast(x0: number, y0: number, x1: number, y1: number, layers: number = this.allLayers): RasterRayHit | null {
-        const out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, id: -1 };
-        return this.raycastInto(x0, y0, x1, y1, out, layers) ? out : null;
-    }
-
-    /** Allocation-free {@link raycast}: fills `out` and returns whether the segment hits; `out.id` is what {@link hits} lists first for that pixel, or −1. */
-    raycastInto(x0: number, y0: number, x1: number, y1: number, out: RasterRayHit, layers: number = this.allLayers): boolean {
+    /**
+     * The first pixel the segment from (x0, y0) to (x1, y1) enters that is set in some layer of `layers`, or
+     * `null` (rules: docs/rays.md); `id` is what {@link hits} lists first for that pixel, or −1. With `out`, written there.
+     */
+    raycast(x0: number, y0: number, x1: number, y1: number, layers: number = this.allLayers, out?: RasterRayHit): RasterRayHit | null {
+        if (out === undefined) out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, id: -1 };
+        else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a RasterRayHit object, got ${describe(out)}.`);
         const k = this.select(layers);
-        if (!castPlanes(this.sel, k, x0, y0, x1, y1, out)) return false;
+        if (!castPlanes(this.sel, k, x0, y0, x1, y1, out)) return null;
         RAY_PIXEL ??= new Mask(1, 1, true);
-        out.id = this.hitsInto(RAY_PIXEL, out.px, out.py, RAY_ID, layers) > 0 ? RAY_ID[0] : -1;
-        return true;
+        this.hits(RAY_PIXEL, out.px, out.py, layers, RAY_IDS);
+        out.id = RAY_IDS.length > 0 ? RAY_IDS[0] : -1;
+        return out;
     }
 
     /** `<CollisionRaster WxH, N layers>`. */
@@ -407,6 +424,7 @@ export class CollisionRaster implements CollisionLayer {
     // A query of `mask` at (x, y) against the k planes in this.sel (see Kernels.query); one plane takes
     // Mask.overlaps/overlapArea/overlap's faster kernels. WebAssembly: 0.10-0.12x the JS time for
     // tests and areas of a 256² mask over 2-3 layers.
+    /** @internal */
     private query(mask: Mask, x: number, y: number, k: number, op: number, out: Point = NO_POINT): number {
         if (!clip(this.width, this.height, mask.width, mask.height, x, y, C)) return op === FIRST ? -1 : 0;
         const planes = this.sel, kern = pick(planes[0], mask, C);
@@ -418,6 +436,7 @@ export class CollisionRaster implements CollisionLayer {
     }
 
     // Adds an id to the dedupe set and the found list unless present; returns the new count.
+    /** @internal */
     private addFound(id: number, n: number): number {
         let seen = this.seen;
         let mask = seen.length - 1, i = Math.imul(id, 0x9e3779b1) >>> 0 & mask;
@@ -444,6 +463,7 @@ export class CollisionRaster implements CollisionLayer {
     }
 
     // Sets one in-bounds pixel with the id rules of stamp().
+    /** @internal */
     private setPixel(layer: number, x: number, y: number, id: number, heads: Int32Array | null): void {
         const A = this.planes[layer].words, i = (x >>> 5) * this.height + y, bit = 1 << (x & 31);
         const was = (A[i] & bit) !== 0;
@@ -455,6 +475,7 @@ export class CollisionRaster implements CollisionLayer {
     }
 
     // Adds an id to a set pixel's ids, newest first.
+    /** @internal */
     private addId(layer: number, heads: Int32Array, p: number, id: number): void {
         const h = heads[p];
         if (h === -1) heads[p] = id;
@@ -463,6 +484,7 @@ export class CollisionRaster implements CollisionLayer {
     }
 
     // Makes room for `n` entries in the layer's pool.
+    /** @internal */
     private reserve(layer: number, n: number): void {
         if (n > this.entId[layer].length) {
             this.entId[layer] = grow32(this.entId[layer], n);
@@ -471,6 +493,7 @@ export class CollisionRaster implements CollisionLayer {
     }
 
     // Appends an id entry to the layer's pool; returns its index.
+    /** @internal */
     private push(layer: number, id: number, next: number): number {
         const e = this.entCount[layer];
         this.reserve(layer, e + 1);
@@ -481,6 +504,7 @@ export class CollisionRaster implements CollisionLayer {
     }
 
     // The layer's id plane, created on the first id; pixels already set get no id.
+    /** @internal */
     private idPlane(layer: number): Int32Array {
         let heads = this.heads[layer];
         if (heads === null) {
@@ -493,6 +517,7 @@ export class CollisionRaster implements CollisionLayer {
         return heads;
     }
 
+    /** @internal */
     private grow(layer: number, x0: number, y0: number, x1: number, y1: number): void {
         if (x0 < this.dirtyX0[layer]) this.dirtyX0[layer] = x0;
         if (y0 < this.dirtyY0[layer]) this.dirtyY0[layer] = y0;
@@ -500,6 +525,7 @@ export class CollisionRaster implements CollisionLayer {
         if (y1 > this.dirtyY1[layer]) this.dirtyY1[layer] = y1;
     }
 
+    /** @internal */
     private clearLayer(layer: number): void {
         const x0 = this.dirtyX0[layer], y0 = this.dirtyY0[layer], x1 = this.dirtyX1[layer], y1 = this.dirtyY1[layer];
         const H = this.height;
@@ -522,6 +548,7 @@ export class CollisionRaster implements CollisionLayer {
         this.dirtyY1[layer] = 0;
     }
 
+    /** @internal */
     private checkPoints(xs: ArrayLike<number>, ys: ArrayLike<number>, ids: ArrayLike<number> | undefined): void {
         checkArray('xs', xs);
         checkArray('ys', ys);
@@ -540,6 +567,7 @@ export class CollisionRaster implements CollisionLayer {
         }
     }
 
+    /** @internal */
     private checkLayer(layer: number): number {
         if (typeof layer !== 'number' || !Number.isInteger(layer) || layer < 0 || layer >= this.layerCount) {
             throw new RangeError(`layer must be an integer in 0..${this.layerCount - 1} (this raster has ${this.layerCount} layer${this.layerCount === 1 ? '' : 's'}), got ${describe(layer)}.`);
@@ -548,6 +576,7 @@ export class CollisionRaster implements CollisionLayer {
     }
 
     // Validates a layer set and puts the selected planes' words into this.sel; returns how many.
+    /** @internal */
     private select(layers: number): number {
         this.checkLayers(layers);
         let k = 0;
@@ -555,6 +584,7 @@ export class CollisionRaster implements CollisionLayer {
         return k;
     }
 
+    /** @internal */
     private checkLayers(layers: number): number {
         if (typeof layers !== 'number' || !Number.isInteger(layers) || layers < -(2 ** 31) || layers > 0xffffffff ||
             (layers >>> 0) === 0 || ((layers >>> 0) & ~this.allLayers) !== 0) {
@@ -582,9 +612,9 @@ export class RasterView implements CollisionLayer {
         return this.raster.overlapArea(mask, x, y, this.layers);
     }
 
-    /** The first such pixel in row-major order, or `null`. */
-    hitPoint(mask: Mask, x: number, y: number): Point | null {
-        return this.raster.hitPoint(mask, x, y, this.layers);
+    /** The first such pixel in row-major order, or `null`; with `out`, written there. */
+    hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null {
+        return this.raster.hitPoint(mask, x, y, this.layers, out);
     }
 
     /** Whether pixel (x, y) is set on these layers. */
@@ -593,18 +623,13 @@ export class RasterView implements CollisionLayer {
     }
 
     /** The ids under `mask` at (x, y) on these layers; see {@link CollisionRaster.hits}. */
-    hits(mask: Mask, x: number, y: number): number[] {
-        return this.raster.hits(mask, x, y, this.layers);
+    hits(mask: Mask, x: number, y: number, out?: number[]): number[] {
+        return this.raster.hits(mask, x, y, this.layers, out);
     }
 
     /** The first pixel of these layers the segment enters, with its id, or `null`; see {@link CollisionRaster.raycast}. */
-    raycast(x0: number, y0: number, x1: number, y1: number): RasterRayHit | null {
-        return this.raster.raycast(x0, y0, x1, y1, this.layers);
-    }
-
-    /** Allocation-free {@link raycast} (the World's rays use it). */
-    raycastInto(x0: number, y0: number, x1: number, y1: number, out: RasterRayHit): boolean {
-        return this.raster.raycastInto(x0, y0, x1, y1, out, this.layers);
+    raycast(x0: number, y0: number, x1: number, y1: number, out?: RasterRayHit): RasterRayHit | null {
+        return this.raster.raycast(x0, y0, x1, y1, this.layers, out);
     }
 }
 
@@ -624,6 +649,10 @@ function grow32(a: Int32Array, min: number): Int32Array {
 function checkMask(m: unknown): asserts m is Mask {
     if (!(m instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(m)}.`);
     if (m.disposed) throw new Error(`mask (${m}) was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
+}
+
+function checkOptions(options: unknown, shape: string): void {
+    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object like ${shape}, got ${describe(options)}.`);
 }
 
 function checkId(id: unknown, name = 'id'): void {

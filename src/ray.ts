@@ -65,7 +65,7 @@ class RayState {
     px = 0; py = 0; x = 0; y = 0; d = 0; nx = 0; ny = 0;
 }
 
-// One state per nesting level (a layer's raycastInto may cast a mask or tile ray inside a World's search).
+// One state per nesting level (a layer's raycast may cast a mask or tile ray inside a World's search).
 const states: RayState[] = [];
 let depth = 0;
 
@@ -326,7 +326,7 @@ function num(name: string, v: unknown): void {
     if (!Number.isFinite(v)) throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
 }
 
-/** @internal Mask.raycastInto. */
+/** @internal Mask.raycast. */
 export function castMask(mask: Mask, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
     checkRay(x0, y0, x1, y1, out);
     const st = acquire();
@@ -341,7 +341,7 @@ export function castMask(mask: Mask, x0: number, y0: number, x1: number, y1: num
     }
 }
 
-/** @internal CollisionRaster.raycastInto: into the OR of `count` planes of one size (a raster's layers). */
+/** @internal CollisionRaster.raycast: into the OR of `count` planes of one size (a raster's layers). */
 export function castPlanes(planes: readonly Mask[], count: number, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
     checkRay(x0, y0, x1, y1, out);
     const m = planes[0], st = acquire();
@@ -356,7 +356,7 @@ export function castPlanes(planes: readonly Mask[], count: number, x0: number, y
     }
 }
 
-/** @internal TileMap.raycastInto: walks the tiles the segment crosses, in order, and casts into the first ones with a mask. */
+/** @internal TileMap.raycast: walks the tiles the segment crosses, in order, and casts into the first ones with a mask. */
 export function castTiles(tw: number, th: number, columns: number, rows: number, cells: Int32Array, tiles: readonly (Mask | null)[],
     x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
     checkRay(x0, y0, x1, y1, out);
@@ -439,7 +439,7 @@ const NONE: readonly never[] = [], NO_CAT = new Int32Array(0);
 const NO_BOXES: Boxes = { x0: new Float64Array(0), y0: new Float64Array(0), x1: new Float64Array(0), y1: new Float64Array(0) };
 const SEARCH: Search = { boxes: NO_BOXES, masks: NONE, cat: NO_CAT, bodies: NONE, f: 0, x0: 0, y0: 0, x1: 0, y1: 0, best: null, px: 0, py: 0, x: 0, y: 0, d: Infinity, nx: 0, ny: 0 };
 const LAYER_HIT: RasterRayHit = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, id: -1 };
-// A World search in progress: its slot marks are shared, so a layer's raycastInto may not start another.
+// A World search in progress: its slot marks are shared, so a layer's raycast may not start another.
 let searching = false;
 
 // Casts into body slot s unless it was considered already, is filtered out or removed; keeps the nearest hit.
@@ -457,18 +457,18 @@ function consider(st: RayState, q: Search, s: number): void {
 }
 
 /**
- * @internal World.raycastInto's search over the World's arrays (read only): bodies changed since the grid was
+ * @internal World.raycast's search over the World's arrays (read only): bodies changed since the grid was
  * built, then the grid cells along the segment in order until a cell starts beyond the nearest hit (or every
- * slot when the segment crosses more cells than there are bodies), then the layers with `raycastInto`.
+ * slot when the segment crosses more cells than there are bodies), then the layers with `raycast`.
  */
 export function castWorld<T>(grid: Grid, boxes: Boxes, masks: readonly (Mask | null)[], cat: Int32Array, bodies: readonly (Body<T> | null)[],
     used: number, moved: Int32Array, movedCount: number, layers: readonly Body<T>[], layerCat: readonly number[], f: number,
     x0: number, y0: number, x1: number, y1: number, out: WorldRayHit<T>): boolean {
     checkRay(x0, y0, x1, y1, out);
     if (mark.length < used) { mark = new Int32Array(Math.max(used, 2 * mark.length)); seen = new Int32Array(mark.length); qbuf = new Int32Array(mark.length); }
-    if (searching) throw new Error('world.raycast(): a CollisionLayer\'s raycastInto cast a World ray during another World ray; cast it afterwards.');
+    if (searching) throw new Error('world.raycast(): a CollisionLayer\'s raycast cast a World ray during another World ray; cast it afterwards.');
     if (++rayToken >= 2 ** 30) { mark.fill(0); rayToken = 1; }
-    // One Search object for every call (searches never nest): raycastInto allocates nothing.
+    // One Search object for every call (searches never nest): raycast allocates nothing.
     const q = SEARCH;
     q.boxes = boxes; q.masks = masks; q.cat = cat; q.bodies = bodies as unknown as readonly (Body<unknown> | null)[];
     q.f = f; q.x0 = x0; q.y0 = y0; q.x1 = x1; q.y1 = y1; q.best = null; q.d = Infinity;
@@ -514,8 +514,8 @@ export function castWorld<T>(grid: Grid, boxes: Boxes, masks: readonly (Mask | n
         // Layers after bodies: on equal distances a body wins, then the lower id (layers are in id order).
         for (let l = 0; l < layers.length; l++) {
             const layer = layers[l].layer;
-            if ((layerCat[l] & f) === 0 || !layer || typeof layer.raycastInto !== 'function') continue;
-            if (layer.raycastInto(x0, y0, x1, y1, LAYER_HIT) && LAYER_HIT.distance < q.d) {
+            if ((layerCat[l] & f) === 0 || !layer || typeof layer.raycast !== 'function') continue;
+            if (layer.raycast(x0, y0, x1, y1, LAYER_HIT) !== null && LAYER_HIT.distance < q.d) {
                 q.best = layers[l] as unknown as Body<unknown>; q.px = LAYER_HIT.px; q.py = LAYER_HIT.py; q.x = LAYER_HIT.x; q.y = LAYER_HIT.y;
                 q.d = LAYER_HIT.distance; q.nx = LAYER_HIT.nx; q.ny = LAYER_HIT.ny;
             }

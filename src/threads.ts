@@ -1,4 +1,4 @@
-// Worker threads for the narrow phase. Masks live in one shared WebAssembly memory (src/wasm/simd.ts);
+// hitmask/threads: worker threads for the narrow phase. Masks live in one shared WebAssembly memory (src/wasm/simd.ts);
 // each worker instantiates the same kernels module over that memory, so a batch of overlap records
 // can be split between threads with nothing copied. Coordination is a small SharedArrayBuffer of
 // Int32 slots: the calling thread publishes a batch, wakes the workers with Atomics.notify, and every
@@ -50,7 +50,7 @@ const GEN = 0, NEXT = 1, DONE = 2, HITS = 3, TP = 4, COUNT = 5, RP = 6, CHUNK = 
 const CLOSED = 0x7fffffff, INDEX = 0xfffff, MAX_CHUNKS = 1 << 19;
 
 /**
- * Worker code, a classic script: instantiate the kernels over the shared memory, then wait for
+ * @internal Worker code, a classic script: instantiate the kernels over the shared memory, then wait for
  * batches and claim chunks exactly as {@link ThreadPool} does on the calling thread. A claim is a
  * compare-exchange on NEXT that includes the batch's generation tag, so a worker that wakes late
  * can never take (or half-read the parameters of) a later batch.

@@ -28,6 +28,7 @@ export class TileMap implements CollisionLayer {
     readonly tiles: readonly (Mask | null)[];
     /** Tile index per cell, row by row; −1 is empty. Change it with {@link setTile}. */
     readonly cells: Int32Array;
+    /** @internal */
     private readonly point: Point = { x: 0, y: 0 };
 
     constructor(tileWidth: number, tileHeight: number, columns: number, rows: number, tiles: readonly (Mask | null)[], cells?: ArrayLike<number>) {
@@ -80,9 +81,10 @@ export class TileMap implements CollisionLayer {
         return this.scan(mask, x, y, true);
     }
 
-    /** The first such pixel in row-major order, in world pixels, or `null`. */
-    hitPoint(mask: Mask, x: number, y: number): Point | null {
+    /** The first such pixel in row-major order, in world pixels, or `null`; with `out`, written there. */
+    hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null {
         checkMask(mask);
+        if (out !== undefined && (out === null || typeof out !== 'object')) throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         const { tileWidth: tw, tileHeight: th, columns, cells, tiles, point } = this;
@@ -92,12 +94,16 @@ export class TileMap implements CollisionLayer {
             let bestX = 0, bestY = Infinity;
             for (let c = c0; c <= c1; c++) {
                 const t = cells[r * columns + c], tm = t >= 0 ? tiles[t] : null;
-                if (!tm || !tm.overlapInto(mask, x - c * tw, y - r * th, point)) continue;
+                if (!tm || !tm.overlap(mask, x - c * tw, y - r * th, point)) continue;
                 const px = c * tw + point.x, py = r * th + point.y;
                 if (py < bestY || (py === bestY && px < bestX)) { bestX = px; bestY = py; }
             }
             // Later tile rows only hold larger y, so the first row with a hit has the answer.
-            if (bestY !== Infinity) return { x: bestX, y: bestY };
+            if (bestY !== Infinity) {
+                if (out === undefined) return { x: bestX, y: bestY };
+                out.x = bestX; out.y = bestY;
+                return out;
+            }
         }
         return null;
     }
@@ -111,15 +117,14 @@ export class TileMap implements CollisionLayer {
         return tm !== null && tm.get(px - c * this.tileWidth, py - r * this.tileHeight);
     }
 
-    /** The first solid tile pixel the segment from (x0, y0) to (x1, y1) enters, in world pixels, or `null` (rules: docs/rays.md). */
-    raycast(x0: number, y0: number, x1: number, y1: number): RayHit | null {
-        const out = newRayHit();
-        return this.raycastInto(x0, y0, x1, y1, out) ? out : null;
-    }
-
-    /** Allocation-free {@link raycast}: walks only the tiles the segment crosses, in order, and stops at the first hit. */
-    raycastInto(x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
-        return castTiles(this.tileWidth, this.tileHeight, this.columns, this.rows, this.cells, this.tiles, x0, y0, x1, y1, out);
+    /**
+     * The first solid tile pixel the segment from (x0, y0) to (x1, y1) enters, in world pixels, or `null`
+     * (rules: docs/rays.md); walks only the tiles the segment crosses. With `out`, written there.
+     */
+    raycast(x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null {
+        if (out === undefined) out = newRayHit();
+        else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a RayHit object, got ${describe(out)}.`);
+        return castTiles(this.tileWidth, this.tileHeight, this.columns, this.rows, this.cells, this.tiles, x0, y0, x1, y1, out) ? out : null;
     }
 
     /** `<TileMap columns x rows of WxH>`. */
@@ -128,6 +133,7 @@ export class TileMap implements CollisionLayer {
     }
 
     // Tests (count = false, returns 0/1) or counts overlap with every tile under the mask's box.
+    /** @internal */
     private scan(mask: Mask, x: number, y: number, count: boolean): number {
         checkMask(mask);
         x = checkCoord('x', x);
@@ -148,6 +154,7 @@ export class TileMap implements CollisionLayer {
     }
 
     // Tile columns C0..C1 and rows R0..R1 under the mask's box, clamped to the map (empty: C1 < C0).
+    /** @internal */
     private range(mask: Mask, x: number, y: number): void {
         if (mask.width === 0 || mask.height === 0) { C0 = 0; C1 = -1; R0 = 0; R1 = -1; return; }
         C0 = Math.max(0, Math.floor(x / this.tileWidth));
@@ -156,12 +163,14 @@ export class TileMap implements CollisionLayer {
         R1 = Math.min(this.rows - 1, Math.floor((y + mask.height - 1) / this.tileHeight));
     }
 
+    /** @internal */
     private cellIndex(column: number, row: number): number {
         checkInt('column', column, 0, this.columns - 1);
         checkInt('row', row, 0, this.rows - 1);
         return row * this.columns + column;
     }
 
+    /** @internal */
     private checkIndex(name: string, v: unknown): number {
         return checkInt(name, v, -1, this.tiles.length - 1);
     }

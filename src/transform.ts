@@ -1,5 +1,8 @@
-import { checkInt, describe } from './check.js';
+// Geometric transforms of masks: mirrors, quarter turns, scaling, crops, and general rotation and scale.
+import { rev32 } from './bits.js';
+import { checkCoord, checkInt, checkSize, describe } from './check.js';
 import { Mask } from './mask.js';
+import { boundingRect, forEachSet } from './shape.js';
 
 /** A body's flip, scale and rotation; rotation is about the untransformed mask's centre. */
 export interface Transform {
@@ -90,6 +93,7 @@ const MAX_ENTRIES = 1024;
 export class TransformCache {
     /** Angle steps per full turn. */
     readonly steps: number;
+    /** @internal */
     private cache = new WeakMap<Mask, Map<string, PlacedMask>>();
 
     constructor(steps = 256) {
@@ -124,4 +128,90 @@ export class TransformCache {
         }
         return e;
     }
+}
+
+/** A new mask of `width` × `height` by nearest-neighbour sampling: pixel (x, y) takes source (⌊x·w/width⌋, ⌊y·h/height⌋), as pygame. */
+export function scale(m: Mask, width: number, height: number): Mask {
+    checkSize('scale width', width);
+    checkSize('scale height', height);
+    const out = new Mask(width, height);
+    if (m.width === 0 || m.height === 0 || width === 0) return out;
+    const sw = m.width, sh = m.height, src = m.words, dst = out.words, strips = out.strips;
+    const mapX = new Int32Array(width);
+    for (let x = 0; x < width; x++) mapX[x] = Math.floor(x * sw / width);
+    let prevSy = -1;
+    for (let y = 0; y < height; y++) {
+        const sy = Math.floor(y * sh / height);
+        if (sy === prevSy) {
+            for (let s = 0; s < strips; s++) dst[s * height + y] = dst[s * height + y - 1];
+            continue;
+        }
+        prevSy = sy;
+        for (let s = 0; s < strips; s++) {
+            let w = 0;
+            for (let b = 0, x = s << 5, n = Math.min(32, width - x); b < n; b++, x++) {
+                const sx = mapX[x];
+                if ((src[(sx >>> 5) * sh + sy] >>> (sx & 31)) & 1) w |= 1 << b;
+            }
+            dst[s * height + y] = w;
+        }
+    }
+    return out;
+}
+
+/** A new mask mirrored left to right. */
+export function flipX(m: Mask): Mask {
+    const { width, height, strips, words } = m;
+    const out = new Mask(width, height);
+    if (strips === 0) return out;
+    const pad = (strips << 5) - width, dst = out.words;
+    for (let y = 0; y < height; y++) {
+        // Reversed row in a strips*32-wide frame has `pad` empty pixels first; shift them out.
+        for (let k = 0; k < strips; k++) {
+            const lo = rev32(words[(strips - 1 - k) * height + y]);
+            const hi = k + 1 < strips ? rev32(words[(strips - 2 - k) * height + y]) : 0;
+            dst[k * height + y] = pad === 0 ? lo : (lo >>> pad) | (hi << (32 - pad));
+        }
+    }
+    return out;
+}
+
+/** A new mask mirrored top to bottom. */
+export function flipY(m: Mask): Mask {
+    const { width, height, strips, words } = m;
+    const out = new Mask(width, height), dst = out.words;
+    for (let s = 0; s < strips; s++) {
+        const base = s * height;
+        for (let y = 0; y < height; y++) dst[base + y] = words[base + height - 1 - y];
+    }
+    return out;
+}
+
+/** A new mask rotated by `turns` quarter turns clockwise on screen (y down); negative turns go anticlockwise. */
+export function rotate90(m: Mask, turns = 1): Mask {
+    checkInt('turns', turns, -(2 ** 31), 2 ** 31 - 1);
+    const t = ((turns % 4) + 4) % 4;
+    if (t === 0) return m.clone();
+    if (t === 2) return flipY(flipX(m));
+    const { width: w, height: h } = m;
+    const out = new Mask(h, w);
+    // Clockwise: (x, y) -> (h - 1 - y, x); anticlockwise: (x, y) -> (y, w - 1 - x).
+    forEachSet(m, t === 1
+        ? (x, y) => { out.words[((h - 1 - y) >>> 5) * w + x] |= 1 << ((h - 1 - y) & 31); }
+        : (x, y) => { out.words[(y >>> 5) * w + (w - 1 - x)] |= 1 << (y & 31); });
+    return out;
+}
+
+/** The pixels inside the rectangle (x, y, width, height) as a new mask; parts outside this mask are clear. */
+export function crop(m: Mask, x: number, y: number, width: number, height: number): Mask {
+    x = checkCoord('x', x);
+    y = checkCoord('y', y);
+    return new Mask(checkSize('crop width', width), checkSize('crop height', height)).draw(m, -x, -y);
+}
+
+/** The smallest mask holding every set pixel and its offset in this mask (an empty mask gives 0×0 at (0, 0)). */
+export function trim(m: Mask): { mask: Mask; x: number; y: number } {
+    const r = boundingRect(m);
+    if (!r) return { mask: new Mask(0, 0), x: 0, y: 0 };
+    return { mask: crop(m, r.x, r.y, r.width, r.height), x: r.x, y: r.y };
 }

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Mask, MaskAtlas, ATLAS_VERSION, crc32, type AtlasFrame } from '../src/index.js';
+import { crc32 } from '../src/crc32.js';
+import { Mask, MaskAtlas, ATLAS_VERSION, type AtlasFrame } from '../src/index.js';
 import { simdSupported } from '../src/wasm/simd.js';
 import { withKernels } from './reference.js';
 import { convexPieces, toPolygons } from '../src/shapes/index.js';

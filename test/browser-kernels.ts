@@ -246,7 +246,7 @@ export function raster(stamps: number, queries: number, seed: number): Mismatche
             const r = new CollisionRaster(W, H, { layers: 2 });
             for (const { p, x, y, layer } of placed) {
                 const m = p.toMask();
-                r.stamp(m, x, y, -1, layer);
+                r.stamp(m, x, y, { layer });
                 m.dispose();
             }
             for (const [k, layer] of layers.entries()) tally.check(Pixels.of(r.plane(k)).same(layer), () => `${config.name}: layer ${k} differs from the reference after stamping`);

@@ -1,6 +1,7 @@
 // Bundled by test/browser.test.ts and run inside the demo page (served cross-origin isolated): a
 // ThreadPool of web Workers (the default Blob-URL spawn) against single-thread batches.
-import { Mask, ThreadPool, World, getKernels } from '../src/index.js';
+import { Mask, World, getKernels } from '../src/index.js';
+import { ThreadPool } from '../src/threads.js';
 
 /** What {@link run} reports back to the test. */
 export interface ThreadsCheck { isolated: boolean; kernels: string; shared: boolean; ready: number; workerChunks: number; batches: number; mismatches: number; worldPairs: number[] }

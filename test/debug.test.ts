@@ -65,7 +65,7 @@ test('drawMask without a canvas fills exactly the set pixels, one fillRect per r
         .###.
         #...#`);
     const ctx = recorder();
-    drawMask(ctx, m, 10.7, -3.2, 0x11223344);
+    drawMask(ctx, m, 10.7, -3.2, { color: 0x11223344 });
     assert.deepEqual(ctx.filled(), pixelsOf(m, 10, -4));
     const rects = ctx.calls.filter(c => c[0] === 'fillRect');
     assert.equal(rects.length, 5, 'runs: ## | # | ### | # | #');
@@ -93,8 +93,8 @@ test('drawMask renders each (mask, colour) once into a cached canvas and draws i
     try {
         const m = randomMask(37, 11, 5);
         const ctx = recorder();
-        drawMask(ctx, m, 3, 4, 0xff000080);
-        drawMask(ctx, m, 50, 60, 0xff000080);
+        drawMask(ctx, m, 3, 4, { color: 0xff000080 });
+        drawMask(ctx, m, 50, 60, { color: 0xff000080 });
         assert.equal(created, 1, 'second draw reuses the canvas');
         assert.equal(puts.length, 1);
         const img = puts[0];
@@ -110,11 +110,11 @@ test('drawMask renders each (mask, colour) once into a cached canvas and draws i
         assert.equal(draws[0][1], draws[1][1]);
         assert.deepEqual(draws.map(c => c.slice(2)), [[3, 4], [50, 60]]);
         assert.equal(ctx.calls.filter(c => c[0] === 'fillRect').length, 0);
-        drawMask(ctx, m, 0, 0, 0x00ff00ff);
+        drawMask(ctx, m, 0, 0, { color: 0x00ff00ff });
         assert.equal(created, 2, 'another colour, another canvas');
         m.set(0, 0, !m.get(0, 0));
         forgetMask(m);
-        drawMask(ctx, m, 0, 0, 0xff000080);
+        drawMask(ctx, m, 0, 0, { color: 0xff000080 });
         assert.equal(created, 3, 'forgetMask drops the stale canvas');
         assert.equal(puts[2].data[3], m.get(0, 0) ? 128 : 0);
         drawMask(ctx, new Mask(0, 5), 0, 0);
@@ -130,7 +130,7 @@ test('drawOverlap fills exactly the pixels set in both masks and returns the ove
     for (const [dx, dy] of offsets) {
         const ctx = recorder();
         const ax = 100, ay = 50;
-        const n = drawOverlap(ctx, a, ax, ay, b, ax + dx, ay + dy, 0xff0000ff);
+        const n = drawOverlap(ctx, a, b, dx, dy, { x: ax, y: ay, color: 0xff0000ff });
         const fx = Math.floor(dx), fy = Math.floor(dy);
         const expected = new Set<string>();
         for (let y = 0; y < a.height; y++) for (let x = 0; x < a.width; x++) {
@@ -146,20 +146,20 @@ test('drawOverlap fills exactly the pixels set in both masks and returns the ove
 test('drawIntersection fills the zone where the boxes meet; touching boxes do not meet', () => {
     const a = new Mask(10, 8), b = new Mask(6, 6);
     const ctx = recorder();
-    assert.deepEqual(drawIntersection(ctx, a, 0, 0, b, 7, -2), { x: 7, y: 0, width: 3, height: 4 });
+    assert.deepEqual(drawIntersection(ctx, a, b, 7, -2), { x: 7, y: 0, width: 3, height: 4 });
     assert.deepEqual(ctx.calls.find(c => c[0] === 'fillRect'), ['fillRect', 7, 0, 3, 4, 'rgba(255, 255, 0, 0.251)']);
     const ctx2 = recorder();
-    assert.equal(drawIntersection(ctx2, a, 0, 0, b, 10, 0), null);
+    assert.equal(drawIntersection(ctx2, a, b, 10, 0), null);
     assert.equal(ctx2.calls.length, 0);
-    assert.deepEqual(intersection(a, 0.5, 0.5, b, -4.5, 6.9), { x: 0, y: 6, width: 1, height: 2 }, 'floored like the masks');
+    assert.deepEqual(intersection(a, b, -4.5, 6.9), { x: 0, y: 6, width: 1, height: 2 }, 'floored like the masks');
 });
 
 test('drawBox strokes half a line inside the box; boxes thinner than two lines are filled', () => {
     const ctx = recorder();
-    drawBox(ctx, 10.6, 20, 30, 40, 0x00ffffff);
+    drawBox(ctx, 10.6, 20, 30, 40, { color: 0x00ffffff });
     assert.deepEqual(ctx.calls.find(c => c[0] === 'strokeRect'), ['strokeRect', 10.5, 20.5, 29, 39, 'rgba(0, 255, 255, 1)', 1]);
     const ctx2 = recorder();
-    drawBox(ctx2, 0, 0, 30, 40, 0x00ffffff, 4);
+    drawBox(ctx2, 0, 0, 30, 40, { color: 0x00ffffff, lineWidth: 4 });
     assert.deepEqual(ctx2.calls.find(c => c[0] === 'strokeRect')?.slice(1, 5), [2, 2, 26, 36]);
     const ctx3 = recorder();
     drawBox(ctx3, 5, 5, 2, 9);
@@ -171,7 +171,7 @@ test('drawBox strokes half a line inside the box; boxes thinner than two lines a
 
 test('drawNormal marks the contact pixel and draws an arrow along the normal', () => {
     const ctx = recorder();
-    drawNormal(ctx, { x: 10, y: 20, normalX: 0, normalY: -1 }, 0x00ff00ff, 16);
+    drawNormal(ctx, { x: 10, y: 20, normalX: 0, normalY: -1 }, { color: 0x00ff00ff, length: 16 });
     assert.deepEqual(ctx.calls.find(c => c[0] === 'fillRect'), ['fillRect', 9, 19, 3, 3, 'rgba(0, 255, 0, 1)']);
     const path = ctx.calls.filter(c => c[0] === 'moveTo' || c[0] === 'lineTo');
     assert.deepEqual(path[0], ['moveTo', 10.5, 20.5]);
@@ -191,7 +191,7 @@ test('drawOutline strokes every component through its boundary pixel centres', (
         ##..#.
         ......`);
     const ctx = recorder();
-    drawOutline(ctx, m, 100, 200, 0xffffffff);
+    drawOutline(ctx, m, 100, 200, { color: 0xffffffff });
     const path = ctx.calls.filter(c => c[0] === 'moveTo' || c[0] === 'lineTo').map(c => `${c[0]} ${c[1]},${c[2]}`);
     const first = m.connectedComponents()[0].outline().map(p => `${100.5 + p.x},${200.5 + p.y}`);
     assert.deepEqual(path.slice(0, first.length), first.map((p, i) => `${i === 0 ? 'moveTo' : 'lineTo'} ${p}`));
@@ -201,22 +201,23 @@ test('drawOutline strokes every component through its boundary pixel centres', (
 
 test('bad arguments throw errors naming the value', () => {
     const ctx = recorder(), m = new Mask(4, 4, true);
-    assert.throws(() => drawMask(ctx, m, 0, 0, -1), /color must be an integer 0xRRGGBBAA .*got -1/);
-    assert.throws(() => drawMask(ctx, m, 0, 0, 0x100000000), /got 4294967296/);
-    assert.throws(() => drawMask(ctx, m, 0, 0, 1.5), /got 1\.5/);
-    assert.throws(() => drawMask(ctx, m, 0, 0, '#fff' as unknown as number), /got "#fff"/);
+    assert.throws(() => drawMask(ctx, m, 0, 0, { color: -1 }), /color must be an integer 0xRRGGBBAA .*got -1/);
+    assert.throws(() => drawMask(ctx, m, 0, 0, { color: 0x100000000 }), /got 4294967296/);
+    assert.throws(() => drawMask(ctx, m, 0, 0, { color: 1.5 }), /got 1\.5/);
+    assert.throws(() => drawMask(ctx, m, 0, 0, { color: '#fff' as unknown as number }), /got "#fff"/);
     assert.throws(() => drawMask(ctx, m, NaN, 0), /x must be a finite number, got NaN/);
     assert.throws(() => drawMask(ctx, m, 0, Infinity), /y must be a finite number, got Infinity/);
     assert.throws(() => drawMask(ctx, {} as Mask, 0, 0), /mask must be a Mask, got Object/);
     assert.throws(() => drawMask(null as unknown as DebugContext, m, 0, 0), /ctx must be a CanvasRenderingContext2D, got null/);
-    assert.throws(() => drawOverlap(ctx, m, 0, 0, 'b' as unknown as Mask, 0, 0), TypeError);
-    assert.throws(() => drawOverlap(ctx, m, 0, 0, m, 0, -Infinity), /by must be a finite number/);
+    assert.throws(() => drawOverlap(ctx, m, 'b' as unknown as Mask, 0, 0), TypeError);
+    assert.throws(() => drawMask(ctx, m, 0, 0, 0xff0000ff as unknown as object), /style must be an object like \{ color: 0xff0000ff \}, got 4278190335; colours moved into it in 0\.2\.0/);
+    assert.throws(() => drawOverlap(ctx, m, m, 0, -Infinity), /dy must be a finite number/);
     assert.throws(() => drawBox(ctx, 0, 0, -1, 5), /width must be an integer in 0\.\.1073741824, got -1/);
-    assert.throws(() => drawBox(ctx, 0, 0, 5, 5, 0xffffffff, 0), /lineWidth must be an integer in 1\.\.1024, got 0/);
+    assert.throws(() => drawBox(ctx, 0, 0, 5, 5, { color: 0xffffffff, lineWidth: 0 }), /lineWidth must be an integer in 1\.\.1024, got 0/);
     assert.throws(() => drawNormal(ctx, null as unknown as { x: number; y: number; normalX: number; normalY: number }), /contact must be an object/);
     assert.throws(() => drawNormal(ctx, { x: 0, y: 0, normalX: NaN, normalY: 0 }), /contact\.normalX must be a finite number, got NaN/);
-    assert.throws(() => drawNormal(ctx, { x: 0, y: 0, normalX: 1, normalY: 0 }, 0xffffffff, 0), /length must be a positive finite number, got 0/);
-    assert.throws(() => drawOutline(ctx, m, 0, 0, 0xffffffff, -2), /lineWidth must be a positive finite number, got -2/);
+    assert.throws(() => drawNormal(ctx, { x: 0, y: 0, normalX: 1, normalY: 0 }, { color: 0xffffffff, length: 0 }), /length must be a positive finite number, got 0/);
+    assert.throws(() => drawOutline(ctx, m, 0, 0, { color: 0xffffffff, lineWidth: -2 }), /lineWidth must be a positive finite number, got -2/);
     assert.throws(() => forgetMask(undefined as unknown as Mask), /mask must be a Mask, got undefined/);
     assert.throws(() => cssColor(NaN), /got NaN/);
     assert.equal(ctx.calls.length, 0, 'nothing drawn by a failing call');
@@ -225,7 +226,7 @@ test('bad arguments throw errors naming the value', () => {
 test('drawRay: the segment up to the hit, a dot on the entry point and the normal; errors name the value', () => {
     const m = new Mask(20, 10).set(12, 4), hit = m.raycast(2.5, 4.5, 19.5, 4.5);
     const ctx = recorder();
-    drawRay(ctx, 2.5, 4.5, 19.5, 4.5, hit, 0xff000080, 0x00ff00ff, 10);
+    drawRay(ctx, 2.5, 4.5, 19.5, 4.5, hit, { color: 0xff000080, normalColor: 0x00ff00ff, length: 10 });
     assert.deepEqual(ctx.calls, [
         ['save'], ['beginPath'], ['moveTo', 2.5, 4.5], ['lineTo', 12, 4.5], ['stroke', 'rgba(255, 0, 0, 0.502)'],
         ['fillRect', 10.5, 3, 3, 3, 'rgba(0, 255, 0, 1)'],
@@ -241,7 +242,7 @@ test('drawRay: the segment up to the hit, a dot on the entry point and the norma
     assert.deepEqual(inside.calls.map(c => c[0]), ['save', 'beginPath', 'moveTo', 'lineTo', 'stroke', 'fillRect', 'restore']);
     assert.throws(() => drawRay(recorder(), NaN, 0, 1, 1, null), { name: 'RangeError', message: 'x0 must be a finite number, got NaN.' });
     assert.throws(() => drawRay(recorder(), 0, 0, 1, 1, 5 as never), { name: 'TypeError', message: 'hit must be a RayHit or null, got 5.' });
-    assert.throws(() => drawRay(recorder(), 0, 0, 1, 1, null, -1), RangeError);
+    assert.throws(() => drawRay(recorder(), 0, 0, 1, 1, null, { color: -1 }), RangeError);
     assert.throws(() => drawRay({} as DebugContext, 0, 0, 1, 1, null), TypeError);
 });
 
@@ -255,7 +256,7 @@ test('drawPolygons: every ring of every polygon, holes included, closed, in one 
 #####.`);
     const polygons = toPolygons(m);
     const ctx = recorder();
-    drawPolygons(ctx, polygons, 10.7, 20.2, 0xff000080, 2);
+    drawPolygons(ctx, polygons, 10.7, 20.2, { color: 0xff000080, lineWidth: 2 });
     assert.deepEqual(ctx.calls, [
         ['save'], ['beginPath'],
         ['moveTo', 10, 20], ['lineTo', 15, 20], ['lineTo', 15, 22], ['lineTo', 16, 22], ['lineTo', 16, 23], ['lineTo', 15, 23], ['lineTo', 15, 25], ['lineTo', 10, 25], ['lineTo', 10, 20],
@@ -282,7 +283,7 @@ test('drawPieces: one closed sub-path per convex piece, in one path', () => {
     const pieces = convexPieces(polygon);
     assert.ok(pieces.length >= 2, 'an L needs two pieces or more');
     const ctx = recorder();
-    drawPieces(ctx, pieces, -3, 4.9, 0x00ff00ff);
+    drawPieces(ctx, pieces, -3, 4.9, { color: 0x00ff00ff });
     const expected: Call[] = [['save'], ['beginPath']];
     for (const p of pieces) {
         expected.push(['moveTo', p[0] - 3, p[1] + 4]);
@@ -315,12 +316,12 @@ test('drawPolygons / drawPieces: argument errors name the value, and nothing is 
     assert.throws(() => drawPolygons(ctx, [{ outer: 'x', holes: [] }] as never, 0, 0), /polygons\[0\]\.outer must be an array of numbers/);
     assert.throws(() => drawPolygons(ctx, ok, NaN, 0), /x must be a finite number, got NaN/);
     assert.throws(() => drawPolygons(ctx, ok, 0, Infinity), /y must be a finite number, got Infinity/);
-    assert.throws(() => drawPolygons(ctx, ok, 0, 0, -1), /color must be an integer 0xRRGGBBAA .*got -1/);
-    assert.throws(() => drawPolygons(ctx, ok, 0, 0, 0xffffffff, 0), /lineWidth must be a positive finite number, got 0/);
+    assert.throws(() => drawPolygons(ctx, ok, 0, 0, { color: -1 }), /color must be an integer 0xRRGGBBAA .*got -1/);
+    assert.throws(() => drawPolygons(ctx, ok, 0, 0, { color: 0xffffffff, lineWidth: 0 }), /lineWidth must be a positive finite number, got 0/);
     assert.throws(() => drawPieces(ctx, {} as never, 0, 0), { name: 'TypeError', message: 'pieces must be an array of flat rings (as convexPieces returns), got Object.' });
     assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1], 7] as never, 0, 0), /pieces\[1\] must be an array of numbers \[x0, y0, x1, y1, …\], got 7/);
     assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, '1']] as never, 0, 0), /pieces\[0\]\[5\] must be a finite number, got "1"/);
-    assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1]], 0, 0, 1.5), RangeError);
-    assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1]], 0, 0, 0xffffffff, NaN), /lineWidth must be a positive finite number, got NaN/);
+    assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1]], 0, 0, { color: 1.5 }), RangeError);
+    assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1]], 0, 0, { color: 0xffffffff, lineWidth: NaN }), /lineWidth must be a positive finite number, got NaN/);
     assert.equal(ctx.calls.length, 0, 'nothing drawn by a failing call');
 });

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import { decodeFrames, decodeImage, imageSize, type ImageFrame, type RGBAImage } from '../src/node/index.js';
+import { decodeFrames, decodeImage, imageSize, type ImageFrame, type RGBAImage } from '../src/node/decode.js';
 import { scanPng } from '../src/node/png.js';
 import { animations } from './fixtures/animations.js';
 import { fixCrcs, writePng } from './fixtures/png-writer.js';

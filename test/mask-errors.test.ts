@@ -62,9 +62,9 @@ test('pairwise operations reject non-masks and non-finite offsets without touchi
         bad(() => m[op](o, 0, -Infinity), RangeError, /dy must be a finite number, got -Infinity/);
         bad(() => m[op](o, '1' as unknown as number, 0), RangeError, /dx .* got "1"/);
     }
-    bad(() => m.overlapInto(o, NaN, 0, { x: 0, y: 0 }), RangeError, /dx/);
-    bad(() => m.overlapMaskInto(o, 0, 0, new Mask(7, 8)), RangeError, /out is 7x8, expected 8x8/);
-    bad(() => m.overlapMaskInto(o, 0, 0, {} as Mask), TypeError, /out must be a Mask/);
+    bad(() => m.overlap(o, NaN, 0, { x: 0, y: 0 }), RangeError, /dx/);
+    bad(() => m.overlapMask(o, 0, 0, new Mask(7, 8)), RangeError, /out is 7x8, expected 8x8/);
+    bad(() => m.overlapMask(o, 0, 0, {} as Mask), TypeError, /out must be a Mask/);
     bad(() => m.equals(3 as unknown as Mask), TypeError, /other must be a Mask, got 3/);
     bad(() => m.convolve([] as unknown as Mask), TypeError, /got Array\(0\)/);
     assert.equal(m.count(), 64);
@@ -83,9 +83,9 @@ test('shape operations reject bad arguments', () => {
     bad(() => m.rotate90(0.5), RangeError, /turns .* got 0\.5/);
     bad(() => m.crop(0, 0, -1, 2), RangeError, /crop width .* got -1/);
     bad(() => m.crop(NaN, 0, 1, 2), RangeError, /x must be a finite number/);
-    bad(() => m.toRGBA(-1), RangeError, /onColor .* got -1/);
-    bad(() => m.toRGBA(0, 2 ** 32), RangeError, /offColor .* got 4294967296/);
-    bad(() => m.toRGBA(0, 0, new Uint8Array(99)), RangeError, /length 100, got Uint8Array\(99\)/);
+    bad(() => m.toRGBA({ onColor: -1 }), RangeError, /onColor .* got -1/);
+    bad(() => m.toRGBA({ onColor: 0, offColor: 2 ** 32 }), RangeError, /offColor .* got 4294967296/);
+    bad(() => m.toRGBA({ onColor: 0, offColor: 0 }, new Uint8Array(99)), RangeError, /length 100, got Uint8Array\(99\)/);
     assert.equal(m.count(), 25);
 });
 

@@ -256,7 +256,7 @@ test('scale, flipX, flipY, rotate90, crop and trim match the reference', () => {
 test('toRGBA paints on/off colours; fromText/toText round-trip', () => {
     fc.assert(fc.property(arbRef, r => {
         const m = r.toMask();
-        const rgba = m.toRGBA(0xff000080, 0x0000ff10);
+        const rgba = m.toRGBA({ onColor: 0xff000080, offColor: 0x0000ff10 });
         for (let i = 0; i < r.w * r.h; i++) {
             const want = r.px[i] ? [255, 0, 0, 128] : [0, 0, 255, 16];
             assert.deepEqual([...rgba.subarray(i * 4, i * 4 + 4)], want);
@@ -267,7 +267,7 @@ test('toRGBA paints on/off colours; fromText/toText round-trip', () => {
     // unaligned output buffer
     const m = Mask.fromText('#.\n.#');
     const buf = new Uint8Array(17);
-    m.toRGBA(0x01020304, 0x05060708, buf.subarray(1));
+    m.toRGBA({ onColor: 0x01020304, offColor: 0x05060708 }, buf.subarray(1));
     assert.deepEqual([...buf.subarray(1, 9)], [1, 2, 3, 4, 5, 6, 7, 8]);
 });
 

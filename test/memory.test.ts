@@ -41,7 +41,7 @@ test('dispose() is idempotent, returns the memory, and a disposed mask throws a 
         throwsGone(() => other.overlapArea(m, 1e6, 0));
         throwsGone(() => other.draw(m, 0, 0));
         throwsGone(() => m.overlapMask(other, 0, 0));
-        throwsGone(() => other.overlapMaskInto(other, 0, 0, m));
+        throwsGone(() => other.overlapMask(other, 0, 0, m));
         throwsGone(() => m.clone());
         throwsGone(() => m.fill());
         throwsGone(() => new CollisionRaster(64, 64).stamp(m, 0, 0));

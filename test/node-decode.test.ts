@@ -5,7 +5,9 @@ import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import omggif from 'omggif';
 import { Mask } from '../src/index.js';
-import { decodeFrames, decodeImage, imageSize, readFrames, readImage, DEFAULT_MAX_BYTES } from '../src/node/index.js';
+import { decodeFrames, decodeImage, readFrames, readImage } from '../src/node/index.js';
+import { imageSize } from '../src/node/decode.js';
+import { DEFAULT_MAX_BYTES } from '../src/node/image.js';
 import { concat, pngChunk, writeApng, writePng, type PngSpec } from './fixtures/png-writer.js';
 
 const SPRITES = new URL('./fixtures/sprites/', import.meta.url);

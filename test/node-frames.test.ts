@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { PNG } from 'pngjs';
 import { Mask, MaskAtlas } from '../src/index.js';
-import { buildAtlas, cutSheet, decodeImage, gridFrames, parseSheetJson, resolveInputs, type RGBAImage, type SheetFrame } from '../src/node/index.js';
+import { buildAtlas, cutSheet, decodeImage, gridFrames, parseSheetJson, type RGBAImage, type SheetFrame } from '../src/node/index.js';
+import { resolveInputs } from '../src/node/build.js';
 
 const SPRITES = new URL('./fixtures/sprites/', import.meta.url);
 let dir = '';

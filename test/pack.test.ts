@@ -76,7 +76,8 @@ test('pack: the tarball holds dist with declarations, the CLI and docs, and no t
 
 test('pack: ESM consumers import hitmask, hitmask/node and hitmask/shapes from the installed tarball', () => {
     write(join(app, 'esm.mjs'), `
-import { Mask, MaskAtlas, World, crc32 } from 'hitmask';
+import { Mask, MaskAtlas, World } from 'hitmask';
+import { ThreadPool } from 'hitmask/threads';
 import * as node from 'hitmask/node';
 import pkg from 'hitmask/package.json' with { type: 'json' };
 
@@ -102,26 +103,27 @@ world.move(b, 12, 11);
 pairs.push(world.step());
 console.log(JSON.stringify({
     resolved: import.meta.resolve('hitmask'),
-    sameMask: node.Mask === Mask,
+    nodeHasCore: 'Mask' in node,
+    threads: typeof ThreadPool,
     hits: [ring.overlaps(dot, 1, 0), ring.overlaps(dot, 2, 1), ring.overlaps(dot, 4, 2)],
     first: ring.overlap(dot, 0, 1),
     area: ring.overlapArea(dot, 0, 0),
     alien: [alien.width, alien.height, alienMask.count()],
     roundTrip: [back.names, back.get('alien').equals(alienMask), back.get('ring').toText() === ring.toText()],
     built: [built.names, built.get('alien1').count()],
-    crc: crc32(new TextEncoder().encode('123456789')) >>> 0,
     world: pairs,
     debug,
     polygons: shapes.toPolygons(Mask.fromText('####\\n#..#\\n####')),
 }));
 `);
     const r = JSON.parse(ok(sh(process.execPath, ['esm.mjs'], app), 'node esm.mjs')) as {
-        resolved: string; sameMask: boolean; hits: boolean[]; first: { x: number; y: number } | null; area: number;
-        alien: number[]; roundTrip: [string[], boolean, boolean]; built: [string[], number]; crc: number; world: number[]; debug: string[] | null;
+        resolved: string; nodeHasCore: boolean; threads: string; hits: boolean[]; first: { x: number; y: number } | null; area: number;
+        alien: number[]; roundTrip: [string[], boolean, boolean]; built: [string[], number]; world: number[]; debug: string[] | null;
         polygons: { outer: number[]; holes: number[][] }[];
     };
     assert.equal(r.resolved, `file://${join(app, 'node_modules', 'hitmask', 'dist', 'index.js')}`, 'the installed copy, not the repository');
-    assert.equal(r.sameMask, true, 'hitmask/node re-exports the same Mask class');
+    assert.equal(r.nodeHasCore, false, 'hitmask/node does not re-export the core');
+    assert.equal(r.threads, 'function', 'hitmask/threads exports ThreadPool');
     assert.deepEqual(r.hits, [true, false, true]);
     assert.deepEqual(r.first, { x: 0, y: 1 });
     assert.equal(r.area, 1);
@@ -129,11 +131,22 @@ console.log(JSON.stringify({
     assert.deepEqual(r.alien, [alien1.width, alien1.height, alien1.count]);
     assert.deepEqual(r.roundTrip, [['ring', 'alien'], true, true]);
     assert.deepEqual(r.built, [['alien1', 'shot'], alien1.count]);
-    assert.equal(r.crc, 0xcbf43926, 'CRC-32 check value');
     assert.deepEqual(r.world, [1, 0], 'one colliding pair, then none');
     if (r.debug !== null) assert.ok(r.debug.length > 0, 'hitmask/debug exports something');
     // A 4x3 frame: one polygon, pixel-corner coordinates from its top-left corner, and its hole.
     assert.deepEqual(r.polygons, [{ outer: [0, 0, 4, 0, 4, 3, 0, 3], holes: [[1, 1, 1, 2, 3, 2, 3, 1]] }], 'hitmask/shapes traces the frame');
+});
+
+test('pack: the shipped declarations hold no internals', () => {
+    const dist = join(app, 'node_modules', 'hitmask', 'dist');
+    const body = readFileSync(join(dist, 'body.d.ts'), 'utf8'), world = readFileSync(join(dist, 'world.d.ts'), 'utf8');
+    const mask = readFileSync(join(dist, 'mask.d.ts'), 'utf8'), raster = readFileSync(join(dist, 'raster.d.ts'), 'utf8');
+    assert.doesNotMatch(body, /\bslot\b/, 'Body.slot is internal');
+    assert.doesNotMatch(world, /\bposX\b|\bprivate\b|\bdetect\b/, 'World internals');
+    assert.doesNotMatch(mask, /_ptr|\bInit\b|UNZEROED|getBit/, 'Mask internals');
+    assert.doesNotMatch(raster, /\bprivate\b/, 'CollisionRaster internals');
+    const index = readFileSync(join(dist, 'index.d.ts'), 'utf8');
+    for (const gone of ['crc32', 'WORKER_SOURCE', 'wasmMemoryBytes', 'ThreadPool']) assert.doesNotMatch(index, new RegExp(`\\b${gone}\\b`), `${gone} is not exported by 'hitmask'`);
 });
 
 test('pack: strict TypeScript (NodeNext, skipLibCheck off; Node and browser set-ups) compiles against the shipped declarations and reports misuse', () => {

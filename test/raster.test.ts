@@ -34,7 +34,7 @@ class NaiveRaster {
     private inside(x: number, y: number): boolean {
         return x >= 0 && y >= 0 && x < this.w && y < this.h;
     }
-    stampPixel(x: number, y: number, id: number, layer: number): void {
+    stampPixel(x: number, y: number, { id = -1, layer = 0 }: { id?: number; layer?: number }): void {
         x = Math.floor(x); y = Math.floor(y);
         if (!this.inside(x, y)) return;
         const p = y * this.w + x;
@@ -46,9 +46,9 @@ class NaiveRaster {
         x = Math.floor(x); y = Math.floor(y);
         if (this.inside(x, y)) this.bits[layer][y * this.w + x] = 0;
     }
-    stamp(s: Sprite, x: number, y: number, id: number, layer: number): void {
+    stamp(s: Sprite, x: number, y: number, { id = -1, layer = 0 }: { id?: number; layer?: number }): void {
         x = Math.floor(x); y = Math.floor(y);
-        for (let j = 0; j < s.h; j++) for (let i = 0; i < s.w; i++) if (s.px[j * s.w + i]) this.stampPixel(x + i, y + j, id, layer);
+        for (let j = 0; j < s.h; j++) for (let i = 0; i < s.w; i++) if (s.px[j * s.w + i]) this.stampPixel(x + i, y + j, { id: id, layer: layer });
     }
     erase(s: Sprite, x: number, y: number, layer: number): void {
         x = Math.floor(x); y = Math.floor(y);
@@ -172,17 +172,17 @@ testKernels('random scenes: stamps, erases, pixels, points, clears and every que
         const r = new CollisionRaster(w, h, { layers }), o = new NaiveRaster(w, h, layers);
         for (const op of ops) {
             switch (op.kind) {
-            case 'stamp': r.stamp(op.s.mask, op.x, op.y, op.id, op.layer); o.stamp(op.s, op.x, op.y, op.id, op.layer); break;
+            case 'stamp': r.stamp(op.s.mask, op.x, op.y, { id: op.id, layer: op.layer }); o.stamp(op.s, op.x, op.y, { id: op.id, layer: op.layer }); break;
             case 'erase': r.erase(op.s.mask, op.x, op.y, op.layer); o.erase(op.s, op.x, op.y, op.layer); break;
-            case 'pixel': r.stampPixel(op.x, op.y, op.id, op.layer); o.stampPixel(op.x, op.y, op.id, op.layer); break;
+            case 'pixel': r.stampPixel(op.x, op.y, { id: op.id, layer: op.layer }); o.stampPixel(op.x, op.y, { id: op.id, layer: op.layer }); break;
             case 'unpixel': r.erasePixel(op.x, op.y, op.layer); o.erasePixel(op.x, op.y, op.layer); break;
             case 'points':
-                r.stampPoints(Float64Array.from(op.xs), op.ys, op.ids && Int32Array.from(op.ids), op.layer);
-                for (let i = 0; i < op.xs.length; i++) o.stampPixel(op.xs[i], op.ys[i], op.ids ? op.ids[i] : -1, op.layer);
+                r.stampPoints(Float64Array.from(op.xs), op.ys, { ids: op.ids && Int32Array.from(op.ids), layer: op.layer });
+                for (let i = 0; i < op.xs.length; i++) o.stampPixel(op.xs[i], op.ys[i], { id: op.ids ? op.ids[i] : -1, layer: op.layer });
                 break;
             case 'many':
-                r.stampMany(op.s.mask, op.xs, Float64Array.from(op.ys), op.ids, op.layer);
-                for (let i = 0; i < op.xs.length; i++) o.stamp(op.s, op.xs[i], op.ys[i], op.ids ? op.ids[i] : -1, op.layer);
+                r.stampMany(op.s.mask, op.xs, Float64Array.from(op.ys), { ids: op.ids, layer: op.layer });
+                for (let i = 0; i < op.xs.length; i++) o.stamp(op.s, op.xs[i], op.ys[i], { id: op.ids ? op.ids[i] : -1, layer: op.layer });
                 break;
             case 'clear': r.clear(op.layer); o.clear(op.layer); break;
             case 'query': checkQueries(r, o, op.s, op.x, op.y, op.layers); break;
@@ -209,8 +209,8 @@ testKernels('random scenes: stamps, erases, pixels, points, clears and every que
 testKernels('overlapping stamps keep every id; erase removes ids pixel by pixel; clear forgets them', () => {
     const r = new CollisionRaster(64, 16);
     const box = Mask.fromText('####\n####\n####\n####'), dot = Mask.fromText('#');
-    r.stamp(box, 0, 0, 7);
-    r.stamp(box, 2, 2, 8); // overlaps the 2x2 corner of 7
+    r.stamp(box, 0, 0, { id: 7 });
+    r.stamp(box, 2, 2, { id: 8 }); // overlaps the 2x2 corner of 7
     r.stamp(box, 40, 0); // anonymous
     assert.deepEqual(r.hits(dot, 3, 3), [8, 7], 'both ids on the shared pixel, newest first');
     assert.deepEqual(r.hits(dot, 0, 0), [7]);
@@ -223,7 +223,7 @@ testKernels('overlapping stamps keep every id; erase removes ids pixel by pixel;
     assert.equal(r.test(dot, 3, 3), false);
     assert.deepEqual(r.hits(new Mask(8, 8, true), 0, 0), [7, 8]);
     // re-stamping an emptied pixel starts a fresh list: old ids do not come back
-    r.stampPixel(3, 3, 9);
+    r.stampPixel(3, 3, { id: 9 });
     assert.deepEqual(r.hits(dot, 3, 3), [9]);
     r.stampPixel(3, 3); // anonymous over a set pixel keeps its ids
     assert.deepEqual(r.hits(dot, 3, 3), [9]);
@@ -236,22 +236,18 @@ testKernels('overlapping stamps keep every id; erase removes ids pixel by pixel;
 
 test('hitsInto fills arrays and typed arrays without allocating results, deduping many ids', () => {
     const r = new CollisionRaster(300, 20);
-    for (let i = 0; i < 250; i++) r.stampPixel(i, i % 20, 1000 + i);
-    for (let i = 0; i < 250; i++) r.stampPixel(i, i % 20, 1000 + i); // the same ids twice
+    for (let i = 0; i < 250; i++) r.stampPixel(i, i % 20, { id: 1000 + i });
+    for (let i = 0; i < 250; i++) r.stampPixel(i, i % 20, { id: 1000 + i }); // the same ids twice
     const big = new Mask(300, 20, true);
     const arr: number[] = [1, 2, 3];
-    assert.equal(r.hitsInto(big, 0, 0, arr), 250);
+    assert.equal(r.hits(big, 0, 0, undefined, arr), arr, 'out is refilled and returned');
     assert.equal(arr.length, 250);
     assert.deepEqual([...arr].sort((a, b) => a - b), Array.from({ length: 250 }, (_, i) => 1000 + i));
-    const small = new Int32Array(10);
-    assert.equal(r.hitsInto(big, 0, 0, small), 250);
-    assert.deepEqual([...small], arr.slice(0, 10));
-    const u = new Uint32Array(300);
-    assert.equal(r.hitsInto(big, 0, 0, u), 250);
-    assert.deepEqual([...u.subarray(0, 250)], arr);
+    assert.deepEqual(r.hits(big, 0, 0), arr, 'the same ids in the same order without out');
+    assert.throws(() => r.hits(big, 0, 0, undefined, new Int32Array(10) as unknown as number[]), { name: 'TypeError', message: /out must be an array, got Int32Array\(10\)/ });
     // the dedupe set is emptied between queries
     assert.deepEqual(r.hits(Mask.fromText('#'), 5, 5), [1005]);
-    assert.equal(r.hitsInto(big, 1e9, 0, arr), 0);
+    assert.equal(r.hits(big, 1e9, 0, undefined, arr).length, 0);
     assert.equal(arr.length, 0);
 });
 
@@ -259,9 +255,9 @@ testKernels('layers are independent and tested in any combination', () => {
     const ENEMIES = 0, BULLETS = 1, TERRAIN = 2;
     const r = new CollisionRaster(100, 50, { layers: 3 });
     const dot = Mask.fromText('#');
-    r.stampPixel(10, 10, 1, ENEMIES);
-    r.stampPixel(20, 10, 2, BULLETS);
-    r.stampPixel(30, 10, -1, TERRAIN);
+    r.stampPixel(10, 10, { id: 1, layer: ENEMIES });
+    r.stampPixel(20, 10, { id: 2, layer: BULLETS });
+    r.stampPixel(30, 10, { layer: TERRAIN });
     const player = new Mask(40, 1, true);
     assert.equal(r.overlapArea(player, 0, 10), 3);
     assert.equal(r.overlapArea(player, 0, 10, 1 << BULLETS | 1 << TERRAIN), 2);
@@ -273,10 +269,10 @@ testKernels('layers are independent and tested in any combination', () => {
     assert.equal(r.overlapArea(player, 0, 10), 2);
     assert.equal(r.testPixel(10, 10, 1 << ENEMIES), true);
     // the same pixel on two layers counts once in overlapArea
-    r.stampPixel(10, 10, -1, TERRAIN);
+    r.stampPixel(10, 10, { layer: TERRAIN });
     assert.equal(r.overlapArea(player, 0, 10, r.allLayers), 2);
     const r32 = new CollisionRaster(40, 4, { layers: 32 });
-    r32.stampPixel(33, 2, 5, 31);
+    r32.stampPixel(33, 2, { id: 5, layer: 31 });
     assert.equal(r32.allLayers, 0xffffffff);
     assert.equal(r32.test(dot, 33, 2, 1 << 31), true);
     assert.equal(r32.test(dot, 33, 2, -1), true, 'a negative int32 is the same bit set');
@@ -294,20 +290,20 @@ testKernels('clear only zeroes what was stamped, and the raster is reusable fram
         for (let i = 0; i < 30; i++) {
             const x = Math.floor(rnd() * 240) - 20, y = Math.floor(rnd() * 140) - 20;
             xs.push(x); ys.push(y);
-            r.stamp(shot, x, y, i, frame & 1);
+            r.stamp(shot, x, y, { id: i, layer: frame & 1 });
         }
         const o = new NaiveRaster(200, 100, 2);
         const s = sprite(9, 18, 0.6, 1);
-        for (let i = 0; i < 30; i++) o.stamp(s, xs[i], ys[i], i, frame & 1);
+        for (let i = 0; i < 30; i++) o.stamp(s, xs[i], ys[i], { id: i, layer: frame & 1 });
         checkPlanes(r, o);
         checkQueries(r, o, sprite(200, 100, 1, 0), 0, 0, 3);
     }
 });
 
-testKernels('the raster and its views implement CollisionLayer', () => {
+testKernels('raster views implement CollisionLayer, and world.addLayer(raster) adds a view of every layer', () => {
     const r = new CollisionRaster(64, 64, { layers: 2 });
-    r.stamp(new Mask(8, 8, true), 10, 10, 3, 1);
-    const layers: CollisionLayer[] = [r, r.view(), r.view(2), r.layer(1)];
+    r.stamp(new Mask(8, 8, true), 10, 10, { id: 3, layer: 1 });
+    const layers: CollisionLayer[] = [r.view(), r.view(2), r.layer(1)];
     const probe = new Mask(4, 4, true);
     for (const l of layers) {
         assert.equal(l.test(probe, 15, 15), true);
@@ -323,6 +319,9 @@ testKernels('the raster and its views implement CollisionLayer', () => {
     assert.ok(v0 instanceof RasterView);
     assert.equal(v0.test(probe, 15, 15), false, 'layer 0 is empty');
     assert.deepEqual(r.layer(1).hits(probe, 15, 15), [3]);
+    const world = new World(), body = world.add({ x: 15, y: 15, mask: probe }), ground = world.addLayer(r);
+    assert.ok(ground.layer instanceof RasterView && ground.layer.layers === 3);
+    assert.deepEqual(world.collisions().map(p => [p.a, p.b]), [[body, ground]]);
     // views are live
     r.clear();
     assert.equal(r.view().test(probe, 15, 15), false);
@@ -333,10 +332,10 @@ testKernels('huge and far-away positions clip without wrap-around hits', () => {
     const r = new CollisionRaster(64, 64);
     const m = new Mask(40, 40, true);
     for (const v of [2 ** 31, 2 ** 32, 2 ** 32 + 1, -(2 ** 32), 1e15, -1e300, 2 ** 53]) {
-        r.stamp(m, v, 0, 1); r.stamp(m, 0, v, 1); r.stampPixel(v, 0, 1); r.stampPoints([v], [v]);
+        r.stamp(m, v, 0, { id: 1 }); r.stamp(m, 0, v, { id: 1 }); r.stampPixel(v, 0, { id: 1 }); r.stampPoints([v], [v]);
     }
     assert.equal(r.plane().count(), 0);
-    r.stamp(new Mask(64, 64, true), 0, 0, 1);
+    r.stamp(new Mask(64, 64, true), 0, 0, { id: 1 });
     for (const v of [2 ** 31, 2 ** 32, -(2 ** 32) + 10, 1e15, -1e300]) {
         assert.equal(r.test(m, v, 0), false);
         assert.equal(r.test(m, 0, v), false);
@@ -344,7 +343,7 @@ testKernels('huge and far-away positions clip without wrap-around hits', () => {
         assert.equal(r.testPixel(v, 0), false);
     }
     const empty = new CollisionRaster(0, 0, { layers: 2 });
-    empty.stamp(m, 0, 0, 1).stampPixel(0, 0).stampPoints([0], [0]).clear();
+    empty.stamp(m, 0, 0, { id: 1 }).stampPixel(0, 0).stampPoints([0], [0]).clear();
     assert.equal(empty.test(m, 0, 0), false);
     assert.equal(empty.overlapArea(m, -5, -5), 0);
     assert.equal(empty.hitPoint(m, 0, 0), null);
@@ -353,7 +352,7 @@ testKernels('huge and far-away positions clip without wrap-around hits', () => {
 test('bad input throws a clear error and changes nothing', () => {
     const r = new CollisionRaster(32, 32, { layers: 2 });
     const m = new Mask(2, 2, true);
-    r.stamp(m, 4, 4, 1);
+    r.stamp(m, 4, 4, { id: 1 });
     const before = r.plane(0).words.slice();
     const bad = (fn: () => unknown, type: typeof Error, re: RegExp) => assert.throws(fn, (e: unknown) => e instanceof type && re.test((e as Error).message));
     bad(() => new CollisionRaster(-1, 4), RangeError, /width.*-1/);
@@ -375,10 +374,10 @@ test('bad input throws a clear error and changes nothing', () => {
     bad(() => r.test(null as unknown as Mask, 0, 0), TypeError, /mask must be a Mask, got null/);
     bad(() => r.erase('x' as unknown as Mask, 0, 0), TypeError, /Mask/);
     bad(() => r.hits(undefined as unknown as Mask, 0, 0), TypeError, /Mask/);
-    bad(() => r.stamp(m, 0, 0, -2), RangeError, /id must be an integer.*-1 for no id, got -2/);
-    bad(() => r.stamp(m, 0, 0, 1.5), RangeError, /id.*1\.5/);
-    bad(() => r.stampPixel(0, 0, 2 ** 31), RangeError, /id.*2147483648/);
-    bad(() => r.stamp(m, 0, 0, 1, 2), RangeError, /layer must be an integer in 0\.\.1.*got 2/);
+    bad(() => r.stamp(m, 0, 0, { id: -2 }), RangeError, /id must be an integer.*-1 for no id, got -2/);
+    bad(() => r.stamp(m, 0, 0, { id: 1.5 }), RangeError, /id.*1\.5/);
+    bad(() => r.stampPixel(0, 0, { id: 2 ** 31 }), RangeError, /id.*2147483648/);
+    bad(() => r.stamp(m, 0, 0, { id: 1, layer: 2 }), RangeError, /layer must be an integer in 0\.\.1.*got 2/);
     bad(() => r.erase(m, 0, 0, -1), RangeError, /layer.*-1/);
     bad(() => r.clear(0.5), RangeError, /layer.*0\.5/);
     bad(() => r.layer(5), RangeError, /layer.*5/);
@@ -389,32 +388,32 @@ test('bad input throws a clear error and changes nothing', () => {
     bad(() => r.view(8), RangeError, /layers.*8/);
     bad(() => r.hits(m, 0, 0, 2 ** 33), RangeError, /layers/);
     bad(() => new RasterView({} as CollisionRaster, 1), TypeError, /raster must be a CollisionRaster/);
-    bad(() => r.hitPointInto(m, 0, 0, null as never), TypeError, /out must be a \{ x, y \}/);
-    bad(() => r.hitsInto(m, 0, 0, {} as never), TypeError, /out must be an array/);
+    bad(() => r.hitPoint(m, 0, 0, undefined, null as never), TypeError, /out must be a \{ x, y \}/);
+    bad(() => r.hits(m, 0, 0, undefined, {} as never), TypeError, /out must be an array/);
     // stampPoints validates everything before stamping anything
     bad(() => r.stampPoints([1, 2], [1]), RangeError, /ys has length 1, expected 2/);
-    bad(() => r.stampPoints([1], [1], [1, 2]), RangeError, /ids has length 2, expected 1/);
+    bad(() => r.stampPoints([1], [1], { ids: [1, 2] }), RangeError, /ids has length 2, expected 1/);
     bad(() => r.stampPoints(null as never, [1]), TypeError, /xs must be an array/);
     bad(() => r.stampPoints([1, 2, 3], [1, 2, NaN]), RangeError, /ys\[2\] must be a finite number, got NaN/);
     bad(() => r.stampPoints([1, Infinity], [1, 2]), RangeError, /xs\[1\].*Infinity/);
     bad(() => r.stampPoints(['1'] as never, [1]), RangeError, /xs\[0\].*"1"/);
-    bad(() => r.stampPoints([1, 2], [1, 2], [3, -5]), RangeError, /ids\[1\].*-5/);
-    bad(() => r.stampPoints([1], [1], [1], 3), RangeError, /layer/);
+    bad(() => r.stampPoints([1, 2], [1, 2], { ids: [3, -5] }), RangeError, /ids\[1\].*-5/);
+    bad(() => r.stampPoints([1], [1], { ids: [1], layer: 3 }), RangeError, /layer/);
     bad(() => r.stampMany(m, [1, 2], [1, -Infinity]), RangeError, /ys\[1\].*-Infinity/);
-    bad(() => r.stampMany(m, [1, 2], [1, 2], [0, 2 ** 31]), RangeError, /ids\[1\].*2147483648/);
+    bad(() => r.stampMany(m, [1, 2], [1, 2], { ids: [0, 2 ** 31] }), RangeError, /ids\[1\].*2147483648/);
     bad(() => r.stampMany(m, [1], [1, 2]), RangeError, /ys has length 2, expected 1/);
     bad(() => r.stampMany([] as never, [1], [1]), TypeError, /mask must be a Mask/);
-    bad(() => r.stampMany(m, [1], [1], undefined, 9), RangeError, /layer.*9/);
+    bad(() => r.stampMany(m, [1], [1], { layer: 9 }), RangeError, /layer.*9/);
     assert.deepEqual(r.plane(0).words, before, 'nothing was stamped by a failed call');
     assert.equal(r.plane(1).count(), 0);
     assert.deepEqual(r.hits(m, 4, 4), [1]);
-    bad(() => new CollisionRaster(2 ** 16, 2 ** 15).stampPixel(0, 0, 1), RangeError, /too big for ids/);
+    bad(() => new CollisionRaster(2 ** 16, 2 ** 15).stampPixel(0, 0, { id: 1 }), RangeError, /too big for ids/);
 });
 
 testKernels('a World collides bodies with a raster layer', () => {
     const TERRAIN = 0, BULLETS = 1;
     const raster = new CollisionRaster(200, 100, { layers: 2 });
-    raster.stamp(new Mask(200, 10, true), 0, 90, -1, TERRAIN); // ground
+    raster.stamp(new Mask(200, 10, true), 0, 90, { layer: TERRAIN }); // ground
     raster.erase(new Mask(20, 5, true), 50, 90, TERRAIN); // a crater
     const world = new World<string>();
     const ground = world.addLayer(raster.layer(TERRAIN), { data: 'ground' });
@@ -422,7 +421,7 @@ testKernels('a World collides bodies with a raster layer', () => {
     const ship = new Mask(8, 8, true);
     const player = world.add({ x: 10, y: 85, mask: ship, data: 'player' });
     const hovering = world.add({ x: 55, y: 85, mask: ship, data: 'over the crater' });
-    raster.stampPixel(100, 20, 42, BULLETS);
+    raster.stampPixel(100, 20, { id: 42, layer: BULLETS });
     const enemy = world.add({ x: 96, y: 16, mask: ship, data: 'enemy' });
     const pairs = world.collisions().map(p => `${p.a.data}-${p.b.data}`);
     assert.deepEqual(pairs.sort(), ['enemy-shots', 'player-ground']);

@@ -46,7 +46,7 @@ testKernels('raster.raycast equals the per-stamp oracle, ids included, over any 
         for (let k = 0; k < 40; k++) {
             const mask = sprite(1 + Math.floor(rnd() * 24), 1 + Math.floor(rnd() * 20), 0.3, rnd);
             const st = { mask, x: Math.floor(rnd() * (W + 20)) - 10, y: Math.floor(rnd() * (H + 20)) - 10, id: rnd() < 0.3 ? -1 : k * 7, layer: Math.floor(rnd() * layerCount) };
-            raster.stamp(mask, st.x, st.y, st.id, st.layer);
+            raster.stamp(mask, st.x, st.y, { id: st.id, layer: st.layer });
             stamps.push(st);
         }
         const inside: [number, number][] = [];
@@ -69,15 +69,15 @@ testKernels('raster.raycast after erases and clears: the naive oracle over the r
     const rnd = mulberry32(SEED + 1);
     const W = 120, H = 90, raster = new CollisionRaster(W, H, { layers: 2 });
     const ground = new Mask(W, 30, true), crater = sprite(15, 15, 0.8, rnd);
-    raster.stamp(ground, 0, 60, -1, 0);
+    raster.stamp(ground, 0, 60);
     for (let k = 0; k < 25; k++) raster.erase(crater, rnd() * W - 7, 50 + rnd() * 40, 0);
-    for (let k = 0; k < 30; k++) raster.stampPixel(rnd() * W, rnd() * 60, k, 1);
+    for (let k = 0; k < 30; k++) raster.stampPixel(rnd() * W, rnd() * 60, { id: k, layer: 1 });
     raster.clear(1);
-    for (let k = 0; k < 30; k++) raster.stampPixel(rnd() * W, rnd() * 60, 100 + k, 1);
+    for (let k = 0; k < 30; k++) raster.stampPixel(rnd() * W, rnd() * 60, { id: 100 + k, layer: 1 });
     const out: RasterRayHit = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, id: 0 };
     for (const s of segments(rnd, W, H, 0, 0, 600)) {
         const want = fields(refCast((i, j) => raster.testPixel(i, j), W, H, 0, 0, s[0], s[1], s[2], s[3]));
-        assert.equal(raster.raycastInto(s[0], s[1], s[2], s[3], out), want !== null);
+        assert.equal(raster.raycast(s[0], s[1], s[2], s[3], undefined, out) !== null, want !== null);
         if (!want) continue;
         assert.deepEqual(fields(out), want, s.join(', '));
         // Terrain has no ids; bullets on layer 1 have the id of the stamp after the clear.
@@ -91,7 +91,7 @@ test('raster.raycast: errors name the value', () => {
     assert.throws(() => raster.raycast(NaN, 0, 1, 1), { name: 'RangeError', message: 'x0 must be a finite number, got NaN.' });
     assert.throws(() => raster.raycast(0, 0, 1, 1, 4), { name: 'RangeError', message: /layers must be a non-empty set of layer bits .* got 4/ });
     assert.throws(() => raster.raycast(0, 0, 1, 1, 0), RangeError);
-    assert.throws(() => raster.raycastInto(0, 0, 1, 1, 7 as unknown as RasterRayHit), { name: 'TypeError', message: /out must be a RayHit object/ });
+    assert.throws(() => raster.raycast(0, 0, 1, 1, undefined, 7 as unknown as RasterRayHit), { name: 'TypeError', message: /out must be a RasterRayHit object, got 7/ });
     assert.equal(new CollisionRaster(0, 5).raycast(0, 0, 3, 3), null);
 });
 
@@ -107,7 +107,7 @@ testKernels('TileMap.raycast equals the naive oracle over its pixels, tile by ti
         for (const s of segments(rnd, W, H, 0, 0, 400, inside)) {
             const want = fields(refCast((i, j) => map.testPixel(i, j), W, H, 0, 0, s[0], s[1], s[2], s[3]));
             assert.deepEqual(fields(map.raycast(s[0], s[1], s[2], s[3])), want, `${tw}x${th} tiles: ${s.join(', ')}`);
-            assert.equal(map.raycastInto(s[0], s[1], s[2], s[3], out), want !== null);
+            assert.equal(map.raycast(s[0], s[1], s[2], s[3], out) !== null, want !== null);
         }
         // From far away along a row: the first solid pixel of that row.
         for (let k = 0; k < 20; k++) {

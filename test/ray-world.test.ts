@@ -57,7 +57,7 @@ testKernels('world.raycast equals the per-body oracle under churn, with layers a
         const tiles = [sprite(16, 16, 0.1, rnd), new Mask(16, 16, true)];
         const map = new TileMap(16, 16, 8, 6, tiles, Array.from({ length: 48 }, () => rnd() < 0.8 ? -1 : Math.floor(rnd() * 2)));
         const raster = new CollisionRaster(W, H, { layers: 2 });
-        for (let k = 0; k < 15; k++) raster.stamp(shapes[k % 4], rnd() * W, rnd() * H, k, k % 2);
+        for (let k = 0; k < 15; k++) raster.stamp(shapes[k % 4], rnd() * W, rnd() * H, { id: k, layer: k % 2 });
         const layers: LayerRef[] = [
             { body: world.addLayer(map, { category: 8 }), category: 8, w: map.width, h: map.height, set: (i, j) => map.testPixel(i, j) },
             { body: world.addLayer(raster.layer(1), { category: 16 }), category: 16, w: W, h: H, set: (i, j) => raster.testPixel(i, j, 2) }
@@ -124,24 +124,24 @@ test('world.raycast ties: equal distances go to bodies before layers, then to th
     world.setFilter(early, { category: 2 });
     assert.equal(world.raycast(0, 1.5, 40, 1.5, 1)?.body, layer, 'filtered out by category');
     assert.equal(world.raycast(0, 1.5, 40, 1.5, 2)?.body, early);
-    // A layer without raycastInto is not hit by rays; one with it is.
+    // A layer without raycast is not hit by rays; one with it is.
     const custom: CollisionLayer = { test: () => true, overlapArea: () => 1, hitPoint: () => ({ x: 0, y: 0 }), testPixel: () => true };
     const plain = new World();
     plain.addLayer(custom);
     assert.equal(plain.raycast(0, 0, 10, 10), null);
-    const withRays: CollisionLayer = { ...custom, raycastInto: (x0, y0, _x1, _y1, out) => { Object.assign(out, { px: 0, py: 0, x: x0, y: y0, distance: 0, nx: 0, ny: 0 }); return true; } };
+    const withRays: CollisionLayer = { ...custom, raycast: (x0, y0, _x1, _y1, out) => Object.assign(out ?? {}, { px: 0, py: 0, x: x0, y: y0, distance: 0, nx: 0, ny: 0 }) };
     const handle = plain.addLayer(withRays);
     assert.equal(plain.raycast(0, 0, 10, 10)?.body, handle);
 });
 
-testKernels('world.raycastInto: allocation-free form; decorative and removed bodies are never hit', () => {
+testKernels('world.raycast with out: allocation-free form; decorative and removed bodies are never hit', () => {
     const world = new World(), m = new Mask(3, 3, true);
     const a = world.add({ x: 5, y: 5, mask: m }), deco = world.add({ x: 2, y: 5, mask: m, category: 0 });
     const out: WorldRayHit = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, body: deco };
-    assert.equal(world.raycastInto(0, 6.5, 20, 6.5, out), true);
+    assert.equal(world.raycast(0, 6.5, 20, 6.5, undefined, out), out);
     assert.deepEqual({ ...out }, { px: 5, py: 6, x: 5, y: 6.5, distance: 5, nx: -1, ny: 0, body: a });
     world.remove(a);
-    assert.equal(world.raycastInto(0, 6.5, 20, 6.5, out), false);
+    assert.equal(world.raycast(0, 6.5, 20, 6.5, undefined, out), null);
     assert.equal(out.body, a, 'out is left alone on a miss');
     assert.equal(world.raycast(0, 6.5, 20, 6.5), null);
     // Many bodies along one long ray: stops at the first, whatever the grid's cell size.
@@ -158,10 +158,10 @@ test('world.raycast: errors name the value', () => {
     assert.throws(() => world.raycast(0, NaN, 1, 1), { name: 'RangeError', message: 'y0 must be a finite number, got NaN.' });
     assert.throws(() => world.raycast(0, 0, 1, 1, -5), { name: 'RangeError', message: /filter must be an integer in 0\.\.4294967295, got -5/ });
     assert.throws(() => world.raycast(0, 0, 1, {} as number), { name: 'TypeError', message: 'y1 must be a number, got Object.' });
-    assert.throws(() => world.raycastInto(0, 0, 1, 1, undefined as unknown as WorldRayHit), { name: 'TypeError', message: /out must be a RayHit object/ });
+    assert.throws(() => world.raycast(0, 0, 1, 1, undefined, 5 as unknown as WorldRayHit), { name: 'TypeError', message: /out must be a WorldRayHit object, got 5/ });
 });
 
-test('world.raycast: a layer whose raycastInto casts a World ray itself gets a clear Error, and both worlds stay usable', () => {
+test('world.raycast: a layer whose raycast casts a World ray itself gets a clear Error, and both worlds stay usable', () => {
     const inner = new World();
     inner.add({ x: 5, y: 0, mask: new Mask(2, 2, true) });
     const world = new World();
@@ -169,7 +169,7 @@ test('world.raycast: a layer whose raycastInto casts a World ray itself gets a c
     // A layer that answers rays with another World's rays (a mask ray inside a World search is fine).
     const nested: CollisionLayer = {
         test: () => false, overlapArea: () => 0, hitPoint: () => null, testPixel: () => false,
-        raycastInto: (x0, y0, x1, y1, out) => inner.raycastInto(x0, y0, x1, y1, out as WorldRayHit)
+        raycast: (x0, y0, x1, y1, out) => inner.raycast(x0, y0, x1, y1, undefined, out as WorldRayHit)
     };
     world.addLayer(nested);
     assert.throws(() => world.raycast(0, 1.5, 20, 1.5), (e: unknown) => e instanceof Error && /cast a World ray during another World ray/.test((e as Error).message));

@@ -35,13 +35,13 @@ testKernels('mask.raycast equals the naive oracle on random masks and segments',
     assert.ok(hits > total / 4 && hits < total, `${hits} of ${total} hit`);
 });
 
-testKernels('raycastInto fills out like raycast and leaves it alone on a miss', () => {
+testKernels('raycast with out fills it like raycast, returns it, and leaves it alone on a miss', () => {
     const rnd = mulberry32(SEED + 1);
     const { m } = randomMask(70, 50, 0.01, rnd);
     const out: RayHit = { px: -9, py: -9, x: -9, y: -9, distance: -9, nx: -9, ny: -9 };
     for (const s of segments(rnd, 70, 50, 0, 0, 300)) {
         const before = { ...out }, hit = cast(m, s);
-        assert.equal(m.raycastInto(s[0], s[1], s[2], s[3], out), hit !== null);
+        assert.equal(m.raycast(s[0], s[1], s[2], s[3], out), hit === null ? null : out);
         assert.deepEqual(out, hit ?? before);
     }
 });
@@ -163,9 +163,9 @@ test('bad arguments throw, naming the value', () => {
     assert.throws(() => m.raycast(0, 0, 1, NaN), { name: 'RangeError', message: 'y1 must be a finite number, got NaN.' });
     assert.throws(() => m.raycast('1' as unknown as number, 0, 1, 1), { name: 'TypeError', message: 'x0 must be a number, got "1".' });
     assert.throws(() => m.raycast(0, 0, 1, undefined as unknown as number), { name: 'TypeError', message: 'y1 must be a number, got undefined.' });
-    assert.throws(() => m.raycastInto(0, 0, 1, 1, null as unknown as RayHit), { name: 'TypeError', message: /out must be a RayHit object .* got null/ });
+    assert.throws(() => m.raycast(0, 0, 1, 1, null as unknown as RayHit), { name: 'TypeError', message: 'out must be a RayHit object, got null.' });
     const gone = new Mask(4, 4);
     gone.dispose();
     assert.throws(() => gone.raycast(0, 0, 1, 1), /was disposed/);
-    assert.throws(() => gone.raycastInto(0, 0, 1, 1, out), /was disposed/);
+    assert.throws(() => gone.raycast(0, 0, 1, 1, out), /was disposed/);
 });

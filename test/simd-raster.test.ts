@@ -61,7 +61,7 @@ testKernels('tall rasters: anonymous stamps, erases, clears and test / overlapAr
         const r = new CollisionRaster(w, h, { layers });
         const planes = Array.from({ length: layers }, () => new Ref(w, h));
         for (const op of ops) {
-            if (op.kind === 'stamp') { r.stamp(op.s.toMask(), op.x, op.y, -1, op.layer); planes[op.layer] = planes[op.layer].draw(op.s, op.x, op.y); }
+            if (op.kind === 'stamp') { r.stamp(op.s.toMask(), op.x, op.y, { layer: op.layer }); planes[op.layer] = planes[op.layer].draw(op.s, op.x, op.y); }
             else if (op.kind === 'erase') { r.erase(op.s.toMask(), op.x, op.y, op.layer); planes[op.layer] = planes[op.layer].draw(op.s, op.x, op.y, true); }
             else if (op.kind === 'clear') { r.clear(op.layer); planes[op.layer] = new Ref(w, h); }
             else if (op.kind === 'query') {
@@ -85,10 +85,10 @@ testKernels('stamps with ids, a plane stamped onto itself, and JS-heap masks giv
         const r = new CollisionRaster(150, 40, { layers: 3 });
         const a = Ref.random(70, 30, 0.3, 1).toMask(), b = Ref.random(40, 25, 0.5, 2).toMask();
         const heap = Mask.fromWords(b.width, b.height, b.words.slice()); // JS-heap words: the JS path on the wasm side too
-        r.stamp(a, 10, 5, -1, 0).stamp(b, 60, -3, 7, 0).stamp(a, 37, 12, -1, 0); // ids on layer 0 after the first stamp
-        r.stamp(heap, -9, 20, -1, 1).stamp(a, 100, 20, -1, 1);
-        r.stamp(r.plane(1), 5, 3, -1, 1).stamp(r.plane(0), 2, 1, 9, 0); // planes onto themselves: as they were, as Mask.draw
-        r.stamp(r.plane(0), 3, 1, -1, 2);
+        r.stamp(a, 10, 5).stamp(b, 60, -3, { id: 7 }).stamp(a, 37, 12); // ids on layer 0 after the first stamp
+        r.stamp(heap, -9, 20, { layer: 1 }).stamp(a, 100, 20, { layer: 1 });
+        r.stamp(r.plane(1), 5, 3, { layer: 1 }).stamp(r.plane(0), 2, 1, { id: 9 }); // planes onto themselves: as they were, as Mask.draw
+        r.stamp(r.plane(0), 3, 1, { layer: 2 });
         const answers = [];
         for (const [x, y] of [[0, 0], [20, 10], [-30, 5], [90, 20], [120, -10]]) {
             for (const layers of [1, 2, 4, 3, 5, 6, 7]) {
@@ -164,7 +164,7 @@ test('the automatic choice between the paths (wasmMinWords) gives the JS answers
         const out: unknown[] = [];
         for (let i = 0; i < 200; i++) {
             const s = sprites[i % sprites.length], x = Math.floor(rnd() * 320) - 10, y = Math.floor(rnd() * 220) - 10;
-            if (i % 3 === 0) r.stamp(s, x, y, -1, i & 1);
+            if (i % 3 === 0) r.stamp(s, x, y, { layer: i & 1 });
             else out.push(r.test(s, x, y, 3), r.overlapArea(s, x, y, 3), r.hitPoint(s, x, y, 3), r.hitPoint(s, x, y, 1));
         }
         for (const [w, h] of [[8, 8], [16, 16], [17, 30], [32, 16], [100, 9]]) {

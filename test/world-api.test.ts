@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Mask } from '../src/mask.js';
 import { TileMap } from '../src/tilemap.js';
-import { World, type Body, type Contact } from '../src/world.js';
+import { World, type Body, type Contact, type Pair } from '../src/world.js';
 
 const box = (w: number, h: number): Mask => new Mask(w, h, true);
 const ids = (bs: Body<unknown>[]): number[] => bs.map(b => b.id);
@@ -38,41 +38,43 @@ test('filters: categories both ways, groups, decorative bodies', () => {
     assert.ok(world.collisions().some(x => x.b === deco));
 });
 
-test('events: begin, stay, end; per-body callbacks on both bodies; order a then b', () => {
+test('events: begin, stay, end; listeners in registration order; off() removes one', () => {
     const world = new World<string>();
     const log: string[] = [];
-    const a = world.add({ x: 0, y: 0, mask: box(5, 5), data: 'a', onBegin: (s, o) => log.push(`${s.data}.begin(${o.data})`) });
-    const b = world.add({ x: 3, y: 3, mask: box(5, 5), data: 'b', onEnd: (s, o) => log.push(`${s.data}.end(${o.data})`) });
-    b.onBegin = (s, o) => log.push(`${s.data}.begin(${o.data})`);
-    a.onStay = (s, o) => log.push(`${s.data}.stay(${o.data})`);
+    world.add({ x: 0, y: 0, mask: box(5, 5), data: 'a' });
+    const b = world.add({ x: 3, y: 3, mask: box(5, 5), data: 'b' });
+    const second = (p: Body<string>, q: Body<string>) => log.push(`second ${p.data}${q.data}`);
     world.on('begin', (p, q) => log.push(`begin ${p.data}${q.data}`));
+    world.on('begin', second);
     world.on('stay', (p, q) => log.push(`stay ${p.data}${q.data}`));
     world.on('end', (p, q) => log.push(`end ${p.data}${q.data}`));
     assert.equal(world.step(), 1);
+    world.off('begin', second);
     assert.equal(world.step(), 1);
     world.move(b, 50, 50);
     assert.equal(world.step(), 0);
     assert.equal(world.step(), 0);
-    assert.deepEqual(log, ['begin ab', 'a.begin(b)', 'b.begin(a)', 'stay ab', 'a.stay(b)', 'end ab', 'b.end(a)']);
-    assert.equal(world.pairCount, 0);
-    assert.throws(() => world.pairA(0), RangeError);
+    assert.deepEqual(log, ['begin ab', 'second ab', 'stay ab', 'end ab']);
+    assert.deepEqual(world.collisions(), []);
+    assert.throws(() => world.on('hit' as 'begin', () => {}), /Unknown event "hit"; expected "begin", "stay" or "end"/);
 });
 
-test('callbacks: removing a body inside its own callback takes effect at once; adds and moves at the next step', () => {
+test('listeners: removing a body inside a listener takes effect at once; adds and moves at the next step', () => {
     const world = new World<string>();
     const log: string[] = [];
     const m = box(4, 4);
     const bullet = world.add({ x: 0, y: 0, mask: m, data: 'bullet' });
-    const e1 = world.add({ x: 1, y: 0, mask: m, data: 'e1' });
+    world.add({ x: 1, y: 0, mask: m, data: 'e1' });
     const e2 = world.add({ x: 2, y: 0, mask: m, data: 'e2' });
     let spawned: Body<string> | null = null;
-    bullet.onBegin = (self, other) => {
+    world.on('begin', (a, b) => log.push(`begin ${a.data}-${b.data}`));
+    world.on('begin', (self, other) => {
+        if (self !== bullet) return;
         log.push(`bullet hit ${other.data}`);
         world.remove(self);                                      // removes itself: no more events for it
         spawned = world.add({ x: 2, y: 0, mask: m, data: 'spark' }); // overlaps e1, e2 but only from the next step
         world.move(e2, 100, 100);                                // e1–e2 still reported this step
-    };
-    world.on('begin', (a, b) => log.push(`begin ${a.data}-${b.data}`));
+    });
     assert.equal(world.step(), 3);
     assert.deepEqual(log, ['begin bullet-e1', 'bullet hit e1', 'begin e1-e2']);
     assert.ok(bullet.removed);
@@ -81,10 +83,11 @@ test('callbacks: removing a body inside its own callback takes effect at once; a
     world.step();
     assert.deepEqual(log, ['begin e1-spark']);                   // e1–e2 ended silently? no: e2 moved away -> end (no listener)
     assert.ok(spawned);
-    // Detection cannot run inside a callback.
-    e1.onStay = () => { world.step(); };
-    assert.throws(() => world.step(), /inside a collision callback/);
-    e1.onStay = null;
+    // Detection cannot run inside a listener.
+    const nested = () => { world.step(); };
+    world.on('stay', nested);
+    assert.throws(() => world.step(), /inside a collision listener/);
+    world.off('stay', nested);
     world.step();
 });
 
@@ -95,11 +98,10 @@ test('removing the other body inside a callback silences it for the rest of the 
     const a = world.add({ x: 0, y: 0, mask: m, data: 'a' });
     const b = world.add({ x: 1, y: 1, mask: m, data: 'b' });
     const c = world.add({ x: 2, y: 2, mask: m, data: 'c' });
-    a.onBegin = (_s, o) => { log.push(`a<${o.data}`); if (o === b) world.remove(b); };
-    b.onBegin = (_s, o) => log.push(`b<${o.data}`);
-    c.onBegin = (_s, o) => log.push(`c<${o.data}`);
+    world.on('begin', (p, q) => { log.push(`${p.data}-${q.data}`); if (p === a && q === b) world.remove(b); });
+    world.on('begin', (p, q) => log.push(`then ${p.data}-${q.data}`));
     world.step();
-    assert.deepEqual(log, ['a<b', 'a<c', 'c<a']);
+    assert.deepEqual(log, ['a-b', 'a-c', 'then a-c']);
     assert.equal(world.size, 2);
     log.length = 0;
     world.step();
@@ -107,14 +109,24 @@ test('removing the other body inside a callback silences it for the rest of the 
     void c;
 });
 
-test('allocation-free pair iteration and collisionsInto', () => {
+test('collisions(out) reuses its Pair objects; right after step() it reads that step\'s pairs', () => {
     const world = new World();
     const bodies = [0, 1, 2].map(i => world.add({ x: i * 3, y: 0, mask: box(4, 4) }));
-    const out: Body<unknown>[] = [];
-    assert.equal(world.collisionsInto(out), 2);
-    assert.deepEqual(ids(out), [bodies[0].id, bodies[1].id, bodies[1].id, bodies[2].id]);
-    const n = world.step();
-    for (let i = 0; i < n; i++) assert.ok(world.pairA(i).id < world.pairB(i).id);
+    const out: Pair[] = [];
+    assert.equal(world.collisions(out), out);
+    assert.deepEqual(out.map(p => [p.a.id, p.b.id]), [[bodies[0].id, bodies[1].id], [bodies[1].id, bodies[2].id]]);
+    const first = out[0];
+    world.move(bodies[2], 100, 0);
+    assert.equal(world.step(), 1);
+    assert.equal(world.collisions(out).length, 1);
+    assert.equal(out[0], first, 'the Pair object is reused');
+    assert.deepEqual([out[0].a, out[0].b], [bodies[0], bodies[1]]);
+    // A change after step() is seen: collisions() detects again.
+    world.move(bodies[2], 6, 0);
+    assert.equal(world.collisions(out).length, 2);
+    world.remove(bodies[1]);
+    assert.deepEqual(world.collisions(), []);
+    assert.throws(() => world.collisions({} as Pair[]), { name: 'TypeError', message: /out must be an array of pairs, got Object/ });
 });
 
 test('huge and negative coordinates, sparse clusters, zero-size masks', () => {
@@ -176,7 +188,7 @@ test('contact: first pixel, area, box, normal and push-out', () => {
     const c3 = world.contact(s1, s2) as Contact;
     assert.deepEqual([c3.normalX, c3.normalY, c3.pushX, c3.pushY], [0, -1, 0, -4]);
     const out = { x: 0, y: 0, area: 0, box: { x: 0, y: 0, width: 0, height: 0 }, normalX: 0, normalY: 0, pushX: 0, pushY: 0 };
-    assert.equal(world.contactInto(player, ground, out), true);
+    assert.equal(world.contact(player, ground, out), out);
     // After applying the push the two no longer overlap.
     world.move(player, player.x + out.pushX, player.y + out.pushY);
     assert.equal(world.contact(player, ground), null);
@@ -240,7 +252,7 @@ test('sweep: a 40 px/frame bullet cannot pass a 4 px wall; first contact and las
     assert.ok(h3 && h3.body.layer);
     assert.equal(h3.x, 28);
     const out = { body: b3, x: 0, y: 0, freeX: 0, freeY: 0, t: 0 };
-    assert.equal(w3.sweepInto(b3, 0, 30, out), false);
+    assert.equal(w3.sweep(b3, 0, 30, out), null);
 });
 
 test('setMask (animation frames) and transforms change what collides', () => {
@@ -288,8 +300,8 @@ test('bad input: clear errors naming the value', () => {
     assert.throws(() => world.queryPoint(NaN, 0), RangeError);
     assert.throws(() => world.queryRect(0, 0, -1, 2), /width must be an integer/);
     assert.throws(() => world.queryMask(null as never, 0, 0), TypeError);
-    assert.throws(() => world.queryPointInto(0, 0, null as never), /out must be an array/);
-    assert.throws(() => world.collisionsInto({} as never), /out must be an array/);
+    assert.throws(() => world.queryPoint(0, 0, undefined, null as never), /out must be an array/);
+    assert.throws(() => world.collisions({} as never), /out must be an array/);
     assert.throws(() => world.sweep(b, NaN, 0), /toX must be a finite number/);
     assert.throws(() => world.on('hit' as never, () => {}), /Unknown event "hit"/);
     assert.throws(() => world.on('begin', 3 as never), /listener must be a function/);

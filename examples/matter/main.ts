@@ -115,16 +115,16 @@ const sunk = (s: Sprite) => s.body.parts.slice(s.body.parts.length > 1 ? 1 : 0).
 function render(): void {
     ctx.fillStyle = '#223';
     ctx.fillRect(0, 0, WIDTH, HEIGHT);
-    drawMask(ctx, terrain, 0, 0, 0x8a6a40ff);
-    drawPieces(ctx, pieces, 0, 0, 0x40c0ff60);
-    drawPolygons(ctx, polygons, 0, 0, 0xffd000ff);
+    drawMask(ctx, terrain, 0, 0, { color: 0x8a6a40ff });
+    drawPieces(ctx, pieces, 0, 0, { color: 0x40c0ff60 });
+    drawPolygons(ctx, polygons, 0, 0, { color: 0xffd000ff });
     for (const s of sprites) {
         // The mask's top-left corner is at position − R(angle)·centre: draw the image from there, rotated.
         ctx.save();
         ctx.translate(s.body.position.x, s.body.position.y);
         ctx.rotate(s.body.angle);
         ctx.drawImage(s.image, -s.centre.x, -s.centre.y);
-        drawPieces(ctx, s.pieces, -s.centre.x, -s.centre.y, 0x40ff4080);
+        drawPieces(ctx, s.pieces, -s.centre.x, -s.centre.y, { color: 0x40ff4080 });
         ctx.restore();
     }
 }

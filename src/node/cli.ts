@@ -265,7 +265,7 @@ function previewPng(frame: AtlasFrame, maxMib: number): Uint8Array {
         // pngjs only here, loaded on demand: builds start faster without it.
         const { PNG } = createRequire(import.meta.url)('pngjs') as { PNG: typeof PNGType };
         const png = new PNG({ width, height });
-        if (m.width > 0 && m.height > 0) png.data.set(m.toRGBA(0xffffffff, 0x000000ff));
+        if (m.width > 0 && m.height > 0) png.data.set(m.toRGBA({ onColor: 0xffffffff, offColor: 0x000000ff }));
         return PNG.sync.write(png);
     } catch (e) {
         throw new RangeError(`Frame ${JSON.stringify(frame.name)} is ${m.width}x${m.height}: cannot allocate or encode its ${(need / 1048576).toFixed(0)} MiB PNG preview (${(e as Error).message}); draw it with --frame as text.`, { cause: e });

@@ -1,7 +1,7 @@
 // hitmask/node: Node-only helpers: image decoding, sprite sheet layouts and building mask atlases from files.
-export * from '../index.js';
-export { readImage, readFrames, decodeImage, decodeFrames, imageSize, type DecodeOptions } from './decode.js';
-export { DEFAULT_MAX_BYTES, type RGBAImage, type ImageFrame } from './image.js';
+// Core names (Mask, MaskAtlas, World, …) come from 'hitmask'.
+export { readImage, readFrames, decodeImage, decodeFrames, type DecodeOptions } from './decode.js';
+export type { RGBAImage, ImageFrame } from './image.js';
 export { gridFrames, parseSheetJson, type GridOptions, type SheetFrame, type SheetLayout, type SheetTag } from './sheets.js';
-export { buildAtlas, resolveInputs, imageMask, cutSheet, loadLayout, type BuildOptions, type BuildStats, type BuildInput, type BuildResult, type MaskOptions } from './build.js';
-export { createThreadPool, spawnNodeWorker } from './threads.js';
+export { buildAtlas, cutSheet, type BuildOptions, type BuildStats, type BuildInput, type BuildResult, type MaskOptions } from './build.js';
+export { createThreadPool } from './threads.js';
