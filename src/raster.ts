@@ -3,6 +3,7 @@ import { checkCoord, checkInt, checkSize, describe } from './check.js';
 import type { CollisionLayer } from './layer.js';
 import { ANY, AREA, clip, FIRST, JS, newClip, pick, pickFor, type Clip } from './kernels.js';
 import { Mask, type Point } from './mask.js';
+import { RasterIds } from './ids.js';
 import { castPlanes, type RasterRayHit } from './ray.js';
 
 /** Options of {@link CollisionRaster}. */
@@ -32,9 +33,6 @@ export const MAX_LAYERS = 32;
 
 /** Largest stamp id; `-1` means "no id". */
 export const MAX_ID = 2 ** 31 - 1;
-
-// Largest raster that can hold ids: the id plane is one Int32Array entry per pixel.
-const MAX_ID_PIXELS = 2 ** 30;
 
 // Clip scratch of the raster's calls (each fills it, then passes it to the kernel).
 const C: Clip = newClip();
@@ -69,18 +67,6 @@ export class CollisionRaster {
 
     /** @internal */
     private readonly planes: Mask[] = [];
-    // Per layer, per pixel (row-major), the ids stamped there: −1 none, h >= 0 the single id h, h <= −2 a list
-    // starting at entry −2 − h. A lone id needs one store instead of a list entry: 3x faster stamping of 1,000 9x18 shots.
-    // null until the layer's first id.
-    /** @internal */
-    private readonly heads: (Int32Array | null)[] = [];
-    // Per layer entry pool, a linked list per pixel: entry e holds id entId[e] and the next (older) entry entNext[e].
-    /** @internal */
-    private readonly entId: Int32Array[] = [];
-    /** @internal */
-    private readonly entNext: Int32Array[] = [];
-    /** @internal */
-    private readonly entCount: Int32Array;
     // Per layer bounding box of everything stamped since the last clear, so clear() only zeroes that.
     /** @internal */
     private readonly dirtyX0: Int32Array;
@@ -90,15 +76,12 @@ export class CollisionRaster {
     private readonly dirtyX1: Int32Array;
     /** @internal */
     private readonly dirtyY1: Int32Array;
-    // Scratch: the planes of the selected layers, and an open-addressing set that dedupes ids in hits().
+    // Scratch: the planes of the selected layers.
     /** @internal */
     private readonly sel: Mask[] = [];
+    // Which ids were stamped where (ids.ts).
     /** @internal */
-    private seen: Int32Array = new Int32Array(64).fill(-1);
-    /** @internal */
-    private found: Int32Array = new Int32Array(32);
-    /** @internal */
-    private foundSlot: Int32Array = new Int32Array(32);
+    private readonly ids: RasterIds;
     /** Creates an empty raster of `width` × `height` pixels with `options.layers` bit planes. */
     constructor(width: number, height: number, options: RasterOptions = {}) {
         checkSize('CollisionRaster width', width);
@@ -111,11 +94,8 @@ export class CollisionRaster {
         this.allLayers = n === 32 ? 0xffffffff : (1 << n) - 1;
         for (let i = 0; i < n; i++) {
             this.planes.push(new Mask(width, height));
-            this.heads.push(null);
-            this.entId.push(new Int32Array(0));
-            this.entNext.push(new Int32Array(0));
         }
-        this.entCount = new Int32Array(n);
+        this.ids = new RasterIds(n, width, height);
         this.dirtyX0 = new Int32Array(n).fill(width);
         this.dirtyY0 = new Int32Array(n).fill(height);
         this.dirtyX1 = new Int32Array(n);
@@ -164,7 +144,7 @@ export class CollisionRaster {
         this.checkPoints(xs, ys, ids);
         this.checkLayer(layer);
         // The id plane is created (and may refuse a huge raster) before anything is stamped.
-        if (ids !== undefined && this.heads[layer] === null) for (let i = 0; i < ids.length; i++) if (ids[i] >= 0) { this.idPlane(layer); break; }
+        if (ids !== undefined && this.ids.heads[layer] === null) for (let i = 0; i < ids.length; i++) if (ids[i] >= 0) { this.ids.plane(layer); break; }
         for (let i = 0, n = xs.length; i < n; i++) this.put(mask, Math.floor(xs[i]), Math.floor(ys[i]), ids === undefined ? -1 : ids[i], layer);
         return this;
     }
@@ -183,7 +163,7 @@ export class CollisionRaster {
         if (!clip(this.width, this.height, mask.width, mask.height, x, y, c)) return;
         const X0 = c.x0, Y0 = c.y0, X1 = c.x1, Y1 = c.y1;
         this.grow(layer, X0, Y0, X1, Y1);
-        const heads = id >= 0 ? this.idPlane(layer) : this.heads[layer];
+        const heads = id >= 0 ? this.ids.plane(layer) : this.ids.heads[layer];
         // Anonymous stamps on a layer without ids are Mask.draw's kernel: 0.33x the JS time for 1,000 32² stamps,
         // 0.14x for 100 256² ones (bench/raster.bench.ts).
         if (heads === null) {
@@ -193,7 +173,7 @@ export class CollisionRaster {
         const A = plane.words, B = mask.words, H = this.height, W = this.width;
         const bh = mask.height, bStrips = mask.strips, rows = Y1 - Y0, n0 = Y0 - y;
         const lastStrip = plane.strips - 1, edge = lastWordMask(W);
-        let ids = this.entId[layer], next = this.entNext[layer], cnt = this.entCount[layer];
+        let ids = this.ids.entId[layer], next = this.ids.entNext[layer], cnt = this.ids.entCount[layer];
         for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
             // Raster strip s takes mask pixels o..o+31: the high bits of mask strip bs and the low bits of bs + 1.
             const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
@@ -215,10 +195,10 @@ export class CollisionRaster {
                     if (v === 0) continue;
                     // Pixels that already hold ids get list entries; inlined with the pool in locals: 1.3x faster than a call per pixel with 100,000 shots overlapping.
                     if (cnt + 64 > ids.length) {
-                        this.entCount[layer] = cnt;
-                        this.reserve(layer, cnt + 64);
-                        ids = this.entId[layer];
-                        next = this.entNext[layer];
+                        this.ids.entCount[layer] = cnt;
+                        this.ids.reserve(layer, cnt + 64);
+                        ids = this.ids.entId[layer];
+                        next = this.ids.entNext[layer];
                     }
                     for (; v !== 0; v &= v - 1) {
                         const p = p0 + ctz(v), h = heads[p];
@@ -232,7 +212,7 @@ export class CollisionRaster {
                 }
             }
         }
-        this.entCount[layer] = cnt;
+        this.ids.entCount[layer] = cnt;
     }
 
     /** Clears the pixels of `layer` under `mask`'s set pixels (AND NOT), its top-left at (x, y): craters in terrain. Erased pixels lose their ids. */
@@ -256,7 +236,7 @@ export class CollisionRaster {
         this.checkLayer(layer);
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) return this;
         this.grow(layer, x, y, x + 1, y + 1);
-        this.setPixel(layer, x, y, id, id >= 0 ? this.idPlane(layer) : this.heads[layer]);
+        this.setPixel(layer, x, y, id, id >= 0 ? this.ids.plane(layer) : this.ids.heads[layer]);
         return this;
     }
 
@@ -281,8 +261,8 @@ export class CollisionRaster {
         this.checkLayer(layer);
         const n = xs.length;
         const A = this.planes[layer].words, H = this.height, W = this.width;
-        let heads = this.heads[layer];
-        if (ids !== undefined && heads === null) for (let i = 0; i < n && heads === null; i++) if (ids[i] >= 0) heads = this.idPlane(layer);
+        let heads = this.ids.heads[layer];
+        if (ids !== undefined && heads === null) for (let i = 0; i < n && heads === null; i++) if (ids[i] >= 0) heads = this.ids.plane(layer);
         let minX = W, minY = H, maxX = -1, maxY = -1;
         for (let i = 0; i < n; i++) {
             const fx = Math.floor(xs[i]), fy = Math.floor(ys[i]);
@@ -375,30 +355,24 @@ export class CollisionRaster {
                     let any = 0;
                     for (let bits = layers; bits !== 0; bits &= bits - 1) {
                         const l = 31 - Math.clz32(bits & -bits);
-                        if (this.heads[l] !== null) any |= this.planes[l].words[ai];
+                        if (this.ids.heads[l] !== null) any |= this.planes[l].words[ai];
                     }
                     // Pixel by pixel (row-major), then layer by layer, newest id first.
                     for (let v = w & any; v !== 0; v &= v - 1) {
                         const b = ctz(v), bit = 1 << b;
                         for (let bits = layers; bits !== 0; bits &= bits - 1) {
-                            const l = 31 - Math.clz32(bits & -bits), heads = this.heads[l];
+                            const l = 31 - Math.clz32(bits & -bits), heads = this.ids.heads[l];
                             if (heads === null || (this.planes[l].words[ai] & bit) === 0) continue;
-                            const ids = this.entId[l], next = this.entNext[l];
+                            const ids = this.ids.entId[l], next = this.ids.entNext[l];
                             const h = heads[p0 + b];
-                            if (h >= 0) n = this.addFound(h, n);
-                            else for (let e = -2 - h; e >= 0; e = next[e]) n = this.addFound(ids[e], n);
+                            if (h >= 0) n = this.ids.addFound(h, n);
+                            else for (let e = -2 - h; e >= 0; e = next[e]) n = this.ids.addFound(ids[e], n);
                         }
                     }
                 }
             }
         }
-        const found = this.found;
-        out.length = n;
-        for (let i = 0; i < n; i++) out[i] = found[i];
-        // Empty the dedupe set slot by slot: O(ids found), not O(set size).
-        const seen = this.seen, slot = this.foundSlot;
-        for (let i = 0; i < n; i++) seen[slot[i]] = -1;
-        return out;
+        return this.ids.take(out, n);
     }
 
     /**
@@ -435,33 +409,6 @@ export class CollisionRaster {
         return kern.query(planes, k, mask, C, op, out);
     }
 
-    // Adds an id to the dedupe set and the found list unless present; returns the new count.
-    /** @internal */
-    private addFound(id: number, n: number): number {
-        let seen = this.seen;
-        let mask = seen.length - 1, i = Math.imul(id, 0x9e3779b1) >>> 0 & mask;
-        while (seen[i] !== -1) {
-            if (seen[i] === id) return n;
-            i = (i + 1) & mask;
-        }
-        if (n >= this.found.length) {
-            this.found = grow32(this.found, n + 1);
-            this.foundSlot = grow32(this.foundSlot, n + 1);
-        }
-        if ((n + 1) * 2 > seen.length) {
-            // Rehash into a table twice as big, keeping the load factor at most 1/2.
-            seen = this.seen = new Int32Array(seen.length * 2).fill(-1);
-            mask = seen.length - 1;
-            for (let j = 0; j < n; j++) this.foundSlot[j] = insert(seen, mask, this.found[j]);
-            i = insert(seen, mask, id);
-        } else {
-            seen[i] = id;
-        }
-        this.found[n] = id;
-        this.foundSlot[n] = i;
-        return n + 1;
-    }
-
     // Sets one in-bounds pixel with the id rules of stamp().
     /** @internal */
     private setPixel(layer: number, x: number, y: number, id: number, heads: Int32Array | null): void {
@@ -471,50 +418,7 @@ export class CollisionRaster {
         if (heads === null) return;
         const p = y * this.width + x;
         if (!was) heads[p] = id;
-        else if (id >= 0) this.addId(layer, heads, p, id);
-    }
-
-    // Adds an id to a set pixel's ids, newest first.
-    /** @internal */
-    private addId(layer: number, heads: Int32Array, p: number, id: number): void {
-        const h = heads[p];
-        if (h === -1) heads[p] = id;
-        else if (h >= 0) heads[p] = -2 - this.push(layer, id, this.push(layer, h, -1));
-        else heads[p] = -2 - this.push(layer, id, -2 - h);
-    }
-
-    // Makes room for `n` entries in the layer's pool.
-    /** @internal */
-    private reserve(layer: number, n: number): void {
-        if (n > this.entId[layer].length) {
-            this.entId[layer] = grow32(this.entId[layer], n);
-            this.entNext[layer] = grow32(this.entNext[layer], n);
-        }
-    }
-
-    // Appends an id entry to the layer's pool; returns its index.
-    /** @internal */
-    private push(layer: number, id: number, next: number): number {
-        const e = this.entCount[layer];
-        this.reserve(layer, e + 1);
-        this.entId[layer][e] = id;
-        this.entNext[layer][e] = next;
-        this.entCount[layer] = e + 1;
-        return e;
-    }
-
-    // The layer's id plane, created on the first id; pixels already set get no id.
-    /** @internal */
-    private idPlane(layer: number): Int32Array {
-        let heads = this.heads[layer];
-        if (heads === null) {
-            const n = this.width * this.height;
-            if (n > MAX_ID_PIXELS) {
-                throw new RangeError(`A ${this.width}x${this.height} raster is too big for ids (more than ${MAX_ID_PIXELS} pixels); stamp without ids or split the playfield.`);
-            }
-            heads = this.heads[layer] = new Int32Array(n).fill(-1);
-        }
-        return heads;
+        else if (id >= 0) this.ids.add(layer, heads, p, id);
     }
 
     /** @internal */
@@ -531,7 +435,7 @@ export class CollisionRaster {
         const H = this.height;
         // Id chains need no clearing: they are read only where a bit is set, and a stamp that sets a bit restarts its chain.
         // Zeroing only the stamped box saves the full fill (about 1.6 µs for a 1920x1080 plane) when little was stamped.
-        this.entCount[layer] = 0;
+        this.ids.entCount[layer] = 0;
         if (x1 <= x0 || y1 <= y0) return;
         // Planes in WebAssembly memory are zeroed by fill32 (memory.fill, a memset): 1.7 µs for a whole
         // 1920x1080 plane, as TypedArray.fill on the JS heap, where TypedArray.fill on shared memory took 17.7 µs.
@@ -631,19 +535,6 @@ export class RasterView implements CollisionLayer {
     raycast(x0: number, y0: number, x1: number, y1: number, out?: RasterRayHit): RasterRayHit | null {
         return this.raster.raycast(x0, y0, x1, y1, this.layers, out);
     }
-}
-
-function insert(table: Int32Array, mask: number, id: number): number {
-    let i = Math.imul(id, 0x9e3779b1) >>> 0 & mask;
-    while (table[i] !== -1) i = (i + 1) & mask;
-    table[i] = id;
-    return i;
-}
-
-function grow32(a: Int32Array, min: number): Int32Array {
-    const b = new Int32Array(Math.max(min, a.length * 2, 16));
-    b.set(a);
-    return b;
 }
 
 function checkMask(m: unknown): asserts m is Mask {

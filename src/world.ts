@@ -1,26 +1,23 @@
 // The World: a store of bodies in typed arrays, the step (broad phase, filters, batched narrow phase,
 // pair order) and its begin/stay/end events. Queries, contacts and sweeps live in query.ts and contact.ts.
-import { Body, comparePairs, sortById, type Pair } from './body.js';
+import { Body, sortById, type Pair } from './body.js';
 import { checkBits, checkInt, coord, describe } from './check.js';
 import { contactInto, sweepInto, type Contact, type SweepHit } from './contact.js';
+import { PairEvents, type PairListener, type WorldEvent } from './events.js';
 import { Grid, growCopy } from './grid.js';
 import type { CollisionLayer } from './layer.js';
 import { overlapsBatch } from './kernels.js';
+import { PairList } from './pairs.js';
 import { Mask, type Point } from './mask.js';
 import { checkMask, queryMaskInto, queryPointInto, queryRectInto } from './query.js';
 import type { ThreadPool } from './threads.js';
-import { CollisionRaster } from './raster.js';
+import type { CollisionRaster } from './raster.js';
 import { checkTransform, TransformCache, type Transform } from './transform.js';
 import { castWorld, type WorldRayHit } from './ray.js';
 
 export { Body, type Pair } from './body.js';
 export type { Contact, SweepHit } from './contact.js';
-
-/** A world-level pair listener; `a` and `b` follow the pair order of {@link World.collisions}. */
-export type PairListener<T> = (a: Body<T>, b: Body<T>) => void;
-
-/** Pair events: `begin` on the first step a pair overlaps, `stay` on later ones, `end` on the first step it does not. */
-export type WorldEvent = 'begin' | 'stay' | 'end';
+export type { PairListener, WorldEvent } from './events.js';
 
 /** Options of {@link World.add}. */
 export interface BodyOptions<T = unknown> extends Transform {
@@ -68,8 +65,6 @@ export interface WorldOptions {
      */
     threads?: ThreadPool | null;
 }
-
-const EVENTS: readonly WorldEvent[] = ['begin', 'stay', 'end'];
 
 /**
  * Many moving sprites with pixel-exact collisions: a uniform-grid broad phase rebuilt per detection,
@@ -154,7 +149,7 @@ export class World<T = unknown> {
     /** @internal */
     token = 0;
     /** @internal */
-    keys = new Float64Array(1024);
+    pairList = new PairList();
     // Narrow phase batch: (slot a, slot b, dx, dy) per candidate pair, the results, and the last step's estimated words.
     /** @internal */
     batch = new Int32Array(4096);
@@ -177,20 +172,8 @@ export class World<T = unknown> {
     /** @internal */
     hitCount = 0;
     /** @internal */
-    prevA: Body<T>[] = [];
-    /** @internal */
-    prevB: Body<T>[] = [];
-    /** @internal */
-    prevCount = 0;
-    /** @internal */
-    dispatching = false;
-    // The pairs in hitA/hitB are the last step's and nothing changed since: collisions() need not detect again.
-    /** @internal */
-    stepped = false;
-    /** @internal */
-    thrown: unknown[] = [];
-    /** @internal */
-    listeners: Record<WorldEvent, PairListener<T>[]> = { begin: [], stay: [], end: [] };
+    events = new PairEvents<T>();
+
     /** @internal */
     rectMask = new Mask(0, 0);
     /** @internal */
@@ -225,7 +208,6 @@ export class World<T = unknown> {
 
     /** Adds a body; see {@link BodyOptions}. */
     add(options: BodyOptions<T>): Body<T> {
-        this.stepped = false;
         if (options == null || typeof options !== 'object') throw new TypeError(`add() needs an options object { x, y, mask }, got ${describe(options)}.`);
         const x = coord('x', options.x), y = coord('y', options.y);
         checkMask(options.mask);
@@ -259,9 +241,9 @@ export class World<T = unknown> {
 
     /** Adds a static layer (a tile map, a collision raster) that bodies collide with; its pairs have the layer as `b`. */
     addLayer(layer: CollisionLayer | CollisionRaster, options: LayerOptions<T> = {}): Body<T> {
-        this.stepped = false;
-        // A raster's queries take a layer set; the World talks to a view of all its layers.
-        if (layer instanceof CollisionRaster) layer = layer.view();
+        // A raster's queries take a layer set; the World talks to a view of all its layers. Duck-typed, so
+        // a World without rasters does not bundle the raster (4 KB gzipped).
+        if (isRaster(layer)) layer = layer.view();
         if (layer == null || typeof layer !== 'object' || typeof layer.test !== 'function' || typeof layer.overlapArea !== 'function' ||
             typeof layer.hitPoint !== 'function' || typeof layer.testPixel !== 'function') {
             throw new TypeError(`layer must implement CollisionLayer (test, overlapArea, hitPoint, testPixel), got ${describe(layer)}.`);
@@ -276,7 +258,6 @@ export class World<T = unknown> {
 
     /** Moves a body; the mask goes to (⌊x⌋, ⌊y⌋) (plus the transform's offset). */
     move(body: Body<T>, x: number, y: number): void {
-        this.stepped = false;
         const s = this.slotOf(body, 'move');
         x = coord('x', x);
         y = coord('y', y);
@@ -293,7 +274,6 @@ export class World<T = unknown> {
 
     /** Replaces a body's mask (e.g. the next animation frame), keeping its position and transform. */
     setMask(body: Body<T>, mask: Mask): void {
-        this.stepped = false;
         const s = this.slotOf(body, 'setMask');
         checkMask(mask);
         this.source[s] = mask;
@@ -302,7 +282,6 @@ export class World<T = unknown> {
 
     /** Changes a body's rotation, scale or flips; omitted fields keep their value. */
     setTransform(body: Body<T>, transform: Transform): void {
-        this.stepped = false;
         const s = this.slotOf(body, 'setTransform');
         if (transform == null || typeof transform !== 'object') throw new TypeError(`transform must be an object, got ${describe(transform)}.`);
         const old = this.tf[s];
@@ -328,7 +307,6 @@ export class World<T = unknown> {
 
     /** Changes a body's (or layer's) filter; omitted fields keep their value. */
     setFilter(body: Body<T>, filter: Filter): void {
-        this.stepped = false;
         if (filter == null || typeof filter !== 'object') throw new TypeError(`filter must be an object, got ${describe(filter)}.`);
         if (body instanceof Body && body.layer && body.world === this && body.slot >= 0) {
             if (filter.group !== undefined) throw new TypeError('Layers have no group; set category and collidesWith only.');
@@ -360,7 +338,6 @@ export class World<T = unknown> {
      * rest of a step whose callbacks are running, and its pairs end without an `end` event.
      */
     remove(body: Body<T>): void {
-        this.stepped = false;
         if (body instanceof Body && body.layer && body.world === this && body.slot >= 0) {
             const i = body.slot;
             this.layers.splice(i, 1);
@@ -390,16 +367,13 @@ export class World<T = unknown> {
 
     /** Registers a pair listener for `begin`, `stay` or `end`; listeners run in registration order. */
     on(event: WorldEvent, listener: PairListener<T>): this {
-        this.checkEvent(event, listener);
-        this.listeners[event].push(listener);
+        this.events.on(event, listener);
         return this;
     }
 
     /** Removes a listener registered with {@link on}. */
     off(event: WorldEvent, listener: PairListener<T>): this {
-        this.checkEvent(event, listener);
-        const list = this.listeners[event], i = list.indexOf(listener);
-        if (i >= 0) list.splice(i, 1);
+        this.events.off(event, listener);
         return this;
     }
 
@@ -414,41 +388,19 @@ export class World<T = unknown> {
      */
     step(): number {
         const n = this.detect();
-        const { hitA, hitB, prevA, prevB, prevCount } = this;
-        this.dispatching = true;
-        try {
-            let i = 0, j = 0;
-            while (i < prevCount || j < n) {
-                const c = i === prevCount ? 1 : j === n ? -1 : comparePairs(prevA[i], prevB[i], hitA[j], hitB[j]);
-                if (c < 0) { this.emit('end', prevA[i], prevB[i]); i++; }
-                else if (c > 0) { this.emit('begin', hitA[j], hitB[j]); j++; }
-                else { this.emit('stay', hitA[j], hitB[j]); i++; j++; }
-            }
-        } finally {
-            this.dispatching = false;
-        }
-        for (let k = 0; k < n; k++) { prevA[k] = hitA[k]; prevB[k] = hitB[k]; }
-        prevA.length = prevB.length = this.prevCount = n;
-        this.stepped = true;
-        // Errors from callbacks surface only now, with every event of the step delivered and the pairs
-        // committed, so begin/stay/end stay balanced whatever user code throws.
-        if (this.thrown.length > 0) {
-            const thrown = this.thrown;
-            this.thrown = [];
-            throw thrown.length === 1 ? thrown[0] : new AggregateError(thrown, `${thrown.length} collision callbacks threw during World.step(); see .errors.`);
-        }
+        this.events.dispatch(this.hitA, this.hitB, n);
         return n;
     }
 
     /**
      * The pairs of bodies (and body–layer pairs) overlapping now, each unordered pair once, sorted by `a.id`
-     * then `b` (layers after bodies); fires no events. Right after {@link step} it returns that step's
-     * pairs without detecting again. With `out`, its Pair objects are reused and its length set.
+     * then `b` (layers after bodies); detects without firing events (layers and masks may have changed in
+     * place, so it always detects). With `out`, its Pair objects are reused and its length set.
      */
     collisions(out?: Pair<T>[]): Pair<T>[] {
         if (out === undefined) out = [];
         else if (!Array.isArray(out)) throw new TypeError(`out must be an array of pairs, got ${describe(out)}.`);
-        const n = this.stepped ? this.hitCount : this.detect();
+        const n = this.detect();
         const { hitA, hitB } = this;
         for (let k = 0; k < n; k++) {
             const p = out[k];
@@ -530,8 +482,7 @@ export class World<T = unknown> {
     // Detection: flush removals, rebuild the grid, filter + narrow phase, sort pairs by (a.id, b).
     /** @internal */
     detect(): number {
-        if (this.dispatching) throw new Error('step() and collisions() cannot run inside a collision listener; defer the call until step() returns.');
-        this.stepped = false;
+        if (this.events.dispatching) throw new Error('step() and collisions() cannot run inside a collision listener; defer the call until step() returns.');
         const pool = this.pool;
         // Wake the workers now so they poll, not sleep, when the batch comes after the broad phase.
         if (pool !== null && this.lastWork >= pool.minWords) pool.wake();
@@ -540,8 +491,8 @@ export class World<T = unknown> {
         const { grid, cat, colw, grp, masks, rank, layers, layerCat, layerColw } = this;
         const { x0, y0, x1, y1 } = this.boxes;
         const np = grid.collectPairs(cat, colw, grp), P = grid.pairs;
-        const N = this.orderCount, R = N + layers.length;
-        let keys: Float64Array = this.keys, nk = 0;
+        const N = this.orderCount, R = N + layers.length, pl = this.pairList;
+        pl.clear();
         // Candidates that pass the filters go through one batched test (a single WebAssembly call, optionally
         // split across threads; one overlaps() each with the JS kernels): with WebAssembly the call and the
         // clip are not paid per pair (0.70-0.82x the time of one overlaps() per pair, bench:simd).
@@ -561,8 +512,7 @@ export class World<T = unknown> {
         for (let k = 0; k < nb; k++) {
             if (H[k] === 0) continue;
             const ri = rank[B[4 * k]], rj = rank[B[4 * k + 1]];
-            if (nk === keys.length) keys = this.growKeys();
-            keys[nk++] = ri < rj ? ri * R + rj : rj * R + ri;
+            if (ri < rj) pl.push(ri, rj); else pl.push(rj, ri);
         }
         if (layers.length > 0) {
             const { list } = this, n = this.grid.smallCount + this.grid.largeCount;
@@ -571,15 +521,14 @@ export class World<T = unknown> {
                 for (let l = 0; l < layers.length; l++) {
                     if ((cat[i] & layerColw[l]) === 0 || (layerCat[l] & colw[i]) === 0) continue;
                     if (!(layers[l].layer as CollisionLayer).test(masks[i] as Mask, x0[i], y0[i])) continue;
-                    if (nk === keys.length) keys = this.growKeys();
-                    keys[nk++] = rank[i] * R + N + l;
+                    pl.push(rank[i], N + l);
                 }
             }
         }
-        keys.subarray(0, nk).sort();
-        const { hitA, hitB, order, bodies } = this;
+        pl.sort(R);
+        const { hitA, hitB, order, bodies } = this, PA = pl.a, PB = pl.b, nk = pl.n;
         for (let k = 0; k < nk; k++) {
-            const key = keys[k], ra = Math.floor(key / R), rb = key - ra * R;
+            const ra = PA[k], rb = PB[k];
             hitA[k] = bodies[order[ra]] as Body<T>;
             hitB[k] = rb < N ? bodies[order[rb]] as Body<T> : layers[rb - N];
         }
@@ -689,44 +638,12 @@ export class World<T = unknown> {
     }
 
     /** @internal */
-    emit(event: WorldEvent, a: Body<T>, b: Body<T>): void {
-        const list = this.listeners[event];
-        for (let k = 0; k < list.length; k++) {
-            if (a.slot < 0 || b.slot < 0) return;
-            this.call(list[k], a, b);
-        }
-    }
-
-    // Runs a user callback; what it throws is kept and rethrown by step() once the step is complete.
-    /** @internal */
-    call(fn: (a: Body<T>, b: Body<T>) => void, a: Body<T>, b: Body<T>): void {
-        try {
-            fn(a, b);
-        } catch (e) {
-            this.thrown.push(e);
-        }
-    }
-
-    /** @internal */
     slotOf(body: Body<T>, method: string): number {
         if (!(body instanceof Body)) throw new TypeError(`${method}() needs a Body returned by world.add(), got ${describe(body)}.`);
         if (body.world !== this) throw new Error(`${method}(): ${body} belongs to another World.`);
         if (body.slot < 0) throw new Error(`${method}(): ${body} was removed from this World; add it again with world.add().`);
         if (body.layer) throw new TypeError(`${method}(): ${body} is a layer; only bodies added with world.add() can be used here.`);
         return body.slot;
-    }
-
-    /** @internal */
-    checkEvent(event: WorldEvent, listener: PairListener<T>): void {
-        if (!EVENTS.includes(event)) throw new Error(`Unknown event ${describe(event)}; expected "begin", "stay" or "end".`);
-        if (typeof listener !== 'function') throw new TypeError(`listener must be a function, got ${describe(listener)}.`);
-    }
-
-    /** @internal */
-    growKeys(): Float64Array<ArrayBuffer> {
-        const k = new Float64Array(this.keys.length * 2);
-        k.set(this.keys);
-        return (this.keys = k);
     }
 
     /** @internal */
@@ -749,4 +666,9 @@ export class World<T = unknown> {
 
 function checkOut(out: unknown): void {
     if (!Array.isArray(out)) throw new TypeError(`out must be an array, got ${describe(out)}.`);
+}
+
+function isRaster(layer: unknown): layer is CollisionRaster {
+    return layer !== null && typeof layer === 'object' && typeof (layer as CollisionRaster).view === 'function' &&
+        typeof (layer as CollisionRaster).layerCount === 'number' && typeof (layer as CollisionRaster).stamp === 'function';
 }

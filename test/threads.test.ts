@@ -72,7 +72,7 @@ test('a World with threads reports the same pairs as one without', { skip }, asy
             const n = plain.step();
             assert.equal(threaded.step(), n);
             const tp = threaded.collisions(), pp = plain.collisions();
-            assert.equal(pp.length, n, 'collisions() right after step() lists that step\'s pairs');
+            assert.equal(pp.length, n, 'collisions() detects the same pairs as step()');
             assert.deepEqual(tp.map(p => [p.a.id, p.b.id]), pp.map(p => [p.a.id, p.b.id]));
         }
         assert.ok(pool.workerChunks > before, 'the worker took part in the World\'s steps');

@@ -109,7 +109,7 @@ test('removing the other body inside a callback silences it for the rest of the 
     void c;
 });
 
-test('collisions(out) reuses its Pair objects; right after step() it reads that step\'s pairs', () => {
+test('collisions(out) reuses its Pair objects and sees every change', () => {
     const world = new World();
     const bodies = [0, 1, 2].map(i => world.add({ x: i * 3, y: 0, mask: box(4, 4) }));
     const out: Pair[] = [];

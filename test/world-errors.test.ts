@@ -30,14 +30,14 @@ test('a throwing listener or body callback: every event is still delivered, pair
     void c;
 });
 
-test('several callbacks throwing in one step give one AggregateError with every error', () => {
+test('several listeners throwing in one step give one AggregateError with every error', () => {
     const world = new World();
     const a = world.add({ x: 0, y: 0, mask: square(4) });
     world.add({ x: 2, y: 2, mask: square(4) });
     world.on('begin', () => { throw new Error('first'); });
     world.on('begin', () => { throw new RangeError('second'); });
     assert.throws(() => world.step(), (e: unknown) => e instanceof AggregateError && e.errors.length === 2 &&
-        (e.errors[0] as Error).message === 'first' && e.errors[1] instanceof RangeError && /2 collision callbacks threw/.test(e.message));
+        (e.errors[0] as Error).message === 'first' && e.errors[1] instanceof RangeError && /2 collision listeners threw/.test(e.message));
     assert.equal(world.step(), 1, 'the World goes on; no begin again');
     void a;
 });
