@@ -16,7 +16,7 @@ import { bundleExample, EXAMPLES, NAMES, serve, type ExampleName } from '../exam
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
 // A string of each example's own code (or its engine's) that must be in its bundle.
-const MARKER: Record<ExampleName, string> = { phaser: 'processCallback', pixi: 'extract.pixels', matter: 'function matterBody' };
+const MARKER: Record<ExampleName, string> = { phaser: 'must be a textured Phaser game object', pixi: 'must be a PixiJS Sprite', matter: 'function matterBody' };
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--no-first-run'];
 let site = '';

@@ -1,75 +1,49 @@
-// hitmask with PixiJS 8: Pixi only draws, so the game tests its sprites itself each tick. Masks come from
-// the sprites' textures once (renderer.extract.pixels), then every test is a box check plus a word-parallel AND.
-// Run: npm run example:pixi (bundles this file with esbuild and serves examples/ on localhost).
-import { Application, Assets, Graphics, Sprite, type Renderer, type Texture } from 'pixi.js';
-import { Mask } from '../../src/index.js'; // in a game: import { Mask } from 'hitmask';
-
-const masks = new Map<Texture, Mask>();
-
-/** The collision mask of a texture (alpha > 127), built once from its pixels. */
-function textureMask(renderer: Renderer, texture: Texture): Mask {
-    let mask = masks.get(texture);
-    if (!mask) {
-        const { pixels, width, height } = renderer.extract.pixels(texture);
-        mask = Mask.fromRGBA(pixels, width, height);
-        masks.set(texture, mask);
-    }
-    return mask;
-}
-
-/** A sprite with its mask; `flipped` holds the mirrored mask for when the sprite faces left (scale.x < 0). */
-interface Body { sprite: Sprite; mask: Mask; flipped: Mask }
-
-function body(renderer: Renderer, texture: Texture, x: number, y: number): Body {
-    const sprite = new Sprite(texture);
-    sprite.anchor.set(0.5);
-    sprite.position.set(x, y);
-    const mask = textureMask(renderer, texture);
-    return { sprite, mask, flipped: mask.flipX() };
-}
-
-/** Left/top of the sprite's untransformed texture in world pixels (anchor 0.5, scale ±1, no rotation). */
-const left = (b: Body) => Math.round(b.sprite.x - b.mask.width / 2);
-const top = (b: Body) => Math.round(b.sprite.y - b.mask.height / 2);
-const maskOf = (b: Body) => b.sprite.scale.x < 0 ? b.flipped : b.mask;
+// hitmask with PixiJS 8: PixiJS draws, hitmask/pixi says whether two sprites touch, pixel for pixel, with their
+// anchor, rotation, scale and flip as drawn. Masks are read from the textures once; each test is a box check,
+// then a word-parallel AND of the placed masks. Run: npm run example:pixi (bundles this file, serves examples/).
+import { Application, Assets, Graphics, Sprite, type Texture } from 'pixi.js';
+import { drawHitmask, hitmaskFor, overlaps, pixiMasks } from '../../src/pixi.js'; // in a game: from 'hitmask/pixi'
 
 const app = new Application();
-// WebGL where available, else the Canvas renderer (headless browsers without a GPU).
 await app.init({ width: 600, height: 300, background: '#223', preference: 'webgl' });
 document.getElementById('stage')?.appendChild(app.canvas);
 
-const [alien1, alien3] = await Promise.all([Assets.load<Texture>('../sprites/alien1.png'), Assets.load<Texture>('../sprites/alien3.png')]);
-const rocks = [[150, 120], [300, 190], [450, 110]].map(([x, y]) => body(app.renderer, alien3, x, y));
-const ship = body(app.renderer, alien1, -40, 150);
-const boxes = new Graphics();
-app.stage.addChild(...rocks.map(r => r.sprite), ship.sprite, boxes);
+const [shipTexture, rockTexture] = await Promise.all([Assets.load<Texture>('../sprites/alien1.png'), Assets.load<Texture>('../sprites/alien3.png')]);
+const rocks = [[150, 120, 0.8], [300, 190, 1.2], [450, 110, 1]].map(([x, y, scale]) => new Sprite({ texture: rockTexture, anchor: 0.5, x, y, scale }));
+const ship = new Sprite({ texture: shipTexture, anchor: { x: 0.35, y: 0.5 }, x: -40, y: 150 });
+const debug = new Graphics();
+app.stage.addChild(...rocks, ship, debug);
 
 const status = document.getElementById('status');
-let vx = 110 / 60, elapsed = 0, boxOverlaps = 0, pixelHits = 0;
+let vx = 2, time = 0, boxOverlaps = 0, pixelHits = 0;
 
 app.ticker.add(ticker => {
-    // Back and forth on a wavy path, so the ship grazes the rocks' empty corners as well as hitting them.
-    elapsed += ticker.deltaMS;
-    ship.sprite.x += vx * ticker.deltaTime;
-    ship.sprite.y = 150 + Math.sin(elapsed / 400) * 40;
-    if (ship.sprite.x > 600) vx = -Math.abs(vx);
-    if (ship.sprite.x < -40) vx = Math.abs(vx);
-    ship.sprite.scale.x = vx < 0 ? -1 : 1;
+    // The ship weaves across the field, tilting and facing where it flies; the rocks spin.
+    time += ticker.deltaMS;
+    ship.x += vx * ticker.deltaTime;
+    ship.y = 150 + Math.sin(time / 400) * 45;
+    ship.rotation = Math.cos(time / 400) * 0.5 * Math.sign(vx);
+    if (ship.x > 640) vx = -Math.abs(vx);
+    if (ship.x < -40) vx = Math.abs(vx);
+    ship.scale.x = Math.sign(vx);
+    rocks.forEach((rock, i) => { rock.rotation += 0.004 * (i + 1) * ticker.deltaTime; });
 
-    boxes.clear();
-    const sm = maskOf(ship), sx = left(ship), sy = top(ship);
-    boxes.rect(sx, sy, sm.width, sm.height);
+    debug.clear();
+    drawHitmask(debug, ship, { color: null, outline: 0x80ff80 });
+    const a = hitmaskFor(ship); // the ship's mask as drawn this tick, and its top-left in stage pixels
     for (const rock of rocks) {
-        const rm = maskOf(rock), dx = left(rock) - sx, dy = top(rock) - sy;
-        boxes.rect(left(rock), top(rock), rm.width, rm.height);
+        const b = hitmaskFor(rock);
         // overlaps() does this box test itself; it is spelled out here only to count the box-only overlaps.
-        const boxHit = dx < sm.width && dx + rm.width > 0 && dy < sm.height && dy + rm.height > 0;
-        const pixelHit = boxHit && sm.overlaps(rm, dx, dy);
+        const boxHit = a.x < b.x + b.mask.width && b.x < a.x + a.mask.width && a.y < b.y + b.mask.height && b.y < a.y + a.mask.height;
+        const pixelHit = overlaps(ship, rock);
         if (boxHit) boxOverlaps++;
         if (pixelHit) pixelHits++;
-        rock.sprite.tint = pixelHit ? 0xff4040 : 0xffffff;
+        rock.tint = pixelHit ? 0xff4040 : 0xffffff;
+        if (boxHit) debug.rect(b.x, b.y, b.mask.width, b.mask.height).stroke({ width: 1, color: 0x40ff40 });
+        // The first touching pixel (row-major in the ship's placed mask).
+        const p = pixelHit ? pixiMasks().overlap(ship, rock) : null;
+        if (p) debug.circle(p.x + 0.5, p.y + 0.5, 4).fill(0xffff00);
     }
-    boxes.stroke({ width: 1, color: 0x40ff40 });
 
     if (status) {
         status.dataset.box = String(boxOverlaps);

@@ -1,0 +1,171 @@
+// hitmask/pixi against the real PixiJS 8 in headless Chromium (test/pixi-page.ts, bundled with esbuild):
+// seeded placements of rotated, scaled, flipped, trimmed, packed-rotated sprites with anchors, pivots, origins
+// and parent containers against a reference computed from the same parameters; the alpha PixiJS renders
+// against the placed masks; texture reading, caching and errors. Also: src/pixi*.ts never import PixiJS at runtime.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'esbuild';
+import { serve } from '../examples/serve.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run'];
+const SEED = 0x16a1;
+const PLACEMENTS = 1200;
+
+let site = '';
+let browser: Browser | null = null;
+let page: Page | null = null;
+let close: (() => void) | null = null;
+const errors: string[] = [];
+
+before(async () => {
+    if (!existsSync(CHROMIUM)) return;
+    site = mkdtempSync(join(tmpdir(), 'hitmask-pixi-'));
+    mkdirSync(join(site, 'sprites'));
+    for (const f of readdirSync(join(ROOT, 'examples', 'sprites'))) if (f.endsWith('.png')) copyFileSync(join(ROOT, 'examples', 'sprites', f), join(site, 'sprites', f));
+    await build({ entryPoints: [join(ROOT, 'test', 'pixi-page.ts')], outfile: join(site, 'main.js'), bundle: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'warning' });
+    writeFileSync(join(site, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>loading</title><script type="module" src="main.js"></script>');
+    const server = await serve(site, 0);
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    close = () => server.close();
+    page = await browser.newPage();
+    page.on('console', m => {
+        if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', e => errors.push(e.message));
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.waitForFunction(() => document.title === 'ready', null, { timeout: 20_000 });
+});
+
+after(async () => {
+    await browser?.close();
+    close?.();
+    if (site) rmSync(site, { recursive: true, force: true });
+});
+
+test('pixi: src/pixi*.ts import PixiJS for types only, and the core entry does not reach them', () => {
+    for (const f of readdirSync(join(ROOT, 'src')).filter(f => /^pixi.*\.ts$/.test(f))) {
+        const src = readFileSync(join(ROOT, 'src', f), 'utf8');
+        for (const m of src.matchAll(/^import\s+(type\s+)?[^;]*from\s+'pixi\.js'/gm)) assert.ok(m[1], `${f}: ${m[0]} must be import type`);
+        assert.ok(!/import\(\s*'pixi\.js'\s*\)/.test(src), `${f}: no dynamic import of pixi.js`);
+    }
+    assert.ok(!/pixi/.test(readFileSync(join(ROOT, 'src', 'index.ts'), 'utf8')), 'src/index.ts does not export the adapter');
+});
+
+test('pixi: the adapter bundles without PixiJS', async () => {
+    const r = await build({ entryPoints: [join(ROOT, 'src', 'pixi.ts')], bundle: true, write: false, format: 'esm', platform: 'browser', metafile: true, logLevel: 'silent' });
+    const inputs = Object.keys(r.metafile.inputs);
+    assert.ok(inputs.some(i => i.endsWith('src/pixi.ts')));
+    assert.ok(!inputs.some(i => i.includes('node_modules/pixi.js')), 'no PixiJS module in the bundle');
+});
+
+test(`pixi: ${PLACEMENTS} seeded placements equal the reference masks; overlaps() and overlap() agree with them`, { timeout: 60_000 }, async t => {
+    if (!page) {
+        t.skip(`no ${CHROMIUM}`);
+        return;
+    }
+    const r = await page.evaluate(([seed, n]) => window.pixiTests.placements(seed, n), [SEED, PLACEMENTS] as const);
+    t.diagnostic(JSON.stringify({ ...r, failures: r.failures.length }));
+    assert.deepEqual(r.failures, []);
+    assert.equal(r.compared, PLACEMENTS);
+    // The mix really covers each feature (counts from the seeded generator).
+    for (const k of ['anim', 'rotated', 'trimmed', 'flipped', 'nested', 'cam'] as const) assert.ok(r[k] > PLACEMENTS / 10, `${k}: ${r[k]}`);
+    assert.ok(r.pixelHits > 50, `pixel hits among neighbours: ${r.pixelHits}`);
+    assert.ok(r.boxOnly > 20, `box overlaps without a pixel hit: ${r.boxOnly}`);
+    assert.deepEqual(errors, []);
+});
+
+test('pixi: placed masks match the alpha PixiJS renders (WebGL) within a 1-pixel boundary band; drawHitmask draws them', { timeout: 60_000 }, async t => {
+    if (!page) {
+        t.skip(`no ${CHROMIUM}`);
+        return;
+    }
+    const r = await page.evaluate(seed => window.pixiTests.renderCheck(seed), SEED);
+    t.diagnostic(JSON.stringify(r));
+    assert.equal(r.results.length, 9);
+    for (const x of r.results) {
+        assert.equal(x.far, 0, `${x.name}: no difference away from the boundary (${JSON.stringify(x)})`);
+        assert.ok(x.solid > 20 && x.rendered > 20, `${x.name}: something drawn (${JSON.stringify(x)})`);
+        assert.ok(x.aligned, `${x.name}: no 1-pixel move of the placed mask fits the rendering markedly better (${JSON.stringify(x)})`);
+        // Boundary differences are a thin band: well under the shape's area.
+        assert.ok(x.band < 0.35 * x.rendered, `${x.name}: band ${x.band} vs ${x.rendered} rendered pixels`);
+    }
+    assert.equal(r.drawDiff, 0, 'drawHitmask fills exactly the placed pixels');
+    assert.ok(r.drawCount > 100);
+    assert.ok(r.outlineDrawn, 'outline and box drawn');
+    assert.deepEqual(errors, []);
+});
+
+test('pixi: the example at the top of docs/pixi.md runs in PixiJS and prints what its comments say', { timeout: 60_000 }, async t => {
+    if (!browser || !page) {
+        t.skip(`no ${CHROMIUM}`);
+        return;
+    }
+    const doc = readFileSync(join(ROOT, 'docs', 'pixi.md'), 'utf8');
+    const code = /```ts\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const expected = [...code.matchAll(/\/\/ → (.*)$/gm)].map(m => m[1]);
+    assert.ok(expected.length >= 5, 'the example states its results');
+    await build({
+        stdin: { contents: code, resolveDir: ROOT, loader: 'ts', sourcefile: 'docs/pixi.md' }, outfile: join(site, 'doc.js'), bundle: true, format: 'esm',
+        platform: 'browser', target: 'es2022', logLevel: 'warning', alias: { 'hitmask/pixi': join(ROOT, 'src', 'pixi.ts'), hitmask: join(ROOT, 'src', 'index.ts') }
+    });
+    writeFileSync(join(site, 'doc.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body><script type="module" src="doc.js"></script>');
+    const docPage = await browser.newPage();
+    const logs: Promise<string>[] = [];
+    docPage.on('console', m => {
+        if (m.type() === 'error') errors.push(m.text());
+        // Numbers and booleans as console.log prints them, objects as { k: v, … }.
+        if (m.type() === 'log') logs.push(Promise.all(m.args().map(a => a.jsonValue())).then(vs => vs.map(v => v !== null && typeof v === 'object'
+            ? `{ ${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}: ${String(x)}`).join(', ')} }` : String(v)).join(' ')));
+    });
+    docPage.on('pageerror', e => errors.push(e.message));
+    await docPage.goto(page.url().replace(/\/[^/]*$/, '/doc.html'));
+    // Until every line is printed (the texture loads first), then a few ticks of the debug drawing.
+    for (const end = Date.now() + 20_000; logs.length < expected.length && errors.length === 0 && Date.now() < end;) await docPage.waitForTimeout(50);
+    await docPage.waitForTimeout(300);
+    const got = await Promise.all(logs);
+    await docPage.close();
+    t.diagnostic(`printed: ${JSON.stringify(got)}`);
+    assert.equal(got.length, expected.length, `logged ${JSON.stringify(got)}`);
+    // A comment may go on after the value: "false: only transparent pixels overlap".
+    got.forEach((g, i) => assert.ok(expected[i] === g || expected[i].startsWith(`${g}: `), `line ${i}: printed ${g}, the comment says ${expected[i]}`));
+    assert.deepEqual(errors, []);
+    // And it type-checks under the repository's strict settings, as the examples do.
+    const file = join(site, 'doc-example.mts'), config = join(site, 'tsconfig.json');
+    writeFileSync(file, code.replace("from 'hitmask/pixi'", `from ${JSON.stringify(join(ROOT, 'src', 'pixi.js'))}`));
+    writeFileSync(config, JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), compilerOptions: { typeRoots: [join(ROOT, 'node_modules', '@types')], paths: { 'pixi.js': [join(ROOT, 'node_modules', 'pixi.js', 'lib', 'index.d.ts')] } }, files: [file], include: [] }));
+    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config], { encoding: 'utf8' });
+    assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
+});
+
+test('pixi: texture masks come from the texture pixels, are cached per frame, and bad input throws', async t => {
+    if (!page) {
+        t.skip(`no ${CHROMIUM}`);
+        return;
+    }
+    const r = await page.evaluate(() => window.pixiTests.readCheck());
+    t.diagnostic(JSON.stringify(r));
+    assert.ok(r.same, 'mask of the PNG loaded by Assets equals the mask of the PNG drawn on a canvas');
+    assert.ok(r.poseOk, 'hitmask() gives the pose that places like hitmaskFor()');
+    assert.ok(r.atlasSame, 'a .hitmask atlas frame used through useAtlas places like the mask read from the pixels');
+    assert.ok(r.count > 500);
+    assert.ok(r.again, 'cached');
+    assert.ok(r.after > r.before, `a changed frame is read again (${r.before} -> ${r.after})`);
+    assert.match(r.threw, /^TypeError: sprite must be a PixiJS Sprite/);
+    assert.equal(r.skew, 'RangeError');
+    assert.equal(r.emptyHits, false, 'a Sprite with Texture.EMPTY collides with nothing');
+    assert.match(r.gpuOnly, /^TypeError: texture .* has no pixels to read/);
+    t.diagnostic(`timings (not asserted): ${JSON.stringify(await page.evaluate(() => window.pixiTests.timing()))}`);
+    assert.deepEqual(errors, []);
+});
