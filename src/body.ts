@@ -1,7 +1,42 @@
-// A World body handle and the pair order (a.id, then bodies before layers, then b.id).
+// A World body handle, its options, and the pair order (a.id, then bodies before layers, then b.id).
 import type { CollisionLayer } from './layer.js';
 import type { Mask } from './mask.js';
+import type { Transform } from './transform.js';
 import type { World } from './world.js';
+
+/** Options of {@link World.add}. */
+export interface BodyOptions<T = unknown> extends Transform {
+    /** Left of the untransformed mask; floored when placing the mask. */
+    x: number;
+    /** Top of the untransformed mask; floored when placing the mask. */
+    y: number;
+    /** Collision mask (shared freely between bodies). */
+    mask: Mask;
+    /** Category bits; 0 makes the body decorative (skipped by pairs and queries at no cost). @default 1 */
+    category?: number;
+    /** Categories this body collides with; both bodies must accept each other (Box2D). @default 0xffffffff */
+    collidesWith?: number;
+    /** Bodies with the same non-zero group never collide with each other. @default 0 */
+    group?: number;
+    /** Anything the game wants to find from the body. */
+    data?: T;
+}
+
+/** Options of {@link World.addLayer}. */
+export interface LayerOptions<T = unknown> {
+    /** @default 1 */
+    category?: number;
+    /** @default 0xffffffff */
+    collidesWith?: number;
+    data?: T;
+}
+
+/** Filter changes for {@link World.setFilter}; omitted fields keep their value. */
+export interface Filter {
+    category?: number;
+    collidesWith?: number;
+    group?: number;
+}
 
 /** One colliding pair: `a` was added before `b`; a layer is always `b`. */
 export interface Pair<T = unknown> {

@@ -1,13 +1,12 @@
 // The World: a store of bodies in typed arrays, the step (broad phase, filters, batched narrow phase,
 // pair order) and its begin/stay/end events. Queries, contacts and sweeps live in query.ts and contact.ts.
-import { Body, sortById, type Pair } from './body.js';
+import { Body, sortById, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 import { checkBits, checkInt, coord, describe } from './check.js';
 import { contactInto, sweepInto, type Contact, type SweepHit } from './contact.js';
 import { PairEvents, type PairListener, type WorldEvent } from './events.js';
-import { Grid, growCopy } from './grid.js';
+import { Grid } from './grid.js';
 import type { CollisionLayer } from './layer.js';
-import { overlapsBatch } from './kernels.js';
-import { PairList } from './pairs.js';
+import { detectPairs, PairList } from './pairs.js';
 import { Mask, type Point } from './mask.js';
 import { checkMask, queryMaskInto, queryPointInto, queryRectInto } from './query.js';
 import type { ThreadPool } from './threads.js';
@@ -15,43 +14,9 @@ import type { CollisionRaster } from './raster.js';
 import { checkTransform, TransformCache, type Transform } from './transform.js';
 import { castWorld, type WorldRayHit } from './ray.js';
 
-export { Body, type Pair } from './body.js';
+export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 export type { Contact, SweepHit } from './contact.js';
 export type { PairListener, WorldEvent } from './events.js';
-
-/** Options of {@link World.add}. */
-export interface BodyOptions<T = unknown> extends Transform {
-    /** Left of the untransformed mask; floored when placing the mask. */
-    x: number;
-    /** Top of the untransformed mask; floored when placing the mask. */
-    y: number;
-    /** Collision mask (shared freely between bodies). */
-    mask: Mask;
-    /** Category bits; 0 makes the body decorative (skipped by pairs and queries at no cost). @default 1 */
-    category?: number;
-    /** Categories this body collides with; both bodies must accept each other (Box2D). @default 0xffffffff */
-    collidesWith?: number;
-    /** Bodies with the same non-zero group never collide with each other. @default 0 */
-    group?: number;
-    /** Anything the game wants to find from the body. */
-    data?: T;
-}
-
-/** Options of {@link World.addLayer}. */
-export interface LayerOptions<T = unknown> {
-    /** @default 1 */
-    category?: number;
-    /** @default 0xffffffff */
-    collidesWith?: number;
-    data?: T;
-}
-
-/** Filter changes for {@link World.setFilter}; omitted fields keep their value. */
-export interface Filter {
-    category?: number;
-    collidesWith?: number;
-    group?: number;
-}
 
 /** Options of the {@link World} constructor. */
 export interface WorldOptions {
@@ -479,61 +444,11 @@ export class World<T = unknown> {
 
     // --- internals -------------------------------------------------------------------------------
 
-    // Detection: flush removals, rebuild the grid, filter + narrow phase, sort pairs by (a.id, b).
+    // Detection: flush removals, rebuild the grid, filter + narrow phase, pair order (pairs.ts).
     /** @internal */
     detect(): number {
         if (this.events.dispatching) throw new Error('step() and collisions() cannot run inside a collision listener; defer the call until step() returns.');
-        const pool = this.pool;
-        // Wake the workers now so they poll, not sleep, when the batch comes after the broad phase.
-        if (pool !== null && this.lastWork >= pool.minWords) pool.wake();
-        this.flush();
-        this.rebuild();
-        const { grid, cat, colw, grp, masks, rank, layers, layerCat, layerColw } = this;
-        const { x0, y0, x1, y1 } = this.boxes;
-        const np = grid.collectPairs(cat, colw, grp), P = grid.pairs;
-        const N = this.orderCount, R = N + layers.length, pl = this.pairList;
-        pl.clear();
-        // Candidates that pass the filters go through one batched test (a single WebAssembly call, optionally
-        // split across threads; one overlaps() each with the JS kernels): with WebAssembly the call and the
-        // clip are not paid per pair (0.70-0.82x the time of one overlaps() per pair, bench:simd).
-        let B = this.batch, nb = 0, work = 0;
-        for (let k = 0; k < np; k++) {
-            const i = P[2 * k], j = P[2 * k + 1];
-            if (4 * nb + 4 > B.length) B = this.batch = growCopy(B, 4 * nb + 4);
-            B[4 * nb] = i; B[4 * nb + 1] = j; B[4 * nb + 2] = x0[j] - x0[i]; B[4 * nb + 3] = y0[j] - y0[i];
-            nb++;
-            const ow = Math.min(x1[i], x1[j]) - Math.max(x0[i], x0[j]), oh = Math.min(y1[i], y1[j]) - Math.max(y0[i], y0[j]);
-            work += oh * ((ow + 63) >> 5);
-        }
-        if (this.batchHits.length < nb) this.batchHits = new Uint8Array(Math.max(nb, 2 * this.batchHits.length));
-        const H = this.batchHits;
-        if (nb > 0) overlapsBatch(masks, B, H, nb, pool, work);
-        this.lastWork = work;
-        for (let k = 0; k < nb; k++) {
-            if (H[k] === 0) continue;
-            const ri = rank[B[4 * k]], rj = rank[B[4 * k + 1]];
-            if (ri < rj) pl.push(ri, rj); else pl.push(rj, ri);
-        }
-        if (layers.length > 0) {
-            const { list } = this, n = this.grid.smallCount + this.grid.largeCount;
-            for (let k = 0; k < n; k++) {
-                const i = list[k];
-                for (let l = 0; l < layers.length; l++) {
-                    if ((cat[i] & layerColw[l]) === 0 || (layerCat[l] & colw[i]) === 0) continue;
-                    if (!(layers[l].layer as CollisionLayer).test(masks[i] as Mask, x0[i], y0[i])) continue;
-                    pl.push(rank[i], N + l);
-                }
-            }
-        }
-        pl.sort(R);
-        const { hitA, hitB, order, bodies } = this, PA = pl.a, PB = pl.b, nk = pl.n;
-        for (let k = 0; k < nk; k++) {
-            const ra = PA[k], rb = PB[k];
-            hitA[k] = bodies[order[ra]] as Body<T>;
-            hitB[k] = rb < N ? bodies[order[rb]] as Body<T> : layers[rb - N];
-        }
-        hitA.length = hitB.length = this.hitCount = nk;
-        return nk;
+        return detectPairs(this);
     }
 
     // Recycles removed slots and refreshes ranks (position in id order) for the pair sort keys.
