@@ -10,8 +10,8 @@ import { build, type Metafile } from 'esbuild';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 // Limits in gzipped bytes, set a little above the size measured when they were set (see CHANGELOG.md). The
-// issue's goal for `import { Mask }` is 10 KB; the WebAssembly binary alone (93 constant-shift kernels) is 5.5 KB of it.
-const MASK_LIMIT = 20_500, WORLD_LIMIT = 31_000;
+// issue's goal for `import { Mask }` is 10 KB: not met (16.8 KB), see docs/performance.md.
+const MASK_LIMIT = 17_800, WORLD_LIMIT = 28_500;
 
 interface Size { min: number; gz: number; inputs: string[] }
 

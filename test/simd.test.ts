@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Mask } from '../src/index.js';
-import { getKernels, kernelStats, setKernels, simdSupported, wasmMemoryBytes } from '../src/wasm/simd.js';
+import { getKernels, kernelStats, moduleBytes, setKernels, simdSupported, wasmMemoryBytes } from '../src/wasm/simd.js';
+import { FULL_WASM_CRC, FULL_WASM_LENGTH } from '../src/wasm/kernels.js';
+import { crc32 } from '../src/crc32.js';
 import { Ref, sameMask, testKernels, withKernels, KERNELS } from './reference.js';
 
 const SEED = 20261124;
@@ -149,4 +151,11 @@ testKernels('overlapMaskInto: out may be this mask, the other mask, or both, and
         const dirty = new Mask(70, 40, true);
         assert.ok(sameMask(a.toMask().overlapMask(b.toMask(), dx, dy, dirty), want), `a full out is cleared outside the overlap at ${dx},${dy}`);
     }
+});
+
+test('the shipped module expands to the assembled one byte for byte (93 constant-shift functions from 3)', () => {
+    const bytes = moduleBytes();
+    assert.equal(bytes.length, FULL_WASM_LENGTH);
+    assert.equal(crc32(bytes, 0, bytes.length) >>> 0, FULL_WASM_CRC);
+    assert.ok(WebAssembly.validate(bytes));
 });
