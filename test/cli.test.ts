@@ -35,6 +35,16 @@ test('cli: --help everywhere', () => {
     assert.match(run('build', '--help').out, /--grid <WxH>[\s\S]*Examples:/);
 });
 
+test('cli: a reader that closes the pipe early (| head) ends the CLI quietly with exit 0', () => {
+    // 600x600 px drawn as text is 360 KB, far past a pipe's buffer, so the write meets the closed pipe.
+    const png = new PNG({ width: 600, height: 600 });
+    png.data.fill(255);
+    writeFileSync(join(dir, 'big.png'), PNG.sync.write(png));
+    const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${CLI}" inspect big.png --frame big | head -c 100 > /dev/null`], { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.stderr, '', 'no unhandled EPIPE error');
+    assert.equal(r.status, 0);
+});
+
 test('cli build: files, folders and globs; the summary line; loadable output', () => {
     const r = run('build', 'sprites/alien1.png', 'sprites/shot.gif', '-o', 'a.hitmask');
     assert.equal(r.code, 0, r.err);

@@ -334,6 +334,11 @@ function program(): Command {
 }
 
 async function main(): Promise<void> {
+    // A reader that stops early (`hitmask inspect … | head`) closes the pipe: stop quietly, as Unix tools do.
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code === 'EPIPE') process.exit(0);
+        throw e;
+    });
     const prog = program();
     if (process.argv.length <= 2) {
         // No command: the usage, on stderr, as an error (a script calling `hitmask` with nothing has a bug).

@@ -113,7 +113,7 @@ function newMemory(shared: boolean): WebAssembly.Memory {
  * copies of each are written back here with their shift immediates (scripts/build-wasm.ts): 4.4 KB in the
  * bundle instead of 24.6 KB, about 20 µs at load.
  */
-export function moduleBytes(): Uint8Array {
+export function moduleBytes(): Uint8Array<ArrayBuffer> {
     const blob = decode(WASM), nt = SH_AT.length, [head, before] = LAYOUT, tpl = LAYOUT.slice(2, 2 + nt);
     const [after, tail, count] = LAYOUT.slice(2 + nt), body = tpl.reduce((s, n) => s + n, 0);
     const countLeb = leb(count), size = countLeb.length + before + 31 * body + after, sizeLeb = leb(size);
