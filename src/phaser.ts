@@ -6,7 +6,7 @@ import type * as Phaser from 'phaser';
 import { describe } from './check.js';
 import { Mask } from './mask.js';
 import type { TransformCache } from './transform.js';
-import { defaultTransformCache, placeSprite, spritesOverlap, type PlacedSprite, type SpriteHitmask, type SpritePose } from './sprite.js';
+import { defaultTransformCache, placeSprite, spritesOverlap, type HitmaskStyle as SpriteStyle, type PlacedSprite, type SpriteHitmask, type SpritePose } from './sprite.js';
 import { frameMask, type FrameMask } from './phaser-frames.js';
 
 export { addMaskAtlas, maskAtlasFor, frameMask, forgetFrameMask, type FrameMask } from './phaser-frames.js';
@@ -127,19 +127,9 @@ export function pixelPerfect(a: ArcadeObject, b: ArcadeObject): boolean {
     return overlaps(a, b);
 }
 
-/** Style of {@link drawHitmask}: Phaser colours (0xRRGGBB) and alphas; null leaves a part out (as `hitmask/pixi`). */
-export interface HitmaskStyle {
-    /** Fill of the mask's pixels. @default 0xff00ff */
-    color?: number | null;
-    /** Fill alpha. @default 0.5 */
-    alpha?: number;
-    /** Outline along the pixel edges between set and clear pixels, every component and hole. @default null */
-    outline?: number | null;
-    /** Outline of the placed mask's box. @default null */
-    box?: number | null;
-    /** Width of the outline and box lines, in world pixels. @default 1 */
-    lineWidth?: number;
-    /** Cache used to place the mask. @default defaultTransformCache() */
+/** Style of {@link drawHitmask}: the adapters' style (the outline runs along pixel edges, every component and hole) and the cache used to place the mask. */
+export interface HitmaskStyle extends SpriteStyle {
+    /** @default defaultTransformCache() */
     cache?: TransformCache;
 }
 

@@ -4,13 +4,13 @@ import type { Container, Graphics, Matrix, Sprite, Texture } from 'pixi.js';
 import type { MaskAtlas } from './atlas.js';
 import { describe } from './check.js';
 import type { Mask, Point } from './mask.js';
-import { defaultTransformCache, placeSprite, poseBounds, spritesOverlap, type PlacedSprite, type PoseBounds, type SpritePose } from './sprite.js';
+import { defaultTransformCache, placeSprite, poseBounds, spritesOverlap, type HitmaskStyle, type PlacedSprite, type PoseBounds, type SpritePose } from './sprite.js';
 import { TextureMasks, type FrameMask } from './pixi-texture.js';
 import { TransformCache } from './transform.js';
 
 export { TextureMasks, readTextureMask } from './pixi-texture.js';
 export type { FrameMask } from './pixi-texture.js';
-export type { SpritePose, PlacedSprite, PoseBounds } from './sprite.js';
+export type { SpritePose, PlacedSprite, PoseBounds, HitmaskStyle } from './sprite.js';
 
 /** Options of {@link PixiMasks}. */
 export interface PixiMasksOptions {
@@ -23,20 +23,6 @@ export interface PixiMasksOptions {
      * game world (so a 2× zoom does not double every mask). @default null: global (stage) coordinates
      */
     space?: Container | null;
-}
-
-/** Style of {@link PixiMasks.draw}: PixiJS colours (0xRRGGBB) and alphas; null leaves a part out. */
-export interface HitmaskStyle {
-    /** Fill of the mask's pixels. @default 0xff00ff */
-    color?: number | null;
-    /** @default 0.5 */
-    alpha?: number;
-    /** Outline through the centres of the boundary pixels of the mask's first component. @default null */
-    outline?: number | null;
-    /** Outline of the placed mask's box. @default null */
-    box?: number | null;
-    /** Width of the outline and box lines. @default 1 */
-    lineWidth?: number;
 }
 
 /** A sprite's mask and pose: what {@link placeSprite} of `hitmask` takes. */

@@ -136,3 +136,20 @@ export function spritesOverlap(a: Mask, pa: Readonly<SpritePose>, b: Mask, pb: R
     const A = placeSprite(a, pa, cache), B = placeSprite(b, pb, cache);
     return A.mask.overlaps(B.mask, B.x - A.x, B.y - A.y);
 }
+
+/**
+ * Style of `drawHitmask` in `hitmask/phaser` and `hitmask/pixi`: engine colours (0xRRGGBB) and alphas; null
+ * leaves a part out. How the outline is traced is each adapter's (see its drawHitmask).
+ */
+export interface HitmaskStyle {
+    /** Fill of the mask's pixels. @default 0xff00ff */
+    color?: number | null;
+    /** Fill alpha. @default 0.5 */
+    alpha?: number;
+    /** Colour of the mask's outline. @default null */
+    outline?: number | null;
+    /** Colour of the placed mask's box outline. @default null */
+    box?: number | null;
+    /** Width of the outline and box lines, in world pixels. @default 1 */
+    lineWidth?: number;
+}

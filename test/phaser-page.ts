@@ -6,6 +6,7 @@ import Phaser from 'phaser';
 import { addMaskAtlas, drawHitmask, forgetFrameMask, frameMask, overlaps, pixelPerfect, hitmaskFor, registerHitmaskLoader, spritePose } from '../src/phaser.js';
 import { MaskAtlas } from '../src/atlas.js';
 import { Mask } from '../src/mask.js';
+import { mulberry32 } from '../bench/timing.js';
 
 /** A frame as the Node side generated it: untrimmed size, trim rectangle, and alpha > 127 per untrimmed pixel. */
 export interface ExpectedFrame { name: string; sw: number; sh: number; tx: number; ty: number; tw: number; th: number; rows: string[]; pivot: boolean }
@@ -13,16 +14,6 @@ export interface ExpectedFrame { name: string; sw: number; sh: number; tx: numbe
 /** One sprite's drawing parameters. */
 export interface Params { frame: string; x: number; y: number; ox: number; oy: number; sx: number; sy: number; angle: number; fx: boolean; fy: boolean }
 
-function mulberry32(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
 
 registerHitmaskLoader(Phaser);
 let scene!: Phaser.Scene;

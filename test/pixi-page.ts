@@ -11,18 +11,9 @@ import { MaskAtlas } from '../src/atlas.js';
 import { Mask } from '../src/mask.js';
 import { placeSprite } from '../src/sprite.js';
 import { PixiMasks, drawHitmask, hitmaskFor, overlaps, pixiMasks, type PlacedSprite } from '../src/pixi.js';
+import { mulberry32 } from '../bench/timing.js';
 
-// mulberry32: small seeded PRNG.
-function rng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+const rng = mulberry32;
 
 /** A sprite picture: alpha per pixel of the untrimmed frame (ow × oh), and the texture that shows it. */
 interface Picture { ow: number; oh: number; alpha: Uint8Array; texture: Texture; name: string }
