@@ -44,7 +44,7 @@ export interface KernelStats {
     kernels: KernelMode;
     /** Why the WebAssembly kernels are not running, or `null` when they are. */
     reason: string | null;
-    /** Whether the WebAssembly memory is shared (Node, cross-origin-isolated pages): {@link ThreadPool} needs it. */
+    /** Whether the WebAssembly memory is shared (Node, cross-origin-isolated pages): `ThreadPool` (hitmask/threads) needs it. */
     sharedMemory: boolean;
     /** Bytes of WebAssembly memory reserved (it never shrinks). */
     memoryBytes: number;
