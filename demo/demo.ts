@@ -1,9 +1,15 @@
 // The demo page: draws the simulation of sim.ts with the pygame sprites, collides with masks loaded from
-// masks.hitmask, and keeps its state (mode, debug, shapes, stress, seed, auto, frame, pause) in the URL.
-import { MaskAtlas, type Mask } from '../src/index.js';
+// masks.hitmask, and keeps its state (mode, debug, shapes, stress, seed, auto, frame, pause, render) in the URL.
+// Three renderers draw the same picture: Canvas 2D, one drawImage per sprite (the default), and for the
+// stress mode two batches: WebGL2 (gl.ts, one draw call, the debug overlays on a 2D canvas above it) and
+// pixels (pixels.ts, the frame composed in script and put with one putImageData).
+import { MaskAtlas, type Mask, type Pair } from '../src/index.js';
 import { drawBox, drawIntersection, drawMask, drawNormal, drawOverlap, drawPieces, drawPolygons, drawRay, forgetMask } from '../src/debug.js';
 import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
-import { DemoSim, FRAMES, type Actor, type Input, type Kind, type Mode, type SimStats } from './sim.js';
+import type { Batch } from './batch.js';
+import { QuadBatch } from './gl.js';
+import { PixelBatch } from './pixels.js';
+import { DemoSim, FRAMES, type Actor, type Input, type Kind, type Mark, type Mode, type SimStats } from './sim.js';
 
 /** What the page exposes as `window.hitmaskDemo` for scripted runs (the browser test). */
 export interface DemoHook {
@@ -18,6 +24,31 @@ export interface DemoHook {
     /** What the shapes overlay drew last: sprites outlined, polygons, pieces, and the terrain's polygons and pieces. */
     shapesDrawn(): ShapesDrawn;
     setPaused(on: boolean): void;
+    /** The HUD's split of a frame, averaged over its last refresh (a quarter second of frames). */
+    split(): FrameSplit;
+    /** The renderer drawing the field (`?render=`; a batch by default in stress mode, Canvas 2D otherwise). */
+    renderer(): Renderer;
+}
+
+/**
+ * What draws the field: 'webgl' (gl.ts, one draw call), 'pixels' (pixels.ts, composed in script and put in
+ * one call) or 'canvas' (one Canvas 2D drawImage per sprite).
+ */
+export type Renderer = 'webgl' | 'pixels' | 'canvas';
+const RENDERERS: readonly string[] = ['webgl', 'pixels', 'canvas'];
+
+/** Where a frame's time goes, in ms per displayed frame (see {@link DemoHook.split}). */
+export interface FrameSplit {
+    /** Displayed frames per second. */
+    fps: number;
+    /** Simulation steps run per displayed frame (fixed 60 Hz steps). */
+    steps: number;
+    /** All simulation steps of a frame, collision included. */
+    simMs: number;
+    /** The two Worlds' step() calls (pixel and box) within simMs. */
+    collisionMs: number;
+    /** Drawing the frame: the script's side (WebGL: filling and submitting the batch). */
+    renderMs: number;
 }
 
 /** Counts of the last shapes overlay (see {@link DemoHook.shapesDrawn}). */
@@ -43,6 +74,8 @@ interface State {
     paused: boolean;
     stress: number;
     seed: number;
+    /** Renderer asked for in the URL (null: the default for the mode). */
+    render: Renderer | null;
 }
 
 const TINT: Record<Kind, number> = {
@@ -52,6 +85,20 @@ const TINT: Record<Kind, number> = {
 const POLYGON = 0xffd000ff, PIECE = 0x40c0ffb0;
 const NEAR = 0xffd800ff, HIT = 0xff2020ff, ZONE = 0xffff0040, NORMAL = 0x00ff40ff, LASER = 0xff3030ff;
 const STEP_MS = 1000 / 60;
+const RENDERER_NAMES: Record<Renderer, string> = { webgl: 'WebGL', pixels: 'batched Canvas 2D (one putImageData)', canvas: 'Canvas 2D' };
+
+// Near misses drawn: the newest 500. A stress scene keeps about 1,500 on screen, one over the other (and
+// drawing them cost as much as all 10,000 sprites); a normal game never has 500.
+const NEAR_MARKS = 500;
+// Reused by the debug overlay's pair loop.
+const debugPairs: Pair<Actor>[] = [];
+
+// Index of the oldest of the newest NEAR_MARKS near misses (marks are in the order they happened).
+function firstNearMark(marks: readonly Mark[]): number {
+    let i = marks.length, n = 0;
+    while (i > 0 && n < NEAR_MARKS) if (marks[--i].near) n++;
+    return i;
+}
 
 function readState(): State {
     const q = new URLSearchParams(location.search);
@@ -66,7 +113,8 @@ function readState(): State {
         auto: q.get('auto') === '1',
         paused: q.get('pause') === '1',
         stress: int('stress', 0, 100000),
-        seed: int('seed', 1, 2 ** 31 - 1)
+        seed: int('seed', 1, 2 ** 31 - 1),
+        render: RENDERERS.includes(q.get('render') ?? '') ? q.get('render') as Renderer : null
     };
 }
 
@@ -78,6 +126,7 @@ function writeUrl(state: State, frame: number): void {
     if (state.auto) q.set('auto', '1');
     if (state.stress) q.set('stress', String(state.stress));
     if (state.seed !== 1) q.set('seed', String(state.seed));
+    if (state.render) q.set('render', state.render);
     // A paused view is shareable down to the frame (replayed deterministically on load).
     if (state.paused) { q.set('pause', '1'); q.set('frame', String(frame)); }
     const s = q.toString();
@@ -104,7 +153,20 @@ async function main(): Promise<void> {
     let sim = new DemoSim(atlas, { seed: state.seed, mode: state.mode, stress: state.stress, auto: state.auto });
     canvas.width = sim.width;
     canvas.height = sim.height;
-    const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+    // A batch draws the field where asked for, and in stress mode by default: WebGL on a GPU, else batched
+    // pixels (bench/demo.bench.ts: software WebGL is the slowest there). With WebGL the debug overlays go to
+    // a transparent 2D canvas laid over it (in the same grid cell of #field). No WebGL: batched pixels.
+    const wanted = state.render ?? (state.stress > 0 ? QuadBatch.hardware() ? 'webgl' : 'pixels' : 'canvas');
+    let layer = canvas, batch: Batch | null = wanted === 'webgl' ? QuadBatch.create(canvas, images) : null;
+    const renderer: Renderer = batch ? 'webgl' : wanted === 'canvas' ? 'canvas' : 'pixels';
+    if (batch) {
+        layer = document.createElement('canvas');
+        layer.id = 'overlay';
+        layer.width = sim.width;
+        layer.height = sim.height;
+        canvas.after(layer);
+    } else if (renderer === 'pixels') batch = new PixelBatch(canvas, images);
+    const ctx = layer.getContext('2d') as CanvasRenderingContext2D;
     const keys = new Set<string>();
     const now = () => performance.now();
 
@@ -125,7 +187,7 @@ async function main(): Promise<void> {
         const plane = sim.raster.plane(0);
         forgetMask(plane);
         const img = tctx.createImageData(plane.width, plane.height);
-        plane.toRGBA(0xffffffff, 0, img.data);
+        plane.toRGBA({ onColor: 0xffffffff, offColor: 0 }, img.data);
         tctx.globalCompositeOperation = 'copy';
         tctx.putImageData(img, 0, 0);
         tctx.globalCompositeOperation = 'source-in';
@@ -145,7 +207,7 @@ async function main(): Promise<void> {
         ctx.restore();
     };
 
-    const render = () => {
+    const render2d = () => {
         ctx.globalAlpha = 1;
         for (let y = 0; y < sim.height; y += background.height) {
             for (let x = 0; x < sim.width; x += background.width) ctx.drawImage(background, x, y);
@@ -173,17 +235,67 @@ async function main(): Promise<void> {
             ctx.restore();
         }
         // Near misses: boxes met, pixels did not. Highlighted in both modes, fading.
-        for (const m of sim.marks) {
+        for (let i = firstNearMark(sim.marks); i < sim.marks.length; i++) {
+            const m = sim.marks[i];
             if (!m.near) continue;
             ctx.globalAlpha = Math.max(0.15, 1 - m.age / 30);
             ctx.fillStyle = 'rgba(255, 216, 0, 0.45)';
             ctx.fillRect(m.zone.x, m.zone.y, m.zone.width, m.zone.height);
-            for (const r of m.boxes) drawBox(ctx, r.x, r.y, r.width, r.height, NEAR, 2);
+            for (const r of m.boxes) drawBox(ctx, r.x, r.y, r.width, r.height, { color: NEAR, lineWidth: 2 });
         }
         ctx.globalAlpha = 1;
         if (state.debug) renderDebug();
         if (state.shapes) renderShapes();
     };
+
+    // The same picture through a batch: background and terrain as one base picture (recomposed after each
+    // crater), then sprites, laser, explosions and near misses, drawn at once.
+    const base = document.createElement('canvas');
+    base.width = sim.width;
+    base.height = sim.height;
+    const bctx = base.getContext('2d') as CanvasRenderingContext2D;
+    let baseVersion = -1, overlayDrawn = false;
+    const renderBatch = (gl: Batch) => {
+        if (baseVersion !== sim.terrainVersion) {
+            drawTerrain();
+            for (let y = 0; y < sim.height; y += background.height) {
+                for (let x = 0; x < sim.width; x += background.width) bctx.drawImage(background, x, y);
+            }
+            bctx.drawImage(terrain, 0, 0);
+            gl.setBase(base);
+            baseVersion = sim.terrainVersion;
+        }
+        gl.image(gl.baseRegion, 0, 0, sim.width, sim.height);
+        const blink = sim.invulnerable > 0 && (sim.invulnerable >> 2) % 2 === 1;
+        for (const a of sim.actors) {
+            if (!a.alive || (blink && a.kind === 'player')) continue;
+            const r = gl.region(a.frame);
+            gl.image(r, Math.floor(a.x), Math.floor(a.y), r.width, r.height, a.flip);
+        }
+        // The laser is vertical (sim.ts): a one pixel wide rectangle centred on the line, as a 1 px stroke.
+        const laser = sim.laser, y1 = laser.hit ? laser.hit.y : laser.y1, x1 = laser.hit ? laser.hit.x : laser.x1;
+        gl.rect(Math.min(laser.x0, x1) - 0.5, Math.min(laser.y0, y1), Math.abs(x1 - laser.x0) + 1, Math.abs(y1 - laser.y0), 0xff3030cc);
+        const boom = gl.region('explosion1');
+        for (const b of sim.blasts) {
+            const s = b.scale * (1 + b.age / 48), w = boom.width * s, h = boom.height * s;
+            gl.image(boom, b.x - w / 2, b.y - h / 2, w, h, Math.floor(b.age / 3) % 2 === 1, 1 - b.age / 24);
+        }
+        for (let i = firstNearMark(sim.marks); i < sim.marks.length; i++) {
+            const m = sim.marks[i];
+            if (!m.near) continue;
+            const alpha = Math.max(0.15, 1 - m.age / 30);
+            gl.rect(m.zone.x, m.zone.y, m.zone.width, m.zone.height, 0xffd80073, alpha);
+            for (const r of m.boxes) gl.box(r.x, r.y, r.width, r.height, NEAR, 2, alpha);
+        }
+        gl.flush();
+        // The overlays stay Canvas 2D (the debug helpers draw on a 2D context); a separate layer is cleared
+        // only after it was drawn on.
+        if (overlayDrawn && layer !== canvas) ctx.clearRect(0, 0, layer.width, layer.height);
+        overlayDrawn = state.debug || state.shapes;
+        if (state.debug) renderDebug();
+        if (state.shapes) renderShapes();
+    };
+    const render = () => batch ? renderBatch(batch) : render2d();
 
     // Shapes: per atlas frame once (masks never change), and for the bunkers per terrain version (after each
     // crater the raster's polygons and pieces are rebuilt). Drawing only: the simulation never sees them.
@@ -200,8 +312,8 @@ async function main(): Promise<void> {
             terrainShapes = { sim, version: sim.terrainVersion, shapes: shapesOf(sim.raster.plane(0)) };
         }
         const t = terrainShapes.shapes;
-        drawPieces(ctx, t.pieces, 0, 0, PIECE);
-        drawPolygons(ctx, t.polygons, 0, 0, POLYGON);
+        drawPieces(ctx, t.pieces, 0, 0, { color: PIECE });
+        drawPolygons(ctx, t.polygons, 0, 0, { color: POLYGON });
         const counts = { sprites: 0, polygons: 0, pieces: 0 };
         for (const a of sim.actors) {
             // As the debug masks: at most 500 sprites, so stress mode stays readable.
@@ -209,8 +321,8 @@ async function main(): Promise<void> {
             let s = frameShapes.get(a.frame);
             if (!s) frameShapes.set(a.frame, s = shapesOf(atlas.get(a.frame)));
             const f = atlas.frame(a.frame), x = Math.floor(a.x) + f.x, y = Math.floor(a.y) + f.y;
-            drawPieces(ctx, s.pieces, x, y, PIECE);
-            drawPolygons(ctx, s.polygons, x, y, POLYGON);
+            drawPieces(ctx, s.pieces, x, y, { color: PIECE });
+            drawPolygons(ctx, s.polygons, x, y, { color: POLYGON });
             counts.sprites++;
             counts.polygons += s.polygons.length;
             counts.pieces += s.pieces.length;
@@ -219,42 +331,54 @@ async function main(): Promise<void> {
     };
 
     const renderDebug = () => {
-        drawMask(ctx, sim.raster.plane(0), 0, 0, TINT.terrain);
+        drawMask(ctx, sim.raster.plane(0), 0, 0, { color: TINT.terrain });
         let n = 0;
         for (const a of sim.actors) {
             if (!a.alive) continue;
             const f = atlas.frame(a.frame), x = Math.floor(a.x), y = Math.floor(a.y);
             // Thousands of tinted masks would hide the game in stress mode: boxes only past 500 sprites.
-            if (n++ < 500) drawMask(ctx, f.mask, x + f.x, y + f.y, TINT[a.kind]);
-            drawBox(ctx, x, y, a.width, a.height, 0x00ffff90);
+            if (n++ < 500) drawMask(ctx, f.mask, x + f.x, y + f.y, { color: TINT[a.kind] });
+            drawBox(ctx, x, y, a.width, a.height, { color: 0x00ffff90 });
         }
         // Pairs of the pixel world still overlapping now: zone, overlapping pixels, contact normal.
         const w = sim.world;
-        for (let i = 0, count = Math.min(w.pairCount, 200); i < count; i++) {
-            const a = w.pairA(i), b = w.pairB(i);
+        const pairs = w.collisions(debugPairs);
+        for (let i = 0, count = Math.min(pairs.length, 200); i < count; i++) {
+            const { a, b } = pairs[i];
             if (!w.has(a) || !w.has(b)) continue;
             const ma = a.mask as Mask, ax = Math.floor(a.x), ay = Math.floor(a.y);
-            if (b.layer) drawOverlap(ctx, ma, ax, ay, sim.raster.plane(0), 0, 0, HIT);
+            if (b.layer) drawOverlap(ctx, ma, sim.raster.plane(0), -ax, -ay, { x: ax, y: ay, color: HIT });
             else {
                 const mb = b.mask as Mask, bx = Math.floor(b.x), by = Math.floor(b.y);
-                drawIntersection(ctx, ma, ax, ay, mb, bx, by, ZONE);
-                drawOverlap(ctx, ma, ax, ay, mb, bx, by, HIT);
+                drawIntersection(ctx, ma, mb, bx - ax, by - ay, { x: ax, y: ay, color: ZONE });
+                drawOverlap(ctx, ma, mb, bx - ax, by - ay, { x: ax, y: ay, color: HIT });
             }
             const c = w.contact(a, b);
-            if (c) drawNormal(ctx, c, NORMAL);
+            if (c) drawNormal(ctx, c, { color: NORMAL });
         }
         // The laser's hit: the entry point and the normal of the face it entered.
-        drawRay(ctx, sim.laser.x0, sim.laser.y0, sim.laser.x1, sim.laser.y1, sim.laser.hit, LASER, NORMAL);
+        drawRay(ctx, sim.laser.x0, sim.laser.y0, sim.laser.x1, sim.laser.y1, sim.laser.hit, { color: LASER, normalColor: NORMAL });
         // Hits of the last half second, recorded before the bodies were removed.
         for (const m of sim.marks) {
             if (m.near) continue;
             ctx.globalAlpha = Math.max(0.2, 1 - m.age / 30);
             ctx.fillStyle = 'rgba(255, 255, 0, 0.25)';
             ctx.fillRect(m.zone.x, m.zone.y, m.zone.width, m.zone.height);
-            drawMask(ctx, m.overlap, m.x, m.y, HIT);
-            if (m.contact) drawNormal(ctx, m.contact, NORMAL);
+            drawMask(ctx, m.overlap, m.x, m.y, { color: HIT });
+            if (m.contact) drawNormal(ctx, m.contact, { color: NORMAL });
         }
         ctx.globalAlpha = 1;
+    };
+
+    // The frame split: sums over the frames since the last refresh, shown as per-frame averages.
+    const sums = { frames: 0, steps: 0, sim: 0, collision: 0, render: 0, since: now() };
+    let split: FrameSplit = { fps: 0, steps: 0, simMs: 0, collisionMs: 0, renderMs: 0 };
+    const account = (steps: number, simMs: number, collisionMs: number, renderMs: number) => {
+        sums.frames++; sums.steps += steps; sums.sim += simMs; sums.collision += collisionMs; sums.render += renderMs;
+        const t = now(), n = sums.frames;
+        if (t - sums.since < 250) return;
+        split = { fps: 1000 * n / (t - sums.since), steps: sums.steps / n, simMs: sums.sim / n, collisionMs: sums.collision / n, renderMs: sums.render / n };
+        Object.assign(sums, { frames: 0, steps: 0, sim: 0, collision: 0, render: 0, since: t });
     };
 
     let lastHud = 0;
@@ -268,7 +392,9 @@ async function main(): Promise<void> {
             ` · frame ${s.frame} · seed ${s.seed}\n` +
             `sprites <b>${s.sprites}</b> · pairs ${s.pairs} · collision <b>${s.collisionAvgMs.toFixed(3)} ms</b>/frame (avg; last ${s.collisionMs.toFixed(3)})\n` +
             `box pairs ${tt.boxPairs}, pixel pairs ${tt.pixelPairs}, <span class="near">near misses ${tt.nearMisses}</span> so far · ` +
-            `aliens down ${tt.kills} · hits taken ${tt.playerHits} · bombs shot ${tt.intercepts} · craters ${tt.craters}`;
+            `aliens down ${tt.kills} · hits taken ${tt.playerHits} · bombs shot ${tt.intercepts} · craters ${tt.craters}\n` +
+            `<b>${split.fps.toFixed(1)} fps</b> · a frame: simulation ${split.simMs.toFixed(1)} ms (collision ${split.collisionMs.toFixed(1)} ms of it), ` +
+            `render ${split.renderMs.toFixed(1)} ms · ${split.steps.toFixed(2)} steps/frame · ${RENDERER_NAMES[renderer]}`;
     };
 
     const input = (): Input => ({
@@ -280,7 +406,7 @@ async function main(): Promise<void> {
 
     const restart = () => {
         sim = new DemoSim(atlas, { seed: state.seed, mode: state.mode, stress: state.stress, auto: state.auto });
-        terrainVersion = -1;
+        terrainVersion = baseVersion = -1;
     };
 
     // Replay to the shared frame, if any (deterministic with auto=1: keyboard input is not recorded).
@@ -307,15 +433,27 @@ async function main(): Promise<void> {
     window.addEventListener('keyup', e => keys.delete(e.code));
     window.addEventListener('blur', () => keys.clear());
 
+    // Catching up after a slow frame: up to 4 steps normally. A stress step costs about half a display frame,
+    // so there catching up would make the next frame slower still (and the one after): one step at most, the
+    // game slows down instead of the frame rate.
+    const MAX_STEPS = state.stress > 0 ? 1 : 4;
     let last = now(), acc = 0;
     const loop = () => {
         const t = now();
-        acc = Math.min(acc + t - last, 4 * STEP_MS);
+        acc = Math.min(acc + t - last, MAX_STEPS * STEP_MS);
         last = t;
+        let steps = 0, collision = 0;
         if (!state.paused) {
-            while (acc >= STEP_MS) { stepOnce(); acc -= STEP_MS; }
+            while (acc >= STEP_MS) {
+                stepOnce();
+                collision += sim.worldMs.pixel + sim.worldMs.box;
+                steps++;
+                acc -= STEP_MS;
+            }
         } else acc = 0;
+        const t1 = now();
         render();
+        account(steps, t1 - t, collision, now() - t1);
         showHud();
         requestAnimationFrame(loop);
     };
@@ -335,7 +473,9 @@ async function main(): Promise<void> {
         setDebug(on: boolean) { state.debug = on; render(); writeUrl(state, sim.stats().frame); },
         setShapes(on: boolean) { state.shapes = on; render(); writeUrl(state, sim.stats().frame); },
         shapesDrawn: () => ({ ...drawn }),
-        setPaused(on: boolean) { state.paused = on; writeUrl(state, sim.stats().frame); }
+        setPaused(on: boolean) { state.paused = on; writeUrl(state, sim.stats().frame); },
+        split: () => ({ ...split }),
+        renderer: () => renderer
     };
     writeUrl(state, sim.stats().frame);
     render();

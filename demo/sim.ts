@@ -199,6 +199,7 @@ export class DemoSim {
     readonly world = new World<Actor>();
     /** The same sprites as plain rectangles: what a bounding-box engine would report. */
     readonly boxWorld = new World<Actor>();
+    private readonly boxPairs: Body<Actor>[] = [];
     /** Destructible terrain: one raster layer shared by both worlds. */
     readonly raster: CollisionRaster;
     readonly terrain: Actor;
@@ -229,6 +230,8 @@ export class DemoSim {
     private lastNear = 0;
     private ms = 0;
     private avgMs = 0;
+    /** Time of the last step's World.step calls, in ms: the pixel world and the box world (the HUD's split). */
+    readonly worldMs = { pixel: 0, box: 0 };
     private readonly totals: Totals = { boxPairs: 0, pixelPairs: 0, nearMisses: 0, kills: 0, playerHits: 0, intercepts: 0, craters: 0, shotsFired: 0, bombsDropped: 0 };
     private readonly terrainBody: Body<Actor>;
     private readonly laserHit: WorldRayHit<Actor> = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, body: null as unknown as Body<Actor> };
@@ -250,6 +253,9 @@ export class DemoSim {
         this.terrainBody = this.world.addLayer(this.raster.layer(0), layer);
         this.boxWorld.addLayer(this.raster.layer(0), layer);
         // 'stay' too: a pair that began while the other world was in charge still counts after a mode switch.
+        // The box pairs of a step, for analyse(): begin and stay together see every current pair once, in pair
+        // order; this listener comes first, so it records a pair before any reaction removes its bodies.
+        for (const e of ['begin', 'stay'] as const) this.boxWorld.on(e, (a, b) => { this.boxPairs.push(a, b); });
         for (const w of [this.world, this.boxWorld]) for (const e of ['begin', 'stay'] as const) w.on(e, (a, b) => this.hit(w, a, b));
         this.column = new Mask(9, this.height - 70, true);
         this.player = this.spawn('player', 'player1', (this.width - 90) / 2, this.height - 65, 0, 0);
@@ -279,12 +285,14 @@ export class DemoSim {
         this.update(this.options.auto ? this.pilot() : input);
         // Box pairs first (the comparison), then the pixel world. Only the active world's events act.
         let t0 = now();
+        this.boxPairs.length = 0;
         const nb = this.boxWorld.step();
-        if (this.mode === 'box') this.ms = now() - t0;
-        this.analyse(nb);
+        this.worldMs.box = now() - t0;
+        this.analyse();
         t0 = now();
         const np = this.world.step();
-        if (this.mode === 'pixel') this.ms = now() - t0;
+        this.worldMs.pixel = now() - t0;
+        this.ms = this.mode === 'pixel' ? this.worldMs.pixel : this.worldMs.box;
         this.lastPairs = this.mode === 'pixel' ? np : nb;
         this.avgMs = this.frame === 1 ? this.ms : this.avgMs * 0.95 + this.ms * 0.05;
         this.sweep();
@@ -297,7 +305,7 @@ export class DemoSim {
         l.x0 = l.x1 = Math.floor(p.x) + (p.flip ? 58 : 23) + shot.sourceWidth / 2;
         l.y0 = Math.floor(p.y);
         l.y1 = 0;
-        l.hit = this.world.raycastInto(l.x0, l.y0, l.x1, l.y1, this.laserHit, LASER_STOPS) ? this.laserHit : null;
+        l.hit = this.world.raycast(l.x0, l.y0, l.x1, l.y1, LASER_STOPS, this.laserHit);
     }
 
     /** Counters for the HUD and the tests. */
@@ -429,10 +437,11 @@ export class DemoSim {
     }
 
     // Compares the box pairs of this step with their pixels: pixel pairs, and near misses (boxes only).
-    private analyse(n: number): void {
+    private analyse(): void {
         let pixel = 0, near = 0;
+        const pairs = this.boxPairs, n = pairs.length / 2;
         for (let i = 0; i < n; i++) {
-            const a = this.boxWorld.pairA(i).data, b = this.boxWorld.pairB(i).data;
+            const a = pairs[2 * i].data, b = pairs[2 * i + 1].data;
             const ma = this.mask(a.frame), fa = this.atlas.frame(a.frame);
             const ax = Math.floor(a.x) + fa.x, ay = Math.floor(a.y) + fa.y;
             let touches: boolean;

@@ -1,0 +1,95 @@
+// The demo's stress mode in headless Chromium with each renderer (WebGL through SwiftShader, batched pixels,
+// plain Canvas 2D, and the default pick): the field is drawn (not blank, and the same picture as Canvas 2D),
+// the HUD shows fps and the split of a frame, the console stays clean. Timings are printed, never asserted.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { PNG } from 'pngjs';
+import { chromium, type Browser } from 'playwright-core';
+import type { DemoHook, FrameSplit, Renderer } from '../demo/demo.js';
+import { startDemo, type DemoServer } from '../demo/serve.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+// SwiftShader behind ANGLE: WebGL2 without a GPU.
+const ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (CI installs Debian's chromium from .ci/apt-packages; locally: apt-get install chromium)`;
+
+// Share of pixels that are not the page's black, and the number of distinct colours.
+function coverage(png: PNG): { lit: number; colours: number } {
+    let lit = 0;
+    const colours = new Set<number>();
+    for (let p = 0; p < png.data.length; p += 4) {
+        const rgb = png.data[p] << 16 | png.data[p + 1] << 8 | png.data[p + 2];
+        if (rgb !== 0) lit++;
+        colours.add(rgb);
+    }
+    return { lit: lit / (png.width * png.height), colours: colours.size };
+}
+
+// Share of pixels where two screenshots differ by more than `tolerance` in a channel.
+function difference(a: PNG, b: PNG, tolerance = 48): number {
+    assert.deepEqual([a.width, a.height], [b.width, b.height]);
+    let bad = 0;
+    for (let p = 0; p < a.data.length; p += 4) {
+        for (let c = 0; c < 3; c++) if (Math.abs(a.data[p + c] - b.data[p + c]) > tolerance) { bad++; break; }
+    }
+    return bad / (a.width * a.height);
+}
+
+test('stress mode in headless Chromium: every renderer draws the field, the HUD shows fps and the frame split, no errors', { skip, timeout: 180_000 }, async t => {
+    let demo: DemoServer | null = null, browser: Browser | null = null;
+    try {
+        demo = await startDemo({ port: 0 });
+        browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+        const pictures = new Map<string, PNG>();
+        for (const render of ['default', 'webgl', 'pixels', 'canvas'] as const) {
+            await t.test(`?render=${render}`, async () => {
+                const page = await (browser as Browser).newPage({ viewport: { width: 1400, height: 1200 }, deviceScaleFactor: 1 });
+                const problems: string[] = [];
+                page.on('console', m => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console.${m.type()}: ${m.text()}`); });
+                page.on('pageerror', e => problems.push(`page error: ${e.message}`));
+                page.on('response', r => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+                const query = `stress=2000&seed=3&auto=1${render === 'default' ? '' : `&render=${render}`}`;
+                await page.goto(`${(demo as DemoServer).url}?${query}`);
+                await page.waitForFunction(() => window.hitmaskDemo !== undefined, null, { timeout: 30_000 });
+                const renderer = await page.evaluate(() => (window.hitmaskDemo as DemoHook).renderer());
+                // Default: a batch (WebGL on a GPU, batched pixels under SwiftShader), never a drawImage per sprite.
+                if (render === 'default') assert.notEqual(renderer, 'canvas');
+                else assert.equal(renderer, render satisfies Renderer);
+                // Running: the split fills in after its first quarter second of frames.
+                await page.waitForFunction(() => (window.hitmaskDemo as DemoHook).split().fps > 0, null, { timeout: 30_000 });
+                await page.waitForFunction(() => /fps/.test(document.getElementById('hud')?.textContent ?? ''), null, { timeout: 5_000 });
+                const split: FrameSplit = await page.evaluate(() => (window.hitmaskDemo as DemoHook).split());
+                const hud = await page.locator('#hud').innerText();
+                assert.match(hud, /[\d.]+ fps · a frame: simulation [\d.]+ ms \(collision [\d.]+ ms of it\), render [\d.]+ ms · [\d.]+ steps\/frame/);
+                assert.ok(split.steps >= 0 && split.steps <= 1, `stress mode runs at most one step per frame: ${JSON.stringify(split)}`);
+                assert.ok(split.collisionMs <= split.simMs, JSON.stringify(split));
+                const stats = await page.evaluate(() => (window.hitmaskDemo as DemoHook).stats());
+                assert.ok(stats.sprites >= 2000, `${stats.sprites} sprites`);
+                t.diagnostic(`${render} (${renderer}): ${split.fps.toFixed(1)} fps, sim ${split.simMs.toFixed(1)} ms, collision ${split.collisionMs.toFixed(1)} ms, render ${split.renderMs.toFixed(1)} ms`);
+
+                // The same paused frame for every renderer, with the debug overlay on top.
+                await page.goto(`${(demo as DemoServer).url}?${query}&pause=1&debug=1`);
+                await page.waitForFunction(() => window.hitmaskDemo !== undefined, null, { timeout: 30_000 });
+                await page.evaluate(() => (window.hitmaskDemo as DemoHook).step(120));
+                const png = PNG.sync.read(await page.locator('#game').screenshot({ animations: 'disabled' }));
+                // (One more row where the canvas starts between two pixels.)
+                assert.ok(png.width === 1280 && png.height >= 960 && png.height <= 961, `${png.width}x${png.height}`);
+                const c = coverage(png);
+                assert.ok(c.lit > 0.9 && c.colours > 200, `a drawn field, not a blank canvas: ${JSON.stringify(c)}`);
+                pictures.set(render, png);
+                await page.close();
+                assert.deepEqual(problems, [], 'no console errors or warnings');
+            });
+        }
+        // The batches draw what Canvas 2D draws (explosions and alpha blending may round differently).
+        for (const render of ['webgl', 'pixels', 'default']) {
+            const d = difference(pictures.get(render) as PNG, pictures.get('canvas') as PNG);
+            assert.ok(d < 0.002, `${render} differs from Canvas 2D in ${(d * 100).toFixed(3)}% of the pixels`);
+        }
+    } finally {
+        await browser?.close();
+        await demo?.close();
+    }
+});
