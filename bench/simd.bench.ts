@@ -78,7 +78,7 @@ for (const s of scenes) {
         // Each result is disposed: a timing loop never yields, so dropped results would never be freed and
         // every call would map fresh memory (the cost of the loop, not of the kernel; README, Memory).
         ['overlapMask + dispose', () => { ja.overlapMask(jb, dx, dy).dispose(); return 0; }, () => { wa.overlapMask(wb, dx, dy).dispose(); return 0; }, p?.overlap_mask],
-        ['overlapMaskInto', () => ja.overlapMaskInto(jb, dx, dy, s.js[2]), () => wa.overlapMaskInto(wb, dx, dy, s.wasm[2]), p?.overlap_mask],
+        ['overlapMaskInto', () => ja.overlapMask(jb, dx, dy, s.js[2]), () => wa.overlapMask(wb, dx, dy, s.wasm[2]), p?.overlap_mask],
         ['draw', () => ja.draw(jb, dx, dy), () => wa.draw(wb, dx, dy), undefined]
     ] as const) {
         setKernels('js');
