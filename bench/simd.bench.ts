@@ -1,7 +1,7 @@
 // WebAssembly SIMD kernels vs the JS kernels vs the naive per-pixel loop vs pygame.mask, in one run; then
 // the WebAssembly kernels in Node with and without SharedArrayBuffer and in Chromium pages with and
 // without cross-origin isolation (bench/simd-page.ts).
-// Run: npm run bench:simd   (pygame columns need Debian's python3-pygame, the browser table
+// Run: npm run bench:simd   (`-- --js`: only the JS fallback vs pygame table; pygame columns need Debian's python3-pygame, the browser table
 // /usr/bin/chromium; each is skipped with a note otherwise)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Mask, kernelStats } from '../src/index.js';
 import { setKernels, setWasmMinWords, wasmMinWords } from '../src/wasm/simd.js';
 import { banner, fmt, mulberry32, table, time, type Timing } from './harness.js';
@@ -51,7 +51,7 @@ const py = spawnSync(python, [new URL('./pygame-bench.py', import.meta.url).path
     encoding: 'utf8', maxBuffer: 16 << 20
 });
 rmSync(dir, { recursive: true, force: true });
-type PyTiming = { median: number };
+type PyTiming = { median: number; min: number };
 type PyResult = { size: number; kind: string; check: number; overlap: PyTiming; overlap_area?: PyTiming; overlap_mask?: PyTiming; call_overhead?: PyTiming };
 let pyOut: { pygame: string; python: string; results: PyResult[] } | null = null;
 if (py.status === 0) pyOut = JSON.parse(py.stdout);
@@ -59,6 +59,50 @@ else console.log(`pygame columns skipped: ${(py.stderr || py.error?.message || '
 if (pyOut) console.log(`pygame ${pyOut.pygame} on Python ${pyOut.python}, timed in-process with timeit on the same masks and offsets\n`);
 const pyFor = (size: number, kind: string) => pyOut?.results.find(r => r.size === size && r.kind === kind);
 const r = (ours: Timing, other: { median: number } | undefined) => other ? (ours.median / other.median).toFixed(2) : 'n/a';
+
+// The pure-JavaScript fallback (no WebAssembly SIMD) against pygame's C, op by op: full scans (no hit)
+// for overlaps and overlap(), the "late" scene (one hit, at the last pixel) for overlapArea and
+// overlapMask, as pygame-bench.py times them. Both sides also give their best sample (here of 41 short
+// ones): on a loaded machine the two processes run at different moments, and best samples compare more
+// steadily than medians. Each op is timed twice: first as the process starts, then after an ArrayBuffer
+// has been detached (a transfer to a worker, a plain WebAssembly memory growing, loading playwright-core):
+// from then on V8 checks every typed-array access for a detached buffer (~25% slower full scans here).
+// `--js` prints this table alone.
+{
+    type Case = readonly [string, () => unknown, PyTiming | undefined];
+    const cases: { size: number; kind: string; c: Case }[] = [];
+    for (const size of [64, 256, 1024]) {
+        for (const kind of ['none', 'late'] as const) {
+            const s = scenes.find(x => x.size === size && x.kind === kind);
+            if (s === undefined) continue;
+            const { dx, dy } = s, [ja, jb, jo] = s.js, p = pyFor(size, kind);
+            const list: Case[] = kind === 'none'
+                ? [['overlaps', () => ja.overlaps(jb, dx, dy), p?.overlap], ['overlap (first point)', () => ja.overlap(jb, dx, dy), p?.overlap]]
+                : [['overlapArea', () => ja.overlapArea(jb, dx, dy), p?.overlap_area],
+                    ['overlapMask + dispose', () => { ja.overlapMask(jb, dx, dy).dispose(); return 0; }, p?.overlap_mask],
+                    ['overlapMask(…, out)', () => ja.overlapMask(jb, dx, dy, jo), p?.overlap_mask]];
+            for (const c of list) cases.push({ size, kind, c });
+        }
+    }
+    setKernels('js');
+    const run = () => cases.map(({ c: [, fn] }) => {
+        // ~50 ms of calls first: on a loaded machine the optimizing compiler (a background thread) can
+        // finish after time()'s short warm-up, and the first samples would time unoptimized code.
+        for (const t0 = performance.now(); performance.now() - t0 < 50;) for (let k = 0; k < 100; k++) fn();
+        return time(fn as () => number, { samples: 41, sampleMs: 5 });
+    });
+    const clean = run();
+    const buf = new ArrayBuffer(8);
+    structuredClone(buf, { transfer: [buf] });
+    const detached = run();
+    table(['size', 'op (JS fallback kernels)', 'scene', 'JS', 'JS best', 'JS best, buffer detached', 'pygame', 'pygame best', 'JS / pygame', 'best / best', 'detached best / best'],
+        cases.map(({ size, kind, c: [name, , pt] }, k) => {
+            const t = clean[k], d = detached[k];
+            return [`${size}²`, name, kind, fmt(t.median), fmt(t.min), fmt(d.min), pt ? fmt(pt.median) : 'n/a', pt ? fmt(pt.min) : 'n/a',
+                r(t, pt), pt ? (t.min / pt.min).toFixed(2) : 'n/a', pt ? (d.min / pt.min).toFixed(2) : 'n/a'];
+        }));
+    if (process.argv.includes('--js')) process.exit(0);
+}
 
 const rows: (string | number)[][] = [], ops: (string | number)[][] = [];
 for (const s of scenes) {
@@ -78,7 +122,7 @@ for (const s of scenes) {
         // Each result is disposed: a timing loop never yields, so dropped results would never be freed and
         // every call would map fresh memory (the cost of the loop, not of the kernel; README, Memory).
         ['overlapMask + dispose', () => { ja.overlapMask(jb, dx, dy).dispose(); return 0; }, () => { wa.overlapMask(wb, dx, dy).dispose(); return 0; }, p?.overlap_mask],
-        ['overlapMaskInto', () => ja.overlapMask(jb, dx, dy, s.js[2]), () => wa.overlapMask(wb, dx, dy, s.wasm[2]), p?.overlap_mask],
+        ['overlapMask(…, out)', () => ja.overlapMask(jb, dx, dy, s.js[2]), () => wa.overlapMask(wb, dx, dy, s.wasm[2]), p?.overlap_mask],
         ['draw', () => ja.draw(jb, dx, dy), () => wa.draw(wb, dx, dy), undefined]
     ] as const) {
         setKernels('js');
@@ -226,6 +270,9 @@ if (!existsSync(CHROMIUM)) {
             entryPoints: [fileURLToPath(new URL('./simd-page.ts', import.meta.url))],
             bundle: true, format: 'iife', globalName: 'hitmaskSimdPage', write: false, target: 'es2022'
         });
+        // Imported here, not at the top: loading playwright-core detaches an ArrayBuffer, after which V8
+        // checks for detached buffers on every typed-array access (see the JS fallback table).
+        const { chromium } = await import('playwright-core');
         browser = await chromium.launch({
             executablePath: CHROMIUM,
             args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']

@@ -6,7 +6,8 @@
 // o = 32s − dx, i.e. B's strip bs = o >> 5 shifted right by sh = o & 31, ORed with strip bs + 1 shifted
 // left by 32 − sh. Where one of the two B strips does not exist (left or right edge, or sh = 0) the row
 // is the single word (B[bs] >>> rs) << ls, with rs = sh, ls = 0 (bs >= 0) or rs = 0, ls = 32 − sh (bs = −1).
-import { ctz, lastWordMask, popcnt } from './bits.js';
+import { lastWordMask } from './bits.js';
+import { FIRST, JS } from './kernels-js.js';
 import type { Mask, Point, RGBAData } from './mask.js';
 import { heap32, heap8, K, Scratch, TABLE, wasmMinWords, wasmOn } from './wasm/simd.js';
 
@@ -38,8 +39,8 @@ export function clip(aw: number, ah: number, bw: number, bh: number, dx: number,
     return true;
 }
 
-/** Raster query operations. */
-export const ANY = 0, AREA = 1, FIRST = 2;
+// The JavaScript kernels (kernels-js.ts) and the raster query operations, re-exported for the callers.
+export { ANY, AREA, FIRST, JS } from './kernels-js.js';
 
 /** The word-level operations; see {@link JS} and {@link WASM}. */
 export interface Kernels {
@@ -83,206 +84,6 @@ export function pickFor(a: Mask, b: Mask | null, n: number): Kernels {
 /** {@link pickFor} on the words of a clip. */
 export function pick(a: Mask, b: Mask, c: Clip): Kernels {
     return pickFor(a, b, words(c));
-}
-
-// ---- JavaScript ----
-
-const selWords: Uint32Array[] = [];
-
-/** The kernels in plain JavaScript, on `mask.words`. */
-export const JS: Kernels = {
-    any(a, b, c) {
-        const A = a.words, B = b.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
-        const rows = c.y1 - c.y0, n0 = c.y0 - c.dy;
-        for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
-            const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
-            const ai = s * ah + c.y0;
-            let bi = bs * bh + n0;
-            // Four rows per test with one OR-accumulated branch: 1.3-1.6x faster full scans than one row per test.
-            let r = 0;
-            if (sh !== 0 && bs >= 0 && bs + 1 < bStrips) {
-                const ls = 32 - sh, bj = bi + bh;
-                for (; r + 4 <= rows; r += 4) {
-                    const i = ai + r, j = bi + r, k = bj + r;
-                    if (((A[i] & ((B[j] >>> sh) | (B[k] << ls))) | (A[i + 1] & ((B[j + 1] >>> sh) | (B[k + 1] << ls))) |
-                        (A[i + 2] & ((B[j + 2] >>> sh) | (B[k + 2] << ls))) | (A[i + 3] & ((B[j + 3] >>> sh) | (B[k + 3] << ls)))) !== 0) return true;
-                }
-                for (; r < rows; r++) if ((A[ai + r] & ((B[bi + r] >>> sh) | (B[bj + r] << ls))) !== 0) return true;
-            } else {
-                let rs = sh, ls = 0;
-                if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
-                for (; r + 4 <= rows; r += 4) {
-                    const i = ai + r, j = bi + r;
-                    if (((A[i] & ((B[j] >>> rs) << ls)) | (A[i + 1] & ((B[j + 1] >>> rs) << ls)) |
-                        (A[i + 2] & ((B[j + 2] >>> rs) << ls)) | (A[i + 3] & ((B[j + 3] >>> rs) << ls))) !== 0) return true;
-                }
-                for (; r < rows; r++) if ((A[ai + r] & ((B[bi + r] >>> rs) << ls)) !== 0) return true;
-            }
-        }
-        return false;
-    },
-
-    first(a, b, c, out) {
-        const A = a.words, B = b.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx, y0 = c.y0, n0 = y0 - c.dy;
-        let bestY = c.y1, bestX = 0;
-        for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
-            const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
-            let ai = s * ah + y0, bi = bs * bh + n0;
-            // Later strips only look above the best row so far, so ties go to the leftmost strip.
-            const rows = bestY - y0;
-            if (sh !== 0 && bs >= 0 && bs + 1 < bStrips) {
-                const ls = 32 - sh;
-                for (let r = 0; r < rows; r++, ai++, bi++) {
-                    const w = A[ai] & ((B[bi] >>> sh) | (B[bi + bh] << ls));
-                    if (w !== 0) { bestY = y0 + r; bestX = (s << 5) + ctz(w); break; }
-                }
-            } else {
-                let rs = sh, ls = 0;
-                if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
-                for (let r = 0; r < rows; r++, ai++, bi++) {
-                    const w = A[ai] & ((B[bi] >>> rs) << ls);
-                    if (w !== 0) { bestY = y0 + r; bestX = (s << 5) + ctz(w); break; }
-                }
-            }
-        }
-        if (bestY === c.y1) return false;
-        out.x = bestX;
-        out.y = bestY;
-        return true;
-    },
-
-    area(a, b, c) {
-        const A = a.words, B = b.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
-        const rows = c.y1 - c.y0, n0 = c.y0 - c.dy;
-        let n = 0;
-        // Zero words skip the popcount: contacts are mostly empty words (-23% time on a sparse 1024²
-        // overlap, no change on a dense one; bench/layout scenes). The popcount is written out: a call to
-        // bits.ts popcnt() here measured 10% slower at 256² and 1024².
-        for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
-            const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
-            let ai = s * ah + c.y0, bi = bs * bh + n0;
-            if (sh !== 0 && bs >= 0 && bs + 1 < bStrips) {
-                const ls = 32 - sh;
-                for (let r = 0; r < rows; r++, ai++, bi++) {
-                    let v = A[ai] & ((B[bi] >>> sh) | (B[bi + bh] << ls));
-                    if (v === 0) continue;
-                    v -= (v >>> 1) & 0x55555555;
-                    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-                    n += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-                }
-            } else {
-                let rs = sh, ls = 0;
-                if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
-                for (let r = 0; r < rows; r++, ai++, bi++) {
-                    let v = A[ai] & ((B[bi] >>> rs) << ls);
-                    if (v === 0) continue;
-                    v -= (v >>> 1) & 0x55555555;
-                    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-                    n += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-                }
-            }
-        }
-        return n;
-    },
-
-    and(a, b, c, out) {
-        combineJS(a, b, c, out.words, 0);
-    },
-
-    or(a, b, c) {
-        combineJS(a, b, c, a.words, 1);
-    },
-
-    andNot(a, b, c) {
-        combineJS(a, b, c, a.words, 2);
-    },
-
-    fill(m, from, to, value) {
-        m.words.fill(value, from, to);
-    },
-
-    query(planes, k, b, c, op, out) {
-        for (let j = 0; j < k; j++) selWords[j] = planes[j].words;
-        const r = queryJS(k, planes[0].height, b, c, op, out);
-        for (let j = 0; j < k; j++) selWords[j] = EMPTY;
-        return r;
-    },
-
-    rgba(m, data, op, key, t) {
-        const { words, strips, width, height } = m;
-        const kr = key & 255, kg = (key >>> 8) & 255, kb = (key >>> 16) & 255;
-        for (let y = 0; y < height; y++) {
-            let p = y * width * 4;
-            for (let s = 0; s < strips; s++) {
-                const n = Math.min(32, width - (s << 5));
-                let w = 0;
-                if (op === 0) {
-                    for (let bit = 0; bit < n; bit++, p += 4) if (data[p + 3] > t) w |= 1 << bit;
-                } else {
-                    for (let bit = 0; bit < n; bit++, p += 4) {
-                        if (Math.abs(data[p] - kr) > t || Math.abs(data[p + 1] - kg) > t || Math.abs(data[p + 2] - kb) > t) w |= 1 << bit;
-                    }
-                }
-                words[s * height + y] = w;
-            }
-        }
-        return true;
-    }
-};
-
-const EMPTY = new Uint32Array(0);
-
-// op 0: C = A & B (C has A's layout); op 1: A |= B (padding kept clear); op 2: A &= ~B.
-function combineJS(a: Mask, b: Mask, c: Clip, C: Uint32Array, op: number): void {
-    const A = a.words, B = b.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
-    const rows = c.y1 - c.y0, n0 = c.y0 - c.dy, lastStrip = a.strips - 1;
-    // Shifting B right can push its bits past A's width, into padding that must stay zero.
-    const edge = lastWordMask(a.width);
-    for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
-        const o = (s << 5) - dx, bs = o >> 5, sh = o & 31;
-        const keep = s === lastStrip ? edge : 0xffffffff;
-        let ai = s * ah + c.y0, bi = bs * bh + n0;
-        if (sh !== 0 && bs >= 0 && bs + 1 < bStrips) {
-            const ls = 32 - sh;
-            if (op === 0) for (let r = 0; r < rows; r++, ai++, bi++) C[ai] = A[ai] & ((B[bi] >>> sh) | (B[bi + bh] << ls));
-            else if (op === 1) for (let r = 0; r < rows; r++, ai++, bi++) A[ai] |= ((B[bi] >>> sh) | (B[bi + bh] << ls)) & keep;
-            else for (let r = 0; r < rows; r++, ai++, bi++) A[ai] &= ~((B[bi] >>> sh) | (B[bi + bh] << ls));
-        } else {
-            let rs = sh, ls = 0;
-            if (bs < 0) { bi += bh; rs = 0; ls = 32 - sh; }
-            if (op === 0) for (let r = 0; r < rows; r++, ai++, bi++) C[ai] = A[ai] & ((B[bi] >>> rs) << ls);
-            else if (op === 1) for (let r = 0; r < rows; r++, ai++, bi++) A[ai] |= ((B[bi] >>> rs) << ls) & keep;
-            else for (let r = 0; r < rows; r++, ai++, bi++) A[ai] &= ~((B[bi] >>> rs) << ls);
-        }
-    }
-}
-
-// B against the OR of selWords[0..k) (planes of height H, the clip in their pixels); see Kernels.query.
-function queryJS(k: number, H: number, b: Mask, c: Clip, op: number, out: Point): number {
-    const sel = selWords, B = b.words, bh = b.height, bStrips = b.strips, x = c.dx, y0 = c.y0, n0 = y0 - c.dy;
-    let n = 0, bestY = c.y1, bestX = 0;
-    for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
-        const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
-        const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips;
-        let ai = s * H + y0, bi = bs * bh + n0;
-        // FIRST: later strips only look above the best row so far, so ties go to the leftmost strip.
-        for (let r = 0, rows = bestY - y0; r < rows; r++, ai++, bi++) {
-            const w = (lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0);
-            if (w === 0) continue;
-            let a = 0;
-            for (let j = 0; j < k; j++) a |= sel[j][ai];
-            const v = a & w;
-            if (v === 0) continue;
-            if (op === ANY) return 1;
-            if (op === AREA) { n += popcnt(v); continue; }
-            bestY = y0 + r; bestX = (s << 5) + ctz(v);
-            break;
-        }
-    }
-    if (op === AREA) return n;
-    if (op === ANY || bestY === c.y1) return op === ANY ? 0 : -1;
-    out.x = bestX;
-    return bestY;
 }
 
 // ---- WebAssembly ----
