@@ -59,8 +59,9 @@ while (p < shared.length) {
     if (id === 10) { codeAt = p; codeEnd = q + size; }
     p = q + size;
 }
-let [count, q] = leb(shared, leb(shared, codeAt + 1)[1]);
+const [count, q0] = leb(shared, leb(shared, codeAt + 1)[1]);
 const bodies: Uint8Array[] = [];
+let q = q0;
 for (let i = 0; i < count; i++) { const [size, r] = leb(shared, q); bodies.push(shared.subarray(q, r + size)); q = r + size; }
 const n = TEMPLATES.length, copies = 31;
 const tpl = bodies.slice(first, first + n), shAt: number[][] = [], lsAt: number[][] = [];
@@ -69,7 +70,7 @@ for (let t = 0; t < n; t++) {
     const at = [...one.keys()].filter(i => one[i] !== two[i]);
     shAt.push(at.filter(i => one[i] === 1 && two[i] === 2));
     lsAt.push(at.filter(i => one[i] === 31 && two[i] === 30));
-    if (shAt[t].length + lsAt[t].length !== at.length || shAt[t].length === 0) throw new Error(`${TEMPLATES[t]}: copies 1 and 2 differ in more than their shifts: ${at.map(i => `${i}:${one[i]}/${two[i]}`).join(" ")} (lengths ${one.length}, ${two.length})`);
+    if (shAt[t].length + lsAt[t].length !== at.length || shAt[t].length === 0) throw new Error(`${TEMPLATES[t]}: copies 1 and 2 differ in more than their shifts: ${at.map(i => `${i}:${one[i]}/${two[i]}`).join(' ')} (lengths ${one.length}, ${two.length})`);
     for (let sh = 1; sh <= copies; sh++) {
         const body = bodies[first + (sh - 1) * n + t], want = one.slice();
         for (const i of shAt[t]) want[i] = sh;

@@ -28,15 +28,15 @@ async function bundle(code: string): Promise<Size> {
 }
 
 const ENTRIES: [string, string][] = [
-    ['import { Mask } from hitmask', `import { Mask } from './src/index.ts'; console.log(Mask);`],
-    ['import { World } from hitmask', `import { World } from './src/index.ts'; console.log(World);`],
-    ['import { CollisionRaster } from hitmask', `import { CollisionRaster } from './src/index.ts'; console.log(CollisionRaster);`],
-    ['import * from hitmask', `import * as h from './src/index.ts'; console.log(h);`],
-    ['hitmask/debug', `import * as h from './src/debug.ts'; console.log(h);`],
-    ['hitmask/shapes', `import * as h from './src/shapes/index.ts'; console.log(h);`],
-    ['hitmask/threads', `import * as h from './src/threads.ts'; console.log(h);`],
-    ['hitmask/phaser', `import * as h from './src/phaser.ts'; console.log(h);`],
-    ['hitmask/pixi', `import * as h from './src/pixi.ts'; console.log(h);`],
+    ['import { Mask } from hitmask', 'import { Mask } from \'./src/index.ts\'; console.log(Mask);'],
+    ['import { World } from hitmask', 'import { World } from \'./src/index.ts\'; console.log(World);'],
+    ['import { CollisionRaster } from hitmask', 'import { CollisionRaster } from \'./src/index.ts\'; console.log(CollisionRaster);'],
+    ['import * from hitmask', 'import * as h from \'./src/index.ts\'; console.log(h);'],
+    ['hitmask/debug', 'import * as h from \'./src/debug.ts\'; console.log(h);'],
+    ['hitmask/shapes', 'import * as h from \'./src/shapes/index.ts\'; console.log(h);'],
+    ['hitmask/threads', 'import * as h from \'./src/threads.ts\'; console.log(h);'],
+    ['hitmask/phaser', 'import * as h from \'./src/phaser.ts\'; console.log(h);'],
+    ['hitmask/pixi', 'import * as h from \'./src/pixi.ts\'; console.log(h);'],
 ];
 
 test('bundle sizes: the core stays small and pulls no worker or engine code', async t => {
