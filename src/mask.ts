@@ -35,6 +35,7 @@ function allocWords(n: number): Uint32Array {
 }
 
 const NO_WORDS = new Uint32Array(0);
+const DISPOSED = -1, STALE = -2;
 
 /** @internal How the constructor gets its words: adopted ones (Mask.fromWords), or fresh ones it need not zero. */
 export class Init {
@@ -71,7 +72,8 @@ export class Mask {
     // does), a larger one's block, or the count of a JS-heap mask; null for other JS-heap masks.
     #ref: MaskHolding | null = null;
     #words: Uint32Array;
-    // The memory generation #words was made in (a plain WebAssembly memory detaches its views when it grows); −1 once disposed.
+    // The memory generation #words was made in (a plain WebAssembly memory detaches its views when it grows);
+    // STALE before the first view, DISPOSED once disposed.
     #gen: number;
 
     /** Creates an empty (or, with `filled`, a full) mask of `width` × `height` pixels. */
@@ -105,7 +107,10 @@ export class Mask {
             if (p >= 0) {
                 this.#ptr = p;
                 this.#ref = holdMask(this, n, p);
-                this.#words = new Uint32Array(buffer, p, n);
+                // The view is made on first use of `words`: a mask only the kernels touch (an overlapMask result
+                // counted, tested or disposed) never needs one.
+                this.#words = NO_WORDS;
+                this.#gen = STALE;
                 if (filled === true) this.fill();
                 return;
             }
@@ -132,7 +137,7 @@ export class Mask {
 
     // A new view after the WebAssembly memory grew (the old one is detached); throws once disposed.
     #refresh(): void {
-        if (this.#gen < 0) throw new Error(`${this} was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
+        if (this.#gen === DISPOSED) throw new Error(`${this} was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
         if (this._ptr >= 0) this.#words = new Uint32Array(buffer, this._ptr, this.strips * this.height);
         this.#gen = generation;
     }
@@ -142,17 +147,17 @@ export class Mask {
      * collection). Idempotent; any later use of the mask throws an Error.
      */
     dispose(): void {
-        if (this.#gen < 0) return;
+        if (this.#gen === DISPOSED) return;
         if (this.#ref !== null) freeMask(this.#ref, this.strips * this.height);
         this.#ptr = -1;
         this.#ref = null;
         this.#words = NO_WORDS;
-        this.#gen = -1;
+        this.#gen = DISPOSED;
     }
 
     /** Whether {@link dispose} was called. */
     get disposed(): boolean {
-        return this.#gen < 0;
+        return this.#gen === DISPOSED;
     }
 
     /** Builds a mask from RGBA pixels: a bit is set where alpha > `threshold` (pygame's rule). */
@@ -402,7 +407,7 @@ export class Mask {
 
     // Throws once disposed.
     #live(): void {
-        if (this.#gen < 0) throw new Error(`${this} was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
+        if (this.#gen === DISPOSED) throw new Error(`${this} was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
     }
 
 
