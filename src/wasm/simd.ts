@@ -486,7 +486,7 @@ export function kernelStats(): KernelStats {
     };
 }
 
-/** Bytes of WebAssembly memory reserved for masks (it never shrinks). */
+/** @internal Bytes of WebAssembly memory reserved for masks (it never shrinks); users read kernelStats().memoryBytes. */
 export function wasmMemoryBytes(): number {
     return buffer.byteLength;
 }
