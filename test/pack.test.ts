@@ -84,6 +84,8 @@ import pkg from 'hitmask/package.json' with { type: 'json' };
 const exportsMap = pkg.exports;
 const debug = exportsMap['./debug'] ? Object.keys(await import('hitmask/debug')).sort() : null;
 const shapes = await import('hitmask/shapes');
+// The engine adapters load without their engines installed (optional peers, imported for types only).
+const adapters = [typeof (await import('hitmask/phaser')).pixelPerfect, typeof (await import('hitmask/pixi')).overlaps];
 const ring = Mask.fromText(\`
 .####.
 #....#
@@ -105,6 +107,7 @@ console.log(JSON.stringify({
     resolved: import.meta.resolve('hitmask'),
     nodeHasCore: 'Mask' in node,
     threads: typeof ThreadPool,
+    adapters,
     hits: [ring.overlaps(dot, 1, 0), ring.overlaps(dot, 2, 1), ring.overlaps(dot, 4, 2)],
     first: ring.overlap(dot, 0, 1),
     area: ring.overlapArea(dot, 0, 0),
@@ -117,13 +120,15 @@ console.log(JSON.stringify({
 }));
 `);
     const r = JSON.parse(ok(sh(process.execPath, ['esm.mjs'], app), 'node esm.mjs')) as {
-        resolved: string; nodeHasCore: boolean; threads: string; hits: boolean[]; first: { x: number; y: number } | null; area: number;
+        resolved: string; nodeHasCore: boolean; threads: string; adapters: string[]; hits: boolean[]; first: { x: number; y: number } | null; area: number;
         alien: number[]; roundTrip: [string[], boolean, boolean]; built: [string[], number]; world: number[]; debug: string[] | null;
         polygons: { outer: number[]; holes: number[][] }[];
     };
     assert.equal(r.resolved, `file://${join(app, 'node_modules', 'hitmask', 'dist', 'index.js')}`, 'the installed copy, not the repository');
     assert.equal(r.nodeHasCore, false, 'hitmask/node does not re-export the core');
     assert.equal(r.threads, 'function', 'hitmask/threads exports ThreadPool');
+    assert.deepEqual(r.adapters, ['function', 'function'], 'hitmask/phaser and hitmask/pixi load without Phaser or PixiJS');
+    for (const engine of ['phaser', 'pixi.js']) assert.ok(!existsSync(join(app, 'node_modules', engine)), `${engine} is an optional peer: not installed with hitmask`);
     assert.deepEqual(r.hits, [true, false, true]);
     assert.deepEqual(r.first, { x: 0, y: 1 });
     assert.equal(r.area, 1);
