@@ -1,6 +1,7 @@
 // The demo's game simulation, free of the DOM so that the page and the Node tests run the same code:
 // a seeded, fixed-timestep shoot'em-up on two hitmask Worlds (pixel masks, and plain boxes for comparison).
 import { CollisionRaster, Mask, MaskAtlas, World, type Body, type Contact, type Rect, type WorldRayHit } from '../src/index.js';
+import { mulberry32 } from '../bench/timing.js';
 
 /** Which collisions drive the game: plain bounding boxes or pixel-exact masks. */
 export type Mode = 'box' | 'pixel';
@@ -151,17 +152,8 @@ const CRATER_RADIUS = 7, MAX_MARKS = 2000;
 const LASER_STOPS = ALIEN | BOMB | TERRAIN | DEBRIS;
 const EMPTY = new Mask(0, 0);
 
-/** mulberry32: a tiny seeded PRNG with a 2^32 state, identical in every JavaScript engine. */
-export function rng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+/** mulberry32: a tiny seeded PRNG with a 2^32 state, identical in every JavaScript engine (the benchmarks' own). */
+export const rng = mulberry32;
 
 /** Playfield size: 640×480, twice that in stress mode. */
 export function fieldSize(stress: number): { width: number; height: number } {

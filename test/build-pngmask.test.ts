@@ -3,10 +3,9 @@
 // and on mutated files: both paths must fail, or give the same bits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deflateSync } from 'node:zlib';
 import { Mask } from '../src/index.js';
 import { decodeImage, decodePngMask } from '../src/node/decode.js';
-import { concat, fixCrcs, pngChunk, scanlines, type PngSpec } from './fixtures/png-writer.js';
+import { concat, fixCrcs, scanlines, writePng, type PngSpec } from './fixtures/png-writer.js';
 import { mulberry32 } from '../bench/timing.js';
 
 const PASSES = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
@@ -38,17 +37,8 @@ function refilter(spec: PngSpec, raw: Uint8Array, rnd: () => number): Uint8Array
     return out;
 }
 
-function encode(spec: PngSpec, idat: Uint8Array): Uint8Array {
-    const ihdr = new Uint8Array(13), dv = new DataView(ihdr.buffer);
-    dv.setUint32(0, spec.width);
-    dv.setUint32(4, spec.height);
-    ihdr.set([spec.depth, spec.colorType, 0, 0, spec.interlace ? 1 : 0], 8);
-    const parts = [Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr)];
-    if (spec.palette) parts.push(pngChunk('PLTE', Uint8Array.from(spec.palette.flat())));
-    if (spec.trns) parts.push(pngChunk('tRNS', Uint8Array.from(spec.trns)));
-    parts.push(pngChunk('IDAT', deflateSync(idat)), pngChunk('IEND', new Uint8Array(0)));
-    return concat(parts);
-}
+// A PNG of `spec` whose IDAT holds `idat` (scanlines filtered some other way, or the wrong size).
+const encode = (spec: PngSpec, idat: Uint8Array): Uint8Array => writePng(spec, [], idat);
 
 // A random image of one colour type and depth: samples near the threshold's edges, tRNS keys that some pixels hit.
 function randomSpec(colorType: PngSpec['colorType'], depth: PngSpec['depth'], rnd: () => number): PngSpec {

@@ -165,7 +165,8 @@ function inflatedSize(info: PngInfo, width: number, height: number): number {
     return n;
 }
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
+/** @internal One PNG chunk: length, type, data, CRC. */
+export function pngChunk(type: string, data: Uint8Array): Uint8Array {
     const out = new Uint8Array(12 + data.length);
     const dv = new DataView(out.buffer);
     dv.setUint32(0, data.length);
@@ -182,10 +183,10 @@ function stillPng(info: PngInfo, width: number, height: number, zlib: Uint8Array
     dv.setUint32(0, width);
     dv.setUint32(4, height);
     ihdr.set([info.depth, info.colorType, 0, 0, info.interlaced ? 1 : 0], 8);
-    const parts = [Uint8Array.from(PNG_SIGNATURE), chunk('IHDR', ihdr)];
-    if (info.plte) parts.push(chunk('PLTE', info.plte));
-    if (info.trns) parts.push(chunk('tRNS', info.trns));
-    parts.push(chunk('IDAT', zlib), chunk('IEND', new Uint8Array(0)));
+    const parts = [Uint8Array.from(PNG_SIGNATURE), pngChunk('IHDR', ihdr)];
+    if (info.plte) parts.push(pngChunk('PLTE', info.plte));
+    if (info.trns) parts.push(pngChunk('tRNS', info.trns));
+    parts.push(pngChunk('IDAT', zlib), pngChunk('IEND', new Uint8Array(0)));
     return Buffer.concat(parts);
 }
 
