@@ -543,7 +543,10 @@ function checkMask(m: unknown): asserts m is Mask {
 }
 
 function checkOptions(options: unknown, shape: string): void {
-    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object like ${shape}, got ${describe(options)}.`);
+    // An array here is 0.1's positional ids (stampMany(mask, xs, ys, ids)): refused, not stamped without them.
+    if (options === null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options)) {
+        throw new TypeError(`options must be an object like ${shape}, got ${describe(options)}.`);
+    }
 }
 
 function checkId(id: unknown, name = 'id'): void {

@@ -390,6 +390,12 @@ test('bad input throws a clear error and changes nothing', () => {
     bad(() => new RasterView({} as CollisionRaster, 1), TypeError, /raster must be a CollisionRaster/);
     bad(() => r.hitPoint(m, 0, 0, undefined, null as never), TypeError, /out must be a \{ x, y \}/);
     bad(() => r.hits(m, 0, 0, undefined, {} as never), TypeError, /out must be an array/);
+    // 0.1's trailing numbers (stamp(mask, x, y, TERRAIN) stamped id 2 on layer 0) are refused, naming the new form.
+    bad(() => r.stamp(m, 0, 0, 1 as never), TypeError, /options must be an object like \{ id, layer \}, got 1/);
+    bad(() => r.stampPixel(0, 0, 5 as never), TypeError, /options must be an object like \{ id, layer \}, got 5/);
+    bad(() => r.stampMany(m, [0], [0], [7] as never), TypeError, /options must be an object like \{ ids, layer \}, got Array\(1\)/);
+    bad(() => r.stampPoints([0], [0], new Int32Array([7]) as never), TypeError, /got Int32Array\(1\)/);
+    bad(() => r.stampPoints([0], [0], null as never), TypeError, /options must be an object like \{ ids, layer \}, got null/);
     // stampPoints validates everything before stamping anything
     bad(() => r.stampPoints([1, 2], [1]), RangeError, /ys has length 1, expected 2/);
     bad(() => r.stampPoints([1], [1], { ids: [1, 2] }), RangeError, /ids has length 2, expected 1/);

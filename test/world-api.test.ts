@@ -302,6 +302,8 @@ test('bad input: clear errors naming the value', () => {
     assert.throws(() => world.queryMask(null as never, 0, 0), TypeError);
     assert.throws(() => world.queryPoint(0, 0, undefined, null as never), /out must be an array/);
     assert.throws(() => world.collisions({} as never), /out must be an array/);
+    assert.throws(() => world.contact(b, world.add({ x: 1, y: 1, mask: m }), { x: 0 } as never), { name: 'TypeError', message: /out must be a Contact object with a box, got Object/ });
+    assert.throws(() => world.sweep(b, 10, 0, 3 as never), { name: 'TypeError', message: /out must be a SweepHit object, got 3/ });
     assert.throws(() => world.sweep(b, NaN, 0), /toX must be a finite number/);
     assert.throws(() => world.on('hit' as never, () => {}), /Unknown event "hit"/);
     assert.throws(() => world.on('begin', 3 as never), /listener must be a function/);
