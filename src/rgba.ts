@@ -76,7 +76,8 @@ function checkRGBA(data: unknown, width: number, height: number): void {
 
 /** RGBA pixels of a mask: `onColor` where set, `offColor` elsewhere; into `out` when given. */
 export function toRGBA(m: Mask, options: RGBAColors, out?: Uint8ClampedArray | Uint8Array): Uint8ClampedArray | Uint8Array {
-    if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object like { onColor, offColor }, got ${describe(options)}.`);
+    // An array or number here is 0.1's trailing colours (toRGBA(on, off, out)): refused, not read as defaults.
+    if (options == null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options)) throw new TypeError(`options must be an object like { onColor, offColor }, got ${describe(options)}.`);
     const onColor = checkInt('onColor', options.onColor ?? 0xffffffff, 0, 0xffffffff);
     const offColor = checkInt('offColor', options.offColor ?? 0x00000000, 0, 0xffffffff);
     const { width, height } = m;

@@ -85,6 +85,7 @@ test('shape operations reject bad arguments', () => {
     bad(() => m.crop(NaN, 0, 1, 2), RangeError, /x must be a finite number/);
     bad(() => m.toRGBA({ onColor: -1 }), RangeError, /onColor .* got -1/);
     bad(() => m.toRGBA(0xffffffff as never), TypeError, /options must be an object like \{ onColor, offColor \}, got 4294967295/);
+    bad(() => m.toRGBA(new Uint8ClampedArray(100) as never), TypeError, /options must be an object like \{ onColor, offColor \}, got Uint8ClampedArray\(100\)/);
     bad(() => m.overlapMask(m, 0, 0, 'out' as never), TypeError, /out must be a Mask, got "out"/);
     bad(() => m.toRGBA({ onColor: 0, offColor: 2 ** 32 }), RangeError, /offColor .* got 4294967296/);
     bad(() => m.toRGBA({ onColor: 0, offColor: 0 }, new Uint8Array(99)), RangeError, /length 100, got Uint8Array\(99\)/);
