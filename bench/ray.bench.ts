@@ -5,7 +5,7 @@
 // Usage: node --import tsx bench/ray.bench.ts
 import { readFileSync } from 'node:fs';
 import { GifReader } from 'omggif';
-import { Mask, World, type Body, type RayHit, type WorldRayHit } from '../src/index.js';
+import { type Body, Mask, raycast, type RayHit, World, type WorldRayHit } from '../src/index.js';
 import { banner, fmtTiming, mulberry32, table, time } from './harness.js';
 
 // --- one mask ----------------------------------------------------------------------------------------
@@ -36,12 +36,12 @@ console.log(`## A 1024-px ray across an empty ${S}x${S} mask, hitting at the far
 const out: RayHit = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0 };
 // Warm-up in every direction first, as a game's rays go: timing the cases one after another would otherwise
 // time some of them in code the JIT is about to throw away (a later direction takes branches it never saw).
-for (let k = 0; k < 20000; k++) for (const [, m, x0, y0, x1, y1] of cases) { m.raycast(x0, y0, x1, y1, out); m.raycast(x1, y1, x0, y0, out); }
+for (let k = 0; k < 20000; k++) for (const [, m, x0, y0, x1, y1] of cases) { raycast(m, x0, y0, x1, y1, out); raycast(m, x1, y1, x0, y0, out); }
 const rows: string[][] = [];
 for (const [name, m, x0, y0, x1, y1] of cases) {
     const k = stepGet(m, x0, y0, x1, y1);
-    if (!m.raycast(x0, y0, x1, y1, out) || k < 0 || !m.get(out.px, out.py)) throw new Error(`${name}: the two ways disagree`);
-    const fast = time(() => m.raycast(x0, y0, x1, y1, out));
+    if (!raycast(m, x0, y0, x1, y1, out) || k < 0 || !m.get(out.px, out.py)) throw new Error(`${name}: the two ways disagree`);
+    const fast = time(() => raycast(m, x0, y0, x1, y1, out));
     const slow = time(() => stepGet(m, x0, y0, x1, y1));
     rows.push([name, `(${out.px}, ${out.py})`, fmtTiming(fast), fmtTiming(slow), (fast.median / slow.median).toFixed(3)]);
 }
@@ -84,7 +84,7 @@ function naive(x0: number, y0: number, x1: number, y1: number): number {
     for (let i = 0; i < placed.length; i++) {
         const p = placed[i];
         if (p.x > maxX || p.y > maxY || p.x + p.mask.width <= minX || p.y + p.mask.height <= minY) continue;
-        if (!p.mask.raycast(x0 - p.x, y0 - p.y, x1 - p.x, y1 - p.y, hit)) continue;
+        if (!raycast(p.mask, x0 - p.x, y0 - p.y, x1 - p.x, y1 - p.y, hit)) continue;
         if (hit.distance < best) { best = hit.distance; who = i; }
     }
     return who;

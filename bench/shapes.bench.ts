@@ -3,7 +3,7 @@
 // Run: node --import tsx bench/shapes.bench.ts
 import { readFileSync } from 'node:fs';
 import { contours } from 'd3-contour';
-import { Mask } from '../src/index.js';
+import { forEachSet, Mask } from '../src/index.js';
 import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
 import { triangles } from '../src/shapes/convex.js';
 import { banner, fmtTiming, mulberry32, table, time } from './harness.js';
@@ -20,7 +20,7 @@ for (let y = 0; y + CELL <= SIDE; y += CELL) for (let x = 0; x + CELL <= SIDE; x
 
 // d3-contour reads one number per pixel (built once, outside the timing).
 const values = new Float64Array(SIDE * SIDE);
-sheet.forEachSet((x, y) => { values[y * SIDE + x] = 1; });
+forEachSet(sheet, (x, y) => { values[y * SIDE + x] = 1; });
 const d3 = contours().size([SIDE, SIDE]).thresholds([0.5]);
 const d3flat = contours().size([SIDE, SIDE]).thresholds([0.5]).smooth(false);
 

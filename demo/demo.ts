@@ -3,7 +3,7 @@
 // Three renderers draw the same picture: Canvas 2D, one drawImage per sprite (the default), and for the
 // stress mode two batches: WebGL2 (gl.ts, one draw call, the debug overlays on a 2D canvas above it) and
 // pixels (pixels.ts, the frame composed in script and put with one putImageData).
-import { MaskAtlas, type Mask, type Pair } from '../src/index.js';
+import { type Mask, MaskAtlas, type Pair, toRGBA } from '../src/index.js';
 import { drawBox, drawIntersection, drawMask, drawNormal, drawOverlap, drawPieces, drawPolygons, drawRay, forgetMask } from '../src/debug.js';
 import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
 import type { Batch } from './batch.js';
@@ -187,7 +187,7 @@ async function main(): Promise<void> {
         const plane = sim.raster.plane(0);
         forgetMask(plane);
         const img = tctx.createImageData(plane.width, plane.height);
-        plane.toRGBA({ onColor: 0xffffffff, offColor: 0 }, img.data);
+        toRGBA(plane, { onColor: 0xffffffff, offColor: 0 }, img.data);
         tctx.globalCompositeOperation = 'copy';
         tctx.putImageData(img, 0, 0);
         tctx.globalCompositeOperation = 'source-in';

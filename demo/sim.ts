@@ -1,6 +1,6 @@
 // The demo's game simulation, free of the DOM so that the page and the Node tests run the same code:
 // a seeded, fixed-timestep shoot'em-up on two hitmask Worlds (pixel masks, and plain boxes for comparison).
-import { CollisionRaster, Mask, MaskAtlas, World, type Body, type Contact, type Rect, type WorldRayHit } from '../src/index.js';
+import { type Body, CollisionRaster, type Contact, crop, Mask, MaskAtlas, type Rect, trim, World, type WorldRayHit } from '../src/index.js';
 import { mulberry32 } from '../bench/timing.js';
 
 /** Which collisions drive the game: plain bounding boxes or pixel-exact masks. */
@@ -511,12 +511,12 @@ export class DemoSim {
         const ma = this.mask(a.frame), fa = this.atlas.frame(a.frame);
         const ax = Math.floor(a.x) + fa.x, ay = Math.floor(a.y) + fa.y;
         let both: Mask;
-        if (b.kind === 'terrain') both = this.raster.plane(0).crop(ax, ay, ma.width, ma.height).overlapMask(ma, 0, 0);
+        if (b.kind === 'terrain') both = crop(this.raster.plane(0), ax, ay, ma.width, ma.height).overlapMask(ma, 0, 0);
         else {
             const fb = this.atlas.frame(b.frame);
             both = ma.overlapMask(this.mask(b.frame), Math.floor(b.x) + fb.x - ax, Math.floor(b.y) + fb.y - ay);
         }
-        const t = both.trim();
+        const t = trim(both);
         const contact = t.mask.width > 0 ? this.world.contact(a.body as Body<Actor>, b.kind === 'terrain' ? this.terrainBody : b.body as Body<Actor>) : null;
         const zone = boxZone(a, b.kind === 'terrain' ? a : b) ?? { x: ax, y: ay, width: 0, height: 0 };
         const m: Mark = { zone, boxes: [], overlap: t.mask, x: ax + t.x, y: ay + t.y, contact, near: t.mask.width === 0, age: 0 };

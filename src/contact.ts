@@ -3,8 +3,10 @@
 import { Body, byId } from './body.js';
 import { coord } from './check.js';
 import type { CollisionLayer } from './layer.js';
+import { eachSet } from './shape.js';
 import type { Mask, Point, Rect } from './mask.js';
 import type { World } from './world.js';
+import { gridCandidates } from './world-grid.js';
 
 /** A unit normal and an integer push-out vector, written by {@link estimateNormal} and {@link pushOut}. */
 export interface NormalOut {
@@ -96,7 +98,7 @@ export function contactInto<T>(w: World<T>, a: Body<T>, b: Body<T>, out: Contact
         fx = 0; fy = 0;
         limit = 2 * (ma.width + ma.height) + 2;
         let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
-        ma.forEachSet((x, y) => {
+        eachSet(ma, (x, y) => {
             if (!layer.testPixel(ax + x, ay + y)) return;
             if (ax + x < bx0) bx0 = ax + x;
             if (ay + y < by0) by0 = ay + y;
@@ -137,7 +139,7 @@ export function sweepInto<T>(world: World<T>, body: Body<T>, toX: number, toY: n
     const cat = world.cat[s], colw = world.colw[s], grp = world.grp[s];
     // Candidates: compatible bodies whose boxes meet the swept box and that the mover does not overlap yet.
     const cands = world.scratch;
-    const n = world.candidates(Math.min(sx, ex), Math.min(sy, ey), Math.max(sx, ex) + w, Math.max(sy, ey) + h, 0xffffffff, cands);
+    const n = gridCandidates(world, Math.min(sx, ex), Math.min(sy, ey), Math.max(sx, ex) + w, Math.max(sy, ey) + h, 0xffffffff, cands);
     let m = 0;
     for (let k = 0; k < n; k++) {
         const c = cands[k], j = c.slot;

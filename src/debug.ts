@@ -1,8 +1,11 @@
 // hitmask/debug: Canvas 2D drawing helpers for collision debugging. Browser-safe, no dependencies.
-// Colours are 0xRRGGBBAA numbers, as in Mask.toRGBA. Positions are floored, like everywhere in hitmask.
+// Colours are 0xRRGGBBAA numbers, as in toRGBA. Positions are floored, like everywhere in hitmask.
 import { checkInt, describe } from './check.js';
 import { Mask, type Point, type Rect } from './mask.js';
 import type { RayHit } from './ray.js';
+import { outline } from './shape.js';
+import { crop } from './transform.js';
+import { toRGBA } from './rgba.js';
 
 /** The subset of `CanvasRenderingContext2D` (or `OffscreenCanvasRenderingContext2D`) the helpers use. */
 export interface DebugContext {
@@ -170,7 +173,7 @@ export function drawOverlap(ctx: DebugContext, a: Mask, b: Mask, dx: number, dy:
     const r = intersection(a, b, dx, dy);
     if (!r) return 0;
     // Only the intersection zone can hold overlapping pixels: crop a to it, then AND b in.
-    const zone = a.crop(r.x, r.y, r.width, r.height), both = zone.overlapMask(b, Math.floor(dx) - r.x, Math.floor(dy) - r.y);
+    const zone = crop(a, r.x, r.y, r.width, r.height), both = zone.overlapMask(b, Math.floor(dx) - r.x, Math.floor(dy) - r.y);
     ctx.save();
     ctx.fillStyle = cssColor(color);
     const n = fillRuns(ctx, both, ax + r.x, ay + r.y);
@@ -237,7 +240,7 @@ export function drawOutline(ctx: DebugContext, mask: Mask, x: number, y: number,
     if (typeof lineWidth !== 'number' || !(lineWidth > 0) || !Number.isFinite(lineWidth)) throw new RangeError(`lineWidth must be a positive finite number, got ${describe(lineWidth)}.`);
     let paths = outlines.get(mask);
     if (!paths) {
-        paths = mask.connectedComponents().map(c => c.outline());
+        paths = mask.connectedComponents().map(c => outline(c));
         outlines.set(mask, paths);
     }
     ctx.save();
@@ -372,7 +375,7 @@ function surfaceOf(mask: Mask, color: number): Surface | null {
     const made = createCanvas(mask.width, mask.height);
     if (!made) return null;
     const img = made.ctx.createImageData(mask.width, mask.height);
-    mask.toRGBA({ onColor: color }, img.data);
+    toRGBA(mask, { onColor: color }, img.data);
     made.ctx.putImageData(img, 0, 0);
     s = { image: made.image };
     if (!byColor) surfaces.set(mask, byColor = new Map());

@@ -1,5 +1,10 @@
 // hitmask: pixel-perfect 2D collision detection. Core entry point: zero dependencies, browser-safe.
 export { Mask } from './mask.js';
+export { boundingRects, centroid, angle, forEachSet, outline, connectedComponent } from './shape.js';
+export { scale, flipX, flipY, rotate90, crop, trim, convolve } from './transform.js';
+export { raycast } from './ray.js';
+export { toRGBA } from './rgba.js';
+export { overlapsMany } from './batch.js';
 export type { Point, Rect, RGBAData, ThresholdOptions, ColorKeyOptions, ColorKey, RGBAColors } from './mask.js';
 export { MaskAtlas, ATLAS_VERSION } from './atlas.js';
 export type { AtlasFrame, AtlasTag, HitBox, TagDirection, AddFrameOptions } from './atlas.js';

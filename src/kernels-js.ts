@@ -30,10 +30,7 @@
 //   µs and 1024² 55 -> 68 µs (strides of a strip height, short inner loops).
 import { ctz, lastWordMask, popcnt } from './bits.js';
 import type { Clip, Kernels } from './kernels.js';
-import type { Mask, Point } from './mask.js';
-
-/** Raster query operations. */
-export const ANY = 0, AREA = 1, FIRST = 2;
+import type { Mask } from './mask.js';
 
 // ---- finding the first overlapping row of a strip ----
 // Each returns A's index of the first row in i..iEnd−1 whose words overlap, or −1. Rows go four at a
@@ -223,9 +220,6 @@ function andRun(A: Uint32Array, B: Uint32Array, C: Uint32Array, i: number, iEnd:
     }
 }
 
-const selWords: Uint32Array[] = [];
-const EMPTY = new Uint32Array(0);
-
 /** The kernels in plain JavaScript, on `mask.words`. */
 export const JS: Kernels = {
     any(a, b, c) {
@@ -269,13 +263,6 @@ export const JS: Kernels = {
 
     fill(m, from, to, value) {
         m.words.fill(value, from, to);
-    },
-
-    query(planes, k, b, c, op, out) {
-        for (let j = 0; j < k; j++) selWords[j] = planes[j].words;
-        const r = queryJS(k, planes[0].height, b, c, op, out);
-        for (let j = 0; j < k; j++) selWords[j] = EMPTY;
-        return r;
     },
 
     rgba(m, data, op, key, t) {
@@ -341,32 +328,4 @@ function combineJS(a: Mask, b: Mask, c: Clip, op: number): void {
             }
         }
     }
-}
-
-// B against the OR of selWords[0..k) (planes of height H, the clip in their pixels); see Kernels.query.
-function queryJS(k: number, H: number, b: Mask, c: Clip, op: number, out: Point): number {
-    const sel = selWords, B = b.words, bh = b.height, bStrips = b.strips, x = c.dx, y0 = c.y0, n0 = y0 - c.dy;
-    let n = 0, bestY = c.y1, bestX = 0;
-    for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
-        const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
-        const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips;
-        let ai = s * H + y0, bi = bs * bh + n0;
-        // FIRST: later strips only look above the best row so far, so ties go to the leftmost strip.
-        for (let r = 0, rows = bestY - y0; r < rows; r++, ai++, bi++) {
-            const w = (lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0);
-            if (w === 0) continue;
-            let a = 0;
-            for (let j = 0; j < k; j++) a |= sel[j][ai];
-            const v = a & w;
-            if (v === 0) continue;
-            if (op === ANY) return 1;
-            if (op === AREA) { n += popcnt(v); continue; }
-            bestY = y0 + r; bestX = (s << 5) + ctz(v);
-            break;
-        }
-    }
-    if (op === AREA) return n;
-    if (op === ANY || bestY === c.y1) return op === ANY ? 0 : -1;
-    out.x = bestX;
-    return bestY;
 }

@@ -7,7 +7,7 @@
 // left by 32 − sh. Where one of the two B strips does not exist (left or right edge, or sh = 0) the row
 // is the single word (B[bs] >>> rs) << ls, with rs = sh, ls = 0 (bs >= 0) or rs = 0, ls = 32 − sh (bs = −1).
 import { lastWordMask } from './bits.js';
-import { FIRST, JS } from './kernels-js.js';
+import { JS } from './kernels-js.js';
 import type { Mask, Point, RGBAData } from './mask.js';
 import { heap32, heap8, K, Scratch, TABLE, wasmMinWords, wasmOn } from './wasm/simd.js';
 
@@ -39,8 +39,8 @@ export function clip(aw: number, ah: number, bw: number, bh: number, dx: number,
     return true;
 }
 
-// The JavaScript kernels (kernels-js.ts) and the raster query operations, re-exported for the callers.
-export { ANY, AREA, FIRST, JS } from './kernels-js.js';
+// The JavaScript kernels (kernels-js.ts), re-exported for the callers.
+export { JS } from './kernels-js.js';
 
 /** The word-level operations; see {@link JS} and {@link WASM}. */
 export interface Kernels {
@@ -58,11 +58,6 @@ export interface Kernels {
     andNot(a: Mask, b: Mask, c: Clip): void;
     /** Sets words from..to−1 of `m` to `value`. */
     fill(m: Mask, from: number, to: number, value: number): void;
-    /**
-     * Queries B against the OR of planes[0..k) (all of one size; the clip is in their pixels): ANY → 1/0,
-     * AREA → the count, FIRST → the row of the first pixel in row-major order (its x into `out.x`) or −1.
-     */
-    query(planes: readonly Mask[], k: number, b: Mask, c: Clip, op: number, out: Point): number;
     /** Mask bits from RGBA pixels: op 0 alpha > t; op 1 some RGB channel differs from key (0xBBGGRR) by more than t. False when it cannot run. */
     rgba(m: Mask, data: RGBAData, op: number, key: number, t: number): boolean;
 }
@@ -129,14 +124,6 @@ export const WASM: Kernels = {
     fill(m, from, to, value) {
         // TypedArray.fill on WebAssembly's shared memory is ~10x slower than a memset in WebAssembly.
         if (to > from) K.fill32(m._ptr + from * 4, to - from, value);
-    },
-
-    query(planes, k, b, c, op, out) {
-        const T = heap32(), t = TABLE >> 2;
-        for (let j = 0; j < k; j++) T[t + j] = planes[j]._ptr;
-        const r = K.rasterQuery(TABLE, k, planes[0].height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1, op);
-        if (op === FIRST && r >= 0) out.x = T[t];
-        return r;
     },
 
     // The pixels are copied into WebAssembly memory through a scratch block of at most 256 KiB, and the

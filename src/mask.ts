@@ -1,12 +1,9 @@
 import { lastWordMask, popcnt } from './bits.js';
-import { checkCoord, checkInt, checkSize, describe, MAX_WORDS } from './check.js';
-import { clearOutside, clip, JS, newClip, overlapsBatch, pick, pickFor, type BatchRunner, type Clip } from './kernels.js';
-import type { ThreadPool } from './threads.js';
+import { checkCoord, checkSize, describe, MAX_WORDS } from './check.js';
+import { clearOutside, clip, JS, newClip, pick, pickFor, type Clip } from './kernels.js';
 import { allocMask, buffer, freeMask, generation, holdMask, K, noteJsMask, wasmOn, type MaskHolding } from './wasm/simd.js';
-import { castMask, newRayHit, type RayHit } from './ray.js';
-import { fromColorKey, fromRGBA, toRGBA, type ColorKey, type ColorKeyOptions, type RGBAColors, type ThresholdOptions } from './rgba.js';
-import { angle, boundingRect, boundingRects, centroid, connectedComponent, connectedComponents, forEachSet, outline } from './shape.js';
-import { crop, flipX, flipY, rotate90, scale, trim } from './transform.js';
+import { fromColorKey, fromRGBA, type ColorKey, type ColorKeyOptions, type RGBAColors, type ThresholdOptions } from './rgba.js';
+import { boundingRect, connectedComponents } from './shape.js';
 import { maskFromText, maskToText } from './text.js';
 
 /** A pixel position. */
@@ -298,34 +295,6 @@ export class Mask {
         return this.#clip(other, dx, dy) && pick(this, other, C).any(this, other, C);
     }
 
-    /**
-     * Batched {@link overlaps}: for pair k, `out[k]` becomes 1 when `masks[pairs[4k]]` overlaps
-     * `masks[pairs[4k + 1]]` placed at (`pairs[4k + 2]`, `pairs[4k + 3]`), else 0; returns how many overlap.
-     * With the WebAssembly kernels every pair (clip included) is tested in one call, so small sprites
-     * do not pay a call each; with a {@link ThreadPool} a large batch is split across its threads.
-     */
-    static overlapsMany(masks: readonly Mask[], pairs: Int32Array, out: Uint8Array, count: number = pairs instanceof Int32Array ? pairs.length >> 2 : 0, threads: ThreadPool | null = null): number {
-        if (!Array.isArray(masks)) throw new TypeError(`masks must be an array of Masks, got ${describe(masks)}.`);
-        if (!(pairs instanceof Int32Array)) throw new TypeError(`pairs must be an Int32Array of (a, b, dx, dy) quadruples, got ${describe(pairs)}.`);
-        checkInt('count', count, 0, pairs.length >> 2);
-        if (!(out instanceof Uint8Array) || out.length < count) throw new RangeError(`out must be a Uint8Array of length at least ${count}, got ${describe(out)}.`);
-        if (threads !== null && !isRunner(threads)) throw new TypeError(`threads must be a ThreadPool or null, got ${describe(threads)}.`);
-        const nm = masks.length;
-        let work = 0;
-        for (let k = 0, p = 0; k < count; k++, p += 4) {
-            const ia = pairs[p], ib = pairs[p + 1];
-            if (!(ia >= 0 && ia < nm && ib >= 0 && ib < nm)) throw new RangeError(`pairs[${p}..${p + 1}] = (${ia}, ${ib}) index masks, which has length ${nm}.`);
-            // The names are built only on failure: two template strings per pair cost more than the test.
-            if (!(masks[ia] instanceof Mask) || masks[ia].disposed) checkMask(masks[ia], `masks[${ia}]`);
-            if (!(masks[ib] instanceof Mask) || masks[ib].disposed) checkMask(masks[ib], `masks[${ib}]`);
-            // Words of the boxes' intersection (as the World estimates it), to decide whether threads pay.
-            const a = masks[ia], b = masks[ib], dx = pairs[p + 2], dy = pairs[p + 3];
-            const ow = Math.min(a.width, dx + b.width) - Math.max(0, dx), oh = Math.min(a.height, dy + b.height) - Math.max(0, dy);
-            if (ow > 0 && oh > 0) work += oh * ((ow + 63) >> 5);
-        }
-        return overlapsBatch(masks, pairs, out, count, threads as BatchRunner | null, work);
-    }
-
     /** Number of pixels set in both masks with `other`'s top-left at (dx, dy). */
     overlapArea(other: Mask, dx: number, dy: number): number {
         return this.#clip(other, dx, dy) ? pick(this, other, C).area(this, other, C) : 0;
@@ -410,64 +379,10 @@ export class Mask {
         if (this.#gen === DISPOSED) throw new Error(`${this} was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
     }
 
-
-
-
-
-
-
-
-
     /** The smallest rectangle holding every set pixel, or `null` for an empty mask. */
     boundingRect(): Rect | null {
         this.#live();
         return boundingRect(this);
-    }
-
-    /** One bounding rectangle per 8-connected component, in the row-major order of each component's first pixel. */
-    boundingRects(): Rect[] {
-        this.#live();
-        return boundingRects(this);
-    }
-
-    /** Mean position of the set pixels as floats (pixel (x, y) counts as (x, y); add 0.5 for pixel centres), or `null` when empty. */
-    centroid(): Point | null {
-        this.#live();
-        return centroid(this);
-    }
-
-    /**
-     * Orientation of the set pixels in degrees, from second-order central moments (pygame's formula,
-     * in floating point): 0 for horizontal, −45 for a `\` diagonal, +45 for `/`; 0 when empty.
-     */
-    angle(): number {
-        this.#live();
-        return angle(this);
-    }
-
-    /** Calls `fn(x, y)` for every set pixel, strip by strip (not row-major). */
-    forEachSet(fn: (x: number, y: number) => void): void {
-        this.#live();
-        forEachSet(this, fn);
-    }
-
-    /**
-     * Boundary pixels of the first 8-connected component in row-major order, traced clockwise on
-     * screen from its first pixel, which is repeated at the end (pygame's Moore-neighbour tracing).
-     * Holes and other components are ignored; `every = n` keeps every n-th point. Empty mask: `[]`.
-     */
-    outline(every = 1): Point[] {
-        this.#live();
-        return outline(this, every);
-    }
-
-    /**
-     * The 8-connected component containing pixel (x, y) as a mask of this size (empty if that pixel is
-     * clear); without a position, the largest component (ties: the one whose first pixel comes first in row-major order).
-     */
-    connectedComponent(x?: number, y?: number): Mask {
-        this.#live();
-        return connectedComponent(this, x, y);
     }
 
     /** Every 8-connected component with at least `minArea` pixels, as masks of this size, in the row-major order of their first pixels. */
@@ -476,97 +391,16 @@ export class Mask {
         return connectedComponents(this, minArea);
     }
 
-    /**
-     * Convolution (pygame's): a mask of (w1 + w2 − 1) × (h1 + h2 − 1) where bit (i, j) is set iff
-     * `this.overlaps(other, i − (other.width − 1), j − (other.height − 1))`.
-     */
-    convolve(other: Mask): Mask {
-        checkMask(other);
-        const out = new Mask(Math.max(0, this.width + other.width - 1), Math.max(0, this.height + other.height - 1));
-        if (out.width === 0 || out.height === 0) return out;
-        const ow = other.width - 1, oh = other.height - 1;
-        other.forEachSet((x, y) => { out.draw(this, ow - x, oh - y); });
-        return out;
-    }
-
-
-
-
-
-
-
-
-    /** A new mask of `width` × `height` by nearest-neighbour sampling: pixel (x, y) takes source (⌊x·w/width⌋, ⌊y·h/height⌋), as pygame. */
-    scale(width: number, height: number): Mask {
-        this.#live();
-        return scale(this, width, height);
-    }
-
-    /** A new mask mirrored left to right. */
-    flipX(): Mask {
-        this.#live();
-        return flipX(this);
-    }
-
-    /** A new mask mirrored top to bottom. */
-    flipY(): Mask {
-        this.#live();
-        return flipY(this);
-    }
-
-    /** A new mask rotated by `turns` quarter turns clockwise on screen (y down); negative turns go anticlockwise. */
-    rotate90(turns = 1): Mask {
-        this.#live();
-        return rotate90(this, turns);
-    }
-
-    /** The pixels inside the rectangle (x, y, width, height) as a new mask; parts outside this mask are clear. */
-    crop(x: number, y: number, width: number, height: number): Mask {
-        this.#live();
-        return crop(this, x, y, width, height);
-    }
-
-    /** The smallest mask holding every set pixel and its offset in this mask (an empty mask gives 0×0 at (0, 0)). */
-    trim(): { mask: Mask; x: number; y: number } {
-        this.#live();
-        return trim(this);
-    }
-
-    /**
-     * RGBA pixels for debug drawing (e.g. `new ImageData(mask.toRGBA(), w, h)`): `onColor` where set,
-     * `offColor` elsewhere, both `0xRRGGBBAA`; written into `out` (length width·height·4) when given.
-     */
-    toRGBA(colors: RGBAColors = {}, out?: Uint8ClampedArray | Uint8Array): Uint8ClampedArray | Uint8Array {
-        this.#live();
-        return toRGBA(this, colors, out);
-    }
-
-    /** The first set pixel the segment from (x0, y0) to (x1, y1) enters, or `null` (rules: docs/rays.md); with `out`, written there. */
-    raycast(x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null {
-        this.#live();
-        if (out === undefined) out = newRayHit();
-        else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a RayHit object, got ${describe(out)}.`);
-        return castMask(this, x0, y0, x1, y1, out) ? out : null;
-    }
-
     /** `<Mask WxH>`. */
     toString(): string {
         return `<Mask ${this.width}x${this.height}>`;
     }
-
-
-
-
-
 }
 
-function checkMask(m: unknown, name = 'other'): asserts m is Mask {
+/** @internal Throws a TypeError unless `m` is a Mask, an Error once it is disposed; `name` is the argument's name. */
+export function checkMask(m: unknown, name = 'other'): asserts m is Mask {
     if (!(m instanceof Mask)) throw new TypeError(`${name} must be a Mask, got ${describe(m)}.`);
     if (m.disposed) throw new Error(`${name} (${m}) was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
-}
-
-function isRunner(r: unknown): r is BatchRunner {
-    return r !== null && typeof r === 'object' && typeof (r as BatchRunner).run === 'function';
 }
 
 /** @internal Unchecked bit read; callers guarantee 0 <= x < width, 0 <= y < height. */

@@ -8,6 +8,8 @@ import { overlapsBatch } from './kernels.js';
 import type { CollisionLayer } from './layer.js';
 import type { Mask } from './mask.js';
 import type { World } from './world.js';
+import { rebuildGrid } from './world-grid.js';
+import { flushSlots } from './world-slots.js';
 
 /** @internal Pairs as (rank a, rank b) with a < b, sorted by {@link sort}. */
 export class PairList {
@@ -75,8 +77,8 @@ export function detectPairs<T>(w: World<T>): number {
     const pool = w.pool;
     // Wake the workers now so they poll, not sleep, when the batch comes after the broad phase.
     if (pool !== null && w.lastWork >= pool.minWords) pool.wake();
-    w.flush();
-    w.rebuild();
+    flushSlots(w);
+    rebuildGrid(w);
     const { grid, cat, colw, grp, masks, rank, layers, layerCat, layerColw } = w;
     const { x0, y0, x1, y1 } = w.boxes;
     const np = grid.collectPairs(cat, colw, grp), P = grid.pairs;

@@ -4,6 +4,7 @@ import type * as Phaser from 'phaser';
 import { describe } from './check.js';
 import { Mask } from './mask.js';
 import { MaskAtlas } from './atlas.js';
+import { trim } from './transform.js';
 
 /** A frame's collision mask and where it sits inside the untrimmed frame (`frame.realWidth` × `frame.realHeight`). */
 export interface FrameMask {
@@ -89,7 +90,7 @@ function fromPixels(frame: Phaser.Textures.Frame): FrameMask {
         region = Mask.fromImageData(ctx.getImageData(0, 0, w, h), { threshold: THRESHOLD });
     }
     // Trim to the set pixels: smaller masks to rotate and test; the offset keeps them in place.
-    const t = region.trim();
+    const t = trim(region);
     return { mask: t.mask, x: frame.x + t.x, y: frame.y + t.y, width: frame.realWidth, height: frame.realHeight, source: 'pixels' };
 }
 

@@ -4,6 +4,7 @@ import type { Texture, TextureSource } from 'pixi.js';
 import type { MaskAtlas } from './atlas.js';
 import { checkInt, describe } from './check.js';
 import { Mask } from './mask.js';
+import { trim as trimMask } from './transform.js';
 
 /** A texture's mask and where the mask's top-left lies in the texture's untrimmed frame (`texture.orig`), in pixels. */
 export interface FrameMask {
@@ -166,7 +167,7 @@ export function readTextureMask(texture: Texture, threshold = 127): FrameMask {
         }
         mask = Mask.fromRGBA(rgba, w, h, { threshold });
     }
-    const trimmed = mask.trim();
+    const trimmed = trimMask(mask);
     if (trimmed.mask !== mask) mask.dispose();
     return { mask: trimmed.mask, x: ox + trimmed.x, y: oy + trimmed.y };
 }

@@ -4,6 +4,7 @@ import type { Container, Graphics, Matrix, Sprite, Texture } from 'pixi.js';
 import type { MaskAtlas } from './atlas.js';
 import { describe } from './check.js';
 import type { Mask, Point } from './mask.js';
+import { outline } from './shape.js';
 import { defaultTransformCache, placeSprite, poseBounds, spritesOverlap, type HitmaskStyle, type PlacedSprite, type PoseBounds, type SpritePose } from './sprite.js';
 import { TextureMasks, type FrameMask } from './pixi-texture.js';
 import { TransformCache } from './transform.js';
@@ -154,7 +155,7 @@ export class PixiMasks {
             graphics.fill({ color, alpha: style.alpha ?? 0.5 });
         }
         if (style.outline != null) {
-            const pts = mask.outline();
+            const pts = outline(mask);
             if (pts.length > 1) {
                 graphics.poly(pts.flatMap(p => [x + p.x + 0.5, y + p.y + 0.5]), true);
                 graphics.stroke({ width, color: style.outline });

@@ -3,12 +3,13 @@ import type { Body } from './body.js';
 import { checkBits, checkCoord, checkSize, describe } from './check.js';
 import { Mask } from './mask.js';
 import type { World } from './world.js';
+import { gridCandidates } from './world-grid.js';
 
 /** @internal */
 export function queryPointInto<T>(w: World<T>, x: number, y: number, out: Body<T>[], filter = 0xffffffff): number {
     const px = checkCoord('x', x), py = checkCoord('y', y);
     const f = checkBits('filter', filter);
-    const n = w.candidates(px, py, px + 1, py + 1, f, out);
+    const n = gridCandidates(w, px, py, px + 1, py + 1, f, out);
     let m = 0;
     const { x0, y0 } = w.boxes;
     for (let k = 0; k < n; k++) {
@@ -27,7 +28,7 @@ export function queryRectInto<T>(w: World<T>, x: number, y: number, width: numbe
     checkSize('height', height);
     const f = checkBits('filter', filter);
     if (width === 0 || height === 0) return finish(out, 0);
-    const n = w.candidates(rx, ry, rx + width, ry + height, f, out);
+    const n = gridCandidates(w, rx, ry, rx + width, ry + height, f, out);
     let m = 0;
     const { x0, y0 } = w.boxes;
     for (let k = 0; k < n; k++) {
@@ -50,7 +51,7 @@ export function queryMaskInto<T>(w: World<T>, mask: Mask, x: number, y: number, 
     const mx = checkCoord('x', x), my = checkCoord('y', y);
     const f = checkBits('filter', filter);
     if (mask.width === 0 || mask.height === 0) return finish(out, 0);
-    const n = w.candidates(mx, my, mx + mask.width, my + mask.height, f, out);
+    const n = gridCandidates(w, mx, my, mx + mask.width, my + mask.height, f, out);
     let m = 0;
     const { x0, y0 } = w.boxes;
     for (let k = 0; k < n; k++) {

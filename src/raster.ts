@@ -1,10 +1,16 @@
-import { ctz, lastWordMask } from './bits.js';
+// CollisionRaster: a playfield of bit planes (layers) that masks are stamped into, erased from and queried
+// against, and RasterView, its CollisionLayer face for a World. The id store and its kernels are in ids.ts,
+// the argument checks in raster-check.ts, the plane kernels in kernels.ts.
 import { checkCoord, checkInt, checkSize, describe } from './check.js';
 import type { CollisionLayer } from './layer.js';
-import { ANY, AREA, clip, FIRST, JS, newClip, pick, pickFor, type Clip } from './kernels.js';
+import { clip, JS, newClip, pick, pickFor, type Clip } from './kernels.js';
+import { ANY, AREA, FIRST, queryPlanes } from './raster-query.js';
 import { Mask, type Point } from './mask.js';
 import { RasterIds } from './ids.js';
+import { checkId, checkLayer, checkLayers, checkMask, checkOptions, checkPoints } from './raster-check.js';
 import { castPlanes, type RasterRayHit } from './ray.js';
+
+export { MAX_ID } from './ids.js';
 
 /** Options of {@link CollisionRaster}. */
 export interface RasterOptions {
@@ -30,9 +36,6 @@ export interface StampManyOptions {
 
 /** Largest number of layers in one raster: a layer set is one 32-bit word. */
 export const MAX_LAYERS = 32;
-
-/** Largest stamp id; `-1` means "no id". */
-export const MAX_ID = 2 ** 31 - 1;
 
 // Clip scratch of the raster's calls (each fills it, then passes it to the kernel).
 const C: Clip = newClip();
@@ -104,17 +107,17 @@ export class CollisionRaster {
 
     /** The live bit plane of `layer` as a Mask, for reading (debug drawing, `count()`); write through the raster or `clear()` may miss pixels. */
     plane(layer = 0): Mask {
-        return this.planes[this.checkLayer(layer)];
+        return this.planes[checkLayer(layer, this.layerCount)];
     }
 
     /** A {@link CollisionLayer} view of the layers in the set `layers` (e.g. `1 << TERRAIN | 1 << ENEMIES`), for a World. */
     view(layers: number = this.allLayers): RasterView {
-        return new RasterView(this, this.checkLayers(layers));
+        return new RasterView(this, checkLayers(layers, this.allLayers, this.layerCount));
     }
 
     /** A {@link CollisionLayer} view of the single layer `index`. */
     layer(index: number): RasterView {
-        return new RasterView(this, 1 << this.checkLayer(index));
+        return new RasterView(this, 1 << checkLayer(index, this.layerCount));
     }
 
     /**
@@ -128,7 +131,7 @@ export class CollisionRaster {
         checkOptions(options, '{ id, layer }');
         const id = options.id ?? -1, layer = options.layer ?? 0;
         checkId(id);
-        this.checkLayer(layer);
+        checkLayer(layer, this.layerCount);
         this.put(mask, x, y, id, layer);
         return this;
     }
@@ -141,8 +144,8 @@ export class CollisionRaster {
         checkMask(mask);
         checkOptions(options, '{ ids, layer }');
         const ids = options.ids, layer = options.layer ?? 0;
-        this.checkPoints(xs, ys, ids);
-        this.checkLayer(layer);
+        checkPoints(xs, ys, ids);
+        checkLayer(layer, this.layerCount);
         // The id plane is created (and may refuse a huge raster) before anything is stamped.
         if (ids !== undefined && this.ids.heads[layer] === null) for (let i = 0; i < ids.length; i++) if (ids[i] >= 0) { this.ids.plane(layer); break; }
         for (let i = 0, n = xs.length; i < n; i++) this.put(mask, Math.floor(xs[i]), Math.floor(ys[i]), ids === undefined ? -1 : ids[i], layer);
@@ -161,8 +164,7 @@ export class CollisionRaster {
             return;
         }
         if (!clip(this.width, this.height, mask.width, mask.height, x, y, c)) return;
-        const X0 = c.x0, Y0 = c.y0, X1 = c.x1, Y1 = c.y1;
-        this.grow(layer, X0, Y0, X1, Y1);
+        this.grow(layer, c.x0, c.y0, c.x1, c.y1);
         const heads = id >= 0 ? this.ids.plane(layer) : this.ids.heads[layer];
         // Anonymous stamps on a layer without ids are Mask.draw's kernel: 0.33x the JS time for 1,000 32² stamps,
         // 0.14x for 100 256² ones (bench/raster.bench.ts).
@@ -170,49 +172,7 @@ export class CollisionRaster {
             pick(plane, mask, c).or(plane, mask, c);
             return;
         }
-        const A = plane.words, B = mask.words, H = this.height, W = this.width;
-        const bh = mask.height, bStrips = mask.strips, rows = Y1 - Y0, n0 = Y0 - y;
-        const lastStrip = plane.strips - 1, edge = lastWordMask(W);
-        let ids = this.ids.entId[layer], next = this.ids.entNext[layer], cnt = this.ids.entCount[layer];
-        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
-            // Raster strip s takes mask pixels o..o+31: the high bits of mask strip bs and the low bits of bs + 1.
-            const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
-            const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips; // no hi word at sh = 0: JS `w << 32 === w`
-            const keep = s === lastStrip ? edge : 0xffffffff; // bits past the raster's width stay zero
-            let ai = s * H + Y0, bi = bs * bh + n0;
-            for (let r = 0; r < rows; r++, ai++, bi++) {
-                const w = ((lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0)) & keep;
-                if (w === 0) continue;
-                const old = A[ai];
-                A[ai] = old | w;
-                const p0 = (Y0 + r) * W + (s << 5);
-                if (id < 0) {
-                    // An anonymous stamp adds no id, but a pixel it turns on must drop its stale chain.
-                    for (let f = w & ~old; f !== 0; f &= f - 1) heads[p0 + ctz(f)] = -1;
-                } else {
-                    for (let f = w & ~old; f !== 0; f &= f - 1) heads[p0 + ctz(f)] = id;
-                    let v = w & old;
-                    if (v === 0) continue;
-                    // Pixels that already hold ids get list entries; inlined with the pool in locals: 1.3x faster than a call per pixel with 100,000 shots overlapping.
-                    if (cnt + 64 > ids.length) {
-                        this.ids.entCount[layer] = cnt;
-                        this.ids.reserve(layer, cnt + 64);
-                        ids = this.ids.entId[layer];
-                        next = this.ids.entNext[layer];
-                    }
-                    for (; v !== 0; v &= v - 1) {
-                        const p = p0 + ctz(v), h = heads[p];
-                        if (h === -1) { heads[p] = id; continue; }
-                        let tail = -2 - h;
-                        if (h >= 0) { ids[cnt] = h; next[cnt] = -1; tail = cnt++; }
-                        ids[cnt] = id;
-                        next[cnt] = tail;
-                        heads[p] = -2 - cnt++;
-                    }
-                }
-            }
-        }
-        this.ids.entCount[layer] = cnt;
+        this.ids.stamp(plane, mask, x, y, c, id, layer, heads);
     }
 
     /** Clears the pixels of `layer` under `mask`'s set pixels (AND NOT), its top-left at (x, y): craters in terrain. Erased pixels lose their ids. */
@@ -220,7 +180,7 @@ export class CollisionRaster {
         checkMask(mask);
         x = checkCoord('x', x);
         y = checkCoord('y', y);
-        this.checkLayer(layer);
+        checkLayer(layer, this.layerCount);
         // Ids live in chains that are only read where the bit is set, so clearing bits is enough.
         this.planes[layer].erase(mask, x, y);
         return this;
@@ -233,7 +193,7 @@ export class CollisionRaster {
         checkOptions(options, '{ id, layer }');
         const id = options.id ?? -1, layer = options.layer ?? 0;
         checkId(id);
-        this.checkLayer(layer);
+        checkLayer(layer, this.layerCount);
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) return this;
         this.grow(layer, x, y, x + 1, y + 1);
         this.setPixel(layer, x, y, id, id >= 0 ? this.ids.plane(layer) : this.ids.heads[layer]);
@@ -244,7 +204,7 @@ export class CollisionRaster {
     erasePixel(x: number, y: number, layer = 0): this {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
-        this.checkLayer(layer);
+        checkLayer(layer, this.layerCount);
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) return this;
         this.planes[layer].words[(x >>> 5) * this.height + y] &= ~(1 << (x & 31));
         return this;
@@ -257,8 +217,8 @@ export class CollisionRaster {
     stampPoints(xs: ArrayLike<number>, ys: ArrayLike<number>, options: StampManyOptions = {}): this {
         checkOptions(options, '{ ids, layer }');
         const ids = options.ids, layer = options.layer ?? 0;
-        this.checkPoints(xs, ys, ids);
-        this.checkLayer(layer);
+        checkPoints(xs, ys, ids);
+        checkLayer(layer, this.layerCount);
         const n = xs.length;
         const A = this.planes[layer].words, H = this.height, W = this.width;
         let heads = this.ids.heads[layer];
@@ -281,7 +241,7 @@ export class CollisionRaster {
     /** Empties `layer`, or every layer when none is given. Only the area stamped since the last clear is zeroed. */
     clear(layer?: number): this {
         if (layer === undefined) for (let i = 0; i < this.layerCount; i++) this.clearLayer(i);
-        else this.clearLayer(this.checkLayer(layer));
+        else this.clearLayer(checkLayer(layer, this.layerCount));
         return this;
     }
 
@@ -339,39 +299,9 @@ export class CollisionRaster {
         y = checkCoord('y', y);
         if (out === undefined) out = [];
         else if (!Array.isArray(out)) throw new TypeError(`out must be an array, got ${describe(out)}.`);
-        layers = this.checkLayers(layers);
-        let n = 0;
-        if (clip(this.width, this.height, mask.width, mask.height, x, y, C)) {
-            const X0 = C.x0, Y0 = C.y0, X1 = C.x1, Y1 = C.y1;
-            const B = mask.words, H = this.height, W = this.width, bh = mask.height, bStrips = mask.strips;
-            const sEnd = (X1 - 1) >> 5;
-            for (let yy = Y0; yy < Y1; yy++) {
-                for (let s = X0 >> 5; s <= sEnd; s++) {
-                    const o = (s << 5) - x, bs = o >> 5, sh = o & 31;
-                    const bi = bs * bh + yy - y;
-                    const w = (bs >= 0 ? B[bi] >>> sh : 0) | (sh !== 0 && bs + 1 < bStrips ? B[bi + bh] << (32 - sh) : 0);
-                    if (w === 0) continue;
-                    const ai = s * H + yy, p0 = yy * W + (s << 5);
-                    let any = 0;
-                    for (let bits = layers; bits !== 0; bits &= bits - 1) {
-                        const l = 31 - Math.clz32(bits & -bits);
-                        if (this.ids.heads[l] !== null) any |= this.planes[l].words[ai];
-                    }
-                    // Pixel by pixel (row-major), then layer by layer, newest id first.
-                    for (let v = w & any; v !== 0; v &= v - 1) {
-                        const b = ctz(v), bit = 1 << b;
-                        for (let bits = layers; bits !== 0; bits &= bits - 1) {
-                            const l = 31 - Math.clz32(bits & -bits), heads = this.ids.heads[l];
-                            if (heads === null || (this.planes[l].words[ai] & bit) === 0) continue;
-                            const ids = this.ids.entId[l], next = this.ids.entNext[l];
-                            const h = heads[p0 + b];
-                            if (h >= 0) n = this.ids.addFound(h, n);
-                            else for (let e = -2 - h; e >= 0; e = next[e]) n = this.ids.addFound(ids[e], n);
-                        }
-                    }
-                }
-            }
-        }
+        layers = checkLayers(layers, this.allLayers, this.layerCount);
+        const inside = clip(this.width, this.height, mask.width, mask.height, x, y, C);
+        const n = inside ? this.ids.collect(this.planes, layers, mask, x, y, C) : 0;
         return this.ids.take(out, n);
     }
 
@@ -395,18 +325,18 @@ export class CollisionRaster {
         return `<CollisionRaster ${this.width}x${this.height}, ${this.layerCount} layer${this.layerCount === 1 ? '' : 's'}>`;
     }
 
-    // A query of `mask` at (x, y) against the k planes in this.sel (see Kernels.query); one plane takes
+    // A query of `mask` at (x, y) against the k planes in this.sel (see queryPlanes); one plane takes
     // Mask.overlaps/overlapArea/overlap's faster kernels. WebAssembly: 0.10-0.12x the JS time for
     // tests and areas of a 256² mask over 2-3 layers.
     /** @internal */
     private query(mask: Mask, x: number, y: number, k: number, op: number, out: Point = NO_POINT): number {
         if (!clip(this.width, this.height, mask.width, mask.height, x, y, C)) return op === FIRST ? -1 : 0;
         const planes = this.sel, kern = pick(planes[0], mask, C);
-        for (let j = 1; j < k && kern !== JS; j++) if (planes[j]._ptr < 0) return JS.query(planes, k, mask, C, op, out);
+        for (let j = 1; j < k && kern !== JS; j++) if (planes[j]._ptr < 0) return queryPlanes(planes, k, mask, C, op, out, false);
         if (k === 1 && op === ANY) return kern.any(planes[0], mask, C) ? 1 : 0;
         if (k === 1 && op === AREA) return kern.area(planes[0], mask, C);
         if (k === 1 && op === FIRST) return kern.first(planes[0], mask, C, out) ? out.y : -1;
-        return kern.query(planes, k, mask, C, op, out);
+        return queryPlanes(planes, k, mask, C, op, out, kern !== JS);
     }
 
     // Sets one in-bounds pixel with the id rules of stamp().
@@ -452,49 +382,13 @@ export class CollisionRaster {
         this.dirtyY1[layer] = 0;
     }
 
-    /** @internal */
-    private checkPoints(xs: ArrayLike<number>, ys: ArrayLike<number>, ids: ArrayLike<number> | undefined): void {
-        checkArray('xs', xs);
-        checkArray('ys', ys);
-        const n = xs.length;
-        if (ys.length !== n) throw new RangeError(`ys has length ${ys.length}, expected ${n} (the length of xs).`);
-        if (ids !== undefined) {
-            checkArray('ids', ids);
-            if (ids.length !== n) throw new RangeError(`ids has length ${ids.length}, expected ${n} (the length of xs).`);
-        }
-        for (let i = 0; i < n; i++) {
-            const x = xs[i], y = ys[i];
-            // x - x is 0 exactly for finite numbers: one test rejects NaN, ±Infinity and non-numbers.
-            if (typeof x !== 'number' || x - x !== 0) throw new RangeError(`xs[${i}] must be a finite number, got ${describe(x)}.`);
-            if (typeof y !== 'number' || y - y !== 0) throw new RangeError(`ys[${i}] must be a finite number, got ${describe(y)}.`);
-            if (ids !== undefined) checkId(ids[i], `ids[${i}]`);
-        }
-    }
-
-    /** @internal */
-    private checkLayer(layer: number): number {
-        if (typeof layer !== 'number' || !Number.isInteger(layer) || layer < 0 || layer >= this.layerCount) {
-            throw new RangeError(`layer must be an integer in 0..${this.layerCount - 1} (this raster has ${this.layerCount} layer${this.layerCount === 1 ? '' : 's'}), got ${describe(layer)}.`);
-        }
-        return layer;
-    }
-
     // Validates a layer set and puts the selected planes' words into this.sel; returns how many.
     /** @internal */
     private select(layers: number): number {
-        this.checkLayers(layers);
+        checkLayers(layers, this.allLayers, this.layerCount);
         let k = 0;
         for (let bits = layers >>> 0; bits !== 0; bits &= bits - 1) this.sel[k++] = this.planes[31 - Math.clz32(bits & -bits)];
         return k;
-    }
-
-    /** @internal */
-    private checkLayers(layers: number): number {
-        if (typeof layers !== 'number' || !Number.isInteger(layers) || layers < -(2 ** 31) || layers > 0xffffffff ||
-            (layers >>> 0) === 0 || ((layers >>> 0) & ~this.allLayers) !== 0) {
-            throw new RangeError(`layers must be a non-empty set of layer bits within ${this.allLayers >>> 0} (e.g. 1 << 0 | 1 << 2; this raster has ${this.layerCount} layer${this.layerCount === 1 ? '' : 's'}), got ${describe(layers)}.`);
-        }
-        return layers >>> 0;
     }
 }
 
@@ -534,29 +428,5 @@ export class RasterView implements CollisionLayer {
     /** The first pixel of these layers the segment enters, with its id, or `null`; see {@link CollisionRaster.raycast}. */
     raycast(x0: number, y0: number, x1: number, y1: number, out?: RasterRayHit): RasterRayHit | null {
         return this.raster.raycast(x0, y0, x1, y1, this.layers, out);
-    }
-}
-
-function checkMask(m: unknown): asserts m is Mask {
-    if (!(m instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(m)}.`);
-    if (m.disposed) throw new Error(`mask (${m}) was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
-}
-
-function checkOptions(options: unknown, shape: string): void {
-    // An array here is 0.1's positional ids (stampMany(mask, xs, ys, ids)): refused, not stamped without them.
-    if (options === null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options)) {
-        throw new TypeError(`options must be an object like ${shape}, got ${describe(options)}.`);
-    }
-}
-
-function checkId(id: unknown, name = 'id'): void {
-    if (typeof id !== 'number' || !Number.isInteger(id) || id < -1 || id > MAX_ID) {
-        throw new RangeError(`${name} must be an integer in 0..${MAX_ID}, or -1 for no id, got ${describe(id)}.`);
-    }
-}
-
-function checkArray(name: string, a: unknown): void {
-    if (a == null || typeof a !== 'object' || typeof (a as ArrayLike<number>).length !== 'number') {
-        throw new TypeError(`${name} must be an array or typed array of numbers, got ${describe(a)}.`);
     }
 }

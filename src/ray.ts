@@ -16,7 +16,7 @@
 // mostly vertical one: up to 32 words, no division each) and jumps to the block's exit when they are clear.
 import { describe } from './check.js';
 import type { Boxes, Grid } from './grid.js';
-import type { Mask } from './mask.js';
+import { checkMask, type Mask } from './mask.js';
 import type { Body } from './world.js';
 
 /** Where a segment first enters a set pixel; see docs/rays.md for the rules. */
@@ -326,7 +326,15 @@ function num(name: string, v: unknown): void {
     if (!Number.isFinite(v)) throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
 }
 
-/** @internal Mask.raycast. */
+/** The first set pixel of `mask` the segment from (x0, y0) to (x1, y1) enters, or `null` (rules: docs/rays.md); with `out`, written there. */
+export function raycast(mask: Mask, x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null {
+    checkMask(mask, 'mask');
+    if (out === undefined) out = newRayHit();
+    else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a RayHit object, got ${describe(out)}.`);
+    return castMask(mask, x0, y0, x1, y1, out) ? out : null;
+}
+
+/** @internal raycast, without the mask check. */
 export function castMask(mask: Mask, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
     checkRay(x0, y0, x1, y1, out);
     const st = acquire();

@@ -1,7 +1,7 @@
 // Conversions between masks and RGBA pixels: alpha threshold, colour key, and back for debug drawing.
 import { checkInt, checkSize, describe } from './check.js';
 import { JS, pickFor } from './kernels.js';
-import { getBit, Mask, UNZEROED, type RGBAData } from './mask.js';
+import { checkMask, getBit, Mask, UNZEROED, type RGBAData } from './mask.js';
 
 /** Options of {@link Mask.fromRGBA}. */
 export interface ThresholdOptions {
@@ -18,7 +18,7 @@ export interface ColorKeyOptions {
 /** A colour key: `0xRRGGBB` or `[r, g, b]`. */
 export type ColorKey = number | readonly [number, number, number];
 
-/** Colours of {@link Mask.toRGBA}, `0xRRGGBBAA`. */
+/** Colours of {@link toRGBA}, `0xRRGGBBAA`. */
 export interface RGBAColors {
     /** Colour of set pixels. @default 0xffffffff */
     onColor?: number;
@@ -74,8 +74,13 @@ function checkRGBA(data: unknown, width: number, height: number): void {
     }
 }
 
-/** RGBA pixels of a mask: `onColor` where set, `offColor` elsewhere; into `out` when given. */
-export function toRGBA(m: Mask, options: RGBAColors, out?: Uint8ClampedArray | Uint8Array): Uint8ClampedArray | Uint8Array {
+/**
+ * RGBA pixels of `mask` for debug drawing (e.g. `new ImageData(toRGBA(mask), w, h)`): `onColor` where set,
+ * `offColor` elsewhere, both `0xRRGGBBAA`; written into `out` (length width·height·4) when given.
+ */
+export function toRGBA(mask: Mask, options: RGBAColors = {}, out?: Uint8ClampedArray | Uint8Array): Uint8ClampedArray | Uint8Array {
+    checkMask(mask, 'mask');
+    const m = mask;
     // An array or number here is 0.1's trailing colours (toRGBA(on, off, out)): refused, not read as defaults.
     if (options == null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options)) throw new TypeError(`options must be an object like { onColor, offColor }, got ${describe(options)}.`);
     const onColor = checkInt('onColor', options.onColor ?? 0xffffffff, 0, 0xffffffff);

@@ -1,10 +1,12 @@
-// Shape analysis of a mask: bounding boxes, centroid and orientation, outline, connected components.
+// Shape analysis of a mask: bounding boxes, centroid and orientation, outline, connected components. Free
+// functions, not Mask methods, so that a bundle pulls only the ones it calls (Mask keeps boundingRect and
+// connectedComponents, which call the unchecked versions here).
 import { bitIndexSum, bitRange, ctz, msb, popcnt } from './bits.js';
-import { checkCoord, checkInt } from './check.js';
+import { checkCoord, checkInt, describe } from './check.js';
 import { labelRuns, traceOutline } from './components.js';
-import { getBit, Mask, type Point, type Rect } from './mask.js';
+import { checkMask, getBit, Mask, type Point, type Rect } from './mask.js';
 
-/** The smallest rectangle holding every set pixel, or `null` for an empty mask. */
+/** @internal Mask.boundingRect, unchecked. */
 export function boundingRect(m: Mask): Rect | null {
     const { words, height, strips } = m;
     let minY = height, maxY = -1, minX = -1, maxX = -1;
@@ -26,8 +28,10 @@ export function boundingRect(m: Mask): Rect | null {
     return maxY < 0 ? null : { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
 }
 
-/** One bounding rectangle per 8-connected component, in the row-major order of each component's first pixel. */
-export function boundingRects(m: Mask): Rect[] {
+/** One bounding rectangle per 8-connected component of `mask`, in the row-major order of each component's first pixel. */
+export function boundingRects(mask: Mask): Rect[] {
+    checkMask(mask, 'mask');
+    const m = mask;
     const runs = labelRuns(m.words, m.width, m.height);
     const rects: Rect[] = [];
     const maxX: number[] = [];
@@ -44,7 +48,9 @@ export function boundingRects(m: Mask): Rect[] {
 }
 
 /** Mean position of the set pixels as floats (pixel (x, y) counts as (x, y); add 0.5 for pixel centres), or `null` when empty. */
-export function centroid(m: Mask): Point | null {
+export function centroid(mask: Mask): Point | null {
+    checkMask(mask, 'mask');
+    const m = mask;
     const { words, height, strips } = m;
     let n = 0, sx = 0, sy = 0;
     for (let s = 0; s < strips; s++) {
@@ -64,11 +70,11 @@ export function centroid(m: Mask): Point | null {
  * Orientation of the set pixels in degrees, from second-order central moments (pygame's formula,
  * in floating point): 0 for horizontal, −45 for a `\` diagonal, +45 for `/`; 0 when empty.
  */
-export function angle(m: Mask): number {
-    const c = centroid(m);
+export function angle(mask: Mask): number {
+    const c = centroid(mask), m = mask;
     if (!c) return 0;
     let m20 = 0, m02 = 0, m11 = 0;
-    forEachSet(m, (x, y) => {
+    eachSet(m, (x, y) => {
         const ex = x - c.x, ey = y - c.y;
         m20 += ex * ex; m02 += ey * ey; m11 += ex * ey;
     });
@@ -76,8 +82,15 @@ export function angle(m: Mask): number {
     return a === 0 ? 0 : a; // no -0
 }
 
-/** Calls `fn(x, y)` for every set pixel, strip by strip (not row-major). */
-export function forEachSet(m: Mask, fn: (x: number, y: number) => void): void {
+/** Calls `fn(x, y)` for every set pixel of `mask`, strip by strip (not row-major). */
+export function forEachSet(mask: Mask, fn: (x: number, y: number) => void): void {
+    checkMask(mask, 'mask');
+    if (typeof fn !== 'function') throw new TypeError(`fn must be a function (x, y) => void, got ${describe(fn)}.`);
+    eachSet(mask, fn);
+}
+
+/** @internal forEachSet, unchecked. */
+export function eachSet(m: Mask, fn: (x: number, y: number) => void): void {
     const { words, height, strips } = m;
     for (let s = 0; s < strips; s++) {
         for (let y = 0, i = s * height; y < height; y++, i++) {
@@ -91,11 +104,13 @@ export function forEachSet(m: Mask, fn: (x: number, y: number) => void): void {
 }
 
 /**
- * Boundary pixels of the first 8-connected component in row-major order, traced clockwise on
+ * Boundary pixels of `mask`'s first 8-connected component in row-major order, traced clockwise on
  * screen from its first pixel, which is repeated at the end (pygame's Moore-neighbour tracing).
  * Holes and other components are ignored; `every = n` keeps every n-th point. Empty mask: `[]`.
  */
-export function outline(m: Mask, every = 1): Point[] {
+export function outline(mask: Mask, every = 1): Point[] {
+    checkMask(mask, 'mask');
+    const m = mask;
     checkInt('every', every, 1, 2 ** 31 - 1);
     const first = firstSet(m);
     if (!first) return [];
@@ -106,10 +121,12 @@ export function outline(m: Mask, every = 1): Point[] {
 }
 
 /**
- * The 8-connected component containing pixel (x, y) as a mask of this size (empty if that pixel is
+ * The 8-connected component of `mask` containing pixel (x, y) as a mask of its size (empty if that pixel is
  * clear); without a position, the largest component (ties: the one whose first pixel comes first in row-major order).
  */
-export function connectedComponent(m: Mask, x?: number, y?: number): Mask {
+export function connectedComponent(mask: Mask, x?: number, y?: number): Mask {
+    checkMask(mask, 'mask');
+    const m = mask;
     const out = new Mask(m.width, m.height);
     const runs = labelRuns(m.words, m.width, m.height);
     if (runs.count === 0) {
@@ -134,7 +151,7 @@ export function connectedComponent(m: Mask, x?: number, y?: number): Mask {
     return out;
 }
 
-/** Every 8-connected component with at least `minArea` pixels, as masks of this size, in the row-major order of their first pixels. */
+/** @internal Mask.connectedComponents, unchecked. */
 export function connectedComponents(m: Mask, minArea = 0): Mask[] {
     checkInt('minArea', minArea, -(2 ** 53), 2 ** 53);
     const runs = labelRuns(m.words, m.width, m.height);

@@ -103,7 +103,7 @@ function browserSpawn(source: string): WorkerLike {
 }
 
 /**
- * Worker threads that share the World's narrow phase (and `Mask.overlapsMany`): the pixel tests
+ * Worker threads that share the World's narrow phase (and `overlapsMany`): the pixel tests
  * of one step are split between the calling thread and `workers` workers over shared WebAssembly memory.
  * Needs the WebAssembly kernels with shared memory: Node, or a cross-origin-isolated page
  * (`Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy: require-corp`);

@@ -1,8 +1,9 @@
-// Geometric transforms of masks: mirrors, quarter turns, scaling, crops, and general rotation and scale.
+// Geometric transforms of masks: mirrors, quarter turns, scaling, crops, convolution, and general rotation and
+// scale. Free functions, not Mask methods, so that a bundle pulls only the ones it calls.
 import { rev32 } from './bits.js';
 import { checkCoord, checkInt, checkSize, describe } from './check.js';
-import { Mask } from './mask.js';
-import { boundingRect, forEachSet } from './shape.js';
+import { checkMask, Mask } from './mask.js';
+import { boundingRect, eachSet } from './shape.js';
 
 /** A body's flip, scale and rotation; rotation is about the untransformed mask's centre. */
 export interface Transform {
@@ -29,7 +30,7 @@ export interface PlacedMask {
  * Rasterises `mask` flipped, scaled by (scaleX, scaleY) and rotated by `angle` radians (clockwise on
  * screen) about its centre (width/2, height/2). Each destination pixel takes the source pixel under
  * its centre mapped back through the inverse transform (nearest neighbour). Quarter turns without
- * scaling are exact: they use {@link Mask.rotate90} and the flips, and an odd difference between
+ * scaling are exact: they use {@link rotate90} and the flips, and an odd difference between
  * width and height puts the half pixel toward the top-left. General results are trimmed to their set pixels.
  */
 export function transformMask(mask: Mask, angle = 0, scaleX = 1, scaleY = 1, flipX = false, flipY = false): PlacedMask {
@@ -38,11 +39,11 @@ export function transformMask(mask: Mask, angle = 0, scaleX = 1, scaleY = 1, fli
     const w = mask.width, h = mask.height;
     const turns = angle / (Math.PI / 2);
     if (scaleX === 1 && scaleY === 1 && Math.abs(turns - Math.round(turns)) < 1e-12) {
-        let m = flipX ? mask.flipX() : mask;
-        if (flipY) m = m.flipY();
+        let m = flipX ? mirrorX(mask) : mask;
+        if (flipY) m = mirrorY(m);
         const t = ((Math.round(turns) % 4) + 4) % 4;
         if (t === 0) return { mask: m === mask ? mask : m, x: 0, y: 0 };
-        m = m.rotate90(t);
+        m = rotate90(m, t);
         return t === 2 ? { mask: m, x: 0, y: 0 } : { mask: m, x: Math.floor((w - h) / 2), y: Math.floor((h - w) / 2) };
     }
     const cos = Math.cos(angle), sin = Math.sin(angle);
@@ -68,7 +69,7 @@ export function transformMask(mask: Mask, angle = 0, scaleX = 1, scaleY = 1, fli
             if ((src[(px >>> 5) * h + py] >>> (px & 31)) & 1) dst[(x >>> 5) * dh + y] |= 1 << (x & 31);
         }
     }
-    const t = out.trim();
+    const t = trim(out);
     return { mask: t.mask, x: ox + t.x, y: oy + t.y };
 }
 
@@ -130,8 +131,9 @@ export class TransformCache {
     }
 }
 
-/** A new mask of `width` × `height` by nearest-neighbour sampling: pixel (x, y) takes source (⌊x·w/width⌋, ⌊y·h/height⌋), as pygame. */
+/** `mask` scaled to a new `width` × `height` mask by nearest-neighbour sampling: pixel (x, y) takes source (⌊x·w/width⌋, ⌊y·h/height⌋), as pygame. */
 export function scale(m: Mask, width: number, height: number): Mask {
+    checkMask(m, 'mask');
     checkSize('scale width', width);
     checkSize('scale height', height);
     const out = new Mask(width, height);
@@ -159,8 +161,9 @@ export function scale(m: Mask, width: number, height: number): Mask {
     return out;
 }
 
-/** A new mask mirrored left to right. */
+/** A new mask: `mask` mirrored left to right. */
 export function flipX(m: Mask): Mask {
+    checkMask(m, 'mask');
     const { width, height, strips, words } = m;
     const out = new Mask(width, height);
     if (strips === 0) return out;
@@ -176,8 +179,12 @@ export function flipX(m: Mask): Mask {
     return out;
 }
 
-/** A new mask mirrored top to bottom. */
+// transformMask's flipX/flipY arguments hide the functions of those names.
+const mirrorX = (m: Mask): Mask => flipX(m), mirrorY = (m: Mask): Mask => flipY(m);
+
+/** A new mask: `mask` mirrored top to bottom. */
 export function flipY(m: Mask): Mask {
+    checkMask(m, 'mask');
     const { width, height, strips, words } = m;
     const out = new Mask(width, height), dst = out.words;
     for (let s = 0; s < strips; s++) {
@@ -187,8 +194,9 @@ export function flipY(m: Mask): Mask {
     return out;
 }
 
-/** A new mask rotated by `turns` quarter turns clockwise on screen (y down); negative turns go anticlockwise. */
+/** A new mask: `mask` rotated by `turns` quarter turns clockwise on screen (y down); negative turns go anticlockwise. */
 export function rotate90(m: Mask, turns = 1): Mask {
+    checkMask(m, 'mask');
     checkInt('turns', turns, -(2 ** 31), 2 ** 31 - 1);
     const t = ((turns % 4) + 4) % 4;
     if (t === 0) return m.clone();
@@ -196,22 +204,38 @@ export function rotate90(m: Mask, turns = 1): Mask {
     const { width: w, height: h } = m;
     const out = new Mask(h, w);
     // Clockwise: (x, y) -> (h - 1 - y, x); anticlockwise: (x, y) -> (y, w - 1 - x).
-    forEachSet(m, t === 1
+    eachSet(m, t === 1
         ? (x, y) => { out.words[((h - 1 - y) >>> 5) * w + x] |= 1 << ((h - 1 - y) & 31); }
         : (x, y) => { out.words[(y >>> 5) * w + (w - 1 - x)] |= 1 << (y & 31); });
     return out;
 }
 
-/** The pixels inside the rectangle (x, y, width, height) as a new mask; parts outside this mask are clear. */
+/** The pixels of `mask` inside the rectangle (x, y, width, height) as a new mask; parts outside `mask` are clear. */
 export function crop(m: Mask, x: number, y: number, width: number, height: number): Mask {
+    checkMask(m, 'mask');
     x = checkCoord('x', x);
     y = checkCoord('y', y);
     return new Mask(checkSize('crop width', width), checkSize('crop height', height)).draw(m, -x, -y);
 }
 
-/** The smallest mask holding every set pixel and its offset in this mask (an empty mask gives 0×0 at (0, 0)). */
+/** The smallest mask holding every set pixel of `mask`, and its offset in `mask` (an empty mask gives 0×0 at (0, 0)). */
 export function trim(m: Mask): { mask: Mask; x: number; y: number } {
+    checkMask(m, 'mask');
     const r = boundingRect(m);
     if (!r) return { mask: new Mask(0, 0), x: 0, y: 0 };
     return { mask: crop(m, r.x, r.y, r.width, r.height), x: r.x, y: r.y };
+}
+
+/**
+ * Convolution (pygame's): a mask of (w1 + w2 − 1) × (h1 + h2 − 1) where bit (i, j) is set iff
+ * `a.overlaps(b, i − (b.width − 1), j − (b.height − 1))`.
+ */
+export function convolve(a: Mask, b: Mask): Mask {
+    checkMask(a, 'a');
+    checkMask(b, 'b');
+    const out = new Mask(Math.max(0, a.width + b.width - 1), Math.max(0, a.height + b.height - 1));
+    if (out.width === 0 || out.height === 0) return out;
+    const ow = b.width - 1, oh = b.height - 1;
+    eachSet(b, (x, y) => { out.draw(a, ow - x, oh - y); });
+    return out;
 }

@@ -1,6 +1,7 @@
-// The World: a store of bodies in typed arrays, the step (broad phase, filters, batched narrow phase,
-// pair order) and its begin/stay/end events. Queries, contacts and sweeps live in query.ts and contact.ts.
-import { Body, sortById, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
+// The World: its public API over bodies stored in typed arrays by slot, the step and its begin/stay/end events.
+// Slot upkeep is in world-slots.ts, the grid's upkeep in world-grid.ts, detection in pairs.ts, events in
+// events.ts, queries in query.ts, contacts and sweeps in contact.ts.
+import { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 import { checkBits, checkInt, coord, describe } from './check.js';
 import { contactInto, sweepInto, type Contact, type SweepHit } from './contact.js';
 import { PairEvents, type PairListener, type WorldEvent } from './events.js';
@@ -13,6 +14,8 @@ import type { ThreadPool } from './threads.js';
 import type { CollisionRaster } from './raster.js';
 import { checkTransform, TransformCache, type Transform } from './transform.js';
 import { castWorld, type WorldRayHit } from './ray.js';
+import { refreshGrid } from './world-grid.js';
+import { growSlots, placeSlot, touchSlot } from './world-slots.js';
 
 export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 export type { Contact, SweepHit } from './contact.js';
@@ -184,7 +187,7 @@ export class World<T = unknown> {
         let s: number;
         if (this.free.length > 0) s = this.free.pop() as number;
         else {
-            if (this.used === this.cap) this.growTo(this.cap * 2);
+            if (this.used === this.cap) growSlots(this, this.cap * 2);
             s = this.used++;
         }
         const body = new Body<T>(this, this.nextId++, s, options.data as T, null);
@@ -197,7 +200,7 @@ export class World<T = unknown> {
         this.grp[s] = group;
         this.tf[s] = { angle, scaleX, scaleY, flipX: !!options.flipX, flipY: !!options.flipY };
         this.moved[s] = 0;
-        this.place(s);
+        placeSlot(this, s);
         this.order[this.orderCount++] = s;
         this.ranksDirty = true;
         this.live++;
@@ -234,7 +237,7 @@ export class World<T = unknown> {
         b.y1[s] += ny - b.y0[s];
         b.x0[s] = nx;
         b.y0[s] = ny;
-        this.touch(s);
+        touchSlot(this, s);
     }
 
     /** Replaces a body's mask (e.g. the next animation frame), keeping its position and transform. */
@@ -242,7 +245,7 @@ export class World<T = unknown> {
         const s = this.slotOf(body, 'setMask');
         checkMask(mask);
         this.source[s] = mask;
-        this.place(s);
+        placeSlot(this, s);
     }
 
     /** Changes a body's rotation, scale or flips; omitted fields keep their value. */
@@ -256,7 +259,7 @@ export class World<T = unknown> {
         };
         checkTransform(t.angle, t.scaleX, t.scaleY);
         this.tf[s] = t;
-        this.place(s);
+        placeSlot(this, s);
     }
 
     /** A body's transform (angle as given, before quantisation). */
@@ -286,7 +289,7 @@ export class World<T = unknown> {
         this.cat[s] = category;
         this.colw[s] = collidesWith;
         this.grp[s] = group;
-        this.touch(s);
+        touchSlot(this, s);
     }
 
     /** A body's filter. */
@@ -432,7 +435,7 @@ export class World<T = unknown> {
         const f = checkBits('filter', filter);
         if (out === undefined) out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, body: null as unknown as Body<T> };
         else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a WorldRayHit object, got ${describe(out)}.`);
-        if (!this.gridValid || this.movedCount > Math.max(64, this.live >> 3)) this.rebuild();
+        refreshGrid(this);
         return castWorld(this.grid, this.boxes, this.masks, this.cat, this.bodies, this.used, this.movedList, this.movedCount,
             this.layers, this.layerCat, f, x0, y0, x1, y1, out) ? out : null;
     }
@@ -451,107 +454,6 @@ export class World<T = unknown> {
         return detectPairs(this);
     }
 
-    // Recycles removed slots and refreshes ranks (position in id order) for the pair sort keys.
-    /** @internal */
-    flush(): void {
-        if (this.pendingFree.length > 0) {
-            for (const s of this.pendingFree) {
-                this.bodies[s] = null;
-                this.source[s] = null;
-                this.masks[s] = null;
-                this.free.push(s);
-            }
-            this.pendingFree.length = 0;
-            let m = 0;
-            const order = this.order;
-            for (let k = 0; k < this.orderCount; k++) if (this.bodies[order[k]]) order[m++] = order[k];
-            this.orderCount = m;
-        }
-        if (this.ranksDirty) {
-            const { order, rank } = this;
-            for (let k = 0; k < this.orderCount; k++) rank[order[k]] = k;
-            this.ranksDirty = false;
-        }
-    }
-
-    // Rebuilds the grid from every live body with a category and a non-empty box.
-    /** @internal */
-    rebuild(): void {
-        if (this.gridValid && this.movedCount === 0 && !this.removedSinceBuild) return;
-        const { cat, bodies, list, moved } = this;
-        const { x0, y0, x1, y1 } = this.boxes;
-        let n = 0, sum = 0;
-        for (let s = 0; s < this.used; s++) {
-            moved[s] = 0;
-            const b = bodies[s];
-            if (!b || b.slot < 0 || cat[s] === 0 || x1[s] <= x0[s] || y1[s] <= y0[s]) continue;
-            list[n++] = s;
-            sum += Math.max(x1[s] - x0[s], y1[s] - y0[s]);
-        }
-        let cell = this.fixedCell;
-        if (cell === 0) {
-            cell = 8;
-            const mean = n > 0 ? sum / n : 8;
-            while (cell < mean && cell < 2 ** 24) cell *= 2;
-        }
-        this.grid.build(list, n, this.boxes, cell);
-        this.movedCount = 0;
-        this.gridValid = true;
-        this.removedSinceBuild = false;
-    }
-
-    // Live bodies with (category & filter) ≠ 0 whose boxes meet [qx0, qx1) × [qy0, qy1), sorted by id, into out.
-    // Uses the last grid plus the bodies changed since (removed ones are skipped by their flag), and
-    // rebuilds once more than an eighth of the bodies changed, so a query costs O(cells + changes).
-    /** @internal */
-    candidates(qx0: number, qy0: number, qx1: number, qy1: number, f: number, out: Body<T>[]): number {
-        if (!this.gridValid || this.movedCount > Math.max(64, this.live >> 3)) this.rebuild();
-        const { x0, y0, x1, y1 } = this.boxes;
-        const { cat, bodies, seen, movedList, qbuf } = this;
-        let token = ++this.token;
-        if (token >= 2 ** 30) { seen.fill(0); token = this.token = 1; }
-        const found = this.grid.query(qx0, qy0, qx1, qy1, seen, token, qbuf);
-        let n = 0;
-        for (let k = 0; k < found; k++) {
-            const s = qbuf[k], b = bodies[s];
-            seen[s] = token;
-            if (b && b.slot >= 0 && (cat[s] & f) !== 0) out[n++] = b;
-        }
-        for (let k = 0; k < this.movedCount; k++) {
-            const s = movedList[k], b = bodies[s];
-            if (seen[s] === token || !b || b.slot < 0 || (cat[s] & f) === 0) continue;
-            seen[s] = token;
-            if (x0[s] < qx1 && y0[s] < qy1 && x1[s] > qx0 && y1[s] > qy0) out[n++] = b;
-        }
-        out.length = n;
-        sortById(out, n);
-        return n;
-    }
-
-    // Recomputes the transformed mask, offset and box of slot s.
-    /** @internal */
-    place(s: number): void {
-        const t = this.tf[s];
-        const p = this.transforms.get(this.source[s] as Mask, t.angle, t.scaleX, t.scaleY, t.flipX, t.flipY);
-        this.masks[s] = p.mask;
-        this.offX[s] = p.x;
-        this.offY[s] = p.y;
-        const b = this.boxes;
-        b.x0[s] = Math.floor(this.posX[s]) + p.x;
-        b.y0[s] = Math.floor(this.posY[s]) + p.y;
-        b.x1[s] = b.x0[s] + p.mask.width;
-        b.y1[s] = b.y0[s] + p.mask.height;
-        this.touch(s);
-    }
-
-    // Marks slot s as changed since the grid was built.
-    /** @internal */
-    touch(s: number): void {
-        if (!this.gridValid || this.moved[s]) return;
-        this.moved[s] = 1;
-        this.movedList[this.movedCount++] = s;
-    }
-
     /** @internal */
     slotOf(body: Body<T>, method: string): number {
         if (!(body instanceof Body)) throw new TypeError(`${method}() needs a Body returned by world.add(), got ${describe(body)}.`);
@@ -559,23 +461,6 @@ export class World<T = unknown> {
         if (body.slot < 0) throw new Error(`${method}(): ${body} was removed from this World; add it again with world.add().`);
         if (body.layer) throw new TypeError(`${method}(): ${body} is a layer; only bodies added with world.add() can be used here.`);
         return body.slot;
-    }
-
-    /** @internal */
-    growTo(cap: number): void {
-        const f64 = (a: Float64Array) => { const b = new Float64Array(cap); b.set(a); return b; };
-        const i32 = (a: Int32Array) => { const b = new Int32Array(cap); b.set(a); return b; };
-        this.posX = f64(this.posX); this.posY = f64(this.posY);
-        const b = this.boxes;
-        this.boxes = { x0: f64(b.x0), y0: f64(b.y0), x1: f64(b.x1), y1: f64(b.y1) };
-        this.offX = i32(this.offX); this.offY = i32(this.offY);
-        this.cat = i32(this.cat); this.colw = i32(this.colw); this.grp = i32(this.grp);
-        this.rank = i32(this.rank); this.seen = i32(this.seen); this.qbuf = i32(this.qbuf);
-        this.order = i32(this.order); this.list = i32(this.list); this.movedList = i32(this.movedList);
-        const m = new Uint8Array(cap); m.set(this.moved); this.moved = m;
-        this.cap = cap;
-        // The grid reads the boxes arrays it was built with; those were just replaced.
-        this.gridValid = false;
     }
 }
 

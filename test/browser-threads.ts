@@ -1,6 +1,6 @@
 // Bundled by test/browser.test.ts and run inside the demo page (served cross-origin isolated): a
 // ThreadPool of web Workers (the default Blob-URL spawn) against single-thread batches.
-import { Mask, World, getKernels } from '../src/index.js';
+import { getKernels, Mask, overlapsMany, World } from '../src/index.js';
 import { ThreadPool } from '../src/threads.js';
 
 /** What {@link run} reports back to the test. */
@@ -26,7 +26,7 @@ export async function run(): Promise<ThreadsCheck> {
             P.set([a, c, Math.floor(rnd() * (masks[a].width + masks[c].width)) - masks[c].width, Math.floor(rnd() * (masks[a].height + masks[c].height)) - masks[c].height], 4 * k);
         }
         const one = new Uint8Array(n), many = new Uint8Array(n);
-        const h1 = Mask.overlapsMany(masks, P, one), h2 = Mask.overlapsMany(masks, P, many, n, pool);
+        const h1 = overlapsMany(masks, P, one), h2 = overlapsMany(masks, P, many, n, pool);
         if (h1 !== h2 || one.some((v, k) => v !== many[k])) mismatches++;
     }
     const worldPairs: number[] = [];

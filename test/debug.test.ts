@@ -2,7 +2,7 @@
 // images they put, the lines they stroke, and their errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask } from '../src/index.js';
+import { Mask, outline, raycast } from '../src/index.js';
 import { cssColor, drawBox, drawIntersection, drawMask, drawNormal, drawOutline, drawOverlap, drawPieces, drawPolygons, drawRay, forgetMask, intersection, type DebugContext } from '../src/debug.js';
 import { convexPieces, toPolygons } from '../src/shapes/index.js';
 
@@ -193,7 +193,7 @@ test('drawOutline strokes every component through its boundary pixel centres', (
     const ctx = recorder();
     drawOutline(ctx, m, 100, 200, { color: 0xffffffff });
     const path = ctx.calls.filter(c => c[0] === 'moveTo' || c[0] === 'lineTo').map(c => `${c[0]} ${c[1]},${c[2]}`);
-    const first = m.connectedComponents()[0].outline().map(p => `${100.5 + p.x},${200.5 + p.y}`);
+    const first = outline(m.connectedComponents()[0]).map(p => `${100.5 + p.x},${200.5 + p.y}`);
     assert.deepEqual(path.slice(0, first.length), first.map((p, i) => `${i === 0 ? 'moveTo' : 'lineTo'} ${p}`));
     assert.deepEqual(path.slice(first.length), ['moveTo 104.5,201.5', 'lineTo 104.5,201.5']);
     assert.equal(ctx.calls.filter(c => c[0] === 'stroke').length, 1, 'one path for the whole mask');
@@ -224,7 +224,7 @@ test('bad arguments throw errors naming the value', () => {
 });
 
 test('drawRay: the segment up to the hit, a dot on the entry point and the normal; errors name the value', () => {
-    const m = new Mask(20, 10).set(12, 4), hit = m.raycast(2.5, 4.5, 19.5, 4.5);
+    const m = new Mask(20, 10).set(12, 4), hit = raycast(m, 2.5, 4.5, 19.5, 4.5);
     const ctx = recorder();
     drawRay(ctx, 2.5, 4.5, 19.5, 4.5, hit, { color: 0xff000080, normalColor: 0x00ff00ff, length: 10 });
     assert.deepEqual(ctx.calls, [
@@ -238,7 +238,7 @@ test('drawRay: the segment up to the hit, a dot on the entry point and the norma
     drawRay(miss, 0, 0, 5, 0, null);
     assert.deepEqual(miss.calls.map(c => c[0]), ['save', 'beginPath', 'moveTo', 'lineTo', 'stroke', 'restore']);
     const inside = recorder();
-    drawRay(inside, 12.5, 4.5, 0, 0, m.raycast(12.5, 4.5, 0, 0));
+    drawRay(inside, 12.5, 4.5, 0, 0, raycast(m, 12.5, 4.5, 0, 0));
     assert.deepEqual(inside.calls.map(c => c[0]), ['save', 'beginPath', 'moveTo', 'lineTo', 'stroke', 'fillRect', 'restore']);
     assert.throws(() => drawRay(recorder(), NaN, 0, 1, 1, null), { name: 'RangeError', message: 'x0 must be a finite number, got NaN.' });
     assert.throws(() => drawRay(recorder(), 0, 0, 1, 1, 5 as never), { name: 'TypeError', message: 'hit must be a RayHit or null, got 5.' });

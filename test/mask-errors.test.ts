@@ -1,7 +1,8 @@
 // Every bad input to the Mask API throws a clear error naming the value, and leaves the mask untouched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask } from '../src/index.js';
+import * as hitmask from '../src/index.js';
+import { connectedComponent, convolve, crop, Mask, outline, rotate90, scale, toRGBA } from '../src/index.js';
 
 const bad = (fn: () => unknown, type: typeof Error, pattern: RegExp) => assert.throws(fn, (e: unknown) => {
     assert.ok(e instanceof type, `expected ${type.name}, got ${String(e)}`);
@@ -66,30 +67,57 @@ test('pairwise operations reject non-masks and non-finite offsets without touchi
     bad(() => m.overlapMask(o, 0, 0, new Mask(7, 8)), RangeError, /out is 7x8, expected 8x8/);
     bad(() => m.overlapMask(o, 0, 0, {} as Mask), TypeError, /out must be a Mask/);
     bad(() => m.equals(3 as unknown as Mask), TypeError, /other must be a Mask, got 3/);
-    bad(() => m.convolve([] as unknown as Mask), TypeError, /got Array\(0\)/);
+    bad(() => convolve(m, [] as unknown as Mask), TypeError, /got Array\(0\)/);
     assert.equal(m.count(), 64);
 });
 
 test('shape operations reject bad arguments', () => {
     const m = new Mask(5, 5, true);
-    bad(() => m.outline(0), RangeError, /every must be an integer in 1\.\./);
-    bad(() => m.outline(1.5), RangeError, /every .* got 1\.5/);
-    bad(() => m.connectedComponent(5, 0), RangeError, /Pixel \(5, 0\) is outside the 5x5 mask/);
-    bad(() => m.connectedComponent(0), RangeError, /y must be a finite number, got undefined/);
-    bad(() => new Mask(3, 3).connectedComponent(9, 9), RangeError, /outside/);
+    bad(() => outline(m, 0), RangeError, /every must be an integer in 1\.\./);
+    bad(() => outline(m, 1.5), RangeError, /every .* got 1\.5/);
+    bad(() => connectedComponent(m, 5, 0), RangeError, /Pixel \(5, 0\) is outside the 5x5 mask/);
+    bad(() => connectedComponent(m, 0), RangeError, /y must be a finite number, got undefined/);
+    bad(() => connectedComponent(new Mask(3, 3), 9, 9), RangeError, /outside/);
     bad(() => m.connectedComponents(0.5), RangeError, /minArea .* got 0\.5/);
-    bad(() => m.scale(-1, 2), RangeError, /scale width .* got -1/);
-    bad(() => m.scale(2, NaN), RangeError, /scale height .* got NaN/);
-    bad(() => m.rotate90(0.5), RangeError, /turns .* got 0\.5/);
-    bad(() => m.crop(0, 0, -1, 2), RangeError, /crop width .* got -1/);
-    bad(() => m.crop(NaN, 0, 1, 2), RangeError, /x must be a finite number/);
-    bad(() => m.toRGBA({ onColor: -1 }), RangeError, /onColor .* got -1/);
-    bad(() => m.toRGBA(0xffffffff as never), TypeError, /options must be an object like \{ onColor, offColor \}, got 4294967295/);
-    bad(() => m.toRGBA(new Uint8ClampedArray(100) as never), TypeError, /options must be an object like \{ onColor, offColor \}, got Uint8ClampedArray\(100\)/);
+    bad(() => scale(m, -1, 2), RangeError, /scale width .* got -1/);
+    bad(() => scale(m, 2, NaN), RangeError, /scale height .* got NaN/);
+    bad(() => rotate90(m, 0.5), RangeError, /turns .* got 0\.5/);
+    bad(() => crop(m, 0, 0, -1, 2), RangeError, /crop width .* got -1/);
+    bad(() => crop(m, NaN, 0, 1, 2), RangeError, /x must be a finite number/);
+    bad(() => toRGBA(m, { onColor: -1 }), RangeError, /onColor .* got -1/);
+    bad(() => toRGBA(m, 0xffffffff as never), TypeError, /options must be an object like \{ onColor, offColor \}, got 4294967295/);
+    bad(() => toRGBA(m, new Uint8ClampedArray(100) as never), TypeError, /options must be an object like \{ onColor, offColor \}, got Uint8ClampedArray\(100\)/);
     bad(() => m.overlapMask(m, 0, 0, 'out' as never), TypeError, /out must be a Mask, got "out"/);
-    bad(() => m.toRGBA({ onColor: 0, offColor: 2 ** 32 }), RangeError, /offColor .* got 4294967296/);
-    bad(() => m.toRGBA({ onColor: 0, offColor: 0 }, new Uint8Array(99)), RangeError, /length 100, got Uint8Array\(99\)/);
+    bad(() => toRGBA(m, { onColor: 0, offColor: 2 ** 32 }), RangeError, /offColor .* got 4294967296/);
+    bad(() => toRGBA(m, { onColor: 0, offColor: 0 }, new Uint8Array(99)), RangeError, /length 100, got Uint8Array\(99\)/);
     assert.equal(m.count(), 25);
+});
+
+test('mask functions reject a non-mask with a TypeError and a disposed mask with an Error', () => {
+    // Every function of a mask, with arguments that would be valid for a live 4x4 mask.
+    const calls: [string, (m: Mask) => unknown][] = [
+        ['boundingRects', m => hitmask.boundingRects(m)], ['centroid', m => hitmask.centroid(m)], ['angle', m => hitmask.angle(m)],
+        ['forEachSet', m => hitmask.forEachSet(m, () => {})], ['outline', m => hitmask.outline(m)],
+        ['connectedComponent', m => hitmask.connectedComponent(m)], ['scale', m => hitmask.scale(m, 2, 2)],
+        ['flipX', m => hitmask.flipX(m)], ['flipY', m => hitmask.flipY(m)], ['rotate90', m => hitmask.rotate90(m)],
+        ['crop', m => hitmask.crop(m, 0, 0, 2, 2)], ['trim', m => hitmask.trim(m)], ['convolve', m => hitmask.convolve(m, m)],
+        ['raycast', m => hitmask.raycast(m, 0, 0.5, 4, 0.5)], ['toRGBA', m => hitmask.toRGBA(m)]
+    ];
+    for (const [name, call] of calls) {
+        const live = new Mask(4, 4, true);
+        assert.doesNotThrow(() => call(live), name);
+        for (const junk of [null, undefined, { width: 4, height: 4 }, 'mask']) {
+            bad(() => call(junk as never), TypeError, /^(mask|a) must be a Mask, got /);
+        }
+        const gone = new Mask(4, 4, true);
+        gone.dispose();
+        bad(() => call(gone), Error, /^(mask|a) \(<Mask 4x4>\) was disposed; create a new Mask/);
+        assert.equal(live.count(), 16, `${name} leaves its mask as it was`);
+    }
+    bad(() => hitmask.convolve(new Mask(2, 2), 'b' as never), TypeError, /^b must be a Mask, got "b"/);
+    bad(() => hitmask.forEachSet(new Mask(2, 2), 'fn' as never), TypeError, /^fn must be a function \(x, y\) => void, got "fn"/);
+    bad(() => hitmask.raycast(new Mask(2, 2), 0, 0, 1, 1, 7 as never), TypeError, /^out must be a RayHit object, got 7/);
+    bad(() => hitmask.overlapsMany([new Mask(2, 2)], new Int32Array([0, 0, 0, 0]), new Uint8Array(0)), RangeError, /out must be a Uint8Array of length at least 1/);
 });
 
 test('toText of a mask too tall or wide for a string throws a RangeError instead of aborting the process', () => {

@@ -12,6 +12,7 @@ import { Mask } from '../src/mask.js';
 import { placeSprite } from '../src/sprite.js';
 import { PixiMasks, drawHitmask, hitmaskFor, overlaps, pixiMasks, type PlacedSprite } from '../src/pixi.js';
 import { mulberry32 } from '../bench/timing.js';
+import { trim } from '../src/index.js';
 
 const rng = mulberry32;
 
@@ -396,7 +397,7 @@ async function readCheck() {
     c.width = img.width; c.height = img.height;
     const ctx = c.getContext('2d');
     ctx?.drawImage(img, 0, 0);
-    const direct = Mask.fromImageData(ctx?.getImageData(0, 0, c.width, c.height) ?? new ImageData(1, 1)).trim();
+    const direct = trim(Mask.fromImageData(ctx?.getImageData(0, 0, c.width, c.height) ?? new ImageData(1, 1)));
     const fm = pixiMasks().textureMask(alien);
     const same = fm.mask.equals(direct.mask) && fm.x === direct.x && fm.y === direct.y;
     // Cached: the second call returns the same mask; a changed frame is read again.

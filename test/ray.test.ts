@@ -2,7 +2,7 @@
 // and segments of every kind, on both kernel paths; the edge and corner rules; huge coordinates; errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask, type RayHit } from '../src/index.js';
+import { forEachSet, Mask, raycast, type RayHit } from '../src/index.js';
 import { mulberry32, testKernels } from './reference.js';
 import { fields, refCast, segments } from './ray-reference.js';
 
@@ -14,7 +14,7 @@ function randomMask(w: number, h: number, density: number, rnd: () => number): {
     return { m, set };
 }
 
-const cast = (m: Mask, s: readonly number[]) => m.raycast(s[0], s[1], s[2], s[3]);
+const cast = (m: Mask, s: readonly number[]) => raycast(m, s[0], s[1], s[2], s[3]);
 const ref = (m: Mask, s: readonly number[]) => fields(refCast((i, j) => m.get(i, j), m.width, m.height, 0, 0, s[0], s[1], s[2], s[3]));
 
 testKernels('mask.raycast equals the naive oracle on random masks and segments', () => {
@@ -41,7 +41,7 @@ testKernels('raycast with out fills it like raycast, returns it, and leaves it a
     const out: RayHit = { px: -9, py: -9, x: -9, y: -9, distance: -9, nx: -9, ny: -9 };
     for (const s of segments(rnd, 70, 50, 0, 0, 300)) {
         const before = { ...out }, hit = cast(m, s);
-        assert.equal(m.raycast(s[0], s[1], s[2], s[3], out), hit === null ? null : out);
+        assert.equal(raycast(m, s[0], s[1], s[2], s[3], out), hit === null ? null : out);
         assert.deepEqual(out, hit ?? before);
     }
 });
@@ -49,41 +49,41 @@ testKernels('raycast with out fills it like raycast, returns it, and leaves it a
 test('rules: half-open pixels, edges, corners, starts and ends (docs/rays.md)', () => {
     const one = (x: number, y: number, w = 8, h = 8) => new Mask(w, h).set(x, y);
     // A ray along the line y = 3 runs in row 3: it hits (5, 3) and never touches row 2.
-    assert.deepEqual(one(5, 3).raycast(0, 3, 8, 3), { px: 5, py: 3, x: 5, y: 3, distance: 5, nx: -1, ny: 0 });
-    assert.equal(one(5, 2).raycast(0, 3, 8, 3), null);
+    assert.deepEqual(raycast(one(5, 3), 0, 3, 8, 3), { px: 5, py: 3, x: 5, y: 3, distance: 5, nx: -1, ny: 0 });
+    assert.equal(raycast(one(5, 2), 0, 3, 8, 3), null);
     // Likewise x = 4 is column 4, going up: entered through the bottom face.
-    assert.deepEqual(one(4, 1).raycast(4, 7.5, 4, 0), { px: 4, py: 1, x: 4, y: 2, distance: 5.5, nx: 0, ny: 1 });
-    assert.equal(one(3, 1).raycast(4, 7.5, 4, 0), null);
+    assert.deepEqual(raycast(one(4, 1), 4, 7.5, 4, 0), { px: 4, py: 1, x: 4, y: 2, distance: 5.5, nx: 0, ny: 1 });
+    assert.equal(raycast(one(3, 1), 4, 7.5, 4, 0), null);
     // Down-right exactly through the corner (3, 3): from (2, 2) straight to (3, 3); the side pixels are not touched.
     const wall = new Mask(8, 8).set(3, 2).set(2, 3);
-    assert.equal(wall.raycast(0, 0, 8, 8), null, 'a 45° ray slips through a one-pixel "/" wall at its corner');
-    assert.deepEqual(one(3, 3).raycast(0, 0, 8, 8), { px: 3, py: 3, x: 3, y: 3, distance: 3 * Math.SQRT2, nx: -1, ny: 0 });
+    assert.equal(raycast(wall, 0, 0, 8, 8), null, 'a 45° ray slips through a one-pixel "/" wall at its corner');
+    assert.deepEqual(raycast(one(3, 3), 0, 0, 8, 8), { px: 3, py: 3, x: 3, y: 3, distance: 3 * Math.SQRT2, nx: -1, ny: 0 });
     // Through a corner both faces are entered: the normal is the faster axis's face (x on a tie).
-    assert.deepEqual(one(2, 1).raycast(0, 0, 4, 2), { px: 2, py: 1, x: 2, y: 1, distance: Math.hypot(2, 1), nx: -1, ny: 0 });
-    assert.deepEqual(one(1, 2).raycast(0, 0, 2, 4), { px: 1, py: 2, x: 1, y: 2, distance: Math.hypot(1, 2), nx: 0, ny: -1 });
+    assert.deepEqual(raycast(one(2, 1), 0, 0, 4, 2), { px: 2, py: 1, x: 2, y: 1, distance: Math.hypot(2, 1), nx: -1, ny: 0 });
+    assert.deepEqual(raycast(one(1, 2), 0, 0, 2, 4), { px: 1, py: 2, x: 1, y: 2, distance: Math.hypot(1, 2), nx: 0, ny: -1 });
     // Up-right through the corner (3, 5): the corner point is pixel (3, 5)'s, so the ray touches it there.
-    assert.deepEqual(one(3, 5).raycast(1, 7, 5, 3), { px: 3, py: 5, x: 3, y: 5, distance: 2 * Math.SQRT2, nx: -1, ny: 0 });
-    assert.equal(one(2, 4).raycast(1, 7, 5, 3), null, 'the other side pixel (2, 4) is not touched');
+    assert.deepEqual(raycast(one(3, 5), 1, 7, 5, 3), { px: 3, py: 5, x: 3, y: 5, distance: 2 * Math.SQRT2, nx: -1, ny: 0 });
+    assert.equal(raycast(one(2, 4), 1, 7, 5, 3), null, 'the other side pixel (2, 4) is not touched');
     // Down-left through (3, 5): touches (3, 5) too, entered through its top face (x = 3 still belongs to column 3).
-    assert.deepEqual(one(3, 5).raycast(5, 3, 1, 7), { px: 3, py: 5, x: 3, y: 5, distance: 2 * Math.SQRT2, nx: 0, ny: -1 });
+    assert.deepEqual(raycast(one(3, 5), 5, 3, 1, 7), { px: 3, py: 5, x: 3, y: 5, distance: 2 * Math.SQRT2, nx: 0, ny: -1 });
     // Up-left through (3, 3): from (3, 3) straight to (2, 2).
-    assert.equal(wall.raycast(6, 6, 0, 0), null);
+    assert.equal(raycast(wall, 6, 6, 0, 0), null);
     // Starting inside a set pixel: distance 0, normal (0, 0), the start as the point.
-    assert.deepEqual(one(2, 2).raycast(2.25, 2.75, 7, 7), { px: 2, py: 2, x: 2.25, y: 2.75, distance: 0, nx: 0, ny: 0 });
-    assert.deepEqual(one(2, 2).raycast(2, 2, 0, 0), { px: 2, py: 2, x: 2, y: 2, distance: 0, nx: 0, ny: 0 }, 'the top-left corner is inside');
+    assert.deepEqual(raycast(one(2, 2), 2.25, 2.75, 7, 7), { px: 2, py: 2, x: 2.25, y: 2.75, distance: 0, nx: 0, ny: 0 });
+    assert.deepEqual(raycast(one(2, 2), 2, 2, 0, 0), { px: 2, py: 2, x: 2, y: 2, distance: 0, nx: 0, ny: 0 }, 'the top-left corner is inside');
     // Starting on the right edge of a set pixel, moving left: it is entered at once (distance 0), through that face.
-    assert.deepEqual(one(2, 2).raycast(3, 2.5, 0, 2.5), { px: 2, py: 2, x: 3, y: 2.5, distance: 0, nx: 1, ny: 0 });
+    assert.deepEqual(raycast(one(2, 2), 3, 2.5, 0, 2.5), { px: 2, py: 2, x: 3, y: 2.5, distance: 0, nx: 1, ny: 0 });
     // Zero-length segments hit only the pixel they are in.
-    assert.deepEqual(one(2, 2).raycast(2.5, 2.5, 2.5, 2.5), { px: 2, py: 2, x: 2.5, y: 2.5, distance: 0, nx: 0, ny: 0 });
-    assert.equal(one(2, 2).raycast(3, 2.5, 3, 2.5), null);
+    assert.deepEqual(raycast(one(2, 2), 2.5, 2.5, 2.5, 2.5), { px: 2, py: 2, x: 2.5, y: 2.5, distance: 0, nx: 0, ny: 0 });
+    assert.equal(raycast(one(2, 2), 3, 2.5, 3, 2.5), null);
     // An end exactly on a boundary: moving right it touches the pixel there; moving left it does not.
-    assert.deepEqual(one(5, 0).raycast(0.5, 0.5, 5, 0.5), { px: 5, py: 0, x: 5, y: 0.5, distance: 4.5, nx: -1, ny: 0 });
-    assert.equal(one(4, 0).raycast(7.5, 0.5, 5, 0.5), null);
+    assert.deepEqual(raycast(one(5, 0), 0.5, 0.5, 5, 0.5), { px: 5, py: 0, x: 5, y: 0.5, distance: 4.5, nx: -1, ny: 0 });
+    assert.equal(raycast(one(4, 0), 7.5, 0.5, 5, 0.5), null);
     // The mask's own edges: outside is clear, and a ray from outside enters through the box face.
-    assert.deepEqual(one(0, 4).raycast(-100, 4.5, 100, 4.5), { px: 0, py: 4, x: 0, y: 4.5, distance: 100, nx: -1, ny: 0 });
-    assert.deepEqual(one(7, 7).raycast(7.5, 100, 7.5, -100), { px: 7, py: 7, x: 7.5, y: 8, distance: 92, nx: 0, ny: 1 });
-    assert.equal(new Mask(0, 0).raycast(-1, -1, 1, 1), null);
-    assert.equal(new Mask(0, 5).raycast(0, 0, 0, 5), null);
+    assert.deepEqual(raycast(one(0, 4), -100, 4.5, 100, 4.5), { px: 0, py: 4, x: 0, y: 4.5, distance: 100, nx: -1, ny: 0 });
+    assert.deepEqual(raycast(one(7, 7), 7.5, 100, 7.5, -100), { px: 7, py: 7, x: 7.5, y: 8, distance: 92, nx: 0, ny: 1 });
+    assert.equal(raycast(new Mask(0, 0), -1, -1, 1, 1), null);
+    assert.equal(raycast(new Mask(0, 5), 0, 0, 0, 5), null);
 });
 
 testKernels('long rays: every direction across big masks, the first pixel after long empty runs', () => {
@@ -98,7 +98,7 @@ testKernels('long rays: every direction across big masks, the first pixel after 
             assert.deepEqual(fields(cast(m, s)), ref(m, s), `${w}x${h} ${s.join(', ')}`);
         }
         // Through each set pixel's centre from far away in 16 directions: always a hit.
-        m.forEachSet((x, y) => {
+        forEachSet(m, (x, y) => {
             for (let d = 0; d < 16; d++) {
                 const th = d * Math.PI / 8, s = [x + 0.5 - 2000 * Math.cos(th), y + 0.5 - 2000 * Math.sin(th), x + 0.5, y + 0.5];
                 const want = ref(m, s);
@@ -157,15 +157,15 @@ test('huge coordinates: clipped to the mask first, exact where the line is exact
 test('bad arguments throw, naming the value', () => {
     const m = new Mask(4, 4).set(1, 1);
     const out: RayHit = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0 };
-    assert.throws(() => m.raycast(NaN, 0, 1, 1), { name: 'RangeError', message: 'x0 must be a finite number, got NaN.' });
-    assert.throws(() => m.raycast(0, Infinity, 1, 1), { name: 'RangeError', message: 'y0 must be a finite number, got Infinity.' });
-    assert.throws(() => m.raycast(0, 0, -Infinity, 1), { name: 'RangeError', message: 'x1 must be a finite number, got -Infinity.' });
-    assert.throws(() => m.raycast(0, 0, 1, NaN), { name: 'RangeError', message: 'y1 must be a finite number, got NaN.' });
-    assert.throws(() => m.raycast('1' as unknown as number, 0, 1, 1), { name: 'TypeError', message: 'x0 must be a number, got "1".' });
-    assert.throws(() => m.raycast(0, 0, 1, undefined as unknown as number), { name: 'TypeError', message: 'y1 must be a number, got undefined.' });
-    assert.throws(() => m.raycast(0, 0, 1, 1, null as unknown as RayHit), { name: 'TypeError', message: 'out must be a RayHit object, got null.' });
+    assert.throws(() => raycast(m, NaN, 0, 1, 1), { name: 'RangeError', message: 'x0 must be a finite number, got NaN.' });
+    assert.throws(() => raycast(m, 0, Infinity, 1, 1), { name: 'RangeError', message: 'y0 must be a finite number, got Infinity.' });
+    assert.throws(() => raycast(m, 0, 0, -Infinity, 1), { name: 'RangeError', message: 'x1 must be a finite number, got -Infinity.' });
+    assert.throws(() => raycast(m, 0, 0, 1, NaN), { name: 'RangeError', message: 'y1 must be a finite number, got NaN.' });
+    assert.throws(() => raycast(m, '1' as unknown as number, 0, 1, 1), { name: 'TypeError', message: 'x0 must be a number, got "1".' });
+    assert.throws(() => raycast(m, 0, 0, 1, undefined as unknown as number), { name: 'TypeError', message: 'y1 must be a number, got undefined.' });
+    assert.throws(() => raycast(m, 0, 0, 1, 1, null as unknown as RayHit), { name: 'TypeError', message: 'out must be a RayHit object, got null.' });
     const gone = new Mask(4, 4);
     gone.dispose();
-    assert.throws(() => gone.raycast(0, 0, 1, 1), /was disposed/);
-    assert.throws(() => gone.raycast(0, 0, 1, 1, out), /was disposed/);
+    assert.throws(() => raycast(gone, 0, 0, 1, 1), /was disposed/);
+    assert.throws(() => raycast(gone, 0, 0, 1, 1, out), /was disposed/);
 });

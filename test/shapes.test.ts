@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { Mask } from '../src/index.js';
+import { forEachSet, Mask } from '../src/index.js';
 import { toPolygons, type Polygon } from '../src/shapes/index.js';
 import { Ref, mulberry32 } from './reference.js';
 
@@ -117,7 +117,7 @@ function assertSimple(rings: number[][]): void {
 /** Pixel centres set in the mask, as 0/1 bytes row-major. */
 function pixels(m: Mask): Uint8Array {
     const px = new Uint8Array(m.width * m.height);
-    m.forEachSet((x, y) => { px[y * m.width + x] = 1; });
+    forEachSet(m, (x, y) => { px[y * m.width + x] = 1; });
     return px;
 }
 

@@ -2,8 +2,10 @@
 // vector loops, across arenas and memory growth, plus the batched API and the kernel switch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { Mask } from '../src/index.js';
+import { Mask, overlapsMany } from '../src/index.js';
 import { getKernels, kernelStats, moduleBytes, setKernels, simdSupported, wasmMemoryBytes } from '../src/wasm/simd.js';
 import { FULL_WASM_CRC, FULL_WASM_LENGTH } from '../src/wasm/kernels.js';
 import { crc32 } from '../src/crc32.js';
@@ -100,7 +102,7 @@ testKernels('overlapsMany matches overlaps pair by pair and counts the hits', ()
     }
     pairs.push(0, 1, 2 ** 31 - 1, 0, 1, 0, -(2 ** 31), 5);
     const P = new Int32Array(pairs), n = P.length >> 2, out = new Uint8Array(n + 3).fill(7);
-    const hits = Mask.overlapsMany(masks, P, out);
+    const hits = overlapsMany(masks, P, out);
     let expected = 0;
     for (let k = 0; k < n; k++) {
         const want = refs[P[4 * k]].overlap(refs[P[4 * k + 1]], P[4 * k + 2], P[4 * k + 3]) !== null;
@@ -110,19 +112,19 @@ testKernels('overlapsMany matches overlaps pair by pair and counts the hits', ()
     assert.equal(hits, expected);
     assert.ok(expected > 20 && expected < n - 20, `a mix of hits and misses (${expected} of ${n})`);
     assert.deepEqual([...out.subarray(n)], [7, 7, 7]);
-    assert.equal(Mask.overlapsMany(masks, P, out, 0), 0);
-    assert.equal(Mask.overlapsMany(masks, P.subarray(0, 8), out), (out[0] ?? 0) + (out[1] ?? 0));
+    assert.equal(overlapsMany(masks, P, out, 0), 0);
+    assert.equal(overlapsMany(masks, P.subarray(0, 8), out), (out[0] ?? 0) + (out[1] ?? 0));
 });
 
 test('overlapsMany rejects bad input with errors naming the value', () => {
     const m = [new Mask(4, 4, true)];
     const bad = (fn: () => unknown, type: typeof Error, pattern: RegExp) => assert.throws(fn, (e: unknown) => e instanceof type && pattern.test((e as Error).message));
-    bad(() => Mask.overlapsMany(m, [0, 0, 0, 0] as unknown as Int32Array, new Uint8Array(1)), TypeError, /pairs must be an Int32Array .* got Array\(4\)/);
-    bad(() => Mask.overlapsMany('x' as unknown as Mask[], new Int32Array(4), new Uint8Array(1)), TypeError, /masks must be an array .* got "x"/);
-    bad(() => Mask.overlapsMany(m, new Int32Array(4), new Uint8Array(0)), RangeError, /out must be a Uint8Array of length at least 1, got Uint8Array\(0\)/);
-    bad(() => Mask.overlapsMany(m, new Int32Array(4), new Uint8Array(1), 2), RangeError, /count must be an integer in 0\.\.1, got 2/);
-    bad(() => Mask.overlapsMany(m, new Int32Array([0, 3, 0, 0]), new Uint8Array(1)), RangeError, /\(0, 3\) index masks, which has length 1/);
-    bad(() => Mask.overlapsMany([m[0], {} as Mask], new Int32Array([0, 1, 0, 0]), new Uint8Array(1)), TypeError, /masks\[1\] must be a Mask, got Object/);
+    bad(() => overlapsMany(m, [0, 0, 0, 0] as unknown as Int32Array, new Uint8Array(1)), TypeError, /pairs must be an Int32Array .* got Array\(4\)/);
+    bad(() => overlapsMany('x' as unknown as Mask[], new Int32Array(4), new Uint8Array(1)), TypeError, /masks must be an array .* got "x"/);
+    bad(() => overlapsMany(m, new Int32Array(4), new Uint8Array(0)), RangeError, /out must be a Uint8Array of length at least 1, got Uint8Array\(0\)/);
+    bad(() => overlapsMany(m, new Int32Array(4), new Uint8Array(1), 2), RangeError, /count must be an integer in 0\.\.1, got 2/);
+    bad(() => overlapsMany(m, new Int32Array([0, 3, 0, 0]), new Uint8Array(1)), RangeError, /\(0, 3\) index masks, which has length 1/);
+    bad(() => overlapsMany([m[0], {} as Mask], new Int32Array([0, 1, 0, 0]), new Uint8Array(1)), TypeError, /masks\[1\] must be a Mask, got Object/);
 });
 
 test('setKernels switches backends and rejects unknown modes', () => {
@@ -158,4 +160,16 @@ test('the shipped module expands to the assembled one byte for byte (93 constant
     assert.equal(bytes.length, FULL_WASM_LENGTH);
     assert.equal(crc32(bytes, 0, bytes.length) >>> 0, FULL_WASM_CRC);
     assert.ok(WebAssembly.validate(bytes));
+});
+
+// The module ships as a string of one char per byte (not base64): loading it needs no atob.
+test('the WebAssembly kernels load where atob is missing', { skip: !simdSupported }, () => {
+    const script = `delete globalThis.atob;
+const { Mask, kernelStats } = await import(${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)});
+const a = new Mask(300, 300, true), b = new Mask(100, 100, true);
+console.log(JSON.stringify({ kernels: kernelStats().kernels, area: a.overlapArea(b, 250, 250) }));`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script],
+        { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), { kernels: 'wasm', area: 50 * 50 });
 });

@@ -8,6 +8,7 @@ import { ThreadPool, type WorkerLike } from '../src/threads.js';
 import { getKernels, kernelStats, setKernels, simdSupported } from '../src/wasm/simd.js';
 import { World } from '../src/world.js';
 import { mulberry32, Ref } from './reference.js';
+import { overlapsMany } from '../src/index.js';
 
 // Worker threads need shared memory: skipped where SharedArrayBuffer is gone (the no-shared-memory run).
 const hasShared = typeof SharedArrayBuffer === 'function';
@@ -37,8 +38,8 @@ test('threaded batches equal single-thread batches, batch after batch, and the w
             const n = [1, 2, 7, 64, 300, 2000][round % 6] + Math.floor(rnd() * 5);
             const P = randomBatch(rnd, masks, n);
             const one = new Uint8Array(n), many = new Uint8Array(n).fill(9);
-            const h1 = Mask.overlapsMany(masks, P, one);
-            const h2 = Mask.overlapsMany(masks, P, many, n, pool);
+            const h1 = overlapsMany(masks, P, one);
+            const h2 = overlapsMany(masks, P, many, n, pool);
             assert.equal(h2, h1, `round ${round}: hit count`);
             assert.deepEqual(many, one, `round ${round}: results`);
             if (round % 50 === 0) {
@@ -92,7 +93,7 @@ test('minWords keeps small batches (estimated by the boxes\' intersections) on t
             const P = new Int32Array(4 * n);
             for (let k = 0; k < n; k++) P.set([0, 1, dx, 0], 4 * k);
             pool.wake();
-            return Mask.overlapsMany(masks, P, new Uint8Array(n), n, pool);
+            return overlapsMany(masks, P, new Uint8Array(n), n, pool);
         };
         const before = pool.workerChunks;
         assert.equal(run(20_000, 300), 0); // boxes apart: 0 words, however many pairs
@@ -114,7 +115,7 @@ test('close() stops the workers; later batches run on the calling thread', { ski
     await assert.rejects(pool.whenReady(), /ThreadPool was closed/);
     const masks = [new Mask(64, 64, true), new Mask(10, 10, true)];
     const out = new Uint8Array(2);
-    assert.equal(Mask.overlapsMany(masks, new Int32Array([0, 1, 5, 5, 0, 1, 70, 0]), out, 2, pool), 1);
+    assert.equal(overlapsMany(masks, new Int32Array([0, 1, 5, 5, 0, 1, 70, 0]), out, 2, pool), 1);
     assert.deepEqual([...out], [1, 0]);
 });
 
@@ -128,7 +129,7 @@ test('ThreadPool rejects bad arguments and explains when threads cannot work', {
     // Node has no web Worker: the default spawn says where to get one.
     bad(() => new ThreadPool(1), Error, /needs web Workers .* createThreadPool from 'hitmask\/node'/);
     bad(() => new World({ threads: {} as ThreadPool }), TypeError, /threads must be a ThreadPool \(from 'hitmask\/threads'\) or null, got Object/);
-    bad(() => Mask.overlapsMany([new Mask(1, 1)], new Int32Array(4), new Uint8Array(1), 1, {} as ThreadPool), TypeError, /threads must be a ThreadPool or null, got Object/);
+    bad(() => overlapsMany([new Mask(1, 1)], new Int32Array(4), new Uint8Array(1), 1, {} as ThreadPool), TypeError, /threads must be a ThreadPool or null, got Object/);
     const prev = getKernels();
     try {
         setKernels('js');
@@ -167,20 +168,20 @@ test('a worker that dies holding a chunk: the batch fails after stallMs with a c
     const pool = new ThreadPool(1, { minWords: 0, stallMs: 300, spinMicros: 1e6, spawn: s => spawnNodeWorker(dyingSource(s)) });
     await pool.whenReady();
     const P = randomBatch(rnd, masks, 20000), n = P.length >> 2, out = new Uint8Array(n), want = new Uint8Array(n);
-    const hits = Mask.overlapsMany(masks, P, want);
+    const hits = overlapsMany(masks, P, want);
     // The worker must claim a chunk: wake it (it polls), and retry until a batch fails.
     let error: unknown = null;
     const t = performance.now();
     for (let tries = 0; tries < 50 && error === null; tries++) {
         pool.wake();
-        try { Mask.overlapsMany(masks, P, out, n, pool); } catch (e) { error = e; }
+        try { overlapsMany(masks, P, out, n, pool); } catch (e) { error = e; }
     }
     assert.ok(error instanceof Error && /ThreadPool stopped: .*no progress for 300 ms.*later batches run on the calling thread/.test(error.message), String(error));
     assert.ok(performance.now() - t < 10_000, 'the wait is bounded');
     assert.equal(pool.closed, true);
     assert.ok(pool.failure !== null);
     // Afterwards the pool is a single-thread pool: same answers, no more errors.
-    assert.equal(Mask.overlapsMany(masks, P, out, n, pool), hits);
+    assert.equal(overlapsMany(masks, P, out, n, pool), hits);
     assert.deepEqual(out, want);
     const world = new World({ threads: pool }), plain = new World();
     for (let i = 0; i < 200; i++) {
@@ -200,7 +201,7 @@ test('a worker that dies between batches: the next batch reports it once, then r
     for (let i = 0; i < 100 && pool.failure === null; i++) await new Promise(r => setTimeout(r, 10));
     assert.match(String(pool.failure), /worker 0 exited with code/);
     const P = new Int32Array([0, 1, 5, 5, 1, 0, 100, 0, 0, 1, -10, -10]), out = new Uint8Array(3);
-    assert.throws(() => Mask.overlapsMany(masks, P, out, 3, pool), /ThreadPool stopped: worker 0 exited with code/);
-    assert.equal(Mask.overlapsMany(masks, P, out, 3, pool), 2);
+    assert.throws(() => overlapsMany(masks, P, out, 3, pool), /ThreadPool stopped: worker 0 exited with code/);
+    assert.equal(overlapsMany(masks, P, out, 3, pool), 2);
     assert.deepEqual([...out], [1, 0, 1]);
 });

@@ -7,6 +7,7 @@ import { glob, isDynamicPattern } from 'tinyglobby';
 import { MaskAtlas } from '../atlas.js';
 import { checkInt, describe } from '../check.js';
 import { Mask, type ColorKey } from '../mask.js';
+import { crop, rotate90, trim } from '../transform.js';
 import { decodeFrames, decodeImage, decodePngMask, type DecodeOptions } from './decode.js';
 import type { WorkerJob, WorkerResult } from './build-worker.js';
 import { maskPolygons, type PolygonsJsonOptions } from './polygons.js';
@@ -222,7 +223,7 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
                 origin.set(name, label);
                 let x = f.offsetX, y = f.offsetY;
                 if (options.trim) {
-                    const t = mask.trim();
+                    const t = trim(mask);
                     mask = t.mask; x += t.x; y += t.y;
                 }
                 atlas.add(name, mask, { x, y, sourceWidth: f.sourceWidth, sourceHeight: f.sourceHeight, duration: f.duration, boxes: f.boxes, ...(shapes ? maskPolygons(mask, shapes) : {}) });
@@ -351,9 +352,9 @@ function cutMask(full: Mask, frames: readonly SheetFrame[], label: string): { fr
         }
     }
     return frames.map(frame => {
-        const cut = full.crop(frame.x, frame.y, frame.width, frame.height);
+        const cut = crop(full, frame.x, frame.y, frame.width, frame.height);
         // Stored 90° clockwise, so a quarter turn anticlockwise restores it.
-        return { frame, mask: frame.rotated ? cut.rotate90(-1) : cut };
+        return { frame, mask: frame.rotated ? rotate90(cut, -1) : cut };
     });
 }
 

@@ -11,6 +11,7 @@ import { MaskAtlas, type AtlasFrame } from '../atlas.js';
 import { buildAtlas, type BuildOptions } from './build.js';
 import { polygonsJson } from './polygons.js';
 import { sameFileAsAny, writeFileAtomic } from './write.js';
+import { toRGBA } from '../rgba.js';
 
 interface CommonFlags { threshold?: number; colorKey?: number; tolerance?: number; trim?: boolean; maxMib?: number; allowOutsideImages?: boolean }
 interface SheetFlags { grid?: { w: number; h: number }; margin?: number; spacing?: number; names?: string; atlas?: string; workers?: number }
@@ -265,7 +266,7 @@ function previewPng(frame: AtlasFrame, maxMib: number): Uint8Array {
         // pngjs only here, loaded on demand: builds start faster without it.
         const { PNG } = createRequire(import.meta.url)('pngjs') as { PNG: typeof PNGType };
         const png = new PNG({ width, height });
-        if (m.width > 0 && m.height > 0) png.data.set(m.toRGBA({ onColor: 0xffffffff, offColor: 0x000000ff }));
+        if (m.width > 0 && m.height > 0) png.data.set(toRGBA(m, { onColor: 0xffffffff, offColor: 0x000000ff }));
         return PNG.sync.write(png);
     } catch (e) {
         throw new RangeError(`Frame ${JSON.stringify(frame.name)} is ${m.width}x${m.height}: cannot allocate or encode its ${(need / 1048576).toFixed(0)} MiB PNG preview (${(e as Error).message}); draw it with --frame as text.`, { cause: e });

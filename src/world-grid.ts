@@ -1,0 +1,65 @@
+// A World's grid upkeep: the grid rebuilt from the live bodies when stale, and candidate lookup from the last
+// grid plus the bodies changed since, so queries between steps cost O(cells + changes), not a rebuild.
+import { sortById, type Body } from './body.js';
+import type { World } from './world.js';
+
+/** @internal Rebuilds the grid from every live body with a category and a non-empty box, unless nothing changed. */
+export function rebuildGrid<T>(w: World<T>): void {
+    if (w.gridValid && w.movedCount === 0 && !w.removedSinceBuild) return;
+    const { cat, bodies, list, moved } = w;
+    const { x0, y0, x1, y1 } = w.boxes;
+    let n = 0, sum = 0;
+    for (let s = 0; s < w.used; s++) {
+        moved[s] = 0;
+        const b = bodies[s];
+        if (!b || b.slot < 0 || cat[s] === 0 || x1[s] <= x0[s] || y1[s] <= y0[s]) continue;
+        list[n++] = s;
+        sum += Math.max(x1[s] - x0[s], y1[s] - y0[s]);
+    }
+    let cell = w.fixedCell;
+    if (cell === 0) {
+        cell = 8;
+        const mean = n > 0 ? sum / n : 8;
+        while (cell < mean && cell < 2 ** 24) cell *= 2;
+    }
+    w.grid.build(list, n, w.boxes, cell);
+    w.movedCount = 0;
+    w.gridValid = true;
+    w.removedSinceBuild = false;
+}
+
+/**
+ * @internal Makes the grid usable for a query: rebuilt when invalid or once more than an eighth of the
+ * bodies changed since it was built (the changed ones are otherwise scanned one by one).
+ */
+export function refreshGrid<T>(w: World<T>): void {
+    if (!w.gridValid || w.movedCount > Math.max(64, w.live >> 3)) rebuildGrid(w);
+}
+
+/**
+ * @internal Live bodies with (category & f) ≠ 0 whose boxes meet [qx0, qx1) × [qy0, qy1), sorted by id, into
+ * out; returns their count. Uses the last grid plus the bodies changed since (removed ones are skipped by their flag).
+ */
+export function gridCandidates<T>(w: World<T>, qx0: number, qy0: number, qx1: number, qy1: number, f: number, out: Body<T>[]): number {
+    refreshGrid(w);
+    const { x0, y0, x1, y1 } = w.boxes;
+    const { cat, bodies, seen, movedList, qbuf } = w;
+    let token = ++w.token;
+    if (token >= 2 ** 30) { seen.fill(0); token = w.token = 1; }
+    const found = w.grid.query(qx0, qy0, qx1, qy1, seen, token, qbuf);
+    let n = 0;
+    for (let k = 0; k < found; k++) {
+        const s = qbuf[k], b = bodies[s];
+        seen[s] = token;
+        if (b && b.slot >= 0 && (cat[s] & f) !== 0) out[n++] = b;
+    }
+    for (let k = 0; k < w.movedCount; k++) {
+        const s = movedList[k], b = bodies[s];
+        if (seen[s] === token || !b || b.slot < 0 || (cat[s] & f) === 0) continue;
+        seen[s] = token;
+        if (x0[s] < qx1 && y0[s] < qy1 && x1[s] > qx0 && y1[s] > qy0) out[n++] = b;
+    }
+    out.length = n;
+    sortById(out, n);
+    return n;
+}
