@@ -20,5 +20,6 @@ export type { RayHit, RasterRayHit, WorldRayHit } from './ray.js';
 export { TileMap } from './tilemap.js';
 export { transformMask, TransformCache } from './transform.js';
 export type { Transform, PlacedMask } from './transform.js';
-export { setKernels, getKernels, simdSupported, kernelStats, MEMORY_LIMIT } from './wasm/simd.js';
+export { setKernels, getKernels, simdSupported, MEMORY_LIMIT } from './wasm/simd.js';
+export { kernelStats } from './wasm/storage.js';
 export type { KernelMode, KernelStats } from './wasm/simd.js';

@@ -1,7 +1,8 @@
 import { lastWordMask, popcnt } from './bits.js';
 import { checkCoord, checkSize, describe, MAX_WORDS } from './check.js';
 import { clearOutside, clip, JS, newClip, pick, pickFor, type Clip } from './kernels.js';
-import { allocMask, buffer, freeMask, generation, holdMask, K, noteJsMask, wasmOn, type MaskHolding } from './wasm/simd.js';
+import { buffer, generation, K, wasmOn } from './wasm/simd.js';
+import { allocMask, freeMask, holdMask, noteJsMask, type MaskHolding } from './wasm/storage.js';
 import { fromColorKey, fromRGBA, type ColorKey, type ColorKeyOptions, type RGBAColors, type ThresholdOptions } from './rgba.js';
 import { boundingRect, connectedComponents } from './shape.js';
 import { maskFromText, maskToText } from './text.js';
