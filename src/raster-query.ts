@@ -6,11 +6,11 @@ import type { Clip } from './kernels.js';
 import type { Mask, Point } from './mask.js';
 import { heap32, K, TABLE } from './wasm/simd.js';
 
-/** Raster query operations. */
+/** @internal Raster query operations. */
 export const ANY = 0, AREA = 1, FIRST = 2;
 
 /**
- * Queries B against the OR of planes[0..k) (all of one size; the clip is in their pixels): ANY → 1/0,
+ * @internal Queries B against the OR of planes[0..k) (all of one size; the clip is in their pixels): ANY → 1/0,
  * AREA → the count, FIRST → the row of the first pixel in row-major order (its x into `out.x`) or −1.
  * `wasm`: every plane and B are in WebAssembly memory and the WebAssembly kernels are selected.
  */

@@ -142,6 +142,53 @@ console.log(JSON.stringify({
     assert.deepEqual(r.polygons, [{ outer: [0, 0, 4, 0, 4, 3, 0, 3], holes: [[1, 1, 1, 2, 3, 2, 3, 1]] }], 'hitmask/shapes traces the frame');
 });
 
+test('pack: the names external code relies on keep working, and the mask functions import from hitmask', () => {
+    write(join(app, 'names.mjs'), `
+import { Mask, MaskAtlas, World, CollisionRaster, outline, scale, flipX, rotate90, crop, trim, centroid, raycast, toRGBA, overlapsMany } from 'hitmask';
+import { readImage } from 'hitmask/node';
+
+const rgba = new Uint8Array(4 * 4 * 4);
+for (let i = 0; i < 16; i++) { rgba[i * 4] = i < 8 ? 255 : 0; rgba[i * 4 + 3] = i % 4 < 2 ? 255 : 0; }
+const a = Mask.fromRGBA(rgba, 4, 4, { threshold: 127 }), b = Mask.fromImageData({ data: rgba, width: 4, height: 4 });
+const key = Mask.fromColorKey(rgba, 4, 4, 0x000000), t = Mask.fromText('#.\\n.#');
+const m = new Mask(3, 3).set(1, 1);
+const atlas = MaskAtlas.from(new MaskAtlas().add('a', a).toBytes());
+const world = new World();
+const wa = world.add({ mask: a, x: 0, y: 0, data: 'a' }), wb = world.add({ mask: b, x: 1, y: 0, data: 'b' });
+const pairs = [...world.collisions()].map(p => [p.a.data, p.b.data]);
+world.move(wb, 50, 50);
+const apart = [...world.collisions()].length;
+world.remove(wa);
+const raster = new CollisionRaster(16, 16);
+raster.stamp(a, 2, 2, { id: 7 });
+const hit = [raster.test(b, 3, 2), raster.overlapArea(b, 3, 2), raster.hits(b, 3, 2)];
+raster.erase(a, 2, 2);
+const erased = raster.test(b, 3, 2);
+raster.stamp(a, 2, 2);
+raster.clear();
+const img = await readImage('alien1.png');
+const out = new Uint8Array(1);
+console.log(JSON.stringify({
+    masks: [a.count(), b.count(), key.count(), t.toText(), a.get(0, 0), m.get(1, 1)],
+    pair: [a.overlaps(b, 1, 0), a.overlap(b, 1, 0), a.overlapArea(b, 1, 0), a.overlapMask(b, 1, 0).count(), a.boundingRect(), a.connectedComponents().length],
+    atlas: [atlas.names, atlas.get('a').equals(a)],
+    world: [pairs, apart],
+    raster: [hit, erased, raster.test(b, 3, 2)],
+    image: [img.width > 0, img.data.length === img.width * img.height * 4],
+    functions: [outline(a).length, scale(a, 8, 8).count(), flipX(a).get(3, 0), rotate90(a).width, crop(a, 0, 0, 2, 2).count(),
+        trim(a).mask.width, centroid(a), raycast(a, -1, 0.5, 3, 0.5)?.px, toRGBA(t)[3], overlapsMany([a, b], new Int32Array([0, 1, 1, 0]), out)]
+}));
+`);
+    const r = JSON.parse(ok(sh(process.execPath, ['names.mjs'], app), 'node names.mjs'));
+    assert.deepEqual(r.masks, [8, 8, 8, '#.\n.#', true, true]);
+    assert.deepEqual(r.pair, [true, { x: 1, y: 0 }, 4, 4, { x: 0, y: 0, width: 2, height: 4 }, 1]);
+    assert.deepEqual(r.atlas, [['a'], true]);
+    assert.deepEqual(r.world, [[['a', 'b']], 0], 'one pair with a and b, none once apart');
+    assert.deepEqual(r.raster, [[true, 4, [7]], false, false]);
+    assert.deepEqual(r.image, [true, true]);
+    assert.deepEqual(r.functions, [9, 32, true, 4, 4, 2, { x: 0.5, y: 1.5 }, 0, 255, 1]);
+});
+
 test('pack: the shipped declarations hold no internals', () => {
     const dist = join(app, 'node_modules', 'hitmask', 'dist');
     const body = readFileSync(join(dist, 'body.d.ts'), 'utf8'), world = readFileSync(join(dist, 'world.d.ts'), 'utf8');
