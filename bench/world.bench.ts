@@ -69,6 +69,10 @@ function advance(s: Scene): void {
     }
 }
 
+// Untimed steps before the timed ones (the same for the three contenders): at 1k, 3 left the JIT still
+// compiling through a third of the samples, so the medians compared warm-up, not steady state.
+const WARM = 30;
+
 function stats(t: number[]): { median: number; min: number; max: number } {
     const s = t.slice().sort((a, b) => a - b);
     return { median: s[Math.floor(s.length / 2)], min: s[0], max: s[s.length - 1] };
@@ -84,13 +88,14 @@ function benchOurs(n: number, masks: Mask[], steps: number): { ms: ReturnType<ty
     // The step's pairs, read as a game reads them: begin and stay together see every current pair once.
     const sum = (a: Body, b: Body): void => { checksum += a.id ^ b.id; };
     world.on('begin', sum).on('stay', sum);
-    for (let k = 0; k < steps + 3; k++) {
+    const warm = n >= 100000 ? 3 : WARM;
+    for (let k = 0; k < steps + warm; k++) {
         advance(s);
         const t0 = performance.now();
         for (let i = 0; i < n; i++) world.move(bodies[i], s.x[i], s.y[i]);
         const np = world.step();
         const t1 = performance.now();
-        if (k >= 3) times.push(t1 - t0);   // 3 warm-up steps
+        if (k >= warm) times.push(t1 - t0);
         pairs = np;
     }
     return { ms: stats(times), pairs, checksum };
@@ -103,14 +108,15 @@ function benchDC(n: number, masks: Mask[], steps: number): { ms: ReturnType<type
     for (let i = 0; i < n; i++) bodies.push(system.createBox({ x: s.x[i], y: s.y[i] }, masks[s.kind[i]].width, masks[s.kind[i]].height));
     const times: number[] = [];
     let pairs = 0;
-    for (let k = 0; k < steps + 2; k++) {
+    const warm = n >= 10000 ? 2 : WARM;
+    for (let k = 0; k < steps + warm; k++) {
         advance(s);
         const t0 = performance.now();
         for (let i = 0; i < n; i++) bodies[i].setPosition(s.x[i], s.y[i]);
         let count = 0;
         system.checkAll(() => { count++; });
         const t1 = performance.now();
-        if (k >= 2) times.push(t1 - t0);
+        if (k >= warm) times.push(t1 - t0);
         pairs = count / 2;   // checkAll reports each pair from both sides
     }
     return { ms: stats(times), pairs };
@@ -124,7 +130,8 @@ function benchSAP(n: number, masks: Mask[], steps: number): { ms: ReturnType<typ
     const order = Int32Array.from({ length: n }, (_, i) => i), x0 = new Float64Array(n), y0 = new Float64Array(n);
     const times: number[] = [];
     let pairs = 0;
-    for (let k = 0; k < steps + 3; k++) {
+    const warm = n >= 100000 ? 3 : WARM;
+    for (let k = 0; k < steps + warm; k++) {
         advance(s);
         const t0 = performance.now();
         for (let i = 0; i < n; i++) { x0[i] = Math.floor(s.x[i]); y0[i] = Math.floor(s.y[i]); }
@@ -145,7 +152,7 @@ function benchSAP(n: number, masks: Mask[], steps: number): { ms: ReturnType<typ
             }
         }
         const t1 = performance.now();
-        if (k >= 3) times.push(t1 - t0);
+        if (k >= warm) times.push(t1 - t0);
         pairs = count;
     }
     return { ms: stats(times), pairs };
@@ -153,14 +160,15 @@ function benchSAP(n: number, masks: Mask[], steps: number): { ms: ReturnType<typ
 
 const sizes = (process.argv[2] ?? '1000,10000,100000').split(',').map(Number);
 const { masks, source } = loadSprites();
-console.log(`hitmask World benchmark — ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}`);
+console.log(`hitmask World benchmark — ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}, load ${os.loadavg().map(l => l.toFixed(2)).join(' ')} (1/5/15 min)`);
 console.log(`sprites: ${source}; density 8% box coverage; speeds up to 3 px/step; times are ms per step (median [min–max])`);
 console.log('note: shared machine, other jobs running; treat ratios as indicative\n');
 const fmt = (m: ReturnType<typeof stats>): string => `${m.median.toFixed(2)} [${m.min.toFixed(2)}–${m.max.toFixed(2)}]`;
 const rows: string[] = [];
 let ours10k = 0;
 for (const n of sizes) {
-    const steps = n >= 100000 ? 5 : n >= 10000 ? 15 : 40;
+    // Enough steps for a stable median: the 100k/10k growth is a ratio of two of them (5 and 15 steps made it swing by ±1).
+    const steps = n >= 100000 ? 15 : n >= 10000 ? 40 : 100;
     const o = benchOurs(n, masks, steps);
     const d = benchDC(n, masks, n >= 100000 ? 3 : steps);
     const sap = benchSAP(n, masks, steps);

@@ -2,7 +2,6 @@
 // Ranks are dense (0..R−1), so a counting sort on a's rank puts each body's pairs in one bucket, and an
 // insertion sort orders the handful of partners inside it: O(pairs + bodies). It replaced a Float64Array
 // sort of a·R + b keys, which was about 10% of a step (issue 12).
-import type { Body } from './body.js';
 import { growCopy } from './grid.js';
 import { overlapsBatch } from './kernels.js';
 import type { CollisionLayer } from './layer.js';
@@ -80,22 +79,14 @@ export function detectPairs<T>(w: World<T>): number {
     flushSlots(w);
     rebuildGrid(w);
     const { grid, cat, colw, grp, masks, rank, layers, layerCat, layerColw } = w;
-    const { x0, y0, x1, y1 } = w.boxes;
-    const np = grid.collectPairs(cat, colw, grp), P = grid.pairs;
+    const { x0, y0 } = w.boxes;
+    // The grid writes each candidate that passes the filters as (slot a, slot b, dx, dy): the batch itself.
+    const nb = grid.collectPairs(cat, colw, grp), B = grid.pairs, work = grid.work;
     const N = w.orderCount, R = N + layers.length, pl = w.pairList;
     pl.clear();
-    // Candidates that pass the filters go through one batched test (a single WebAssembly call, optionally
-    // split across threads; one overlaps() each with the JS kernels): with WebAssembly the call and the
-    // clip are not paid per pair (0.70-0.82x the time of one overlaps() per pair, bench:simd).
-    let B = w.batch, nb = 0, work = 0;
-    for (let k = 0; k < np; k++) {
-        const i = P[2 * k], j = P[2 * k + 1];
-        if (4 * nb + 4 > B.length) B = w.batch = growCopy(B, 4 * nb + 4);
-        B[4 * nb] = i; B[4 * nb + 1] = j; B[4 * nb + 2] = x0[j] - x0[i]; B[4 * nb + 3] = y0[j] - y0[i];
-        nb++;
-        const ow = Math.min(x1[i], x1[j]) - Math.max(x0[i], x0[j]), oh = Math.min(y1[i], y1[j]) - Math.max(y0[i], y0[j]);
-        work += oh * ((ow + 63) >> 5);
-    }
+    // Candidates go through one batched test (a single WebAssembly call, optionally split across threads;
+    // one overlaps() each with the JS kernels): with WebAssembly the call and the clip are not paid per
+    // pair (0.70-0.82x the time of one overlaps() per pair, bench:simd).
     if (w.batchHits.length < nb) w.batchHits = new Uint8Array(Math.max(nb, 2 * w.batchHits.length));
     const H = w.batchHits;
     if (nb > 0) overlapsBatch(masks, B, H, nb, pool, work);
@@ -117,11 +108,11 @@ export function detectPairs<T>(w: World<T>): number {
         }
     }
     pl.sort(R);
-    const { hitA, hitB, order, bodies } = w, PA = pl.a, PB = pl.b, nk = pl.n;
+    const { hitA, hitB, byRank } = w, PA = pl.a, PB = pl.b, nk = pl.n;
     for (let k = 0; k < nk; k++) {
         const ra = PA[k], rb = PB[k];
-        hitA[k] = bodies[order[ra]] as Body<T>;
-        hitB[k] = rb < N ? bodies[order[rb]] as Body<T> : layers[rb - N];
+        hitA[k] = byRank[ra];
+        hitB[k] = rb < N ? byRank[rb] : layers[rb - N];
     }
     hitA.length = hitB.length = w.hitCount = nk;
     return nk;

@@ -6,15 +6,25 @@ import type { World } from './world.js';
 /** @internal Rebuilds the grid from every live body with a category and a non-empty box, unless nothing changed. */
 export function rebuildGrid<T>(w: World<T>): void {
     if (w.gridValid && w.movedCount === 0 && !w.removedSinceBuild) return;
-    const { cat, bodies, list, moved } = w;
+    const { cat, list, moved, movedList } = w;
     const { x0, y0, x1, y1 } = w.boxes;
-    let n = 0, sum = 0;
+    // Only listed slots are flagged (touchSlot); clearing those spares a pass over every slot.
+    for (let k = 0; k < w.movedCount; k++) moved[movedList[k]] = 0;
+    let n = 0, sum = 0, maxSide = 0;
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
     for (let s = 0; s < w.used; s++) {
-        moved[s] = 0;
-        const b = bodies[s];
-        if (!b || b.slot < 0 || cat[s] === 0 || x1[s] <= x0[s] || y1[s] <= y0[s]) continue;
+        // cat[s] is 0 for removed bodies and free slots (remove() clears it): no need to read the Body objects.
+        const ax = x0[s], ay = y0[s], bx = x1[s], by = y1[s];
+        if (cat[s] === 0 || bx <= ax || by <= ay) continue;
         list[n++] = s;
-        sum += Math.max(x1[s] - x0[s], y1[s] - y0[s]);
+        const side = bx - ax > by - ay ? bx - ax : by - ay;
+        sum += side;
+        if (side > maxSide) maxSide = side;
+        // The bounds and largest side let the grid skip its own pass when no body is large.
+        if (ax < minX) minX = ax;
+        if (ay < minY) minY = ay;
+        if (bx > maxX) maxX = bx;
+        if (by > maxY) maxY = by;
     }
     let cell = w.fixedCell;
     if (cell === 0) {
@@ -22,7 +32,9 @@ export function rebuildGrid<T>(w: World<T>): void {
         const mean = n > 0 ? sum / n : 8;
         while (cell < mean && cell < 2 ** 24) cell *= 2;
     }
-    w.grid.build(list, n, w.boxes, cell);
+    const b = w.bounds;
+    b[0] = minX; b[1] = minY; b[2] = maxX; b[3] = maxY;
+    w.grid.build(list, n, w.boxes, cell, maxSide, b);
     w.movedCount = 0;
     w.gridValid = true;
     w.removedSinceBuild = false;

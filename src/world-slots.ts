@@ -1,5 +1,6 @@
 // A World's slot storage upkeep: growing the per-slot typed arrays, placing a slot's transformed mask and
 // box, marking changed slots for the grid, and recycling removed slots (with the id-order ranks) at detection.
+import type { Body } from './body.js';
 import type { Mask } from './mask.js';
 import type { World } from './world.js';
 
@@ -41,8 +42,10 @@ export function flushSlots<T>(w: World<T>): void {
         w.orderCount = m;
     }
     if (w.ranksDirty) {
-        const { order, rank } = w;
-        for (let k = 0; k < w.orderCount; k++) rank[order[k]] = k;
+        // byRank too: the step's pairs, sorted by rank, read their bodies from it in one lookup.
+        const { order, rank, byRank, bodies } = w;
+        for (let k = 0; k < w.orderCount; k++) { rank[order[k]] = k; byRank[k] = bodies[order[k]] as Body<T>; }
+        byRank.length = w.orderCount;
         w.ranksDirty = false;
     }
 }

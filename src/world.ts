@@ -104,8 +104,12 @@ export class World<T = unknown> {
     orderCount = 0;
     /** @internal */
     ranksDirty = false;
+    /** @internal Live bodies by rank (id order). */
+    byRank: Body<T>[] = [];
     /** @internal */
     list = new Int32Array(64);
+    /** @internal Bounds of the boxes at the last grid build: x0, y0, x1, y1. */
+    bounds = [0, 0, 0, 0];
     /** @internal */
     movedList = new Int32Array(64);
     /** @internal */
@@ -118,9 +122,7 @@ export class World<T = unknown> {
     token = 0;
     /** @internal */
     pairList = new PairList();
-    // Narrow phase batch: (slot a, slot b, dx, dy) per candidate pair, the results, and the last step's estimated words.
-    /** @internal */
-    batch = new Int32Array(4096);
+    // Narrow phase results per candidate pair (the batch itself is the grid's pairs), and the last step's estimated words.
     /** @internal */
     batchHits = new Uint8Array(1024);
     /** @internal */
