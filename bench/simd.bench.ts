@@ -172,7 +172,8 @@ if (oh) console.log(`pygame's per-call floor (an early-rejected overlap, Python 
     }
 }
 
-// Where a single call should switch to WebAssembly: full scans (no hit) of small square pairs.
+// Where a single call should switch to WebAssembly: full scans (no hit) of small square pairs (the pair
+// queries no longer switch: WebAssembly won at every size here, down to 2 words).
 const thr: (string | number)[][] = [];
 for (const size of [15, 16, 20, 24, 32, 48, 64]) {
     const sc = makeScene(size, 'none'), ra = toRGBA(sc.a), rb = toRGBA(sc.b);
@@ -190,7 +191,7 @@ for (const size of [15, 16, 20, 24, 32, 48, 64]) {
     thr.push([`${size}²`, words, fmt(j.median), fmt(w.median), j.median < w.median ? 'JS' : 'WASM']);
 }
 table(['size (no hit)', 'words scanned', 'JS', 'WASM (forced)', 'faster'], thr);
-console.log(`Single calls use WebAssembly from ${AUTO_MIN} words of intersection (wasmMinWords).\n`);
+console.log(`overlaps, overlapArea and overlap use WebAssembly at every size (kernels.ts, pickWasm); draw, erase and overlapMask from ${AUTO_MIN} words of intersection (wasmMinWords).\n`);
 
 // Batched small sprites: 2000 pairs of 16² to 48² disc sprites whose boxes intersect, per pair.
 const rnd = mulberry32(9);

@@ -9,9 +9,9 @@ import { build, type Metafile } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-// Limits in gzipped bytes, set a little above the size measured when they were set (11,330 and 24,370 bytes;
+// Limits in gzipped bytes, set a little above the size measured when they were set (11,774 and 25,886 bytes;
 // see CHANGELOG.md). The issue's goal for `import { Mask }` is 10 KB: not met, see docs/performance.md.
-const MASK_LIMIT = 11_800, WORLD_LIMIT = 25_000;
+const MASK_LIMIT = 12_200, WORLD_LIMIT = 26_400;
 
 interface Size { min: number; gz: number; inputs: string[] }
 

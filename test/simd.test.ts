@@ -39,6 +39,39 @@ testKernels('tall masks: overlaps, overlap, overlapArea, overlapMask, draw, eras
     }), { seed: SEED, numRuns: 400 });
 });
 
+// Row counts 1..70 at every offset (every tail of the 8-, 16- and 4-row loops, the last-4-rows vector,
+// the one-word rows at the left and right edges and aligned, the two-word rows), answers known exactly:
+// full masks meet on the clip's area; one set pixel is found iff it lies inside the other mask.
+testKernels('overlaps and overlapArea on full and one-pixel masks at every offset equal the clip area', () => {
+    const full = (w: number, h: number) => new Mask(w, h, true);
+    const meet = (aw: number, ah: number, bw: number, bh: number, dx: number, dy: number) =>
+        Math.max(0, Math.min(aw, dx + bw) - Math.max(0, dx)) * Math.max(0, Math.min(ah, dy + bh) - Math.max(0, dy));
+    for (const [aw, ah, bw, bh] of [[100, 70, 70, 45], [64, 64, 64, 64], [33, 9, 97, 70], [32, 5, 40, 3]]) {
+        const a = full(aw, ah), b = full(bw, bh);
+        for (let dx = -bw - 1; dx <= aw + 1; dx++) {
+            for (let dy = -bh - 1; dy <= ah + 1; dy++) {
+                const n = meet(aw, ah, bw, bh, dx, dy);
+                assert.equal(a.overlapArea(b, dx, dy), n, `area ${aw}x${ah} / ${bw}x${bh} at ${dx},${dy}`);
+                assert.equal(a.overlaps(b, dx, dy), n > 0, `overlaps ${aw}x${ah} / ${bw}x${bh} at ${dx},${dy}`);
+            }
+        }
+    }
+    const a = full(100, 70);
+    for (const [px, py] of [[0, 0], [69, 44], [31, 17], [32, 3], [45, 43], [5, 41]]) {
+        const one = new Mask(70, 45).set(px, py);
+        for (let dx = -71; dx <= 101; dx++) {
+            for (let dy = -46; dy <= 71; dy++) {
+                const inA = dx + px >= 0 && dx + px < 100 && dy + py >= 0 && dy + py < 70;
+                assert.equal(a.overlaps(one, dx, dy), inA, `pixel ${px},${py} at ${dx},${dy}`);
+                assert.equal(a.overlapArea(one, dx, dy), inA ? 1 : 0, `pixel ${px},${py} area at ${dx},${dy}`);
+                // the same pair the other way round: A's one pixel at (px, py) against the full mask placed at (-dx, -dy)
+                assert.equal(one.overlaps(a, -dx, -dy), inA, `pixel ${px},${py} under the full mask at ${-dx},${-dy}`);
+                assert.equal(one.overlapArea(a, -dx, -dy), inA ? 1 : 0);
+            }
+        }
+    }
+});
+
 testKernels('drawing and erasing a mask onto itself uses the mask as it was (pygame), not rows already changed', () => {
     const r = Ref.random(70, 30, 0.2, 7);
     for (const [dx, dy] of [[3, 1], [-5, -2], [1, 1], [0, 1], [33, 0], [-40, 7]]) {
