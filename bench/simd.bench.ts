@@ -116,6 +116,14 @@ for (const s of scenes) {
     const tw = time(() => wa.overlaps(wb, dx, dy), QUICK);
     const naive = kind === 'none' ? time(() => naiveOverlaps(s.a, s.b, size, dx, dy), { samples: 3, sampleMs: 10 }) : null;
     rows.push([`${size}²`, kind, fmt(tj.median), fmt(tw.median), (tj.median / tw.median).toFixed(1) + '×', naive ? fmt(naive.median) : '', p ? fmt(p.overlap.median) : 'n/a', r(tj, p?.overlap), r(tw, p?.overlap)]);
+    if (kind === 'none') {
+        // overlap() (the first point) scans everything when nothing hits: against pygame's overlap on the same scene.
+        setKernels('js');
+        const j = time(() => ja.overlap(jb, dx, dy), QUICK);
+        setKernels('wasm');
+        const w = time(() => wa.overlap(wb, dx, dy), QUICK);
+        ops.push([`${size}²`, 'overlap (first point), no hit', fmt(j.median), fmt(w.median), (j.median / w.median).toFixed(1) + '×', p ? fmt(p.overlap.median) : 'n/a', r(j, p?.overlap), r(w, p?.overlap)]);
+    }
     if (kind !== 'late') continue;
     for (const [name, fj, fw, pt] of [
         ['overlapArea', () => ja.overlapArea(jb, dx, dy), () => wa.overlapArea(wb, dx, dy), p?.overlap_area],
