@@ -78,48 +78,48 @@ function stats(t: number[]): { median: number; min: number; max: number } {
     return { median: s[Math.floor(s.length / 2)], min: s[0], max: s[s.length - 1] };
 }
 
+// The contenders' common loop: `warm` untimed steps, then `steps` timed ones; each step advances the scene,
+// then `step` moves the contender's bodies and returns its pair count (the last one is reported).
+function timeSteps(s: Scene, steps: number, warm: number, step: () => number): { ms: ReturnType<typeof stats>; pairs: number } {
+    const times: number[] = [];
+    let pairs = 0;
+    for (let k = 0; k < steps + warm; k++) {
+        advance(s);
+        const t0 = performance.now();
+        pairs = step();
+        const t1 = performance.now();
+        if (k >= warm) times.push(t1 - t0);
+    }
+    return { ms: stats(times), pairs };
+}
+
 function benchOurs(n: number, masks: Mask[], steps: number): { ms: ReturnType<typeof stats>; pairs: number; checksum: number } {
     const s = makeScene(n, masks, 1);
     const world = new World();
     const bodies: Body[] = [];
     for (let i = 0; i < n; i++) bodies.push(world.add({ x: s.x[i], y: s.y[i], mask: masks[s.kind[i]] }));
-    const times: number[] = [];
-    let pairs = 0, checksum = 0;
+    let checksum = 0;
     // The step's pairs, read as a game reads them: begin and stay together see every current pair once.
     const sum = (a: Body, b: Body): void => { checksum += a.id ^ b.id; };
     world.on('begin', sum).on('stay', sum);
-    const warm = n >= 100000 ? 3 : WARM;
-    for (let k = 0; k < steps + warm; k++) {
-        advance(s);
-        const t0 = performance.now();
+    const r = timeSteps(s, steps, n >= 100000 ? 3 : WARM, () => {
         for (let i = 0; i < n; i++) world.move(bodies[i], s.x[i], s.y[i]);
-        const np = world.step();
-        const t1 = performance.now();
-        if (k >= warm) times.push(t1 - t0);
-        pairs = np;
-    }
-    return { ms: stats(times), pairs, checksum };
+        return world.step();
+    });
+    return { ...r, checksum };
 }
 
 function benchDC(n: number, masks: Mask[], steps: number): { ms: ReturnType<typeof stats>; pairs: number } {
     const s = makeScene(n, masks, 1);
     const system = new System();
-    const bodies = [];
+    const bodies: ReturnType<System['createBox']>[] = [];
     for (let i = 0; i < n; i++) bodies.push(system.createBox({ x: s.x[i], y: s.y[i] }, masks[s.kind[i]].width, masks[s.kind[i]].height));
-    const times: number[] = [];
-    let pairs = 0;
-    const warm = n >= 10000 ? 2 : WARM;
-    for (let k = 0; k < steps + warm; k++) {
-        advance(s);
-        const t0 = performance.now();
+    return timeSteps(s, steps, n >= 10000 ? 2 : WARM, () => {
         for (let i = 0; i < n; i++) bodies[i].setPosition(s.x[i], s.y[i]);
         let count = 0;
         system.checkAll(() => { count++; });
-        const t1 = performance.now();
-        if (k >= warm) times.push(t1 - t0);
-        pairs = count / 2;   // checkAll reports each pair from both sides
-    }
-    return { ms: stats(times), pairs };
+        return count / 2;   // checkAll reports each pair from both sides
+    });
 }
 
 // Baseline: a plain sort-and-sweep broad phase on x (insertion sort of last step's order, which motion
@@ -128,12 +128,7 @@ function benchSAP(n: number, masks: Mask[], steps: number): { ms: ReturnType<typ
     const s = makeScene(n, masks, 1);
     const w = Int32Array.from(s.kind, k => masks[k].width), h = Int32Array.from(s.kind, k => masks[k].height);
     const order = Int32Array.from({ length: n }, (_, i) => i), x0 = new Float64Array(n), y0 = new Float64Array(n);
-    const times: number[] = [];
-    let pairs = 0;
-    const warm = n >= 100000 ? 3 : WARM;
-    for (let k = 0; k < steps + warm; k++) {
-        advance(s);
-        const t0 = performance.now();
+    return timeSteps(s, steps, n >= 100000 ? 3 : WARM, () => {
         for (let i = 0; i < n; i++) { x0[i] = Math.floor(s.x[i]); y0[i] = Math.floor(s.y[i]); }
         for (let i = 1; i < n; i++) {
             const v = order[i], key = x0[v];
@@ -151,11 +146,8 @@ function benchSAP(n: number, masks: Mask[], steps: number): { ms: ReturnType<typ
                 if (masks[s.kind[i]].overlaps(masks[s.kind[j]], x0[j] - x0[i], y0[j] - ya)) count++;
             }
         }
-        const t1 = performance.now();
-        if (k >= warm) times.push(t1 - t0);
-        pairs = count;
-    }
-    return { ms: stats(times), pairs };
+        return count;
+    });
 }
 
 const sizes = (process.argv[2] ?? '1000,10000,100000').split(',').map(Number);

@@ -116,6 +116,11 @@ test('mask functions reject a non-mask with a TypeError and a disposed mask with
     }
     bad(() => hitmask.convolve(new Mask(2, 2), 'b' as never), TypeError, /^b must be a Mask, got "b"/);
     bad(() => hitmask.forEachSet(new Mask(2, 2), 'fn' as never), TypeError, /^fn must be a function \(x, y\) => void, got "fn"/);
+    // A callback that throws stops the walk, its error reaches the caller as is, and the mask is unchanged.
+    const walked: number[] = [], full = new Mask(3, 2, true);
+    assert.throws(() => hitmask.forEachSet(full, (x, y) => { walked.push(x, y); if (walked.length === 4) throw new Error('game over'); }), /^Error: game over$/);
+    assert.deepEqual(walked, [0, 0, 1, 0]);
+    assert.equal(full.count(), 6);
     bad(() => hitmask.raycast(new Mask(2, 2), 0, 0, 1, 1, 7 as never), TypeError, /^out must be a RayHit object, got 7/);
     bad(() => hitmask.overlapsMany([new Mask(2, 2)], new Int32Array([0, 0, 0, 0]), new Uint8Array(0)), RangeError, /out must be a Uint8Array of length at least 1/);
 });
