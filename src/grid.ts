@@ -1,10 +1,9 @@
-// Broad phase: a flat uniform grid rebuilt every frame with a counting sort into cells.
+// Broad phase: a flat uniform grid over the bodies' boxes, updated every frame.
 // Measured for thousands of similar-sized moving sprites (research §1.5, Node 20, 24–40 px sprites):
 // 0.13 / 0.66 / 3.4 / 8.2 ms at 1k / 5k / 20k / 50k, against 11.5 ms for sort-and-sweep, 26 ms for a
-// Flatbush rebuild and 231 ms for a dynamic AABB tree at 20k. Rebuilding costs O(n), so moving every
-// body every frame is the cheap case, not the worst one. The dense grid keeps its per-cell counts
-// between builds and recounts only the bodies that changed cells (issue 12: 10k sprites 1.68 → 1.25 ms
-// per step with the other changes of that issue); the entries are still written afresh each build.
+// Flatbush rebuild and 231 ms for a dynamic AABB tree at 20k. The dense grid (grid-dense.ts) keeps its
+// cells between builds and moves only the bodies that changed cells; the hashed one is counted and
+// filled afresh each build, O(n).
 //
 // Each body's box goes into every cell it touches; a pair is reported only from the cell holding the
 // top-left corner of the two boxes' intersection (the reference-point rule), so every pair comes out
@@ -13,8 +12,12 @@
 // cells are hashed into a table of about 4 buckets per body instead of a dense array; the rule still
 // holds because a body is put into each bucket at most once and the reference cell's bucket is unique.
 
+import { DenseCells } from './grid-dense.js';
+import { grow, growCopy } from './grow.js';
+
 /** A body wider or taller than this many cells goes to the large list instead of the grid. */
 const LARGE_CELLS = 4;
+
 
 /** Most candidate pairs (bodies whose boxes overlap) one detection collects: 2^24. */
 export const MAX_PAIRS = 2 ** 24;
@@ -45,10 +48,6 @@ export class Grid {
     work = 0;
 
     private inv = 1 / 64;
-    private gx0 = 0;
-    private gy0 = 0;
-    private cols = 0;
-    private rows = 0;
     private buckets = 0;
     private start = new Int32Array(1025);
     private stamp = new Int32Array(1024);
@@ -58,24 +57,8 @@ export class Grid {
     private smallBuf = new Int32Array(1024);
     private large = new Int32Array(64);
     private boxes: Boxes | null = null;
-    // Dense-grid counts kept between builds, so that a build recounts only the bodies that changed cells
-    // (at 100k bodies, counting every body's cells was a fifth of a step, most of it cache misses on the
-    // counters): per slot, the cells counted for it (top-left bucket, and spans: columns − 1 | rows − 1 << 4),
-    // valid where cep[slot] === epoch; entries per bucket; the small list counted.
-    private cb0 = new Int32Array(0);
-    private cspan = new Int32Array(0);
-    private cep = new Int32Array(0);
-    private epoch = 2;
-    private cnt = new Int32Array(0);
-    private counted = new Int32Array(0);
-    private countedN = 0;
-    private total = 0;
-    // Whether cnt and the per-slot cells describe the current dense geometry, and its cell size.
-    private counting = false;
-    private countCell = 0;
-    // The dense grid's buckets holding two entries or more (the only ones with pairs), or -1: scan them all.
-    private multi = new Int32Array(1024);
-    private multiCount = -1;
+    // The dense grid's cells, kept between builds (grid-dense.ts).
+    private cells = new DenseCells();
 
     /**
      * Rebuilds the grid from the `n` slots in `list`, in increasing slot order (the list is kept, unchanged,
@@ -124,102 +107,20 @@ export class Grid {
         // hashing. Beyond that (sparse worlds, far-apart clusters, huge coordinates) hash the cells.
         const need = (ncx1 - ncx0 + 1) * (ncy1 - ncy0 + 1), room = Math.max(1024, 16 * ns);
         if (!(need <= room)) {
-            this.counting = false;
+            this.cells.reset();
             this.buildHashed(small, ns, x0, y0, x1, y1);
             return;
         }
         this.dense = true;
-        this.buildDense(small, ns, x0, y0, x1, y1, cellSize, ncx0, ncy0, ncx1, ncy1, need, room);
-    }
-
-    // The dense grid: keeps the last geometry while it holds every box and is at most twice the size needed,
-    // so only bodies that changed cells (or came, or left) change the counts; otherwise a new geometry, a
-    // cell wider on each side where room allows (bodies at the edges then cross less often), and a recount.
-    private buildDense(small: Int32Array, ns: number, x0: Float64Array, y0: Float64Array, x1: Float64Array, y1: Float64Array,
-        cellSize: number, ncx0: number, ncy0: number, ncx1: number, ncy1: number, need: number, room: number): void {
-        const inv = this.inv;
-        if (this.cep.length <= small[ns - 1]) {
-            this.cb0 = growCopy(this.cb0, small[ns - 1] + 1);
-            this.cspan = growCopy(this.cspan, small[ns - 1] + 1);
-            this.cep = growCopy(this.cep, small[ns - 1] + 1);
-        }
-        if (!(this.counting && cellSize === this.countCell && ncx0 >= this.gx0 && ncy0 >= this.gy0 &&
-            ncx1 < this.gx0 + this.cols && ncy1 < this.gy0 + this.rows && this.cols * this.rows <= 2 * need)) {
-            const pad = (ncx1 - ncx0 + 3) * (ncy1 - ncy0 + 3) <= room ? 1 : 0;
-            this.gx0 = ncx0 - pad;
-            this.gy0 = ncy0 - pad;
-            this.cols = ncx1 - ncx0 + 1 + 2 * pad;
-            this.rows = ncy1 - ncy0 + 1 + 2 * pad;
-            this.countCell = cellSize;
-            this.counting = true;
-            // A new epoch: no slot's cells count any more.
-            if ((this.epoch += 2) >= 2 ** 30) { this.cep.fill(0); this.epoch = 2; }
-            const nb = this.cols * this.rows;
-            if (this.cnt.length < nb) this.cnt = new Int32Array(grow(nb));
-            this.cnt.fill(0, 0, nb);
-            this.total = 0;
-            this.countedN = 0;
-        }
-        const { gx0, gy0, cols, cb0, cspan, cep, cnt } = this;
-        // cep[slot] is E where the slot's cells were counted by the last build; N once this build has seen it.
-        const E = this.epoch, N = E + 1, buckets = this.buckets = cols * this.rows;
-        let total = this.total;
-        for (let k = 0; k < ns; k++) {
-            const i = small[k];
-            const cx0 = Math.floor(x0[i] * inv), cy0 = Math.floor(y0[i] * inv);
-            const b0 = (cy0 - gy0) * cols + (cx0 - gx0), span = (Math.floor((x1[i] - 1) * inv) - cx0) | (Math.floor((y1[i] - 1) * inv) - cy0) << 4;
-            if (cep[i] === E) {
-                cep[i] = N;
-                if (cb0[i] === b0 && cspan[i] === span) continue;
-                total -= bump(cnt, cb0[i], cspan[i], cols, -1);
-            }
-            total += bump(cnt, cb0[i] = b0, cspan[i] = span, cols, 1);
-            cep[i] = N;
-        }
-        // Slots counted last time and not listed now (removed, emptied, grown large).
-        const counted = this.counted;
-        for (let k = 0; k < this.countedN; k++) {
-            const s = counted[k];
-            if (cep[s] === E) { total -= bump(cnt, cb0[s], cspan[s], cols, -1); cep[s] = 0; }
-        }
-        this.epoch = N;
-        this.total = total;
-        if (counted.length < ns) this.counted = new Int32Array(grow(ns));
-        this.counted.set(small.subarray(0, ns));
-        this.countedN = ns;
-
-        // start[b + 1] = first entry of bucket b: the scatter's cursor, which leaves start[b] at bucket b's
-        // first entry (and start[buckets] = total) with no pass to shift the cursors back.
-        if (this.start.length < buckets + 2) this.start = new Int32Array(grow(buckets + 2));
-        const start = this.start;
-        start[0] = 0;
-        if (this.multi.length <= total >> 1) this.multi = new Int32Array(grow((total >> 1) + 1));
-        const multi = this.multi;
-        let nm = 0;
-        for (let b = 0, acc = 0; b < buckets; b++) {
-            const c = cnt[b];
-            start[b + 1] = acc;
-            acc += c;
-            if (c > 1) multi[nm++] = b;
-        }
-        this.multiCount = nm;
-        if (this.entries.length < total) this.entries = new Int32Array(grow(total));
-        const entries = this.entries;
-        for (let k = 0; k < ns; k++) {
-            const i = small[k], span = cspan[i];
-            for (let r = 0, b = cb0[i] + 1; r <= span >> 4; r++, b += cols) for (let c = 0; c <= (span & 15); c++) entries[start[b + c]++] = i;
-        }
+        this.buckets = this.cells.update(small, ns, x0, y0, x1, y1, inv, cellSize, ncx0, ncy0, ncx1, ncy1, need, room);
     }
 
     // The hashed grid: about 4 buckets per body, counted and filled from scratch.
     private buildHashed(small: Int32Array, ns: number, x0: Float64Array, y0: Float64Array, x1: Float64Array, y1: Float64Array): void {
         const inv = this.inv;
         this.dense = false;
-        this.cols = 0;
-        this.rows = 0;
         const buckets = this.buckets = pow2(4 * ns);
         const hmask = buckets - 1;
-        this.multiCount = -1;
         if (this.start.length < buckets + 2) this.start = new Int32Array(grow(buckets + 2));
         if (this.stamp.length < buckets) this.stamp = new Int32Array(grow(buckets));
         const start = this.start, stamp = this.stamp;
@@ -299,31 +200,37 @@ export class Grid {
         const boxes = this.boxes;
         if (!boxes) return 0;
         const { x0, y0, x1, y1 } = boxes;
-        const { start, entries, buckets, dense, inv, gx0, gy0, cols, multi, multiCount } = this;
+        const { buckets, dense, inv, cells } = this, { gx0, gy0, cols, rows, multi, cnt } = cells;
+        // Dense: the cells' arrays; hashed: the grid's own.
+        const start = dense ? cells.start : this.start, entries = dense ? cells.entries : this.entries;
         const hmask = buckets - 1;
         let pairs = this.pairs, np = 0, work = 0;
-        for (let t = 0, nt = multiCount < 0 ? buckets : multiCount; t < nt; t++) {
-            const b = multiCount < 0 ? t : multi[t];
-            const s = start[b], e = start[b + 1];
-            if (e - s < 2) continue;
-            for (let p = s; p < e - 1; p++) {
-                const i = entries[p];
-                const ax0 = x0[i], ay0 = y0[i], ax1 = x1[i], ay1 = y1[i], ci = cat[i], wi = colw[i], gi = grp[i];
-                for (let q = p + 1; q < e; q++) {
-                    const j = entries[q];
-                    // The filter first: in crowded cells most pairs are bodies that ignore each other.
-                    if ((ci & colw[j]) === 0 || (cat[j] & wi) === 0 || (gi !== 0 && gi === grp[j])) continue;
-                    const bx0 = x0[j], by0 = y0[j], bx1 = x1[j], by1 = y1[j];
-                    if (bx0 >= ax1 || by0 >= ay1 || bx1 <= ax0 || by1 <= ay0) continue;
-                    // Reference point: the intersection's top-left corner; report only from its cell.
-                    const rx = bx0 > ax0 ? bx0 : ax0, ry = by0 > ay0 ? by0 : ay0;
-                    const rcx = Math.floor(rx * inv), rcy = Math.floor(ry * inv);
-                    const rb = dense ? (rcy - gy0) * cols + (rcx - gx0) : hash(rcx, rcy) & hmask;
-                    if (rb !== b) continue;
-                    if (np + 4 > pairs.length) pairs = this.pairs = this.growPairs(np);
-                    pairs[np] = i; pairs[np + 1] = j; pairs[np + 2] = bx0 - ax0; pairs[np + 3] = by0 - ay0;
-                    np += 4;
-                    work += ((by1 < ay1 ? by1 : ay1) - ry) * ((((bx1 < ax1 ? bx1 : ax1) - rx) + 63) >> 5);
+        // Dense buckets hold cnt[b] entries from start[b] (with room after them); hashed ones end at start[b + 1].
+        // Dense: the buckets whose bit is set in multi, in bucket order; hashed: every bucket.
+        for (let t = 0, nt = this.smallCount === 0 ? 0 : dense ? (buckets + 31) >> 5 : buckets; t < nt; t++) {
+            for (let bits = dense ? multi[t] : 1; bits !== 0; bits &= bits - 1) {
+                const b = dense ? (t << 5) | (31 - Math.clz32(bits & -bits)) : t;
+                const s = start[b], e = dense ? s + cnt[b] : start[b + 1];
+                if (e - s < 2) continue;
+                for (let p = s; p < e - 1; p++) {
+                    const i = entries[p];
+                    const ax0 = x0[i], ay0 = y0[i], ax1 = x1[i], ay1 = y1[i], ci = cat[i], wi = colw[i], gi = grp[i];
+                    for (let q = p + 1; q < e; q++) {
+                        const j = entries[q];
+                        // The filter first: in crowded cells most pairs are bodies that ignore each other.
+                        if ((ci & colw[j]) === 0 || (cat[j] & wi) === 0 || (gi !== 0 && gi === grp[j])) continue;
+                        const bx0 = x0[j], by0 = y0[j], bx1 = x1[j], by1 = y1[j];
+                        if (bx0 >= ax1 || by0 >= ay1 || bx1 <= ax0 || by1 <= ay0) continue;
+                        // Reference point: the intersection's top-left corner; report only from its cell.
+                        const rx = bx0 > ax0 ? bx0 : ax0, ry = by0 > ay0 ? by0 : ay0;
+                        const rcx = Math.floor(rx * inv), rcy = Math.floor(ry * inv);
+                        const rb = dense ? (rcy - gy0) * cols + (rcx - gx0) : hash(rcx, rcy) & hmask;
+                        if (rb !== b) continue;
+                        if (np + 4 > pairs.length) pairs = this.pairs = this.growPairs(np);
+                        pairs[np] = i; pairs[np + 1] = j; pairs[np + 2] = bx0 - ax0; pairs[np + 3] = by0 - ay0;
+                        np += 4;
+                        work += ((by1 < ay1 ? by1 : ay1) - ry) * ((((bx1 < ax1 ? bx1 : ax1) - rx) + 63) >> 5);
+                    }
                 }
             }
         }
@@ -345,7 +252,7 @@ export class Grid {
                 let cy0 = Math.floor(ay0 * inv), cy1 = Math.floor((ay1 - 1) * inv);
                 if (dense) {
                     cx0 = Math.max(cx0, gx0); cy0 = Math.max(cy0, gy0);
-                    cx1 = Math.min(cx1, gx0 + cols - 1); cy1 = Math.min(cy1, gy0 + this.rows - 1);
+                    cx1 = Math.min(cx1, gx0 + cols - 1); cy1 = Math.min(cy1, gy0 + rows - 1);
                 }
                 if (cx1 < cx0 || cy1 < cy0) continue;
                 if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > smallCount) {
@@ -360,7 +267,7 @@ export class Grid {
                 for (let cy = cy0; cy <= cy1; cy++) {
                     for (let cx = cx0; cx <= cx1; cx++) {
                         const b = dense ? (cy - gy0) * cols + (cx - gx0) : hash(cx, cy) & hmask;
-                        for (let p = start[b], e = start[b + 1]; p < e; p++) {
+                        for (let p = start[b], e = dense ? p + cnt[b] : start[b + 1]; p < e; p++) {
                             const j = entries[p];
                             const bx0 = x0[j], by0 = y0[j];
                             if (bx0 >= ax1 || by0 >= ay1 || x1[j] <= ax0 || y1[j] <= ay0) continue;
@@ -385,7 +292,8 @@ export class Grid {
         const boxes = this.boxes;
         if (!boxes || qx1 <= qx0 || qy1 <= qy0) return 0;
         const { x0, y0, x1, y1 } = boxes;
-        const { start, entries, dense, inv, gx0, gy0, cols, small, smallCount, large, largeCount } = this;
+        const { dense, inv, cells, small, smallCount, large, largeCount } = this, { gx0, gy0, cols, rows, cnt } = cells;
+        const start = dense ? cells.start : this.start, entries = dense ? cells.entries : this.entries;
         let n = 0;
         for (let l = 0; l < largeCount; l++) {
             const j = large[l];
@@ -396,7 +304,7 @@ export class Grid {
         let cy0 = Math.floor(qy0 * inv), cy1 = Math.floor((qy1 - 1) * inv);
         if (dense) {
             cx0 = Math.max(cx0, gx0); cy0 = Math.max(cy0, gy0);
-            cx1 = Math.min(cx1, gx0 + cols - 1); cy1 = Math.min(cy1, gy0 + this.rows - 1);
+            cx1 = Math.min(cx1, gx0 + cols - 1); cy1 = Math.min(cy1, gy0 + rows - 1);
         }
         if (cx1 < cx0 || cy1 < cy0) return n;
         if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > smallCount) {
@@ -410,7 +318,7 @@ export class Grid {
         for (let cy = cy0; cy <= cy1; cy++) {
             for (let cx = cx0; cx <= cx1; cx++) {
                 const b = dense ? (cy - gy0) * cols + (cx - gx0) : hash(cx, cy) & hmask;
-                for (let p = start[b], e = start[b + 1]; p < e; p++) {
+                for (let p = start[b], e = dense ? p + cnt[b] : start[b + 1]; p < e; p++) {
                     const j = entries[p];
                     if (seen[j] === token) continue;
                     seen[j] = token;
@@ -430,25 +338,8 @@ function hash(cx: number, cy: number): number {
     return Math.imul(h, 0x2c1b3c6d) ^ (h >>> 12);
 }
 
-// Adds d (±1) to the counts of a body's cells (top-left bucket b0, spans as in Grid.cspan); returns how many cells.
-function bump(cnt: Int32Array, b0: number, span: number, cols: number, d: number): number {
-    const nx = span & 15, ny = span >> 4;
-    for (let r = 0, b = b0; r <= ny; r++, b += cols) for (let c = 0; c <= nx; c++) cnt[b + c] += d;
-    return (nx + 1) * (ny + 1);
-}
-
 function pow2(n: number): number {
     let p = 1024;
     while (p < n) p *= 2;
     return p;
-}
-
-function grow(n: number): number {
-    return Math.max(1024, Math.ceil(n * 1.5));
-}
-
-export function growCopy(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
-    const b = new Int32Array(grow(n));
-    b.set(a);
-    return b;
 }

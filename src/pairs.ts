@@ -2,7 +2,7 @@
 // Ranks are dense (0..R−1), so a counting sort on a's rank puts each body's pairs in one bucket, and an
 // insertion sort orders the handful of partners inside it: O(pairs + bodies). It replaced a Float64Array
 // sort of a·R + b keys, which was about 10% of a step (issue 12).
-import { growCopy } from './grid.js';
+import { growCopy } from './grow.js';
 import { overlapsBatch } from './kernels.js';
 import type { CollisionLayer } from './layer.js';
 import type { Mask } from './mask.js';
