@@ -1,4 +1,4 @@
-import type { Mask, Point } from './mask.js';
+import type { Mask, Point, Rect } from './mask.js';
 import type { RayHit } from './ray.js';
 
 /**
@@ -19,4 +19,9 @@ export interface CollisionLayer {
      * docs/rays.md); with `out`, written there. `World.raycast` skips layers without it.
      */
     raycast?(x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null;
+    /**
+     * Optional: a rectangle holding every solid pixel (it may hold more), or `null` when none is. A World asks
+     * once per step and tests only the bodies whose boxes meet it.
+     */
+    bounds?(): Rect | null;
 }

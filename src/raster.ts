@@ -5,7 +5,7 @@ import { checkCoord, checkInt, checkSize, describe } from './check.js';
 import type { CollisionLayer } from './layer.js';
 import { clip, JS, newClip, pick, pickFor, type Clip } from './kernels.js';
 import { ANY, AREA, FIRST, queryPlanes } from './raster-query.js';
-import { Mask, type Point } from './mask.js';
+import { Mask, type Point, type Rect } from './mask.js';
 import { RasterIds } from './ids.js';
 import { checkId, checkLayer, checkLayers, checkMask, checkOptions, checkPoints } from './raster-check.js';
 import { castPlanes, type RasterRayHit } from './ray.js';
@@ -339,6 +339,18 @@ export class CollisionRaster {
         return queryPlanes(planes, k, mask, C, op, out, kern !== JS);
     }
 
+    /** @internal The box of everything stamped on `layers` since their last clear (it holds every set pixel), or null. */
+    stampedBounds(layers: number): Rect | null {
+        let x0 = this.width, y0 = this.height, x1 = 0, y1 = 0;
+        for (let bits = layers >>> 0; bits !== 0; bits &= bits - 1) {
+            const l = 31 - Math.clz32(bits & -bits);
+            if (l >= this.layerCount) break;
+            x0 = Math.min(x0, this.dirtyX0[l]); y0 = Math.min(y0, this.dirtyY0[l]);
+            x1 = Math.max(x1, this.dirtyX1[l]); y1 = Math.max(y1, this.dirtyY1[l]);
+        }
+        return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
+    }
+
     // Sets one in-bounds pixel with the id rules of stamp().
     /** @internal */
     private setPixel(layer: number, x: number, y: number, id: number, heads: Int32Array | null): void {
@@ -418,6 +430,11 @@ export class RasterView implements CollisionLayer {
     /** Whether pixel (x, y) is set on these layers. */
     testPixel(x: number, y: number): boolean {
         return this.raster.testPixel(x, y, this.layers);
+    }
+
+    /** The box of everything stamped on these layers since they were last cleared (it holds every set pixel), or `null`. */
+    bounds(): Rect | null {
+        return this.raster.stampedBounds(this.layers);
     }
 
     /** The ids under `mask` at (x, y) on these layers; see {@link CollisionRaster.hits}. */

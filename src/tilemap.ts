@@ -1,6 +1,6 @@
 import { checkCoord, checkInt, checkSize, describe } from './check.js';
 import type { CollisionLayer } from './layer.js';
-import { Mask, type Point } from './mask.js';
+import { Mask, type Point, type Rect } from './mask.js';
 import { castTiles, newRayHit, type RayHit } from './ray.js';
 
 // Tile range set by TileMap.range(); module scratch instead of a tuple per call (tests run per body per step).
@@ -115,6 +115,11 @@ export class TileMap implements CollisionLayer {
         const c = Math.floor(px / this.tileWidth), r = Math.floor(py / this.tileHeight);
         const t = this.cells[r * this.columns + c], tm = t >= 0 ? this.tiles[t] : null;
         return tm !== null && tm.get(px - c * this.tileWidth, py - r * this.tileHeight);
+    }
+
+    /** The map's extent, which holds every solid pixel (`null` when it is empty). */
+    bounds(): Rect | null {
+        return this.width > 0 && this.height > 0 ? { x: 0, y: 0, width: this.width, height: this.height } : null;
     }
 
     /**

@@ -135,6 +135,8 @@ export class World<T = unknown> {
     layerCat: number[] = [];
     /** @internal */
     layerColw: number[] = [];
+    /** @internal Per layer its bounds at the last detection (pairs.ts). */
+    layerBox = new Float64Array(8);
     /** @internal */
     hitA: Body<T>[] = [];
     /** @internal */

@@ -9,9 +9,10 @@ import { build, type Metafile } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-// Limits in gzipped bytes, set a little above the size measured when they were set (11,774 and 25,886 bytes;
-// see CHANGELOG.md). The issue's goal for `import { Mask }` is 10 KB: not met, see docs/performance.md.
-const MASK_LIMIT = 12_200, WORLD_LIMIT = 26_400;
+// Limits in gzipped bytes, set a little above the size measured when they were set (11,774 and 26,522 bytes;
+// see CHANGELOG.md). The issue's goal for `import { Mask }` is 10 KB: not met, see docs/performance.md. The
+// World grew by 636 bytes with the grid kept between steps (1k sprites 0.101 → 0.068 ms a step) and layer bounds.
+const MASK_LIMIT = 12_200, WORLD_LIMIT = 27_000;
 
 interface Size { min: number; gz: number; inputs: string[] }
 

@@ -438,3 +438,55 @@ testKernels('a World collides bodies with a raster layer', () => {
     assert.deepEqual(world.collisions().map(p => `${p.a.data}-${p.b.data}`), []);
     assert.ok(ground.layer && shots.layer && player && hovering && enemy);
 });
+
+testKernels('a World tests only bodies inside a layer\'s bounds, and stays exact as the raster changes', () => {
+    const rnd = mulberry32(77), raster = new CollisionRaster(300, 200, { layers: 2 });
+    const world = new World<number>(), view = raster.view(0b11), layer = world.addLayer(view);
+    const masks = [new Mask(7, 5, true), Mask.fromText('#.#\n.#.\n#.#'), new Mask(20, 3, true)];
+    const bodies = Array.from({ length: 150 }, (_, i) => world.add({ x: rnd() * 400 - 50, y: rnd() * 300 - 50, mask: masks[i % 3], data: i }));
+    for (let step = 0; step < 60; step++) {
+        const r = rnd(), l = rnd() < 0.5 ? 0 : 1;
+        if (r < 0.5) raster.stamp(masks[Math.floor(rnd() * 3)], Math.floor(rnd() * 120) + 90, Math.floor(rnd() * 80) + 60, { layer: l });
+        else if (r < 0.7) raster.erase(new Mask(30, 30, true), Math.floor(rnd() * 250), Math.floor(rnd() * 150), l);
+        else if (r < 0.8) raster.clear(l);
+        else for (const b of bodies) world.move(b, b.x + rnd() * 10 - 5, b.y + rnd() * 10 - 5);
+        // The bounds hold every set pixel (or are null when none is).
+        const box = view.bounds();
+        for (const p of [0, 1]) {
+            const plane = raster.plane(p);
+            for (let y = 0; y < 200; y++) for (let x = 0; x < 300; x++) {
+                if (plane.get(x, y)) assert.ok(box && x >= box.x && y >= box.y && x < box.x + box.width && y < box.y + box.height, `pixel ${x},${y} outside ${JSON.stringify(box)}`);
+            }
+        }
+        const got = world.collisions().filter(p => p.b === layer).map(p => p.a.data);
+        const want = bodies.filter(b => raster.test(b.mask as Mask, b.x, b.y, 0b11)).map(b => b.data);
+        assert.deepEqual(got, want, `step ${step}`);
+    }
+    raster.clear();
+    assert.equal(view.bounds(), null);
+    // Edges: one stamped pixel; bodies whose boxes end on it, start on it, or stop just short of it.
+    raster.stampPixel(50, 50, { layer: 1 });
+    const dot = new Mask(1, 1, true), row = Mask.fromText('...#'), col = Mask.fromText('#\n.\n.');
+    const edge = new World<string>(), l2 = edge.addLayer(raster.view(0b11));
+    for (const [name, m, x, y] of [['on', dot, 50, 50], ['ends on it', row, 47, 50], ['starts on it', col, 50, 50], ['left', dot, 49, 50],
+        ['right', dot, 51, 50], ['above', dot, 50, 49], ['below', dot, 50, 51], ['row short', row, 46, 50]] as const) edge.add({ x, y, mask: m, data: name });
+    assert.deepEqual(edge.collisions().filter(p => p.b === l2).map(p => p.a.data), ['on', 'ends on it', 'starts on it']);
+});
+
+test('a layer whose bounds() is null is never tested; one without bounds() is tested for every body', () => {
+    let calls = 0;
+    const solid: CollisionLayer = {
+        test: () => { calls++; return true; }, overlapArea: () => 1, hitPoint: () => ({ x: 0, y: 0 }), testPixel: () => true
+    };
+    const world = new World();
+    for (let i = 0; i < 10; i++) world.add({ x: i * 100, y: 0, mask: new Mask(4, 4, true) });
+    world.addLayer(solid);
+    assert.equal(world.collisions().length, 10);
+    assert.equal(calls, 10);
+    const empty = new World();
+    for (let i = 0; i < 10; i++) empty.add({ x: i * 100, y: 0, mask: new Mask(4, 4, true) });
+    empty.addLayer({ ...solid, bounds: () => null });
+    calls = 0;
+    assert.equal(empty.collisions().length, 0);
+    assert.equal(calls, 0);
+});
