@@ -3,6 +3,7 @@
 // insertion sort orders the handful of partners inside it: O(pairs + bodies). It replaced a Float64Array
 // sort of a·R + b keys, which was about 10% of a step (issue 12).
 import type { Body } from './body.js';
+import { describe } from './check.js';
 import { growCopy } from './grow.js';
 import { overlapsBatch } from './kernels.js';
 import type { CollisionLayer } from './layer.js';
@@ -130,7 +131,14 @@ function layerBounds<T>(layers: readonly Body<T>[], out: Float64Array<ArrayBuffe
         const layer = layers[l].layer as CollisionLayer, r = typeof layer.bounds === 'function' ? layer.bounds() : undefined;
         if (r === undefined) { out[4 * l] = out[4 * l + 1] = -Infinity; out[4 * l + 2] = out[4 * l + 3] = Infinity; }
         else if (r === null) { out[4 * l] = out[4 * l + 1] = Infinity; out[4 * l + 2] = out[4 * l + 3] = -Infinity; }
-        else { out[4 * l] = r.x; out[4 * l + 1] = r.y; out[4 * l + 2] = r.x + r.width; out[4 * l + 3] = r.y + r.height; }
+        else {
+            if (typeof r !== 'object') throw new TypeError(`layer ${layers[l]}: bounds() must return { x, y, width, height } or null, got ${describe(r)}.`);
+            const { x, y, width, height } = r;
+            if (!(Number.isFinite(x) && Number.isFinite(y) && width >= 0 && height >= 0 && Number.isFinite(width) && Number.isFinite(height))) {
+                throw new RangeError(`layer ${layers[l]}: bounds() must return finite x, y and a width and height ≥ 0, got { x: ${x}, y: ${y}, width: ${width}, height: ${height} }.`);
+            }
+            out[4 * l] = x; out[4 * l + 1] = y; out[4 * l + 2] = x + width; out[4 * l + 3] = y + height;
+        }
     }
     return out;
 }

@@ -65,3 +65,35 @@ test('sweep() refuses paths past MAX_SWEEP pixel steps at once, and works below 
     assert.ok(hit !== null && hit.x === 21 && hit.freeX === 20, JSON.stringify(hit && { x: hit.x, freeX: hit.freeX }));
     assert.equal(world.sweep(mover, MAX_SWEEP, 0)?.x, 21, 'the longest allowed sweep runs');
 });
+
+test('a layer whose bounds() returns nonsense or throws: a clear error from step(), and the World stays usable', () => {
+    const map = new TileMap(8, 8, 4, 4, [square(8)], new Array(16).fill(0));
+    let answer: unknown = { x: 0, y: 0, width: 32, height: 32 };
+    const layer = {
+        test: map.test.bind(map), overlapArea: map.overlapArea.bind(map), hitPoint: map.hitPoint.bind(map), testPixel: map.testPixel.bind(map),
+        bounds: () => { if (answer instanceof Error) throw answer; return answer as never; }
+    };
+    const world = new World<string>();
+    world.add({ x: 4, y: 4, mask: square(4), data: 'inside' });
+    world.add({ x: 100, y: 4, mask: square(4), data: 'outside' });
+    const ground = world.addLayer(layer, { data: 'ground' });
+    const log: string[] = [];
+    world.on('begin', (a, b) => log.push(`begin ${a.data}-${b.data}`)).on('end', (a, b) => log.push(`end ${a.data}-${b.data}`));
+    assert.equal(world.step(), 1);
+    for (const [bad, type, re] of [
+        [42, TypeError, /bounds\(\) must return \{ x, y, width, height \} or null, got 42/],
+        [{ x: NaN, y: 0, width: 1, height: 1 }, RangeError, /x: NaN/],
+        [{ x: 0, y: 0, width: -1, height: 1 }, RangeError, /width: -1/],
+        [{ x: 0, y: 0, width: 1 }, RangeError, /height: undefined/],
+        [new Error('bounds failed'), Error, /bounds failed/]
+    ] as const) {
+        answer = bad;
+        assert.throws(() => world.step(), (e: Error) => e instanceof type && re.test(e.message), String(bad));
+    }
+    answer = null;
+    assert.equal(world.step(), 0, 'an empty layer meets nothing');
+    assert.deepEqual(log, ['begin inside-ground', 'end inside-ground'], 'the failed steps fired nothing');
+    answer = { x: 0, y: 0, width: 32, height: 32 };
+    assert.equal(world.step(), 1);
+    assert.equal(world.collisions()[0].b, ground);
+});
