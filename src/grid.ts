@@ -18,7 +18,6 @@ import { grow, growCopy } from './grow.js';
 /** A body wider or taller than this many cells goes to the large list instead of the grid. */
 const LARGE_CELLS = 4;
 
-
 /** Most candidate pairs (bodies whose boxes overlap) one detection collects: 2^24. */
 export const MAX_PAIRS = 2 ** 24;
 
