@@ -7,6 +7,7 @@ import { simdSupported } from '../src/wasm/simd.js';
 import { withKernels } from './reference.js';
 import { convexPieces, toPolygons } from '../src/shapes/index.js';
 import { patch } from './atlas-bytes.js';
+import { cost, costText } from './work.js';
 
 // A small PRNG (mulberry32) so that masks are reproducible.
 function rng(seed: number): () => number {
@@ -230,17 +231,14 @@ test('atlas fuzz v2: flips and hostile counts behind a recomputed CRC throw fast
     const good = sampleV2();
     let loaded = 0;
     const check = (b: Uint8Array) => {
-        let atlas: MaskAtlas;
-        const t0 = performance.now();
-        try {
-            atlas = MaskAtlas.from(b);
-        } catch (e) {
-            assert.ok(e instanceof Error && e.message.length > 0);
-            assert.ok(performance.now() - t0 < 500, 'fails fast');
+        const c = cost((): unknown => { try { return MaskAtlas.from(b); } catch (e) { return e; } });
+        if (!(c.value instanceof MaskAtlas)) {
+            assert.ok(c.value instanceof Error && c.value.message.length > 0);
+            assert.ok(c.cpuMs < 500, `fails fast: refused after ${costText(c)}`);
             return;
         }
         loaded++;
-        assert.deepEqual(atlas.toBytes(), b);
+        assert.deepEqual(c.value.toBytes(), b);
     };
     fc.assert(fc.property(fc.integer({ min: 0, max: good.length - 5 }), fc.integer({ min: 1, max: 255 }), (at, xor) => {
         check(patch(good, (_, c) => { c[at] ^= xor; }));
