@@ -413,6 +413,9 @@ async function main(): Promise<void> {
     const frame = Number(new URLSearchParams(location.search).get('frame') ?? 0);
     if (Number.isInteger(frame) && frame > 0) for (let i = 0; i < Math.min(frame, 100000); i++) sim.step(undefined, now);
 
+    // A paused field is drawn again only after something changed it (a key, a step): an unchanged frame
+    // redrawn every display frame kept a core busy, and a screenshot waited on those frames.
+    let stale = true;
     window.addEventListener('keydown', e => {
         if (e.repeat && e.code !== 'Space' && !e.code.startsWith('Arrow')) return;
         keys.add(e.code);
@@ -427,7 +430,7 @@ async function main(): Promise<void> {
             case 'KeyR': restart(); break;
             default: changed = false;
         }
-        if (changed) { writeUrl(state, sim.stats().frame); showHud(true); }
+        if (changed) { writeUrl(state, sim.stats().frame); showHud(true); stale = true; }
         if (e.code === 'Space' || e.code.startsWith('Arrow')) e.preventDefault();
     });
     window.addEventListener('keyup', e => keys.delete(e.code));
@@ -451,6 +454,11 @@ async function main(): Promise<void> {
                 acc -= STEP_MS;
             }
         } else acc = 0;
+        if (state.paused && !stale) {
+            requestAnimationFrame(loop);
+            return;
+        }
+        stale = false;
         const t1 = now();
         render();
         account(steps, t1 - t, collision, now() - t1);
@@ -469,11 +477,11 @@ async function main(): Promise<void> {
         },
         stats: () => sim.stats(),
         render,
-        setMode(mode: Mode) { sim.setMode(mode); state.mode = mode; writeUrl(state, sim.stats().frame); },
+        setMode(mode: Mode) { sim.setMode(mode); state.mode = mode; stale = true; writeUrl(state, sim.stats().frame); },
         setDebug(on: boolean) { state.debug = on; render(); writeUrl(state, sim.stats().frame); },
         setShapes(on: boolean) { state.shapes = on; render(); writeUrl(state, sim.stats().frame); },
         shapesDrawn: () => ({ ...drawn }),
-        setPaused(on: boolean) { state.paused = on; writeUrl(state, sim.stats().frame); },
+        setPaused(on: boolean) { state.paused = on; stale = true; writeUrl(state, sim.stats().frame); },
         split: () => ({ ...split }),
         renderer: () => renderer
     };

@@ -4,16 +4,13 @@
 // naive reference, memory growth, a CollisionRaster, and a clean console.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumMissing as skip, openBrowser } from './chromium.js';
 import type { EnvironmentCheck, GrowthCheck, Mismatches } from './browser-kernels.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (CI installs Debian's chromium from .ci/apt-packages; locally: apt-get install chromium)`;
 
 const PAGE_HTML = '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>hitmask kernels</title><script src="/check.js"></script>';
 const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
@@ -42,7 +39,7 @@ function assertClean(r: Mismatches, least: number): void {
     assert.ok(r.compared >= least, `only ${r.compared} comparisons ran`);
 }
 
-test('the JS and WebAssembly kernels in headless Chromium, on a plain page and on a cross-origin-isolated one', { skip, timeout: 120_000 }, async t => {
+test('the JS and WebAssembly kernels in headless Chromium, on a plain page and on a cross-origin-isolated one', { skip }, async t => {
     let server: Server | null = null, browser: Browser | null = null;
     try {
         const bundle = await esbuild.build({
@@ -51,10 +48,7 @@ test('the JS and WebAssembly kernels in headless Chromium, on a plain page and o
         });
         const served = await serve(bundle.outputFiles[0].text);
         server = served.server;
-        browser = await chromium.launch({
-            executablePath: CHROMIUM,
-            args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
-        });
+        browser = await openBrowser('plain');
         for (const isolated of [false, true]) {
             const name = isolated ? 'isolated' : 'plain';
             await t.test(`${name} page`, async t => {

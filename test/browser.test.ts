@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumMissing as skip, openBrowser, waitFor } from './chromium.js';
 import { MaskAtlas } from '../src/index.js';
 import { DemoSim, withoutTimings, type SimOptions } from '../demo/sim.js';
 import type { DemoHook } from '../demo/demo.js';
@@ -15,13 +16,11 @@ import type { ThreadsCheck } from './browser-threads.js';
 import * as esbuild from 'esbuild';
 import { startDemo, type DemoServer } from '../demo/serve.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const GOLDEN = fileURLToPath(new URL('./fixtures/golden/', import.meta.url));
 // A pixel counts as different when a channel differs by more than this; the screenshot fails when more
 // than MAX_DIFF of its pixels differ (room for another Chromium's image smoothing and alpha blending).
 const CHANNEL_TOLERANCE = 48, MAX_DIFF = 0.005;
 
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (CI installs Debian's chromium from .ci/apt-packages; locally: apt-get install chromium)`;
 
 
 // Where two PNGs differ: the fraction of pixels over the tolerance, and a picture of them in red.
@@ -63,15 +62,12 @@ function compareGolden(name: string, png: Buffer): void {
     }
 }
 
-test('the demo in headless Chromium: same counts as Node, clean console, golden screenshot', { skip, timeout: 120_000 }, async t => {
+test('the demo in headless Chromium: same counts as Node, clean console, golden screenshot', { skip }, async t => {
     let demo: DemoServer | null = null, browser: Browser | null = null;
     try {
         demo = await startDemo({ port: 0 });
         const atlas = MaskAtlas.from(demo.atlas);
-        browser = await chromium.launch({
-            executablePath: CHROMIUM,
-            args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
-        });
+        browser = await openBrowser('plain');
         const page = await browser.newPage({ viewport: { width: 900, height: 800 }, deviceScaleFactor: 1 });
         const problems: string[] = [];
         page.on('console', m => { if (m.type() === 'error') problems.push(`console.${m.type()}: ${m.text()}`); });
@@ -81,7 +77,7 @@ test('the demo in headless Chromium: same counts as Node, clean console, golden 
 
         const open = async (query: string): Promise<void> => {
             await page.goto(`${(demo as DemoServer).url}?${query}`);
-            await page.waitForFunction(() => window.hitmaskDemo !== undefined, null, { timeout: 15_000 });
+            await waitFor(page, 'the demo to start (window.hitmaskDemo)', () => window.hitmaskDemo !== undefined);
         };
         const step = (p: Page, n: number) => p.evaluate(k => (window.hitmaskDemo as DemoHook).step(k), n);
         const node = (options: SimOptions) => new DemoSim(atlas, options);

@@ -2,15 +2,12 @@
 // composites GIF and APNG frames itself. Debian's headless Chromium, driven by playwright-core.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumMissing as skip, openBrowser } from './chromium.js';
 import { decodeFrames } from '../src/node/index.js';
 import { animations, type Animation } from './fixtures/animations.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (CI installs Debian's chromium from .ci/apt-packages; locally: apt-get install chromium)`;
 
 interface Decoded { width: number; height: number; frames: number[][] }
 
@@ -69,14 +66,11 @@ function compare(name: string, i: number, ours: Uint8Array, theirs: number[], wi
     }
 }
 
-test('animations: every GIF and APNG frame equals what Chromium\'s ImageDecoder composites', { skip, timeout: 120_000 }, async t => {
+test('animations: every GIF and APNG frame equals what Chromium\'s ImageDecoder composites', { skip }, async t => {
     const list = animations();
     assert.ok(list.length >= 15);
     const server = await serve();
-    const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
-    });
+    const browser = await openBrowser('plain');
     try {
         const theirs = await chromiumFrames(browser, `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, list);
         for (let k = 0; k < list.length; k++) {

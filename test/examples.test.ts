@@ -12,13 +12,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { bundleExample, EXAMPLES, NAMES, serve, type ExampleName } from '../examples/serve.js';
+import { chromiumMissing, openBrowser, waitFor } from './chromium.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 // A string of each example's own code (or its engine's) that must be in its bundle.
 const MARKER: Record<ExampleName, string> = { phaser: 'must be a textured Phaser game object', pixi: 'must be a PixiJS Sprite', matter: 'function matterBody' };
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run'];
 let site = '';
 
 before(() => {
@@ -69,11 +67,10 @@ test('examples: they type-check under the repository tsconfig (strict, DOM)', ()
 
 // Serves the examples on a free port and runs `fn` with a headless Chromium; closes both after.
 async function inChromium(fn: (browser: import('playwright-core').Browser, port: number) => Promise<void>): Promise<void> {
-    const { chromium } = await import('playwright-core');
     const server = await serve(site, 0);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await openBrowser('webgl');
     try {
         await fn(browser, port);
     } finally {
@@ -82,11 +79,7 @@ async function inChromium(fn: (browser: import('playwright-core').Browser, port:
     }
 }
 
-test('examples: in headless Chromium the Phaser and PixiJS pages run and report pixel hits, and box-only overlaps they rejected', { timeout: 120_000 }, async t => {
-    if (!existsSync(CHROMIUM)) {
-        t.skip(`no ${CHROMIUM}`);
-        return;
-    }
+test('examples: in headless Chromium the Phaser and PixiJS pages run and report pixel hits, and box-only overlaps they rejected', { skip: chromiumMissing }, async () => {
     for (const name of NAMES) if (!existsSync(join(site, name, 'dist', 'main.js'))) await bundleExample(name, join(site, name, 'dist', 'main.js'));
     await inChromium(async (browser, port) => {
         for (const name of ['phaser', 'pixi'] as const) {
@@ -98,10 +91,10 @@ test('examples: in headless Chromium the Phaser and PixiJS pages run and report 
             page.on('pageerror', e => errors.push(e.message));
             await page.goto(`http://127.0.0.1:${port}/${name}/`);
             // The ship sweeps across three rocks: boxes meet before pixels do, so both counts grow.
-            await page.waitForFunction(() => {
+            await waitFor(page, 'a pixel hit and more box overlaps than pixel hits (#status data-pixel, data-box)', () => {
                 const s = document.getElementById('status')?.dataset;
                 return s !== undefined && Number(s.pixel) > 0 && Number(s.box) > Number(s.pixel);
-            }, null, { timeout: 30_000 }).catch((e: unknown) => errors.push(String(e)));
+            }).catch((e: unknown) => errors.push(String(e)));
             const status = await page.evaluate(() => ({ box: Number(document.getElementById('status')?.dataset.box), pixel: Number(document.getElementById('status')?.dataset.pixel) }));
             await page.close();
             assert.deepEqual(errors, [], `${name}: no console errors`);
@@ -111,11 +104,7 @@ test('examples: in headless Chromium the Phaser and PixiJS pages run and report 
     });
 });
 
-test('examples: in headless Chromium the Matter.js bodies from masks come to rest on the mask terrain, and a shot rebuilds it exactly', { timeout: 120_000 }, async t => {
-    if (!existsSync(CHROMIUM)) {
-        t.skip(`no ${CHROMIUM}`);
-        return;
-    }
+test('examples: in headless Chromium the Matter.js bodies from masks come to rest on the mask terrain, and a shot rebuilds it exactly', { skip: chromiumMissing }, async () => {
     if (!existsSync(join(site, 'matter', 'dist', 'main.js'))) await bundleExample('matter', join(site, 'matter', 'dist', 'main.js'));
     await inChromium(async (browser, port) => {
         const page = await browser.newPage();
@@ -132,10 +121,10 @@ test('examples: in headless Chromium the Matter.js bodies from masks come to res
         });
         await page.goto(`http://127.0.0.1:${port}/matter/`);
         // Every body still for half a second (speed < 0.05 px/step), none fallen out, none sunk into the ground.
-        await page.waitForFunction(() => {
+        await waitFor(page, 'every Matter.js body at rest (#status data-resting = data-bodies)', () => {
             const d = document.getElementById('status')?.dataset;
             return d !== undefined && Number(d.bodies) > 0 && d.resting === d.bodies;
-        }, null, { timeout: 60_000 }).catch((e: unknown) => errors.push(String(e)));
+        }).catch((e: unknown) => errors.push(String(e)));
         const rest = await status();
         // (assert.equal on the length: deepEqual with [] would narrow `errors` to never[] for the checks below)
         assert.equal(errors.length, 0, `no console errors: ${errors.join(' | ')}`);
@@ -151,7 +140,7 @@ test('examples: in headless Chromium the Matter.js bodies from masks come to res
         assert.ok(box);
         const [bx, by] = rest.positions[0];
         await page.mouse.click(box.x + bx, box.y + by + 30);
-        await page.waitForFunction(() => document.getElementById('status')?.dataset.carves === '1', null, { timeout: 10_000 });
+        await waitFor(page, 'the first crater (#status data-carves = 1)', () => document.getElementById('status')?.dataset.carves === '1');
         const shot = await status();
         assert.ok(shot.maskCount < rest.maskCount, `the crater cleared terrain pixels (${rest.maskCount} -> ${shot.maskCount})`);
         assert.ok(rest.maskCount - shot.maskCount <= Math.PI * 18 * 18 + 4 * 18, 'no more than a disc of radius 18');
@@ -159,15 +148,15 @@ test('examples: in headless Chromium the Matter.js bodies from masks come to res
         // Two more shots either side: the crater is now wider than the alien (80 px), which falls into it.
         await page.mouse.click(box.x + bx - 26, box.y + by + 30);
         await page.mouse.click(box.x + bx + 26, box.y + by + 30);
-        await page.waitForFunction(() => document.getElementById('status')?.dataset.carves === '3', null, { timeout: 10_000 });
+        await waitFor(page, 'three craters (#status data-carves = 3)', () => document.getElementById('status')?.dataset.carves === '3');
         const wide = await status();
         assert.ok(wide.maskCount < shot.maskCount);
         assert.ok(Math.abs(wide.terrainArea - wide.maskCount) < 1e-6, `terrain body area = mask count after three shots (${JSON.stringify(wide)})`);
         // And the bodies settle again on the carved terrain.
-        await page.waitForFunction(() => {
+        await waitFor(page, 'the bodies at rest again on the carved terrain', () => {
             const d = document.getElementById('status')?.dataset;
             return d !== undefined && d.resting === d.bodies;
-        }, null, { timeout: 60_000 }).catch((e: unknown) => errors.push(String(e)));
+        }).catch((e: unknown) => errors.push(String(e)));
         const after = await status();
         await page.close();
         assert.deepEqual(errors, [], 'no console errors after the shot');

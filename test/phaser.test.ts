@@ -3,7 +3,7 @@
 // vertex formula, what Phaser renders against the placed masks, Arcade's processCallback, and the loader.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +19,8 @@ import { addMaskAtlas, drawHitmask, hitmaskFor, overlaps, spritePose, type Phase
 import { mulberry32 } from './reference.js';
 import type { ExpectedFrame, HitmaskTestApi, Params } from './phaser-page.js';
 import { flipX, flipY } from '../src/index.js';
+import { chromiumMissing, openBrowser, waitFor } from './chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run'];
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
 let site = '', browser: Browser | null = null, page: Page | null = null, close: (() => void) | null = null;
@@ -89,7 +87,7 @@ function api(): Page {
 }
 
 before(async () => {
-    if (!existsSync(CHROMIUM)) return;
+    if (chromiumMissing) return;
     site = mkdtempSync(join(tmpdir(), 'hitmask-phaser-'));
     const sheet = makeSheet(16);
     frames = sheet.frames;
@@ -107,8 +105,7 @@ before(async () => {
     const server = await serve(site, 0);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const { chromium } = await import('playwright-core');
-    const b = browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    const b = browser = await openBrowser('webgl');
     close = () => { void b.close(); server.close(); };
     page = await browser.newPage();
     page.on('console', m => {
@@ -117,7 +114,7 @@ before(async () => {
     });
     page.on('pageerror', e => errors.push(e.message));
     await page.goto(`http://127.0.0.1:${port}/`);
-    await page.waitForFunction(() => 'hitmaskTest' in window, null, { timeout: 20_000 });
+    await waitFor(page, 'the test page to load (window.hitmaskTest)', () => 'hitmaskTest' in window);
     const r = await page.evaluate(() => (window as unknown as { hitmaskTest: HitmaskTestApi }).hitmaskTest.ready());
     assert.deepEqual(r.loadErrors, []);
 });
@@ -135,7 +132,7 @@ function call<K extends keyof HitmaskTestApi>(name: K, ...args: Parameters<Hitma
     }, [name, args] as [string, unknown[]]) as Promise<Awaited<ReturnType<HitmaskTestApi[K]>>>;
 }
 
-const skip = !existsSync(CHROMIUM) ? `no ${CHROMIUM}` : false;
+const skip = chromiumMissing;
 
 test('phaser: frame masks from the .hitmask atlas and from the pixels both equal the generated frames, trim offsets included', { skip }, async () => {
     const r = await call('frames', frames);

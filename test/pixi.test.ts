@@ -5,18 +5,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'esbuild';
 import { serve } from '../examples/serve.js';
+import { chromiumMissing, openBrowser, PAGE_WAIT_MS, waitFor } from './chromium.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run'];
 const SEED = 0x16a1;
 const PLACEMENTS = 1200;
 
@@ -27,7 +25,7 @@ let close: (() => void) | null = null;
 const errors: string[] = [];
 
 before(async () => {
-    if (!existsSync(CHROMIUM)) return;
+    if (chromiumMissing) return;
     site = mkdtempSync(join(tmpdir(), 'hitmask-pixi-'));
     mkdirSync(join(site, 'sprites'));
     for (const f of readdirSync(join(ROOT, 'examples', 'sprites'))) if (f.endsWith('.png')) copyFileSync(join(ROOT, 'examples', 'sprites', f), join(site, 'sprites', f));
@@ -36,8 +34,7 @@ before(async () => {
     const server = await serve(site, 0);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await openBrowser('webgl');
     close = () => server.close();
     page = await browser.newPage();
     page.on('console', m => {
@@ -45,7 +42,7 @@ before(async () => {
     });
     page.on('pageerror', e => errors.push(e.message));
     await page.goto(`http://127.0.0.1:${port}/`);
-    await page.waitForFunction(() => document.title === 'ready', null, { timeout: 20_000 });
+    await waitFor(page, 'the test page to load (title "ready")', () => document.title === 'ready');
 });
 
 after(async () => {
@@ -70,9 +67,9 @@ test('pixi: the adapter bundles without PixiJS', async () => {
     assert.ok(!inputs.some(i => i.includes('node_modules/pixi.js')), 'no PixiJS module in the bundle');
 });
 
-test(`pixi: ${PLACEMENTS} seeded placements equal the reference masks; overlaps() and overlap() agree with them`, { timeout: 60_000 }, async t => {
+test(`pixi: ${PLACEMENTS} seeded placements equal the reference masks; overlaps() and overlap() agree with them`, async t => {
     if (!page) {
-        t.skip(`no ${CHROMIUM}`);
+        t.skip(chromiumMissing || 'the page did not start');
         return;
     }
     const r = await page.evaluate(([seed, n]) => window.pixiTests.placements(seed, n), [SEED, PLACEMENTS] as const);
@@ -86,9 +83,9 @@ test(`pixi: ${PLACEMENTS} seeded placements equal the reference masks; overlaps(
     assert.deepEqual(errors, []);
 });
 
-test('pixi: placed masks match the alpha PixiJS renders (WebGL) within a 1-pixel boundary band; drawHitmask draws them', { timeout: 60_000 }, async t => {
+test('pixi: placed masks match the alpha PixiJS renders (WebGL) within a 1-pixel boundary band; drawHitmask draws them', async t => {
     if (!page) {
-        t.skip(`no ${CHROMIUM}`);
+        t.skip(chromiumMissing || 'the page did not start');
         return;
     }
     const r = await page.evaluate(seed => window.pixiTests.renderCheck(seed), SEED);
@@ -107,9 +104,9 @@ test('pixi: placed masks match the alpha PixiJS renders (WebGL) within a 1-pixel
     assert.deepEqual(errors, []);
 });
 
-test('pixi: the example at the top of docs/pixi.md runs in PixiJS and prints what its comments say', { timeout: 60_000 }, async t => {
+test('pixi: the example at the top of docs/pixi.md runs in PixiJS and prints what its comments say', async t => {
     if (!browser || !page) {
-        t.skip(`no ${CHROMIUM}`);
+        t.skip(chromiumMissing || 'the page did not start');
         return;
     }
     const doc = readFileSync(join(ROOT, 'docs', 'pixi.md'), 'utf8');
@@ -132,12 +129,12 @@ test('pixi: the example at the top of docs/pixi.md runs in PixiJS and prints wha
     docPage.on('pageerror', e => errors.push(e.message));
     await docPage.goto(page.url().replace(/\/[^/]*$/, '/doc.html'));
     // Until every line is printed (the texture loads first), then a few ticks of the debug drawing.
-    for (const end = Date.now() + 20_000; logs.length < expected.length && errors.length === 0 && Date.now() < end;) await docPage.waitForTimeout(50);
+    for (const end = Date.now() + PAGE_WAIT_MS; logs.length < expected.length && errors.length === 0 && Date.now() < end;) await docPage.waitForTimeout(50);
     await docPage.waitForTimeout(300);
     const got = await Promise.all(logs);
     await docPage.close();
     t.diagnostic(`printed: ${JSON.stringify(got)}`);
-    assert.equal(got.length, expected.length, `logged ${JSON.stringify(got)}`);
+    assert.equal(got.length, expected.length, `logged ${JSON.stringify(got)} (waited up to ${PAGE_WAIT_MS / 1000} s for every line)`);
     // A comment may go on after the value: "false: only transparent pixels overlap".
     got.forEach((g, i) => assert.ok(expected[i] === g || expected[i].startsWith(`${g}: `), `line ${i}: printed ${g}, the comment says ${expected[i]}`));
     assert.deepEqual(errors, []);
@@ -151,7 +148,7 @@ test('pixi: the example at the top of docs/pixi.md runs in PixiJS and prints wha
 
 test('pixi: texture masks come from the texture pixels, are cached per frame, and bad input throws', async t => {
     if (!page) {
-        t.skip(`no ${CHROMIUM}`);
+        t.skip(chromiumMissing || 'the page did not start');
         return;
     }
     const r = await page.evaluate(() => window.pixiTests.readCheck());
