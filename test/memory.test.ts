@@ -1,6 +1,6 @@
 // WebAssembly memory: dispose(), the library's own counters (kernelStats), bounded memory in long loops
 // with and without dispose(), reuse of freed space of any size, and what happens at the ceiling.
-// Runs with shared memory (npm run test:unit) and without SharedArrayBuffer (npm run test:no-shared).
+// Runs with shared memory and again without SharedArrayBuffer (the no-shared suite of npm test).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
