@@ -52,10 +52,15 @@ export async function shareBrowsers(): Promise<{ env: Record<string, string>; cl
 /** How long a page may take to reach a state: HITMASK_PAGE_WAIT_S seconds (default 300), then the wait fails naming what it waited for. */
 export const PAGE_WAIT_MS = 1000 * Number(process.env.HITMASK_PAGE_WAIT_S ?? 300);
 
-/** Waits until `predicate` (run in the page) is truthy; past {@link PAGE_WAIT_MS} an Error that names `what` and the page. */
-export async function waitFor(page: Page, what: string, predicate: () => unknown): Promise<void> {
+/**
+ * Waits until `predicate` (run in the page, given `arg`) is truthy and returns that value (as JSON): the
+ * state that met the condition, where a later read may see a later frame. Past {@link PAGE_WAIT_MS}, an
+ * Error that names `what` and the page.
+ */
+export async function waitFor<T, A = undefined>(page: Page, what: string, predicate: (arg: A) => T, arg?: A): Promise<T> {
     try {
-        await page.waitForFunction(predicate, undefined, { timeout: PAGE_WAIT_MS });
+        const handle = await page.waitForFunction(predicate as (arg: unknown) => T, arg as unknown, { timeout: PAGE_WAIT_MS });
+        return await handle.jsonValue() as T;
     } catch (e) {
         throw new Error(`gave up after ${PAGE_WAIT_MS / 1000} s waiting for ${what} on ${page.url()}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
     }
