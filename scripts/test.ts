@@ -122,9 +122,9 @@ async function main(): Promise<number> {
         if (!d.ok) console.log(indent(d.output));
     };
 
-    // Generated source every job needs, then dist/ for the CLI, pack and docs tests (whole runs only).
+    // Generated source every job needs, then dist/ for the CLI, pack and docs tests (not in the fast set).
     const prepare: Job[] = [{ name: 'build:wasm', cmd: [NODE, '--import', 'tsx', 'scripts/build-wasm.ts'] }];
-    if (!fast && files.length === 0) prepare.push({ name: 'build (tsc -p tsconfig.build.json)', cmd: [NODE, TSC, '-p', 'tsconfig.build.json'] });
+    if (!fast) prepare.push({ name: 'build (tsc -p tsconfig.build.json)', cmd: [NODE, TSC, '-p', 'tsconfig.build.json'] });
     for (const job of prepare) report(await run(job, {}));
 
     const queue: Job[] = [];

@@ -18,6 +18,8 @@ export { MAX_PAIRS } from './grid.js';
 export type { CollisionLayer } from './layer.js';
 export type { RayHit, RasterRayHit, WorldRayHit } from './ray.js';
 export { TileMap } from './tilemap.js';
+export { moveAndSlide } from './move.js';
+export type { MoveOptions, MoveResult } from './move.js';
 export { transformMask, TransformCache } from './transform.js';
 export type { Transform, PlacedMask } from './transform.js';
 export { setKernels, getKernels, simdSupported, MEMORY_LIMIT } from './wasm/simd.js';

@@ -1,0 +1,106 @@
+// moveAndSlide against the per-pixel rules it implements (test/move-reference.ts, one layer test per pixel
+// step): a crowd of walkers on a large carved terrain (the demo's sprites as walkers, a 32-px TileMap), and
+// long falls in one call. Both sides replay the same recorded moves and are checked to agree first.
+// Usage: node --import tsx bench/move.bench.ts [--walkers N] [--frames N]
+import { readFileSync } from 'node:fs';
+import { GifReader } from 'omggif';
+import { Mask, moveAndSlide, TileMap, type CollisionLayer, type MoveOptions, type MoveResult } from '../src/index.js';
+import { referenceMove } from '../test/move-reference.js';
+import { banner, fmtTiming, mulberry32, table, time } from './harness.js';
+
+const arg = (name: string, fallback: number) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const WALKERS = arg('--walkers', 400), FRAMES = arg('--frames', 120);
+
+// Terrain 4096 x 1024: rolling hills, overhangs, floating ledges, then craters as bullets would carve them.
+function terrain(rnd: () => number, w: number, h: number): Mask {
+    const m = new Mask(w, h);
+    for (let x = 0; x < w; x++) {
+        const g = Math.round(h * 0.6 + 120 * Math.sin(x / 310) + 40 * Math.sin(x / 47 + 1) + 9 * Math.sin(x / 7));
+        for (let y = Math.max(0, g); y < h; y++) m.set(x, y);
+    }
+    for (let k = 0; k < 60; k++) {
+        const x0 = Math.floor(rnd() * w), y = Math.floor(rnd() * h * 0.6), len = 40 + Math.floor(rnd() * 200);
+        for (let x = x0; x < Math.min(w, x0 + len); x++) for (let t = 0; t < 6; t++) m.set(x, y + t);
+    }
+    for (let k = 0; k < 400; k++) {
+        const cx = Math.floor(rnd() * w), cy = Math.floor(h * 0.35 + rnd() * h * 0.5), r = 6 + Math.floor(rnd() * 30);
+        for (let y = cy - r; y <= cy + r; y++) for (let x = cx - r; x <= cx + r; x++) {
+            if (x >= 0 && y >= 0 && x < w && y < h && (x - cx) ** 2 + (y - cy) ** 2 <= r * r) m.set(x, y, false);
+        }
+    }
+    return m;
+}
+
+function tileMap(m: Mask, tile: number): TileMap {
+    const cols = Math.ceil(m.width / tile), rows = Math.ceil(m.height / tile), tiles: Mask[] = [], cells: number[] = [];
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+        const t = new Mask(tile, tile);
+        t.draw(m, -c * tile, -r * tile);
+        const n = t.count();
+        cells.push(n === 0 ? -1 : tiles.length);
+        if (n > 0) tiles.push(t);
+    }
+    return new TileMap(tile, tile, cols, rows, tiles, cells);
+}
+
+const ASSETS = new URL('../demo/assets/', import.meta.url);
+const sprites = ['alien1', 'alien2', 'alien3', 'player1', 'bomb'].map(name => {
+    const gif = new GifReader(readFileSync(new URL(`${name}.gif`, ASSETS)));
+    const px = new Uint8Array(gif.width * gif.height * 4);
+    gif.decodeAndBlitFrameRGBA(0, px);
+    return Mask.fromRGBA(px, gif.width, gif.height);
+});
+
+interface Call { mask: Mask; x: number; y: number; dx: number; dy: number }
+type Mover = (solid: CollisionLayer, mask: Mask, x: number, y: number, dx: number, dy: number, options: MoveOptions) => MoveResult;
+
+banner('Movement: moveAndSlide against the per-pixel rules');
+const rnd = mulberry32(2024);
+const ground = tileMap(terrain(rnd, 4096, 1024), 32);
+const options: MoveOptions = { stepUp: 3, snapDown: 4 };
+
+// Record a crowd: walk, turn at walls and edges of the world, fall with gravity, jump now and then.
+const calls: Call[] = [];
+{
+    const walkers = Array.from({ length: WALKERS }, (_, i) => ({ mask: sprites[i % sprites.length], x: rnd() * 4000, y: rnd() * 300, vy: 0, dir: rnd() < 0.5 ? -1 : 1, r: null as MoveResult | null }));
+    for (let f = 0; f < FRAMES; f++) {
+        for (const w of walkers) {
+            w.vy = w.r?.onFloor ? (rnd() < 0.01 ? -7 : 0.5) : Math.min(w.vy + 0.35, 14);
+            if (w.r?.onWall || w.x < 0 || w.x > 4050) w.dir = -w.dir;
+            const c = { mask: w.mask, x: w.x, y: w.y, dx: w.dir * 1.25, dy: w.vy };
+            calls.push(c);
+            w.r = moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options);
+            w.x = w.r.x; w.y = w.r.y;
+            if (w.r.onCeiling && w.vy < 0) w.vy = 0;
+        }
+    }
+}
+const replay = (move: Mover, list: Call[]) => () => {
+    let n = 0;
+    for (const c of list) if (move(ground, c.mask, c.x, c.y, c.dx, c.dy, options).onFloor) n++;
+    return n;
+};
+const fast: Mover = (s, m, x, y, dx, dy, o) => moveAndSlide(s, m, x, y, dx, dy, o);
+const naive: Mover = (s, m, x, y, dx, dy, o) => referenceMove(s, m, x, y, dx, dy, o);
+for (const c of calls) {
+    const a = moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options), b = referenceMove(ground, c.mask, c.x, c.y, c.dx, c.dy, options);
+    if (a.x !== b.x || a.y !== b.y || a.onFloor !== b.onFloor || a.onWall !== b.onWall || a.onCeiling !== b.onCeiling) throw new Error(`the two disagree on ${JSON.stringify(c)}`);
+}
+
+// Long falls from the top of the world onto the terrain, 300-1000 px in one call.
+const falls: Call[] = [];
+for (let k = 0; k < 64; k++) {
+    const mask = sprites[k % sprites.length], x = 20 + rnd() * 4000;
+    falls.push({ mask, x, y: -300, dx: 0, dy: 1300 });
+}
+const fallen = falls.map(c => moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options).y);
+
+const rows: string[][] = [];
+for (const [name, list] of [[`crowd: ${WALKERS} walkers x ${FRAMES} frames`, calls], [`long falls: 64 from y -300 (${Math.min(...fallen).toFixed(0)}-${Math.max(...fallen).toFixed(0)} px)`, falls]] as const) {
+    const t1 = time(replay(fast, list), { samples: 9, sampleMs: 50 }), t0 = time(replay(naive, list), { samples: 9, sampleMs: 50 });
+    rows.push([name, `${(t1.median / list.length / 1000).toFixed(2)} µs`, fmtTiming(t1), fmtTiming(t0), (t1.median / t0.median).toFixed(2)]);
+}
+table(['moves', 'per call', 'moveAndSlide', 'per-pixel rules', 'ratio'], rows);
