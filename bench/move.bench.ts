@@ -1,10 +1,12 @@
 // moveAndSlide against the per-pixel rules it implements (test/move-reference.ts, one layer test per pixel
-// step): a crowd of walkers on a large carved terrain (the demo's sprites as walkers, a 32-px TileMap), and
-// long falls in one call. Both sides replay the same recorded moves and are checked to agree first.
+// step): a crowd of walkers (the demo's sprites) on a large carved terrain as a 32-px TileMap, and long falls
+// in one call; then the same on a real game's terrain where Debian's hedgewars-data is installed (Hedgewars'
+// 4096x2048 Cave map). Both sides replay the same recorded moves and are checked to agree first.
 // Usage: node --import tsx bench/move.bench.ts [--walkers N] [--frames N]
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { GifReader } from 'omggif';
 import { Mask, moveAndSlide, TileMap, type CollisionLayer, type MoveOptions, type MoveResult } from '../src/index.js';
+import { decodeImage } from '../src/node/index.js';
 import { referenceMove } from '../test/move-reference.js';
 import { banner, fmtTiming, mulberry32, table, time } from './harness.js';
 
@@ -59,48 +61,58 @@ type Mover = (solid: CollisionLayer, mask: Mask, x: number, y: number, dx: numbe
 
 banner('Movement: moveAndSlide against the per-pixel rules');
 const rnd = mulberry32(2024);
-const ground = tileMap(terrain(rnd, 4096, 1024), 32);
 const options: MoveOptions = { stepUp: 3, snapDown: 4 };
+const fast: Mover = (s, m, x, y, dx, dy, o) => moveAndSlide(s, m, x, y, dx, dy, o);
+const naive: Mover = (s, m, x, y, dx, dy, o) => referenceMove(s, m, x, y, dx, dy, o);
 
-// Record a crowd: walk, turn at walls and edges of the world, fall with gravity, jump now and then.
-const calls: Call[] = [];
-{
-    const walkers = Array.from({ length: WALKERS }, (_, i) => ({ mask: sprites[i % sprites.length], x: rnd() * 4000, y: rnd() * 300, vy: 0, dir: rnd() < 0.5 ? -1 : 1, r: null as MoveResult | null }));
+// Records a crowd on `ground`: walk, turn at walls and the world's edges, fall with gravity, jump now and then.
+function crowd(ground: CollisionLayer, width: number, height: number): Call[] {
+    const calls: Call[] = [];
+    const walkers = Array.from({ length: WALKERS }, (_, i) => ({ mask: sprites[i % sprites.length], x: rnd() * (width - 90), y: rnd() * height * 0.3, vy: 0, dir: rnd() < 0.5 ? -1 : 1, r: null as MoveResult | null }));
     for (let f = 0; f < FRAMES; f++) {
         for (const w of walkers) {
             w.vy = w.r?.onFloor ? (rnd() < 0.01 ? -7 : 0.5) : Math.min(w.vy + 0.35, 14);
-            if (w.r?.onWall || w.x < 0 || w.x > 4050) w.dir = -w.dir;
+            if (w.r?.onWall || w.x < 0 || w.x > width - 50) w.dir = -w.dir;
             const c = { mask: w.mask, x: w.x, y: w.y, dx: w.dir * 1.25, dy: w.vy };
             calls.push(c);
             w.r = moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options);
-            w.x = w.r.x; w.y = w.r.y;
+            w.x = w.r.x; w.y = w.r.y > height ? 0 : w.r.y;
             if (w.r.onCeiling && w.vy < 0) w.vy = 0;
         }
     }
-}
-const replay = (move: Mover, list: Call[]) => () => {
-    let n = 0;
-    for (const c of list) if (move(ground, c.mask, c.x, c.y, c.dx, c.dy, options).onFloor) n++;
-    return n;
-};
-const fast: Mover = (s, m, x, y, dx, dy, o) => moveAndSlide(s, m, x, y, dx, dy, o);
-const naive: Mover = (s, m, x, y, dx, dy, o) => referenceMove(s, m, x, y, dx, dy, o);
-for (const c of calls) {
-    const a = moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options), b = referenceMove(ground, c.mask, c.x, c.y, c.dx, c.dy, options);
-    if (a.x !== b.x || a.y !== b.y || a.onFloor !== b.onFloor || a.onWall !== b.onWall || a.onCeiling !== b.onCeiling) throw new Error(`the two disagree on ${JSON.stringify(c)}`);
+    return calls;
 }
 
-// Long falls from the top of the world onto the terrain, 300-1000 px in one call.
-const falls: Call[] = [];
-for (let k = 0; k < 64; k++) {
-    const mask = sprites[k % sprites.length], x = 20 + rnd() * 4000;
-    falls.push({ mask, x, y: -300, dx: 0, dy: 1300 });
+// Long falls from above the world onto the terrain, in one call each.
+function falls(width: number, height: number): Call[] {
+    return Array.from({ length: 64 }, (_, k) => ({ mask: sprites[k % sprites.length], x: 20 + rnd() * (width - 90), y: -300, dx: 0, dy: height + 300 }));
 }
-const fallen = falls.map(c => moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options).y);
 
-const rows: string[][] = [];
-for (const [name, list] of [[`crowd: ${WALKERS} walkers x ${FRAMES} frames`, calls], [`long falls: 64 from y -300 (${Math.min(...fallen).toFixed(0)}-${Math.max(...fallen).toFixed(0)} px)`, falls]] as const) {
-    const t1 = time(replay(fast, list), { samples: 9, sampleMs: 50 }), t0 = time(replay(naive, list), { samples: 9, sampleMs: 50 });
-    rows.push([name, `${(t1.median / list.length / 1000).toFixed(2)} µs`, fmtTiming(t1), fmtTiming(t0), (t1.median / t0.median).toFixed(2)]);
+function compare(where: string, ground: CollisionLayer, width: number, height: number): string[][] {
+    const rows: string[][] = [];
+    const fell = falls(width, height);
+    const ys = fell.map(c => moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options).y + 300);
+    for (const [name, list] of [[`${where}: crowd of ${WALKERS} walkers x ${FRAMES} frames`, crowd(ground, width, height)],
+        [`${where}: 64 falls (${Math.min(...ys).toFixed(0)}-${Math.max(...ys).toFixed(0)} px)`, fell]] as const) {
+        for (const c of list) {
+            const a = moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options), b = referenceMove(ground, c.mask, c.x, c.y, c.dx, c.dy, options);
+            if (a.x !== b.x || a.y !== b.y || a.onFloor !== b.onFloor || a.onWall !== b.onWall || a.onCeiling !== b.onCeiling) throw new Error(`the two disagree on ${JSON.stringify(c)}`);
+        }
+        const replay = (move: Mover) => () => {
+            let n = 0;
+            for (const c of list) if (move(ground, c.mask, c.x, c.y, c.dx, c.dy, options).onFloor) n++;
+            return n;
+        };
+        const t1 = time(replay(fast), { samples: 9, sampleMs: 50 }), t0 = time(replay(naive), { samples: 9, sampleMs: 50 });
+        rows.push([name, `${(t1.median / list.length / 1000).toFixed(2)} µs`, fmtTiming(t1), fmtTiming(t0), (t1.median / t0.median).toFixed(2)]);
+    }
+    return rows;
 }
-table(['moves', 'per call', 'moveAndSlide', 'per-pixel rules', 'ratio'], rows);
+
+const rows = compare('generated 4096x1024, TileMap', tileMap(terrain(rnd, 4096, 1024), 32), 4096, 1024);
+const CAVE = '/usr/share/games/hedgewars/Data/Maps/Cave/map.png';
+if (existsSync(CAVE)) {
+    const img = decodeImage(readFileSync(CAVE)), cave = Mask.fromRGBA(img.data, img.width, img.height);
+    rows.push(...compare(`Hedgewars Cave ${cave.width}x${cave.height}, TileMap`, tileMap(cave, 32), cave.width, cave.height));
+} else console.log(`(${CAVE} is missing: apt-get install hedgewars-data for the real-terrain rows)\n`);
+table(['moves', 'per call', 'moveAndSlide', 'per-pixel rules', 'ratio (target: crowd ≤ 0.5, falls ≤ 0.1)'], rows);
