@@ -1,6 +1,6 @@
 import { checkInt, checkSize, describe, MAX_SIDE } from './check.js';
 import { crc32 } from './crc32.js';
-import { Mask } from './mask.js';
+import { checkMask, Mask } from './mask.js';
 import type { Polygon } from './shapes/polygons.js';
 import { wasmOn } from './wasm/simd.js';
 
@@ -115,7 +115,7 @@ export class MaskAtlas {
     add(name: string, mask: Mask, options: AddFrameOptions = {}): this {
         checkName('frame name', name);
         if (this.byName.has(name)) throw new Error(`The atlas already has a frame named ${describe(name)}; frame names must be unique.`);
-        if (!(mask instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(mask)}.`);
+        checkMask(mask, 'mask');
         const boxes = (options.boxes ?? []).map((b, i) => checkBox(b, `boxes[${i}]`));
         const frame: AtlasFrame = {
             name, index: this.list.length, mask,

@@ -47,6 +47,15 @@ export const UNZEROED = new Init(null);
 // optimized code (overlaps() rejecting a far pair: 20 -> 2.5 ns in a loop).
 let isMask: (m: unknown) => m is Mask;
 
+// Masks that are part of another object (a CollisionRaster's planes), with what dispose() should say:
+// disposing one would break its owner for good.
+const owners = new WeakMap<Mask, string>();
+
+/** @internal Makes `m.dispose()` throw `message` (the mask belongs to another object that keeps using it). */
+export function keepAlive(m: Mask, message: string): void {
+    owners.set(m, message);
+}
+
 // Clip scratch of the pair calls (each fills it, then passes it to the kernel; nothing reads it later).
 const C: Clip = newClip();
 
@@ -155,6 +164,8 @@ export class Mask {
      */
     dispose(): void {
         if (this.#gen === DISPOSED) return;
+        const owned = owners.get(this);
+        if (owned !== undefined) throw new Error(owned);
         if (this.#ref !== null) freeMask(this.#ref, this.strips * this.height);
         this.#ptr = -1;
         this.#ref = null;

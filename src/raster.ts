@@ -5,7 +5,7 @@ import { checkCoord, checkInt, checkSize, describe } from './check.js';
 import type { CollisionLayer } from './layer.js';
 import { clip, JS, newClip, pick, pickFor, type Clip } from './kernels.js';
 import { ANY, AREA, FIRST, queryPlanes } from './raster-query.js';
-import { Mask, type Point, type Rect } from './mask.js';
+import { keepAlive, Mask, type Point, type Rect } from './mask.js';
 import { RasterIds } from './ids.js';
 import { checkId, checkLayer, checkLayers, checkMask, checkOptions, checkPoints } from './raster-check.js';
 import { castPlanes, type RasterRayHit } from './ray.js';
@@ -96,7 +96,9 @@ export class CollisionRaster {
         this.layerCount = n;
         this.allLayers = n === 32 ? 0xffffffff : (1 << n) - 1;
         for (let i = 0; i < n; i++) {
-            this.planes.push(new Mask(width, height));
+            const plane = new Mask(width, height);
+            keepAlive(plane, `This Mask is plane ${i} of a CollisionRaster, which keeps using it: dispose() would break the raster. Clear it with raster.clear(${i}) instead; the raster's memory returns once the raster is no longer referenced.`);
+            this.planes.push(plane);
         }
         this.ids = new RasterIds(n, width, height);
         this.dirtyX0 = new Int32Array(n).fill(width);

@@ -87,7 +87,14 @@ export function toRGBA(mask: Mask, options: RGBAColors = {}, out?: Uint8ClampedA
     const offColor = checkInt('offColor', options.offColor ?? 0x00000000, 0, 0xffffffff);
     const { width, height } = m;
     const n = width * height * 4;
-    if (out === undefined) out = new Uint8ClampedArray(n);
+    if (out === undefined) {
+        // The engine's own limit on one array (2^32 bytes in V8 today, less in some browsers), said our way.
+        try {
+            out = new Uint8ClampedArray(n);
+        } catch (e) {
+            throw new RangeError(`toRGBA(): a ${width}x${height} mask needs ${n} bytes of RGBA, more than this JavaScript engine allocates in one array; convert it in tiles (crop(mask, x, y, w, h) for each).`, { cause: e });
+        }
+    }
     else if (!(out instanceof Uint8ClampedArray || out instanceof Uint8Array) || out.length !== n) {
         throw new RangeError(`out must be a Uint8ClampedArray or Uint8Array of length ${n}, got ${describe(out)}.`);
     }

@@ -255,6 +255,11 @@ test('atlas: building errors', () => {
     assert.throws(() => a.add('a', new Mask(1, 1)), /already has a frame named "a"; frame names must be unique/);
     assert.throws(() => a.add('', new Mask(1, 1)), /frame name must be a non-empty string, got ""/);
     assert.throws(() => a.add('b', {} as Mask), /mask must be a Mask, got Object/);
+    // A disposed mask is refused at the door, not at toBytes() later.
+    const gone = new Mask(2, 2);
+    gone.dispose();
+    assert.throws(() => a.add('gone', gone), /^Error: mask \(<Mask 2x2>\) was disposed/);
+    assert.deepEqual(a.names, ['a']);
     assert.throws(() => a.add('b', new Mask(1, 1), { x: 0.5 }), /x must be an integer/);
     assert.throws(() => a.add('b', new Mask(1, 1), { duration: -1 }), /duration must be an integer in 0..4294967295, got -1/);
     assert.throws(() => a.add('b', new Mask(1, 1), { boxes: [{ name: 'h', x: 0, y: 0, width: -1, height: 1 }] }), /boxes\[0\].width must be an integer/);

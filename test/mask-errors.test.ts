@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as hitmask from '../src/index.js';
 import { connectedComponent, convolve, crop, Mask, outline, rotate90, scale, toRGBA } from '../src/index.js';
+import { withKernels } from './reference.js';
 
 const bad = (fn: () => unknown, type: typeof Error, pattern: RegExp) => assert.throws(fn, (e: unknown) => {
     assert.ok(e instanceof type, `expected ${type.name}, got ${String(e)}`);
@@ -131,4 +132,13 @@ test('toText of a mask too tall or wide for a string throws a RangeError instead
     bad(() => new Mask(2 ** 27 + 1, 1).toText(), RangeError, /as text is 134217729 characters/);
     assert.equal(new Mask(3, 2).toText(), '...\n...');
     assert.equal(new Mask(0, 3).toText(), '\n\n');
+});
+
+test('toRGBA of a mask too large for one array: our RangeError with the size and the fix, not the engine\'s', () => {
+    // 65536 x 16385 pixels: 134 MB of (zeroed, untouched) words, 4,295,229,440 bytes of RGBA, past V8's 2^32.
+    withKernels('js', () => {
+        const m = new Mask(65536, 16385);
+        bad(() => toRGBA(m), RangeError, /^toRGBA\(\): a 65536x16385 mask needs 4295229440 bytes of RGBA, more than this JavaScript engine allocates in one array; convert it in tiles \(crop\(mask, x, y, w, h\) for each\)\.$/);
+        m.dispose();
+    });
 });

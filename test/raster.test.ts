@@ -349,6 +349,18 @@ testKernels('huge and far-away positions clip without wrap-around hits', () => {
     assert.equal(empty.hitPoint(m, 0, 0), null);
 });
 
+test('a plane cannot be disposed under its raster: an Error saying what to do, and the raster keeps working', () => {
+    const r = new CollisionRaster(16, 16, { layers: 2 }), m = new Mask(2, 2, true);
+    r.stamp(m, 3, 3, { layer: 1 });
+    assert.throws(() => r.plane(1).dispose(), /^Error: This Mask is plane 1 of a CollisionRaster, which keeps using it: dispose\(\) would break the raster\. Clear it with raster\.clear\(1\) instead/);
+    assert.equal(r.plane(1).disposed, false);
+    assert.equal(r.test(m, 4, 4, 2), true);
+    assert.equal(r.plane(1).count(), 4);
+    // Masks of one's own still dispose.
+    m.dispose();
+    assert.equal(m.disposed, true);
+});
+
 test('bad input throws a clear error and changes nothing', () => {
     const r = new CollisionRaster(32, 32, { layers: 2 });
     const m = new Mask(2, 2, true);
