@@ -97,8 +97,8 @@ export class MaskAtlas {
     /**
      * Loads an atlas written by {@link toBytes} (or the `hitmask build` CLI). Every byte is validated
      * (magic, version, sizes, CRC-32); a damaged file throws. With the WebAssembly kernels (the default
-     * where SIMD exists) each mask is copied once into WebAssembly memory; with the JS kernels the masks
-     * share memory with `bytes` when its words section is 4-byte aligned: clone a mask before changing it.
+     * where SIMD exists) each mask is copied once into WebAssembly memory, with the JS kernels into one
+     * array of the atlas's own: changing `bytes` or transferring its buffer later leaves the atlas as it was.
      * @example const atlas = MaskAtlas.from(new Uint8Array(await (await fetch('masks.hitmask')).arrayBuffer()));
      */
     static from(bytes: Uint8Array | ArrayBuffer): MaskAtlas {
@@ -438,10 +438,13 @@ function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
     if (sp !== stringsEnd) throw corrupt(`names use ${sp - (stringsEnd - S)} of the ${S} string bytes`);
     for (let p = stringsEnd; p < wordsAt; p++) if (bytes[p] !== 0) throw corrupt(`string padding byte at ${p} is not zero`);
 
-    // Zero-copy view when the platform is little-endian and the words are 4-byte aligned; one copy otherwise.
+    // The masks never keep a view of `bytes`: a caller that transfers or reuses its buffer would empty or
+    // change them. Aligned little-endian words are read through a view, then copied in one call (here for
+    // the JS kernels, below into WebAssembly memory).
     let all: Uint32Array;
     if (LITTLE && (bytes.byteOffset + wordsAt) % 4 === 0) {
         all = new Uint32Array(bytes.buffer, bytes.byteOffset + wordsAt, W);
+        if (!wasmOn) all = all.slice();
     } else {
         all = new Uint32Array(W);
         for (let i = 0; i < W; i++) all[i] = u32(wordsAt + 4 * i);

@@ -148,6 +148,11 @@ export class Mask {
      */
     get words(): Uint32Array {
         if (this.#gen !== generation) this.#refresh();
+        // An adopted array whose buffer was transferred (postMessage, structuredClone) reads as empty: an
+        // Error rather than a mask that silently lost its pixels.
+        if (this.#words.length === 0 && this.height !== 0 && this.strips !== 0) {
+            throw new Error(`${this} lost its words: the array given to Mask.fromWords was detached (its buffer was transferred). Pass words.slice() to Mask.fromWords to keep a copy.`);
+        }
         return this.#words;
     }
 
@@ -199,7 +204,11 @@ export class Mask {
         return maskFromText(text);
     }
 
-    /** Wraps existing packed words (strip layout, see the class comment) without copying them. */
+    /**
+     * Wraps existing packed words (strip layout, see the class comment) without copying them; words that
+     * are a view of hitmask's WebAssembly memory (another mask's `words`) are copied, since that memory
+     * may move when it grows. Transferring the array's buffer afterwards makes the mask throw on use.
+     */
     static fromWords(width: number, height: number, words: Uint32Array): Mask {
         checkSize('Mask width', width);
         checkSize('Mask height', height);
@@ -217,7 +226,8 @@ export class Mask {
                 if ((words[i] & ~edge) !== 0) throw new RangeError(`words has bits set past width ${width} in row ${i - (strips - 1) * height}; padding bits must be zero.`);
             }
         }
-        return new Mask(width, height, new Init(words));
+        // A view of the WebAssembly memory detaches when a plain memory grows: the mask would go empty.
+        return new Mask(width, height, new Init(words.buffer === buffer ? words.slice() : words));
     }
 
     /** Rows of `#` and `.` joined by newlines (for tests and debugging: at most 2^27 characters, a RangeError beyond). */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { crc32 } from '../src/crc32.js';
-import { Mask, MaskAtlas, ATLAS_VERSION, type AtlasFrame } from '../src/index.js';
+import { Mask, MaskAtlas, ATLAS_VERSION, World, type AtlasFrame } from '../src/index.js';
 import { simdSupported } from '../src/wasm/simd.js';
 import { withKernels } from './reference.js';
 import { convexPieces, toPolygons } from '../src/shapes/index.js';
@@ -82,11 +82,23 @@ test('atlas: the exact byte layout of a one-frame file', () => {
     assert.equal(dv.getUint32(76, true), crc32(bytes, 0, 76));
 });
 
-test('atlas: with the JS kernels loading does not copy the mask words; with WebAssembly it copies them once into its memory', () => {
+test('atlas: loading copies the mask words once (into an array of the atlas\'s own with the JS kernels, into WebAssembly memory otherwise); transferring the bytes after leaves the masks as they were', () => {
     const bytes = sample().toBytes();
     const atlas = withKernels('js', () => MaskAtlas.from(bytes));
     const m = atlas.get('hero/0');
-    assert.equal(m.words.buffer, bytes.buffer);
+    assert.notEqual(m.words.buffer, bytes.buffer);
+    // The bytes' buffer transferred (as postMessage does): the masks keep their pixels, a World still pairs them.
+    const moved = bytes.slice(), kept = withKernels('js', () => MaskAtlas.from(moved)), hero = kept.get('hero/0'), count = hero.count();
+    assert.ok(count > 0);
+    structuredClone(moved.buffer, { transfer: [moved.buffer] });
+    assert.equal(moved.byteLength, 0, 'the buffer was transferred');
+    withKernels('js', () => {
+        assert.equal(hero.count(), count);
+        const world = new World();
+        world.add({ x: 0, y: 0, mask: hero });
+        world.add({ x: 0, y: 0, mask: hero });
+        assert.equal(world.step(), 1);
+    });
     // Unaligned input still loads (with one copy).
     const shifted = new Uint8Array(bytes.length + 1);
     shifted.set(bytes, 1);

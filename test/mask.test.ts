@@ -279,6 +279,25 @@ test('fromWords wraps words without copying', () => {
     assert.equal(words[1 * 3 + 2], 1 << 7);
     words[0] = 5;
     assert.equal(m.get(2, 0), true);
+    // Its buffer transferred: an Error on use, not a mask that silently went empty.
+    structuredClone(words.buffer, { transfer: [words.buffer] });
+    assert.throws(() => m.count(), /^Error: <Mask 40x3> lost its words: the array given to Mask.fromWords was detached \(its buffer was transferred\)\. Pass words\.slice\(\) to Mask.fromWords to keep a copy\./);
+    assert.throws(() => m.get(0, 0), /lost its words/);
+});
+
+test('fromWords of another mask\'s words (a view of WebAssembly memory) copies them: the new mask survives memory growth', () => {
+    const src = new Mask(64, 64);
+    for (let i = 0; i < 64; i++) src.set(i, i);
+    const m = Mask.fromWords(64, 64, src.words);
+    // Grow the memory (a plain memory, as on a page without cross-origin isolation, detaches old views).
+    const big = Array.from({ length: 8 }, () => new Mask(2048, 2048));
+    assert.equal(m.count(), 64);
+    m.set(1, 0);
+    assert.equal(m.get(1, 0), true);
+    assert.equal(m.count(), 65);
+    // A copy where the source lives in WebAssembly memory (with the JS kernels both share one array, as documented).
+    if (src._ptr >= 0) assert.equal(src.get(1, 0), false, 'the source is not changed');
+    for (const b of big) b.dispose();
 });
 
 test('outline follows pygame: clockwise from the first pixel, start repeated, first component only', () => {
