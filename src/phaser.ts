@@ -32,6 +32,16 @@ function isSpriteLike(o: unknown): o is PhaserSpriteLike {
     return typeof s === 'object' && s !== null && typeof s.frame === 'object' && s.frame !== null && typeof s.displayOriginX === 'number';
 }
 
+// Whether `o` (a game object, or an Arcade body's game object) was destroyed: Phaser 4 flags it, and
+// Phaser 3 and 4 both take its scene away. A destroyed sprite keeps its frame and transform, so without this
+// check it went on colliding where it last stood.
+function destroyed(o: unknown): boolean {
+    const g = o as { isDestroyed?: unknown; scene?: unknown; destroy?: unknown; gameObject?: unknown } | null;
+    if (typeof g !== 'object' || g === null) return false;
+    if (g.isDestroyed === true || (typeof g.destroy === 'function' && 'scene' in g && g.scene === undefined)) return true;
+    return typeof g.gameObject === 'object' && g.gameObject !== null && g.gameObject !== g && destroyed(g.gameObject);
+}
+
 // Rotation, signed scales and translation of a 2×3 matrix without skew; throws on skew.
 function decompose(m: Phaser.GameObjects.Components.TransformMatrix): { x: number; y: number; angle: number; scaleX: number; scaleY: number } {
     const { a, b, c, d, tx, ty } = m;
@@ -86,6 +96,7 @@ function rect(x: number, y: number, w: number, h: number): SpriteHitmask {
  */
 export function shapeOf(obj: ArcadeObject | PhaserSpriteLike): SpriteHitmask {
     const o = obj as unknown as Record<string, unknown>;
+    if (destroyed(obj)) throw new Error('The game object was destroyed: it has no pixels to test; drop it from what you test (overlaps() answers false for it).');
     if (isSpriteLike(obj)) {
         const fm = frameMask(obj.frame);
         return { mask: fm.mask, pose: spritePose(obj, fm) };
@@ -115,6 +126,8 @@ export function hitmaskFor(obj: ArcadeObject | PhaserSpriteLike, cache: Transfor
 
 /** Do the visible pixels of `a` and `b` touch, as Phaser draws them now? (Box test first; bodies and tiles count as rectangles.) */
 export function overlaps(a: ArcadeObject | PhaserSpriteLike, b: ArcadeObject | PhaserSpriteLike, cache: TransformCache = defaultTransformCache()): boolean {
+    // A destroyed object touches nothing (a group may still hand it to an overlap callback this frame).
+    if (destroyed(a) || destroyed(b)) return false;
     const sa = shapeOf(a), sb = shapeOf(b);
     return spritesOverlap(sa.mask, sa.pose, sb.mask, sb.pose, cache);
 }

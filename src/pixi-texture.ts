@@ -1,7 +1,7 @@
 // Collision masks of PixiJS 8 textures: read once per texture frame from the texture source's pixels (or taken
 // from a `.hitmask` atlas) and cached. Types only from pixi.js: the adapter never loads PixiJS itself.
 import type { Texture, TextureSource } from 'pixi.js';
-import type { MaskAtlas } from './atlas.js';
+import type { AtlasFrame, MaskAtlas } from './atlas.js';
 import { checkInt, describe } from './check.js';
 import { Mask } from './mask.js';
 import { trim as trimMask } from './transform.js';
@@ -39,6 +39,8 @@ function checkTexture(texture: unknown): Texture {
     if (t === null || typeof t !== 'object' || typeof t.source !== 'object' || typeof t.orig !== 'object' || typeof t.frame !== 'object') {
         throw new TypeError(`texture must be a PixiJS Texture, got ${describe(texture)}.`);
     }
+    // A destroyed texture keeps its object but loses its source: say so rather than fail reading null.
+    if (t.destroyed || t.source === null) throw new Error(`texture ${t.label ? `"${t.label}" ` : ''}was destroyed; give the sprite a live texture (or stop testing it).`);
     return t;
 }
 
@@ -81,15 +83,19 @@ export class TextureMasks {
      */
     useAtlas(atlas: MaskAtlas, textures: Readonly<Record<string, Texture>> | ReadonlyMap<string, Texture>): number {
         if (atlas === null || typeof atlas !== 'object' || typeof atlas.frame !== 'function') throw new TypeError(`atlas must be a MaskAtlas, got ${describe(atlas)}.`);
-        let n = 0;
         const entries = textures instanceof Map ? [...textures] : Object.entries(textures as Record<string, Texture>);
+        // Every pair is checked before any is bound: a mistake binds nothing.
+        const bind: [Texture, AtlasFrame][] = [];
         for (const [name, texture] of entries) {
             if (!atlas.has(name)) continue;
-            const f = atlas.frame(name);
-            this.set(texture, f.mask, f.x, f.y);
-            n++;
+            const t = checkTexture(texture), f = atlas.frame(name);
+            if (f.sourceWidth !== t.orig.width || f.sourceHeight !== t.orig.height) {
+                throw new Error(`useAtlas(): hitmask atlas frame "${name}" is ${f.sourceWidth}x${f.sourceHeight}, but its texture is ${t.orig.width}x${t.orig.height}; was the atlas built from the same images?`);
+            }
+            bind.push([t, f]);
         }
-        return n;
+        for (const [t, f] of bind) this.set(t, f.mask, f.x, f.y);
+        return bind.length;
     }
 
     /** Forgets the texture's mask (it is read again on next use). */

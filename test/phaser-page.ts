@@ -374,6 +374,24 @@ const api = {
         return { before, stale, redrawn: [redrawn.mask.count(), redrawn.x], source: fm.source, count: fm.mask.count(), x: fm.x, error };
     },
 
+    /** A destroyed sprite (or the Arcade body of one) touches nothing, and hitmaskFor() names the mistake. */
+    destroyedSprites() {
+        const a = scene.add.sprite(100, 100, 'sheet', 'f3').setVisible(false), b = scene.add.sprite(101, 101, 'sheet', 'f3').setVisible(false);
+        const c = scene.physics.add.sprite(101, 101, 'sheet', 'f3').setVisible(false), body = c.body as Phaser.Physics.Arcade.Body;
+        const alive = [overlaps(a, b), pixelPerfect(a as unknown as Phaser.Types.Physics.Arcade.GameObjectWithBody, c), overlaps(a, body)];
+        b.destroy();
+        c.destroy();
+        const after = [overlaps(a, b), overlaps(b, a), pixelPerfect(a as unknown as Phaser.Types.Physics.Arcade.GameObjectWithBody, c), overlaps(a, body)];
+        let error = '';
+        try {
+            hitmaskFor(b);
+        } catch (e) {
+            error = String(e);
+        }
+        a.destroy();
+        return { alive, after, error };
+    },
+
     /** Costs in µs per call (reported, never asserted): overlaps of touching and of distant sprites, hitmaskFor. */
     timing() {
         const a = scene.add.sprite(100, 100, 'sheet', 'f3').setVisible(false), b = scene.add.sprite(104, 102, 'pix', 'f4').setVisible(false);

@@ -192,6 +192,13 @@ test('phaser: sprites in rotated, scaled containers; forgetFrameMask after a red
         { before: 120, stale: 120, redrawn: [60, 6], source: 'atlas', count: 50, x: 1, error: 'Error: hitmask atlas frame "x" is 11x10, but texture "solid2" frame "__BASE" is 12x10;' });
 });
 
+test('phaser: a destroyed sprite or its body collides with nothing; hitmaskFor() of it is an Error', { skip }, async () => {
+    const r = await call('destroyedSprites');
+    assert.deepEqual(r.alive, [true, true, true]);
+    assert.deepEqual(r.after, [false, false, false, false]);
+    assert.match(r.error, /^Error: The game object was destroyed: it has no pixels to test/);
+});
+
 test('phaser: typical costs (reported, not asserted)', { skip }, async t => {
     const r = await call('timing');
     t.diagnostic(`overlaps, touching, one rotating (cached angles): ${r.touching.toFixed(2)} µs; boxes apart: ${r.apart.toFixed(2)} µs; hitmaskFor, unrotated: ${r.place.toFixed(2)} µs`);

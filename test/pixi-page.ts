@@ -448,7 +448,27 @@ async function readCheck() {
     } catch (e) {
         skew = `${(e as Error).name}`;
     }
-    return { same, poseOk, atlasSame, emptyHits, gpuOnly, count: fm.mask.count(), again, before, after, threw, skew, source: alien.source.resource?.constructor?.name };
+    // An atlas frame of another size than its texture: refused, and nothing bound (not even the good pair).
+    const small = new MaskAtlas().add('alien', new Mask(5, 5, true), { sourceWidth: 5, sourceHeight: 5 }).add('padded', new Mask(1, 1, true), { sourceWidth: padded.width, sourceHeight: padded.height });
+    const strict = new PixiMasks();
+    let wrongSize = '';
+    try {
+        strict.useAtlas(small, { padded: paddedTexture, alien });
+    } catch (e) {
+        wrongSize = `${(e as Error).name}: ${(e as Error).message}`;
+    }
+    // (Bound, the padded texture's mask would be the atlas's single pixel.)
+    const wrongBound = strict.textureMask(paddedTexture).mask.count() === pf.mask.count() ? 'read from pixels' : 'from the atlas';
+    // A destroyed texture: our Error, not a failed read of its null source.
+    const doomed = Texture.from(padded);
+    doomed.destroy();
+    let gone = '';
+    try {
+        hitmaskFor(new Sprite(doomed));
+    } catch (e) {
+        gone = `${(e as Error).name}: ${(e as Error).message}`;
+    }
+    return { same, poseOk, atlasSame, emptyHits, gpuOnly, count: fm.mask.count(), again, before, after, threw, skew, wrongSize, wrongBound, gone, source: alien.source.resource?.constructor?.name };
 }
 
 /** Timings for the test's diagnostics (never asserted): µs per call of overlaps() and hitmaskFor(). */

@@ -161,6 +161,9 @@ test('pixi: texture masks come from the texture pixels, are cached per frame, an
     assert.ok(r.after > r.before, `a changed frame is read again (${r.before} -> ${r.after})`);
     assert.match(r.threw, /^TypeError: sprite must be a PixiJS Sprite/);
     assert.equal(r.skew, 'RangeError');
+    assert.match(r.wrongSize, /^Error: useAtlas\(\): hitmask atlas frame "alien" is 5x5, but its texture is \d+x\d+; was the atlas built from the same images\?$/);
+    assert.equal(r.wrongBound, 'read from pixels', 'a refused useAtlas binds nothing');
+    assert.match(r.gone, /^Error: texture .*was destroyed; give the sprite a live texture/);
     assert.equal(r.emptyHits, false, 'a Sprite with Texture.EMPTY collides with nothing');
     assert.match(r.gpuOnly, /^TypeError: texture .* has no pixels to read/);
     t.diagnostic(`timings (not asserted): ${JSON.stringify(await page.evaluate(() => window.pixiTests.timing()))}`);
