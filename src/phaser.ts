@@ -64,6 +64,9 @@ export function spritePose(sprite: PhaserSpriteLike, fm: FrameMask = frameMask(s
     if (!isSpriteLike(sprite)) throw new TypeError(`sprite must be a textured Phaser game object (Sprite, Image), got ${describe(sprite)}.`);
     const pivot = sprite.frame.customPivot;
     let fx = Boolean(sprite.flipX), fy = Boolean(sprite.flipY);
+    for (const k of ['x', 'y', 'rotation', 'scaleX', 'scaleY'] as const) {
+        if (typeof sprite[k] !== 'number' || !Number.isFinite(sprite[k])) throw new RangeError(`sprite.${k} must be a finite number, got ${describe(sprite[k])}.`);
+    }
     let { x, y, rotation: angle, scaleX, scaleY } = sprite;
     if (sprite.parentContainer && sprite.getWorldTransformMatrix) ({ x, y, angle, scaleX, scaleY } = decompose(sprite.getWorldTransformMatrix()));
     // A custom pivot flips about the origin: Phaser just negates the scale.

@@ -172,6 +172,10 @@ export class PixiMasks {
     private poseInto(s: Sprite, fm: FrameMask, pose: SpritePose): SpritePose {
         const m = this.matrixOf(s);
         const { a, b, c, d } = m;
+        // NaN or Infinity anywhere in the transform (the sprite's or a parent's) would surface as a bad pose.x.
+        if (!Number.isFinite(a + b + c + d + m.tx + m.ty)) {
+            throw new RangeError(`sprite's transform must be finite, got a=${a}, b=${b}, c=${c}, d=${d}, tx=${m.tx}, ty=${m.ty}: a NaN or infinite position, scale or rotation on the sprite or a parent.`);
+        }
         // PixiJS builds a = cos·sx, b = sin·sx, c = −sin·sy, d = cos·sy; a flip (det < 0) goes on x, so that a
         // sprite mirrored with scale.x = −1 keeps its own angle.
         const det = a * d - b * c;

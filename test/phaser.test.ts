@@ -243,6 +243,15 @@ test('phaser (Node): flipX/flipY mirror a trimmed frame inside its untrimmed box
     assert.deepEqual([hitmaskFor(s).x, hitmaskFor(s).y], [50 + 1 - 3, 40 - 2 + 1]);
 });
 
+test('phaser (Node): a NaN or infinite scale, rotation or position is a RangeError naming that field', () => {
+    const m = Mask.fromText('##\n##\n');
+    for (const [k, v] of [['scaleX', NaN], ['rotation', Infinity], ['y', NaN], ['scaleY', -Infinity]] as const) {
+        const s = fakeSprite(`nan-${k}`, m, { x: 0, y: 0, sw: 2, sh: 2 }, { [k]: v });
+        assert.throws(() => hitmaskFor(s), (e: unknown) => e instanceof RangeError && e.message === `sprite.${k} must be a finite number, got ${v}.`, k);
+        assert.throws(() => overlaps(s, s), RangeError);
+    }
+});
+
 test('phaser (Node): drawHitmask fills exactly the set pixels and outlines exactly their edges; bodies and tiles are rectangles', () => {
     const m = Mask.fromText('.##..\n#.##.\n#####\n..#.#\n');
     const s = fakeSprite('t2', m, { x: 0, y: 0, sw: 5, sh: 4 }, { x: 10, y: 20 });

@@ -459,6 +459,15 @@ async function readCheck() {
     }
     // (Bound, the padded texture's mask would be the atlas's single pixel.)
     const wrongBound = strict.textureMask(paddedTexture).mask.count() === pf.mask.count() ? 'read from pixels' : 'from the atlas';
+    // A NaN scale: named as the transform, not as a bad pose.x.
+    let nan = '';
+    try {
+        const s = new Sprite(alien);
+        s.scale.x = NaN;
+        hitmaskFor(s);
+    } catch (e) {
+        nan = `${(e as Error).name}: ${(e as Error).message}`;
+    }
     // A destroyed texture: our Error, not a failed read of its null source.
     const doomed = Texture.from(padded);
     doomed.destroy();
@@ -468,7 +477,7 @@ async function readCheck() {
     } catch (e) {
         gone = `${(e as Error).name}: ${(e as Error).message}`;
     }
-    return { same, poseOk, atlasSame, emptyHits, gpuOnly, count: fm.mask.count(), again, before, after, threw, skew, wrongSize, wrongBound, gone, source: alien.source.resource?.constructor?.name };
+    return { same, poseOk, atlasSame, emptyHits, gpuOnly, count: fm.mask.count(), again, before, after, threw, skew, wrongSize, wrongBound, gone, nan, source: alien.source.resource?.constructor?.name };
 }
 
 /** Timings for the test's diagnostics (never asserted): µs per call of overlaps() and hitmaskFor(). */
