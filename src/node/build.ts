@@ -1,5 +1,5 @@
 // Building a MaskAtlas from image files, folders, globs, grid sheets and atlas JSON (what `hitmask build` runs).
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -12,6 +12,7 @@ import { decodeFrames, decodeImage, decodePngMask, type DecodeOptions } from './
 import type { WorkerJob, WorkerResult } from './build-worker.js';
 import { maskPolygons, type PolygonsJsonOptions } from './polygons.js';
 import { DEFAULT_MAX_BYTES, type RGBAImage } from './image.js';
+import { fileKind, readInput } from './read.js';
 import { gridFrames, parseSheetJson, type GridOptions, type SheetFrame, type SheetLayout } from './sheets.js';
 
 /** How pixels become mask bits. */
@@ -103,6 +104,8 @@ export async function resolveInputs(inputs: readonly string[], cwd = process.cwd
             for (const f of files.sort()) out.push({ path: resolve(abs, f), name: stripExt(f), found: true, root: abs });
         } else if (st?.isFile()) {
             out.push({ path: abs, name: stripExt(basename(abs)), found: false, root: dirname(abs) });
+        } else if (st) {
+            throw new Error(`Input ${JSON.stringify(input)} is ${fileKind(st)}; expected a regular file, a folder or a glob.`);
         } else if (isDynamicPattern(input)) {
             const files = (await glob([input], { cwd, onlyFiles: true, absolute: true })).filter(f => EXTENSIONS.includes(extname(f).toLowerCase()));
             if (files.length === 0) throw new Error(`No .png, .gif or .json files match ${JSON.stringify(input)}.`);
@@ -122,6 +125,8 @@ export async function resolveInputs(inputs: readonly string[], cwd = process.cwd
 export async function buildAtlas(inputs: readonly string[], options: BuildOptions = {}): Promise<BuildResult> {
     if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
     if (options.grid && options.atlas) throw new Error('Use either a grid or an atlas JSON for image inputs, not both.');
+    // Every file read (images and JSON alike) may be at most this large, and its pixels no more.
+    const maxBytes = checkInt('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES, 0, Number.MAX_SAFE_INTEGER);
     const files = await resolveInputs(inputs, options.cwd);
     const stats: BuildStats = { files: 0, frames: 0, bitsSet: 0, rgbaBytes: 0, decodeMs: 0, maskMs: 0, workerFiles: 0 };
     const atlas = new MaskAtlas();
@@ -137,7 +142,7 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     const claimed = new Set<string>();
     for (const file of files) {
         if (extname(file.path).toLowerCase() !== '.json') continue;
-        const text = new TextDecoder().decode(await readBytes(file.path, 'atlas JSON'));
+        const text = new TextDecoder().decode(await readBytes(file.path, 'atlas JSON', maxBytes));
         sources.add(file.path);
         const why = file.found ? notLayout(text) : null;
         if (why) {
@@ -155,7 +160,7 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     if (options.atlas) {
         if (images.length !== 1) throw new Error(`--atlas applies to exactly one image input, got ${images.length}; pass each sheet's JSON as an input instead.`);
         const path = resolve(cwd, options.atlas);
-        sharedLayout = await loadLayout(path);
+        sharedLayout = await loadLayout(path, maxBytes);
         sources.add(path);
     }
     for (const file of images) jobs.push({ file, layout: sharedLayout });
@@ -173,9 +178,8 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     // backwards, while this thread builds the files in order from the first, reading ahead; they meet in the middle.
     // This thread never waits for a worker: a file a worker has not answered yet when its turn comes (or cannot build:
     // not a still PNG, unreadable, corrupt) is built here, so results and errors are the same as without workers.
-    const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
     const eligible = (j: number) => !jobs[j].layout && extname(jobs[j].file.path).toLowerCase() !== '.gif';
-    const pool = direct && !options.grid && Number.isSafeInteger(maxBytes) && maxBytes >= 0 ? startWorkers(jobs.filter((_, j) => eligible(j)).length, options.workers) : null;
+    const pool = direct && !options.grid ? startWorkers(jobs.filter((_, j) => eligible(j)).length, options.workers) : null;
     // Per job: claimed (read ahead here, or sent to a worker); done: the mask a worker built.
     const taken: boolean[] = [], done: (Mask | undefined)[] = [];
     let last = jobs.length - 1;
@@ -210,7 +214,7 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
                 if (taken[ahead]) continue;
                 taken[ahead] = true;
                 const job = jobs[ahead];
-                const read = readBytes(sheetPath(job), job.image ? `image of ${labelOf(job)}` : 'image');
+                const read = readBytes(sheetPath(job), job.image ? `image of ${labelOf(job)}` : 'image', maxBytes);
                 // Seen later by the await below; a build that fails earlier must not leave it unhandled.
                 read.catch(() => undefined);
                 reads[ahead] = read;
@@ -235,7 +239,7 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
             sources.add(path);
             let full = pre, bytes: Uint8Array = new Uint8Array(0);
             if (!full) {
-                bytes = await (reads[k] ?? readBytes(path, job.image ? `image of ${label}` : 'image'));
+                bytes = await (reads[k] ?? readBytes(path, job.image ? `image of ${label}` : 'image', maxBytes));
                 reads[k] = undefined;
                 t0 = performance.now();
                 full = direct ? labelled(path, () => decodePngMask(bytes, threshold, options)) : null;
@@ -358,19 +362,16 @@ function cutMask(full: Mask, frames: readonly SheetFrame[], label: string): { fr
     });
 }
 
-/** Reads and parses a TexturePacker or Aseprite JSON file. */
-export async function loadLayout(path: string): Promise<SheetLayout> {
-    const text = new TextDecoder().decode(await readBytes(path, 'atlas JSON'));
+/** Reads and parses a TexturePacker or Aseprite JSON file of at most `maxBytes`. */
+export async function loadLayout(path: string, maxBytes = DEFAULT_MAX_BYTES): Promise<SheetLayout> {
+    const text = new TextDecoder().decode(await readBytes(path, 'atlas JSON', maxBytes));
     return parseSheetJson(text, path);
 }
 
-async function readBytes(path: string, what: string): Promise<Uint8Array> {
-    try {
-        return await readFile(path);
-    } catch (e) {
-        const err = e as NodeJS.ErrnoException;
-        throw new Error(`Cannot read ${what} ${JSON.stringify(path)}: ${err.code === 'ENOENT' ? 'no such file' : err.message}.`, { cause: e });
-    }
+// Builds read regular files only: a folder may hold a link to /dev/zero or a FIFO, which would cost the whole
+// budget, or wait for a writer, for every such file read ahead.
+function readBytes(path: string, what: string, maxBytes: number): Promise<Uint8Array> {
+    return readInput(path, maxBytes, what, true);
 }
 
 function labelled<T>(label: string, fn: () => T): T {

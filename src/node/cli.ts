@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `hitmask` command: build mask atlases, inspect masks, test two masks for overlap, trace masks into polygons.
 // Exit codes: 0 success (overlap: hit), 1 overlap: no hit, 2 any error (one line on stderr).
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { SingleBar } from 'cli-progress';
@@ -10,7 +10,8 @@ import type { PNG as PNGType } from 'pngjs';
 import { MaskAtlas, type AtlasFrame } from '../atlas.js';
 import { buildAtlas, type BuildOptions } from './build.js';
 import { polygonsJson } from './polygons.js';
-import { sameFileAsAny, writeFileAtomic } from './write.js';
+import { readInput } from './read.js';
+import { removeTemporaryFiles, sameFileAsAny, standardStream, writeFileAtomic } from './write.js';
 import { toRGBA } from '../rgba.js';
 
 interface CommonFlags { threshold?: number; colorKey?: number; tolerance?: number; trim?: boolean; maxMib?: number; allowOutsideImages?: boolean }
@@ -107,12 +108,8 @@ function buildOptions(flags: CommonFlags): BuildOptions {
 // Loads a .hitmask file, or builds an atlas from an image or atlas JSON; `sources` are the files read.
 async function loadAtlas(path: string, flags: CommonFlags): Promise<{ atlas: MaskAtlas; sources: string[] }> {
     if (extname(path).toLowerCase() === '.hitmask') {
-        let bytes: Uint8Array;
-        try {
-            bytes = await readFile(path);
-        } catch (e) {
-            throw new Error(`Cannot read ${JSON.stringify(path)}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}.`, { cause: e });
-        }
+        // Under the decode budget, as images are: regular files only, none larger than --max-mib.
+        const bytes = await readInput(path, (flags.maxMib ?? 256) * 1048576, '', true);
         try {
             return { atlas: MaskAtlas.from(bytes), sources: [path] };
         } catch (e) {
@@ -173,12 +170,12 @@ async function build(inputs: string[], flags: BuildFlags): Promise<void> {
     }
     for (const note of result.notes) process.stderr.write(`hitmask: note: ${note}\n`);
     const bytes = result.atlas.toBytes();
-    await writeOutput(flags.output, bytes, result.sources);
+    const report = await writeOutput(flags.output, bytes, result.sources);
     const s = result.stats;
     const secs = (performance.now() - t0) / 1000;
     const mpx = s.rgbaBytes / 4e6;
     const shapes = flags.polygons ? `, ${shapeCounts(result.atlas.frames)}` : '';
-    process.stdout.write(`${flags.output}: ${s.frames} frames from ${s.files} files, ${s.bitsSet} bits set${shapes}, ${bytes.length} bytes written in ${secs.toFixed(2)} s (${s.files} image${s.files === 1 ? '' : 's'}, ${mpx.toFixed(mpx < 10 ? 2 : 1)} Mpx at ${(mpx / Math.max(secs, 1e-3)).toFixed(1)} Mpx/s)\n`);
+    report.write(`${flags.output}: ${s.frames} frames from ${s.files} files, ${s.bitsSet} bits set${shapes}, ${bytes.length} bytes written in ${secs.toFixed(2)} s (${s.files} image${s.files === 1 ? '' : 's'}, ${mpx.toFixed(mpx < 10 ? 2 : 1)} Mpx at ${(mpx / Math.max(secs, 1e-3)).toFixed(1)} Mpx/s)\n`);
 }
 
 // Every frame's polygons and convex pieces as JSON, to stdout or (atomically, never over an input) to -o.
@@ -194,20 +191,26 @@ async function polygons(inputs: string[], flags: PolygonsFlags): Promise<void> {
         return;
     }
     const bytes = Buffer.from(json.text, 'utf8');
-    await writeOutput(flags.output, bytes, result.sources);
+    const report = await writeOutput(flags.output, bytes, result.sources);
     const secs = (performance.now() - t0) / 1000;
-    process.stdout.write(`${flags.output}: ${json.frames} frames, ${json.polygons} polygons, ${json.pieces} convex pieces, ${bytes.length} bytes written in ${secs.toFixed(2)} s\n`);
+    report.write(`${flags.output}: ${json.frames} frames, ${json.polygons} polygons, ${json.pieces} convex pieces, ${bytes.length} bytes written in ${secs.toFixed(2)} s\n`);
 }
 
-// Refuses an output that is one of the inputs, then writes it atomically.
-async function writeOutput(path: string, bytes: Uint8Array, sources: readonly string[]): Promise<void> {
+// Refuses an output that is one of the inputs, then writes it: a regular file atomically, a device or FIFO through.
+// Returns where the summary line goes: stdout, or stderr where the output is stdout (-o /dev/stdout), which then
+// holds the output alone.
+async function writeOutput(path: string, bytes: Uint8Array, sources: readonly string[]): Promise<NodeJS.WriteStream> {
     const input = await sameFileAsAny(path, sources);
     if (input !== null) throw new Error(`Output ${JSON.stringify(path)} is also an input (${input}); write it to another file.`);
+    const report = (await standardStream(path)) === process.stdout ? process.stderr : process.stdout;
+    // Only a write through (to a device or FIFO) can fail half-way.
+    const atomic = (await stat(path).catch(() => null))?.isFile() ?? true;
     try {
         await writeFileAtomic(path, bytes);
     } catch (e) {
-        throw new Error(`Cannot write ${JSON.stringify(path)}: ${(e as Error).message}; nothing was written.`, { cause: e });
+        throw new Error(`Cannot write ${JSON.stringify(path)}: ${(e as Error).message}${atomic ? '; nothing was written' : ''}.`, { cause: e });
     }
+    return report;
 }
 
 // "N polygons (H holes), M convex pieces, V vertices" over the frames that store them.
@@ -247,8 +250,8 @@ async function inspect(file: string, flags: CommonFlags & { frame?: string; png?
     else throw new Error(`${file} has ${atlas.size} frames; choose one with --frame NAME (e.g. --frame ${atlas.names[0]}).`);
     const m = frame.mask;
     if (flags.png !== undefined) {
-        await writeOutput(flags.png, previewPng(frame, flags.maxMib ?? 256), sources);
-        process.stdout.write(`${flags.png}: ${frame.name} ${m.width}x${m.height}, ${m.count()} bits set\n`);
+        const report = await writeOutput(flags.png, previewPng(frame, flags.maxMib ?? 256), sources);
+        report.write(`${flags.png}: ${frame.name} ${m.width}x${m.height}, ${m.count()} bits set\n`);
     } else {
         const shapes = frame.polygons !== undefined || frame.pieces !== undefined ? `, ${shapeCounts([frame])}` : '';
         process.stdout.write(`${frame.name}: ${m.width}x${m.height} at ${frame.x},${frame.y} in ${frame.sourceWidth}x${frame.sourceHeight}, fill ${percent(frame)}${shapes}\n${m.toText()}\n`);
@@ -340,6 +343,16 @@ async function main(): Promise<void> {
         if (e.code === 'EPIPE') process.exit(0);
         throw e;
     });
+    // Interrupted (Ctrl-C, kill): remove the temporary files of the writes in flight, so that every output is
+    // either whole or as it was, and exit as shells expect (128 + the signal's number), with one line on stderr.
+    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+        process.on(signal, () => {
+            const outputs = removeTemporaryFiles(), n = outputs.length;
+            const kept = n === 0 ? '' : `; removed ${n} unfinished temporary file${n === 1 ? '' : 's'}; ${outputs.map(o => JSON.stringify(o)).join(', ')} ${n === 1 ? 'is' : 'are'} unchanged`;
+            process.stderr.write(`hitmask: interrupted by ${signal}${kept}.\n`);
+            process.exit(code);
+        });
+    }
     const prog = program();
     if (process.argv.length <= 2) {
         // No command: the usage, on stderr, as an error (a script calling `hitmask` with nothing has a bug).

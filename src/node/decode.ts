@@ -1,30 +1,30 @@
 // The public decoding entry points: format detection, file loading, the decode budget, error labels.
-import { readFile } from 'node:fs/promises';
 import { checkInt, describe } from '../check.js';
 import { decodeApng } from './apng.js';
 import { decodeGif, gifScreen } from './gif.js';
 import { Budget, DEFAULT_MAX_BYTES, type ImageFrame, type RGBAImage } from './image.js';
 import { Mask } from '../mask.js';
 import { decodeRaster, PNG_SIGNATURE, scanPng } from './png.js';
+import { readInput } from './read.js';
 import { stillPngMask } from './pngmask.js';
 
 export { DEFAULT_MAX_BYTES, type ImageFrame, type RGBAImage } from './image.js';
 
 /** Options of {@link readImage} and {@link readFrames}. */
 export interface DecodeOptions {
-    /** Largest decoded size accepted for one file, in bytes of RGBA: all frames together, plus GIF pixels decoded outside the screen; checked before each allocation. @default 268435456 (256 MiB) */
+    /** Largest decoded size accepted for one file, in bytes of RGBA: all frames together, plus GIF pixels decoded outside the screen; checked before each allocation. A file read from a path may not be larger either (checked while it is read). @default 268435456 (256 MiB) */
     maxBytes?: number;
 }
 
 /** Decodes a PNG or GIF file (path or bytes) to RGBA; for an animation, its first frame (a PNG's default image). */
 export async function readImage(source: string | Uint8Array, options: DecodeOptions = {}): Promise<RGBAImage> {
-    const { bytes, label } = await load(source);
+    const { bytes, label } = await load(source, options);
     return withLabel(label, () => decodeImage(bytes, options));
 }
 
 /** Decodes every frame of an animated GIF or APNG (path or bytes), each composited on the full canvas; a still image gives one frame. */
 export async function readFrames(source: string | Uint8Array, options: DecodeOptions = {}): Promise<ImageFrame[]> {
-    const { bytes, label } = await load(source);
+    const { bytes, label } = await load(source, options);
     return withLabel(label, () => decodeFrames(bytes, options));
 }
 
@@ -79,15 +79,12 @@ export function imageSize(bytes: Uint8Array): { width: number; height: number } 
     throw unknownFormat(bytes);
 }
 
-async function load(source: string | Uint8Array): Promise<{ bytes: Uint8Array; label: string }> {
+// A path is read under the decode budget (no file larger than its pixels may be) and may name a device or FIFO
+// (e.g. /dev/stdin): what the caller names explicitly is read, up to the budget.
+async function load(source: string | Uint8Array, options: DecodeOptions): Promise<{ bytes: Uint8Array; label: string }> {
     if (source instanceof Uint8Array) return { bytes: source, label: '' };
     if (typeof source !== 'string') throw new TypeError(`source must be a file path or a Uint8Array, got ${describe(source)}.`);
-    try {
-        return { bytes: await readFile(source), label: source };
-    } catch (e) {
-        const err = e as NodeJS.ErrnoException;
-        throw new Error(`Cannot read image ${JSON.stringify(source)}: ${err.code === 'ENOENT' ? 'no such file' : err.message}.`, { cause: e });
-    }
+    return { bytes: await readInput(source, maxBytes(options), 'image'), label: source };
 }
 
 function withLabel<T>(label: string, fn: () => T): T {

@@ -16,7 +16,8 @@ export interface ImageFrame extends RGBAImage {
 /** Default decode budget: 256 MiB of RGBA, e.g. one 8192×8192 sheet. */
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 
-const mib = (n: number) => (n / 1048576).toFixed(n < 1048576 ? 3 : 0);
+/** `n` bytes in MiB for messages: whole MiB from 1 MiB up, three decimals below. */
+export const mib = (n: number): string => (n / 1048576).toFixed(n < 1048576 ? 3 : 0);
 
 /**
  * What one file may cost to decode, in bytes of 8-bit RGBA (4 per pixel), summed over the whole file: every

@@ -1,0 +1,67 @@
+// Input files read whole under a byte budget that holds while reading: a file larger than the budget is refused
+// from its size before any byte is read, and a device or FIFO (whose size says nothing: /dev/zero never ends)
+// is refused as soon as one byte more than the budget arrives, so that no input costs more memory than that.
+import type { Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { mib } from './image.js';
+
+// Bytes asked for per read where the size is unknown (devices, FIFOs, files that report a size of 0).
+const CHUNK = 64 * 1024;
+
+/**
+ * The bytes of the file at `path`, at most `limit` of them: a RangeError as soon as more would arrive. `what` names
+ * the file in errors ("image", "atlas JSON"; may be empty). With `regularOnly`, anything but a regular file (a
+ * symbolic link to one is fine) is refused before it is opened: devices, FIFOs (whose opening waits for a writer), sockets.
+ */
+export async function readInput(path: string, limit: number, what: string, regularOnly = false): Promise<Uint8Array> {
+    const name = `${what ? `${what} ` : ''}${JSON.stringify(path)}`;
+    const io = <T>(p: Promise<T>) => p.catch((e: NodeJS.ErrnoException) => {
+        throw new Error(`Cannot read ${name}: ${e.code === 'ENOENT' ? 'no such file' : e.message}.`, { cause: e });
+    });
+    const refuse = (st: Stats) => new Error(`Cannot read ${name}: it is ${fileKind(st)}, not a regular file; hitmask reads only regular files (a symbolic link to one is fine).`);
+    const over = (how: string) => new RangeError(`Cannot read ${name}: ${how}; raise maxBytes (CLI: --max-mib) if the file is trusted.`);
+    if (regularOnly) {
+        const st = await io(stat(path));
+        if (!st.isFile()) throw refuse(st);
+    }
+    const file = await io(open(path, 'r'));
+    try {
+        const st = await io(file.stat());
+        // Swapped for something else since the check above.
+        if (regularOnly && !st.isFile()) throw refuse(st);
+        if (st.isFile() && st.size > limit) throw over(`it is ${st.size} bytes, more than the ${mib(limit)} MiB budget`);
+        const read = (buffer: Buffer, offset: number) => io(file.read(buffer, offset, buffer.length - offset, null)).then(r => r.bytesRead);
+        const bytes = await readUpTo(read, st.isFile() && st.size > 0 ? st.size : null, limit);
+        if (bytes === null) throw over(`it is ${fileKind(st)} that gave more than the ${mib(limit)} MiB budget (${limit} bytes)`);
+        return bytes;
+    } finally {
+        await file.close();
+    }
+}
+
+// At most `limit` bytes from `read` (which fills a buffer from an offset and says how many bytes it put there, 0 at
+// the end), or null when there are more: a file of known `size` in one buffer of that size and one byte more (to
+// see its end without a second buffer), anything else in chunks; a chunk is filled before the next is made.
+async function readUpTo(read: (buffer: Buffer, offset: number) => Promise<number>, size: number | null, limit: number): Promise<Uint8Array | null> {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+        const chunk = Buffer.allocUnsafe(Math.min(limit + 1 - total, chunks.length === 0 && size !== null ? size + 1 : CHUNK));
+        let filled = 0;
+        while (filled < chunk.length) {
+            const n = await read(chunk, filled);
+            if (n === 0) break;
+            filled += n;
+        }
+        total += filled;
+        if (total > limit) return null;
+        chunks.push(chunk.subarray(0, filled));
+        if (filled < chunk.length) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+    }
+}
+
+/** What a file is, for messages: "a regular file", "a character device", "a FIFO", …. */
+export function fileKind(st: Stats): string {
+    return st.isFile() ? 'a regular file' : st.isDirectory() ? 'a folder' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device'
+        : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a special file';
+}
