@@ -1,12 +1,16 @@
 // APNG decoding: frames composited per the specification, a zlib bomb refused at its declared size,
-// bytes read where the view says (not from the start of its buffer), and every structural error named.
+// bytes read where the view says (not from the start of its buffer), every structural error named, frame
+// rasters equal to pngjs's RGBA for the same pixels, and no fixed cost per frame beyond its pixels.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { syncBuiltinESMExports } from 'node:module';
 import zlib, { deflateSync, type InputType, type ZlibOptions } from 'node:zlib';
 import { buildAtlas, decodeFrames, decodeImage, readFrames } from '../src/node/index.js';
+import { decodePngMask } from '../src/node/decode.js';
 import { hiddenDefault } from './fixtures/animations.js';
 import { concat, pngChunk, writeApngSpec, writePng, type ApngFrameSpec, type PngSpec } from './fixtures/png-writer.js';
+import { allocations, cost, costText } from './work.js';
+import { mulberry32 } from '../bench/timing.js';
 
 // Every zlib.inflateSync call made while `fn` runs (the decoder's named import sees the wrapper once the
 // builtin's exports are synced): how many, how many without an output limit, and the bytes they produced,
@@ -18,8 +22,9 @@ async function inflation(fn: () => Promise<unknown>): Promise<{ calls: number; u
         const limit = options?.maxOutputLength;
         if (limit === undefined) seen.unlimited++;
         try {
-            const out = real(buf, options);
-            seen.bytes += out.length;
+            const out = real(buf, options) as Buffer | { buffer: Buffer };
+            // With the `info` option the result is { buffer, engine }.
+            seen.bytes += (Buffer.isBuffer(out) ? out : out.buffer).length;
             return out;
         } catch (e) {
             seen.bytes += limit ?? 0;
@@ -183,6 +188,20 @@ test('APNG: truncated or short frame data is refused, not decoded to a partial f
     }
 });
 
+test('APNG: data after the end of a frame\'s zlib stream (a repeated IDAT or fdAT) is refused, as pngjs refuses it in a still PNG', () => {
+    const spec = rgba8(4, 4, solid(1, 2, 3));
+    const z = deflateSync(new Uint8Array(2 * (1 + 2 * 4))), twice = concat([z, z]);
+    const file = writeApngSpec(spec, [frame(0, 0, 4, 4, spec.pixel), { ...frame(1, 1, 2, 2, solid(9, 9, 9)), zlib: twice }]);
+    assert.throws(() => decodeFrames(file), new RegExp(`^Error: APNG frame 1 is corrupt: its image data has ${z.length} bytes after the end of its zlib stream\\.$`));
+    // The default image as frame 0, and the still PNG's every path: the same refusal.
+    const still = rechunk(writePng(spec), (t, d) => t === 'IDAT' ? [pngChunk(t, d), pngChunk(t, d)] : null);
+    const animated = rechunk(file, (t, d) => t === 'IDAT' ? [pngChunk(t, d), pngChunk(t, d)] : null);
+    assert.throws(() => decodeFrames(animated), /^Error: APNG frame 0 is corrupt: its image data has \d+ bytes after the end of its zlib stream/);
+    assert.throws(() => decodeImage(animated), /^Error: PNG is corrupt: its image data has \d+ bytes after the end of its zlib stream/);
+    assert.throws(() => decodeImage(still), /^Error: PNG is corrupt: its image data has \d+ bytes after the end of its zlib stream/);
+    assert.throws(() => decodePngMask(still, 127), /^Error: PNG is corrupt: its image data has \d+ bytes after the end of its zlib stream/);
+});
+
 // Rewrites the chunks of `file` with `edit` (type, data) → replacement chunks, CRCs recomputed.
 function rechunk(file: Uint8Array, edit: (type: string, data: Uint8Array, index: number) => Uint8Array[] | null): Uint8Array {
     const parts = [file.subarray(0, 8)];
@@ -227,4 +246,74 @@ test('APNG budget: every frame of the canvas is charged before any is decoded', 
     const file = writeApngSpec(spec, [frame(0, 0, 4, 3, spec.pixel), frame(0, 0, 1, 1, solid(2, 2, 2)), frame(0, 0, 1, 1, solid(3, 3, 3))]);
     assert.equal(decodeFrames(file, { maxBytes: 4 * 3 * 4 * 3 }).length, 3);
     assert.throws(() => decodeFrames(file, { maxBytes: 4 * 3 * 4 * 3 - 1 }), (e: Error) => e instanceof RangeError && /Image is 4x3 with 3 frames, which needs 0.000 MiB of RGBA, more than the 0.000 MiB budget; raise maxBytes/.test(e.message));
+});
+
+const COMBOS: [PngSpec['colorType'], PngSpec['depth']][] = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [2, 8], [2, 16], [3, 1], [3, 2], [3, 4], [3, 8], [4, 8], [4, 16], [6, 8], [6, 16]];
+
+// A random image of one colour type and depth with a random filter type per scanline: palettes of any size
+// with tRNS alphas for some entries; a grey or RGB tRNS key that about a third of the pixels hit, and more miss by one sample.
+function randomImage(colorType: PngSpec['colorType'], depth: PngSpec['depth'], rnd: () => number): PngSpec {
+    const int = (n: number) => Math.floor(rnd() * n), max = 2 ** depth - 1;
+    const width = 1 + int(19), height = 1 + int(11), channels = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }[colorType];
+    const entries = colorType === 3 ? 1 + int(max + 1) : 0;
+    const key = (colorType === 0 || colorType === 2) && rnd() < 0.8 ? Array.from({ length: channels }, () => int(max + 1)) : null;
+    // The key, the key with one sample off by one, or random samples.
+    const pick = (r: number) => key && r < 0.3 ? key : key && r < 0.5 ? key.map((v, c) => c === int(channels) ? (v + 1) % (max + 1) : v) : null;
+    const samples = Array.from({ length: width * height }, () => pick(rnd()) ?? Array.from({ length: channels }, () => int(entries || max + 1)));
+    const spec: PngSpec = { width, height, colorType, depth, interlace: rnd() < 0.5, filter: () => int(5), pixel: (x, y) => samples[y * width + x] };
+    if (entries) spec.palette = Array.from({ length: entries }, () => [int(256), int(256), int(256)]);
+    const alphas = int(entries + 1);
+    if (alphas) spec.trns = Array.from({ length: alphas }, () => [0, 255, int(256)][int(3)]);
+    if (key) spec.trns = key.flatMap(k => [k >> 8, k & 255]);
+    return spec;
+}
+
+test('APNG frames decode to the RGBA pngjs gives for the same pixels in a still PNG: every colour type, bit depth, tRNS, interlacing and filter type', () => {
+    const rnd = mulberry32(7070);
+    for (let n = 0; n < 450; n++) {
+        const [colorType, depth] = COMBOS[n % COMBOS.length];
+        const spec = randomImage(colorType, depth, rnd);
+        const want = decodeImage(writePng(spec)).data;
+        // One frame, the default image, replacing the transparent canvas: the frame's raster exactly.
+        const [got] = decodeFrames(writeApngSpec(spec, [frame(0, 0, spec.width, spec.height, spec.pixel)]));
+        assert.deepEqual(got.data, want, `image ${n}: colour type ${colorType}, ${depth}-bit, ${spec.width}x${spec.height}${spec.interlace ? ', interlaced' : ''}${spec.trns ? ', tRNS' : ''}`);
+    }
+});
+
+test('APNG frames: a bad filter type or palette index is named, with the frame', () => {
+    const spec: PngSpec = { width: 3, height: 2, colorType: 3, depth: 2, palette: [[1, 2, 3], [4, 5, 6]], pixel: x => [x % 2] };
+    const file = (zlib: Uint8Array) => writeApngSpec(spec, [frame(0, 0, 3, 2, spec.pixel), { ...frame(0, 0, 3, 2, spec.pixel), zlib }]);
+    assert.throws(() => decodeFrames(file(deflateSync(Uint8Array.from([0, 0b00011000, 0, 0b00011000])))), /^Error: APNG frame 1 is corrupt: palette index 2 at \(2, 0\) is not in its 2-entry palette\.$/);
+    assert.throws(() => decodeFrames(file(deflateSync(Uint8Array.from([0, 0, 5, 0])))), /^Error: APNG frame 1 is corrupt: scanline 1 has filter type 5, expected 0..4\.$/);
+});
+
+// What `fn` allocates: typed arrays (test/work.ts), and Buffers from the Buffer.alloc family, through which
+// zlib allocates its output chunks and pngjs its buffers (Buffer.concat too).
+function allocated(fn: () => void): { count: number; bytes: number } {
+    const B = Buffer as unknown as Record<string, (...args: unknown[]) => Buffer>;
+    const names = ['alloc', 'allocUnsafe', 'allocUnsafeSlow'], real = names.map(k => B[k]);
+    const seen = { count: 0, bytes: 0 };
+    names.forEach((k, i) => { B[k] = (...args: unknown[]) => { const b = real[i].apply(Buffer, args); seen.count++; seen.bytes += b.length; return b; }; });
+    try {
+        const a = allocations(fn);
+        return { count: seen.count + a.count, bytes: seen.bytes + a.bytes };
+    } finally {
+        names.forEach((k, i) => { B[k] = real[i]; });
+    }
+}
+
+test('APNG of 20,000 1x1 frames: each frame allocates about its own pixels, not a still PNG\'s decode', t => {
+    const n = 20_000;
+    const spec = rgba8(1, 1, solid(0, 0, 0));
+    const file = writeApngSpec(spec, Array.from({ length: n }, (_, i) => frame(0, 0, 1, 1, solid(i & 255, 1, 2))));
+    let frames: { data: Uint8Array }[] = [];
+    const a = allocated(() => { frames = decodeFrames(file); });
+    assert.equal(frames.length, n);
+    assert.deepEqual(Array.from(frames[n - 1].data), [(n - 1) & 255, 1, 2, 255]);
+    const c = cost(() => decodeFrames(file));
+    t.diagnostic(`${file.length} bytes, ${n} frames: ${a.count} allocations, ${a.bytes} bytes (${(a.bytes / n).toFixed(0)} per frame); ${costText(c)}`);
+    // Each frame needs its 4-byte RGBA and a few bytes of inflated scanlines. Through pngjs each frame cost a
+    // still PNG written, parsed and inflated again, and zlib's default 16 KiB output chunk: 16.5 KiB a frame.
+    assert.ok(a.bytes / n < 1024, `${(a.bytes / n).toFixed(0)} bytes allocated per frame`);
+    assert.ok(a.count / n <= 3, `${(a.count / n).toFixed(1)} allocations per frame`);
 });

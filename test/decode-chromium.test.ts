@@ -1,5 +1,5 @@
-// Animation frames checked against an independent decoder: Chromium's ImageDecoder (WebCodecs), which
-// composites GIF and APNG frames itself. Debian's headless Chromium, driven by playwright-core.
+// Animation frames and their delays checked against an independent decoder: Chromium's ImageDecoder
+// (WebCodecs), which composites GIF and APNG frames itself. Debian's headless Chromium, driven by playwright-core.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -9,7 +9,7 @@ import { chromiumMissing as skip, openBrowser } from './chromium.js';
 import { decodeFrames } from '../src/node/index.js';
 import { animations, type Animation } from './fixtures/animations.js';
 
-interface Decoded { width: number; height: number; frames: number[][] }
+interface Decoded { width: number; height: number; frames: number[][]; durations: (number | null)[] }
 
 // ImageDecoder needs a secure context: a page served from 127.0.0.1 is one, about:blank is not.
 async function serve(): Promise<Server> {
@@ -18,7 +18,7 @@ async function serve(): Promise<Server> {
     return server;
 }
 
-// Straight (not premultiplied) RGBA with no colour conversion, so that bytes compare with ours.
+// Straight (not premultiplied) RGBA with no colour conversion, so that bytes compare with ours; and each frame's duration.
 async function chromiumFrames(browser: Browser, url: string, list: Animation[]): Promise<Decoded[]> {
     const page = await browser.newPage();
     try {
@@ -31,18 +31,19 @@ async function chromiumFrames(browser: Browser, url: string, list: Animation[]):
                 await dec.tracks.ready;
                 await dec.completed;
                 const count = dec.tracks.selectedTrack?.frameCount ?? 0;
-                const frames: number[][] = [];
+                const frames: number[][] = [], durations: (number | null)[] = [];
                 let width = 0, height = 0;
                 for (let i = 0; i < count; i++) {
                     const { image } = await dec.decode({ frameIndex: i });
                     width = image.displayWidth; height = image.displayHeight;
                     const buf = new Uint8Array(width * height * 4);
                     await image.copyTo(buf, { format: 'RGBA' } as VideoFrameCopyToOptions);
+                    durations.push(image.duration);
                     image.close();
                     frames.push(Array.from(buf));
                 }
                 dec.close();
-                out.push({ width, height, frames });
+                out.push({ width, height, frames, durations });
             }
             return out;
         }, list.map(a => ({ type: a.type, bytes: Array.from(a.bytes) })));
@@ -78,6 +79,8 @@ test('animations: every GIF and APNG frame equals what Chromium\'s ImageDecoder 
             await t.test(a.name, () => {
                 const ours = decodeFrames(a.bytes);
                 assert.deepEqual([ours.length, ours[0].width, ours[0].height], [c.frames.length, c.width, c.height], `${a.name}: frame count and size`);
+                // Chromium's frame durations are the file's own, in microseconds (no minimum delay applied here).
+                assert.deepEqual(ours.map(f => f.delay * 1000), c.durations, `${a.name}: delays`);
                 for (let i = 0; i < ours.length; i++) compare(a.name, i, ours[i].data, c.frames[i], c.width, a.tolerance);
             });
         }

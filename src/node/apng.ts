@@ -1,6 +1,6 @@
-// APNG animation: each frame's raster is decoded as a still PNG by pngjs, then composited on the canvas
+// APNG animation: each frame's raster is decoded to RGBA (decodeFrameRaster), then composited on the canvas
 // with its blend and dispose ops as the APNG specification describes.
-import { decodeRaster, type ApngFrame, type PngInfo } from './png.js';
+import { decodeFrameRaster, type ApngFrame, type PngInfo } from './png.js';
 import type { Budget, ImageFrame } from './image.js';
 
 /** Decodes and composites every frame of an APNG scanned by `scanPng`, charging the returned canvases to `budget` first. */
@@ -12,7 +12,7 @@ export function decodeApng(info: PngInfo, budget: Budget): ImageFrame[] {
     let canvas = new Uint8Array(width * height * 4);
     for (let i = 0; i < frames.length; i++) {
         const f = frames[i];
-        const image = decodeRaster(info, f.width, f.height, f.data, `APNG frame ${i}`);
+        const image = decodeFrameRaster(info, f.width, f.height, f.data, `APNG frame ${i}`);
         // The specification: a first frame disposed to PREVIOUS is disposed to BACKGROUND.
         const dispose = i === 0 && f.dispose === 2 ? 1 : f.dispose;
         const saved = dispose === 2 ? copyRect(canvas, width, f) : null;

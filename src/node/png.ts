@@ -1,6 +1,6 @@
 // PNG and APNG containers: one walk over the chunks checks lengths, CRCs, the header and the animation
 // structure before any pixel is decoded; rasters (the default image, each APNG frame) are inflated with
-// an output limit and then decoded by pngjs.
+// an output limit, then decoded: a still PNG's by pngjs, an APNG frame's here (decodeFrameRaster).
 import { inflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import type { PNG } from 'pngjs';
@@ -89,7 +89,7 @@ export function scanPng(b: Uint8Array): PngInfo {
             if (idatDone) throw new Error(`PNG is corrupt: IDAT at byte ${p} does not follow the other IDAT chunks.`);
             if (info.colorType === 3 && !info.plte) throw new Error('PNG is corrupt: palette image has no PLTE chunk before its data.');
             info.idat.push(data);
-            if (open) open.data.push(data);
+            if (open) addPiece(open, data);
         } else if (info.idat.length > 0) {
             idatDone = true;
         }
@@ -137,7 +137,7 @@ export function scanPng(b: Uint8Array): PngInfo {
             if (!open || info.idat.length === 0 || (info.defaultIsFrame && info.frames.length === 1)) {
                 throw new Error(`APNG is corrupt: fdAT at byte ${p} belongs to no frame (it must follow an fcTL after the image data).`);
             }
-            open.data.push(data.subarray(4));
+            addPiece(open, data.subarray(4));
         }
         p += 12 + len;
     }
@@ -152,54 +152,34 @@ export function scanPng(b: Uint8Array): PngInfo {
     return info;
 }
 
+// Adds a piece of zlib data to a frame. Most frames have one piece: an array of one, where push would reserve 17
+// slots (150 bytes), which an animation of 100,000 small frames keeps until its last frame is decoded.
+function addPiece(f: ApngFrame, piece: Uint8Array): void {
+    if (f.data.length === 0) f.data = [piece];
+    else f.data.push(piece);
+}
+
+// The non-empty passes of a width × height raster as [pass, x0, y0, dx, dy, w, h]: pass p's pixels are
+// (x0 + i dx, y0 + j dy) for i < w, j < h. A raster that is not interlaced is one pass, the whole image.
+function rasterPasses(interlaced: boolean, width: number, height: number): number[][] {
+    const passes = interlaced ? PASSES : [[0, 0, 1, 1]];
+    return passes.map(([x0, y0, dx, dy], pass) => [pass, x0, y0, dx, dy, Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)])
+        .filter(q => q[5] > 0 && q[6] > 0);
+}
+
 // Decompressed size of a width × height raster, with one filter byte per row (per pass when interlaced).
 function inflatedSize(info: PngInfo, width: number, height: number): number {
     const bits = CHANNELS[info.colorType] * info.depth;
-    const row = (w: number) => 1 + Math.ceil(w * bits / 8);
-    if (!info.interlaced) return height * row(width);
-    let n = 0;
-    for (const [x0, y0, dx, dy] of PASSES) {
-        const w = Math.ceil((width - x0) / dx), h = Math.ceil((height - y0) / dy);
-        if (w > 0 && h > 0) n += h * row(w);
-    }
-    return n;
-}
-
-/** @internal One PNG chunk: length, type, data, CRC. */
-export function pngChunk(type: string, data: Uint8Array): Uint8Array {
-    const out = new Uint8Array(12 + data.length);
-    const dv = new DataView(out.buffer);
-    dv.setUint32(0, data.length);
-    for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-    out.set(data, 8);
-    dv.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
-    return out;
-}
-
-// A still PNG holding one APNG frame: the file's header at the frame's size, its palette and transparency, the frame's data.
-function stillPng(info: PngInfo, width: number, height: number, zlib: Uint8Array): Uint8Array {
-    const ihdr = new Uint8Array(13);
-    const dv = new DataView(ihdr.buffer);
-    dv.setUint32(0, width);
-    dv.setUint32(4, height);
-    ihdr.set([info.depth, info.colorType, 0, 0, info.interlaced ? 1 : 0], 8);
-    const parts = [Uint8Array.from(PNG_SIGNATURE), pngChunk('IHDR', ihdr)];
-    if (info.plte) parts.push(pngChunk('PLTE', info.plte));
-    if (info.trns) parts.push(pngChunk('tRNS', info.trns));
-    parts.push(pngChunk('IDAT', zlib), pngChunk('IEND', new Uint8Array(0)));
-    return Buffer.concat(parts);
+    return rasterPasses(info.interlaced, width, height).reduce((n, q) => n + q[6] * (1 + Math.ceil(q[5] * bits / 8)), 0);
 }
 
 /**
- * Decodes one raster of the file to RGBA: the default image (`file` given: the whole file goes to pngjs) or an
- * APNG frame of `width` × `height` from its zlib pieces. `what` names it in errors ("PNG", "APNG frame 3").
- * pngjs inflates without an output limit (interlaced data) and accepts short data silently, so the data is
- * inflated here first with a limit (inflateRaster).
+ * Decodes the default image of a still PNG to RGBA: the whole `file` goes to pngjs, after its data is inflated here
+ * first with a limit (inflateRaster), since pngjs inflates without one (interlaced data) and accepts short data silently.
  */
-export function decodeRaster(info: PngInfo, width: number, height: number, pieces: Uint8Array[], what: string, file?: Uint8Array): RGBAImage {
+export function decodeRaster(info: PngInfo, width: number, height: number, pieces: Uint8Array[], what: string, file: Uint8Array): RGBAImage {
     inflateRaster(info, width, height, pieces, what);
-    const zlib = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
-    const source = file ? file.subarray(0, info.end) : stillPng(info, width, height, zlib);
+    const source = file.subarray(0, info.end);
     let png: PNG;
     try {
         png = pngjs().sync.read(Buffer.from(source.buffer, source.byteOffset, source.length));
@@ -214,15 +194,108 @@ export function decodeRaster(info: PngInfo, width: number, height: number, piece
 }
 
 /**
+ * Decodes one APNG frame of `width` × `height` from its zlib pieces to RGBA, the bytes pngjs gives for the same
+ * raster in a still PNG: inflated with a limit (inflateRaster), unfiltered in place and expanded here. A frame
+ * costs its own pixels and one inflate; through pngjs each cost a still PNG written, parsed and inflated again,
+ * which for an animation of many tiny frames was almost all of the work.
+ */
+export function decodeFrameRaster(info: PngInfo, width: number, height: number, pieces: Uint8Array[], what: string): RGBAImage {
+    const raw = inflateRaster(info, width, height, pieces, what);
+    const { colorType, depth, plte, trns } = info;
+    const channels = CHANNELS[colorType], bits = channels * depth, bpp = Math.max(1, bits >> 3);
+    const data = new Uint8Array(width * height * 4);
+    // A grey or RGB tRNS key (scanPng keeps tRNS only for types 0, 2 and 3), compared with the samples before
+    // scaling, as pngjs does; -1 where there is none.
+    const key = trns && colorType !== 3 ? trns : null, entries = plte ? plte.length / 3 : 0;
+    const k0 = key ? (key[0] << 8) | key[1] : -1, k1 = key && colorType === 2 ? (key[2] << 8) | key[3] : -1, k2 = key && colorType === 2 ? (key[4] << 8) | key[5] : -1;
+    let o = 1;
+    for (const [pass, x0, y0, dx, dy, w, h] of rasterPasses(info.interlaced, width, height)) {
+        const rowBytes = Math.ceil(w * bits / 8);
+        // Scanline j of the pass starts at o, after its filter type; scanline j - 1 starts rowBytes + 1 bytes earlier.
+        for (let j = 0, y = y0; j < h; j++, y += dy, o += rowBytes + 1) {
+            const f = raw[o - 1];
+            if (f > 4) throw new Error(`${what} is corrupt: scanline ${j}${info.interlaced ? ` of interlace pass ${pass + 1}` : ''} has filter type ${f}, expected 0..4.`);
+            if (f !== 0) for (let c = 0; c < bpp; c++) unfilter(raw, f, o + c, j > 0 ? o - rowBytes - 1 + c : -1, rowBytes - c, bpp);
+            for (let i = 0, x = x0, k = 0; i < w; i++, x += dx, k += channels) {
+                const d = (y * width + x) * 4, s0 = sample(raw, o, k, depth);
+                if (colorType === 3) {
+                    if (s0 >= entries) throw new Error(`${what} is corrupt: palette index ${s0} at (${x}, ${y}) is not in its ${entries}-entry palette.`);
+                    const q = 3 * s0, p = plte as Uint8Array;
+                    data[d] = p[q]; data[d + 1] = p[q + 1]; data[d + 2] = p[q + 2];
+                    data[d + 3] = trns && s0 < trns.length ? trns[s0] : 255;
+                } else if (colorType === 0 || colorType === 4) {
+                    if (s0 === k0) continue;
+                    data[d] = data[d + 1] = data[d + 2] = scale(s0, depth);
+                    data[d + 3] = colorType === 4 ? scale(sample(raw, o, k + 1, depth), depth) : 255;
+                } else {
+                    const s1 = sample(raw, o, k + 1, depth), s2 = sample(raw, o, k + 2, depth);
+                    if (s0 === k0 && s1 === k1 && s2 === k2) continue;
+                    data[d] = scale(s0, depth); data[d + 1] = scale(s1, depth); data[d + 2] = scale(s2, depth);
+                    data[d + 3] = colorType === 6 ? scale(sample(raw, o, k + 3, depth), depth) : 255;
+                }
+            }
+        }
+    }
+    return { width, height, data };
+}
+
+// Sample k of the scanline at o, packed big-endian at `depth` bits.
+function sample(raw: Uint8Array, o: number, k: number, depth: number): number {
+    if (depth === 8) return raw[o + k];
+    if (depth === 16) return (raw[o + 2 * k] << 8) | raw[o + 2 * k + 1];
+    return (raw[o + ((k * depth) >> 3)] >> (8 - depth - ((k * depth) & 7))) & ((1 << depth) - 1);
+}
+
+// A sample scaled to 8 bits as pngjs scales it: floor(v × 255 / max + 0.5).
+function scale(v: number, depth: number): number {
+    return depth === 8 ? v : Math.floor((v * 255) / (2 ** depth - 1) + 0.5);
+}
+
+// Reverses filter type f (1..4) in place on the bytes o, o + bpp, o + 2 bpp, … (n bytes from o: one byte of
+// every pixel; filters never mix a pixel's bytes); the previous row's same bytes (already unfiltered) are at p, or p < 0 for none.
+/** @internal */
+export function unfilter(raw: Uint8Array, f: number, o: number, p: number, n: number, bpp: number): void {
+    if (f === 1) {
+        for (let i = bpp, a = raw[o]; i < n; i += bpp) raw[o + i] = a = (raw[o + i] + a) & 255;
+    } else if (f === 2) {
+        if (p >= 0) for (let i = 0; i < n; i += bpp) raw[o + i] += raw[p + i];
+    } else if (f === 3) {
+        if (p >= 0) {
+            for (let i = 0, a = 0; i < n; i += bpp) raw[o + i] = a = (raw[o + i] + ((a + raw[p + i]) >> 1)) & 255;
+        } else {
+            for (let i = bpp, a = raw[o]; i < n; i += bpp) raw[o + i] = a = (raw[o + i] + (a >> 1)) & 255;
+        }
+    } else if (p >= 0) {
+        for (let i = 0, a = 0, c = 0; i < n; i += bpp) {
+            const b = raw[p + i];
+            let pa = b - c, pb = a - c, pc = pa + pb;
+            if (pa < 0) pa = -pa;
+            if (pb < 0) pb = -pb;
+            if (pc < 0) pc = -pc;
+            raw[o + i] = a = (raw[o + i] + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 255;
+            c = b;
+        }
+    } else {
+        // Paeth with no row above predicts from the left byte alone.
+        for (let i = bpp, a = raw[o]; i < n; i += bpp) raw[o + i] = a = (raw[o + i] + a) & 255;
+    }
+}
+
+/**
  * Inflates one raster's zlib pieces with zlib stopping at the size a `width` × `height` raster needs (a zlib bomb
- * fails at that size, fast), and checks that the data is exactly that long: the filtered scanlines.
+ * fails at that size, fast), and checks that the data is exactly that long, the filtered scanlines, and that
+ * nothing follows the zlib stream.
  */
 export function inflateRaster(info: PngInfo, width: number, height: number, pieces: Uint8Array[], what: string): Buffer {
     const expected = inflatedSize(info, width, height);
     const zlib = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
-    let raw: Buffer;
+    let raw: Buffer, read: number;
     try {
-        raw = inflateSync(zlib, { maxOutputLength: Math.max(1, expected) });
+        // Output chunks no larger than the raster (zlib's default is 16 KiB): a tiny APNG frame allocates a few bytes,
+        // not 16 KiB. `info` gives the engine too, which counts the input bytes the stream used.
+        const out = inflateSync(zlib, { maxOutputLength: Math.max(1, expected), chunkSize: Math.max(64, Math.min(expected, 16384)), info: true }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
+        raw = out.buffer;
+        read = out.engine.bytesWritten;
     } catch (e) {
         const err = e as NodeJS.ErrnoException;
         if (err.code === 'ERR_BUFFER_TOO_LARGE' || /larger than/i.test(err.message)) {
@@ -231,6 +304,8 @@ export function inflateRaster(info: PngInfo, width: number, height: number, piec
         throw new Error(`${what} is corrupt: its image data does not inflate (${err.message}).`, { cause: e });
     }
     if (raw.length !== expected) throw new Error(`${what} is truncated or corrupt: its image data inflates to ${raw.length} bytes, expected ${expected}.`);
+    // zlib stops at the end of the stream; pngjs refuses data after it (a repeated IDAT), and so do we, on every path.
+    if (read !== zlib.length) throw new Error(`${what} is corrupt: its image data has ${zlib.length - read} bytes after the end of its zlib stream.`);
     return raw;
 }
 

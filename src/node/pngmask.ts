@@ -4,7 +4,7 @@
 // key compared with the raw samples) thresholded by Mask.fromRGBA: alpha > threshold.
 import { checkInt } from '../check.js';
 import { Budget } from './image.js';
-import { inflateRaster, PNG_SIGNATURE, scanPng, type PngInfo } from './png.js';
+import { inflateRaster, PNG_SIGNATURE, scanPng, unfilter, type PngInfo } from './png.js';
 
 const PASSES = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
@@ -142,33 +142,4 @@ function rgbKey(raw: Uint8Array, o: number, depth: number, w: number, k0: number
 // Sets pixels x0, x0 + dx, … (w of them) of row y.
 function fill(words: Uint32Array, height: number, y: number, x0: number, dx: number, w: number): void {
     for (let i = 0, x = x0; i < w; i++, x += dx) words[(x >>> 5) * height + y] |= 1 << (x & 31);
-}
-
-// Reverses filter type f (1..4) in place on the bytes o, o + bpp, o + 2 bpp, … (n bytes from o: one byte of
-// every pixel; filters never mix a pixel's bytes); the previous row's same bytes (already unfiltered) are at p, or p < 0 for none.
-function unfilter(raw: Uint8Array, f: number, o: number, p: number, n: number, bpp: number): void {
-    if (f === 1) {
-        for (let i = bpp, a = raw[o]; i < n; i += bpp) raw[o + i] = a = (raw[o + i] + a) & 255;
-    } else if (f === 2) {
-        if (p >= 0) for (let i = 0; i < n; i += bpp) raw[o + i] += raw[p + i];
-    } else if (f === 3) {
-        if (p >= 0) {
-            for (let i = 0, a = 0; i < n; i += bpp) raw[o + i] = a = (raw[o + i] + ((a + raw[p + i]) >> 1)) & 255;
-        } else {
-            for (let i = bpp, a = raw[o]; i < n; i += bpp) raw[o + i] = a = (raw[o + i] + (a >> 1)) & 255;
-        }
-    } else if (p >= 0) {
-        for (let i = 0, a = 0, c = 0; i < n; i += bpp) {
-            const b = raw[p + i];
-            let pa = b - c, pb = a - c, pc = pa + pb;
-            if (pa < 0) pa = -pa;
-            if (pb < 0) pb = -pb;
-            if (pc < 0) pc = -pc;
-            raw[o + i] = a = (raw[o + i] + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 255;
-            c = b;
-        }
-    } else {
-        // Paeth with no row above predicts from the left byte alone.
-        for (let i = bpp, a = raw[o]; i < n; i += bpp) raw[o + i] = a = (raw[o + i] + a) & 255;
-    }
 }
