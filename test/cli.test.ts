@@ -271,3 +271,61 @@ test('cli inspect --png: a frame too large for a preview is a size error before 
     assert.equal(r.code, 0, r.err);
     assert.deepEqual([PNG.sync.read(readFileSync(join(dir, 'wide.png'))).width], [1024]);
 });
+
+test('cli: the JSON `hitmask polygons` writes into a sprite folder is skipped with a note when found again; named, it is a clear error', () => {
+    // A folder holding a sheet layout beside a plain sprite: the layout must still be read as one.
+    mkdirSync(join(dir, 'plain'));
+    copyFileSync(join(SPRITES, 'shot.gif'), join(dir, 'plain', 'shot.gif'));
+    copyFileSync(join(SPRITES, 'alien1.png'), join(dir, 'plain', 'sheet.png'));
+    writeFileSync(join(dir, 'plain', 'sheet.json'), JSON.stringify({ frames: [{ filename: 'right', frame: { x: 40, y: 0, w: 40, h: 71 } }], meta: { image: 'sheet.png' } }));
+    let r = run('polygons', 'plain', '-o', 'plain/shapes.json');
+    assert.equal(r.code, 0, r.err);
+    // An atlas of no frames gives "frames": {}, which must not pass for an empty layout either.
+    writeFileSync(join(dir, 'plain', 'empty.json'), '{"version":1,"tolerance":0,"maxVertices":8,"frames":{}}\n');
+    const note = 'hitmask: note: skipped plain/empty.json: an empty "frames" and no "meta", so not a TexturePacker or Aseprite sheet\n'
+        + 'hitmask: note: skipped plain/shapes.json: frames["right"] has no "frame": {x, y, w, h} rectangle, so not a TexturePacker or Aseprite sheet\n';
+    for (const input of ['plain', 'plain/*']) {
+        r = run('build', input, '-o', 'plain.hitmask');
+        assert.equal(r.code, 0, `${input}: ${r.err}`);
+        assert.equal(r.err, note, input);
+        assert.deepEqual(MaskAtlas.from(readFileSync(join(dir, 'plain.hitmask'))).names, ['right', 'shot'], input);
+        r = run('polygons', input);
+        assert.equal(r.code, 0, `${input}: ${r.err}`);
+        assert.equal(r.err, note, input);
+        assert.deepEqual(Object.keys((JSON.parse(r.out) as { frames: object }).frames), ['right', 'shot'], input);
+    }
+    fails(['build', 'plain/shapes.json', '-o', 'x.hitmask'], /plain\/shapes\.json: frames\["right"\] has no "frame": \{x, y, w, h\} rectangle; expected TexturePacker or Aseprite JSON \(this is the JSON `hitmask polygons` writes: pass the images it was traced from\)\.$/m);
+    fails(['polygons', 'plain/empty.json'], /Cannot read image of plain\/empty\.json ".*empty\.png"/);
+    rmSync(join(dir, 'plain'), { recursive: true });
+    rmSync(join(dir, 'plain.hitmask'));
+});
+
+test('cli: a glob over nested folders names frames by their path below the glob\'s fixed prefix; a name clash names both files and the fix', () => {
+    for (const [from, to] of [['alien1.png', 'a/pause.png'], ['chimp.png', 'b/pause.png'], ['shot.gif', 'b/deep/pause.gif']]) {
+        mkdirSync(join(dir, 'nest', to, '..'), { recursive: true });
+        copyFileSync(join(SPRITES, from), join(dir, 'nest', to));
+    }
+    const names = (...args: string[]) => {
+        const r = run('build', ...args, '-o', 'nest.hitmask');
+        assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+        return MaskAtlas.from(readFileSync(join(dir, 'nest.hitmask'))).names;
+    };
+    assert.deepEqual(names('nest/**/*.png'), ['a/pause', 'b/pause']);
+    assert.deepEqual(names('nest/*/pause.png'), ['a/pause', 'b/pause']);
+    assert.deepEqual(names('nest/b/**/*.{png,gif}'), ['deep/pause', 'pause']);
+    // The same names as the folder form.
+    assert.deepEqual(names('nest/**/*.{png,gif}'), names('nest'));
+    assert.equal(run('polygons', 'nest/**/*.png', '-o', 'nest.json').code, 0);
+    assert.deepEqual(Object.keys((JSON.parse(readFileSync(join(dir, 'nest.json'), 'utf8')) as { frames: object }).frames), ['a/pause', 'b/pause']);
+    // Separate inputs with one base name: both files and the fix.
+    for (const cmd of [['build', '-o', 'x.hitmask'], ['polygons']]) {
+        fails([...cmd, 'nest/a/pause.png', 'nest/b/pause.png'], /^hitmask: Frame name "pause" comes from both nest\/a\/pause\.png and nest\/b\/pause\.png; rename one, or pass their common folder "nest" instead of each file, so that names keep the sub-path \(as in "a\/pause"\)\.$/m);
+    }
+    // One folder, two files named alike: no common folder helps.
+    copyFileSync(join(SPRITES, 'shot.gif'), join(dir, 'nest', 'a', 'pause.gif'));
+    fails(['build', 'nest', '-o', 'x.hitmask'], /^hitmask: Frame name "a\/pause" comes from both nest\/a\/pause\.gif and nest\/a\/pause\.png; rename one\.$/m);
+    assert.ok(!existsSync(join(dir, 'x.hitmask')));
+    rmSync(join(dir, 'nest'), { recursive: true });
+    rmSync(join(dir, 'nest.hitmask'));
+    rmSync(join(dir, 'nest.json'));
+});

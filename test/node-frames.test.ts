@@ -186,7 +186,8 @@ test('single images, animations, folders and globs', async () => {
     assert.deepEqual(atlas.names, ['enemies/alien1', 'shot']);
     assert.equal(atlas.get('enemies/alien1').count(), 3201);
     const globbed = await buildAtlas(['tree/**/*.png', join(dir, 'tree', 'shot.gif')], { cwd: dir });
-    assert.deepEqual(globbed.atlas.names, ['alien1', 'shot']);
+    // A glob names frames by their path below its fixed prefix ("tree/"), as the folder form does.
+    assert.deepEqual(globbed.atlas.names, ['enemies/alien1', 'shot']);
     // Threshold and colour key.
     const t0 = (await buildAtlas([join(sub, 'alien1.png')], { threshold: 254 })).atlas.get('alien1');
     assert.equal(t0.count(), 3201);

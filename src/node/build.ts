@@ -13,7 +13,7 @@ import type { WorkerJob, WorkerResult } from './build-worker.js';
 import { maskPolygons, type PolygonsJsonOptions } from './polygons.js';
 import { DEFAULT_MAX_BYTES, type RGBAImage } from './image.js';
 import { fileKind, readInput } from './read.js';
-import { gridFrames, parseSheetJson, type GridOptions, type SheetFrame, type SheetLayout } from './sheets.js';
+import { gridFrames, notSheetLayout, parseSheetJson, type GridOptions, type SheetFrame, type SheetLayout } from './sheets.js';
 
 /** How pixels become mask bits. */
 export interface MaskOptions {
@@ -109,7 +109,10 @@ export async function resolveInputs(inputs: readonly string[], cwd = process.cwd
         } else if (isDynamicPattern(input)) {
             const files = (await glob([input], { cwd, onlyFiles: true, absolute: true })).filter(f => EXTENSIONS.includes(extname(f).toLowerCase()));
             if (files.length === 0) throw new Error(`No .png, .gif or .json files match ${JSON.stringify(input)}.`);
-            for (const f of files.sort()) out.push({ path: f, name: stripExt(basename(f)), found: true, root: dirname(f) });
+            // As inside a folder, the name keeps the path below the glob's fixed prefix (its folders before the
+            // first wildcard), so names are unique: "art/**/*.png" names art/enemies/alien1.png "enemies/alien1".
+            const base = resolve(cwd, globBase(input));
+            for (const f of files.sort()) out.push({ path: f, name: stripExt(subPath(base, f) ?? basename(f)), found: true, root: dirname(f) });
         } else {
             throw new Error(`Input ${JSON.stringify(input)} does not exist; expected a file, a folder or a glob.`);
         }
@@ -119,7 +122,8 @@ export async function resolveInputs(inputs: readonly string[], cwd = process.cwd
 
 /**
  * Builds masks for every frame of the inputs: a single image becomes one frame named after the file
- * (`alien1.png` → `alien1`), an animation one frame per image (`name/0`, …, with delays and a tag `name`),
+ * (`alien1.png` → `alien1`; found in a folder input or by a glob, with its path below the folder or the glob's
+ * fixed prefix: `enemies/alien1`), an animation one frame per image (`name/0`, …, with delays and a tag `name`),
  * a grid sheet `name/0`, `name/1`, …, and a TexturePacker/Aseprite JSON its own frame names (its image is then not built alone).
  */
 export async function buildAtlas(inputs: readonly string[], options: BuildOptions = {}): Promise<BuildResult> {
@@ -130,7 +134,8 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     const files = await resolveInputs(inputs, options.cwd);
     const stats: BuildStats = { files: 0, frames: 0, bitsSet: 0, rgbaBytes: 0, decodeMs: 0, maskMs: 0, workerFiles: 0 };
     const atlas = new MaskAtlas();
-    const origin = new Map<string, string>();
+    // Where each frame name came from; `byFile`: the name is made from the file's name (not a layout's own).
+    const origin = new Map<string, { label: string; path: string; byFile: boolean }>();
     const sources = new Set<string>(), notes: string[] = [];
     const cwd = options.cwd ?? process.cwd();
     const roots = [...new Set(files.map(f => f.root))];
@@ -221,10 +226,11 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
             }
             const job = jobs[k];
             const label = labelOf(job);
+            const from = { label, path: job.file.path, byFile: !job.layout && (!options.grid || (options.grid.names ?? '{name}').includes('{name}')) };
             const add = (name: string, mask: Mask, f: Omit<SheetFrame, 'name' | 'x' | 'y' | 'width' | 'height' | 'rotated'>) => {
                 const prev = origin.get(name);
-                if (prev !== undefined) throw new Error(`Frame name ${JSON.stringify(name)} comes from both ${prev} and ${label}; rename one, or build them into separate files.`);
-                origin.set(name, label);
+                if (prev !== undefined) throw new Error(nameClash(name, prev, from, cwd));
+                origin.set(name, from);
                 let x = f.offsetX, y = f.offsetY;
                 if (options.trim) {
                     const t = trim(mask);
@@ -309,7 +315,8 @@ export function startWorkers(files: number, requested: number | undefined): Work
     });
 }
 
-// Why a .json found in a folder is not a sheet layout (null when it is one): not JSON, or no "frames".
+// Why a .json found in a folder or by a glob is not a sheet layout (null when it is one): not JSON, or not shaped
+// as one (notSheetLayout).
 function notLayout(text: string): string | null {
     let json: unknown;
     try {
@@ -317,8 +324,36 @@ function notLayout(text: string): string | null {
     } catch {
         return 'not valid JSON, so not a TexturePacker or Aseprite sheet';
     }
-    if (json == null || typeof json !== 'object' || Array.isArray(json) || !('frames' in json)) return 'no "frames", so not a TexturePacker or Aseprite sheet';
-    return null;
+    return notSheetLayout(json);
+}
+
+// The fixed prefix of a glob: its folders before the first one with a wildcard, unescaped ("" for none).
+function globBase(pattern: string): string {
+    const fixed: string[] = [];
+    for (const part of pattern.split('/').slice(0, -1)) {
+        if (isDynamicPattern(part)) break;
+        fixed.push(part.replace(/\\(.)/g, '$1'));
+    }
+    return fixed.length === 1 && fixed[0] === '' ? '/' : fixed.join('/');
+}
+
+// `path` below the folder `base`, with / between folders; undefined when it is not below it.
+function subPath(base: string, path: string): string | undefined {
+    const rel = relative(base, path);
+    return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? undefined : rel.split(sep).join('/');
+}
+
+// The error for two files giving one frame name: both files, and the fix. Where both names are made from the
+// files' names and the files lie in different folders, their common folder as the input gives each its sub-path.
+function nameClash(name: string, a: { label: string; path: string; byFile: boolean }, b: { label: string; path: string; byFile: boolean }, cwd: string): string {
+    const head = `Frame name ${JSON.stringify(name)} comes from both ${a.label} and ${b.label}; rename one`;
+    if (a.path === b.path) return `${head}, or pass the file only once.`;
+    if (!a.byFile || !b.byFile) return `${head}, or build them into separate files.`;
+    let common = dirname(a.path);
+    while (subPath(common, b.path) === undefined && dirname(common) !== common) common = dirname(common);
+    if (dirname(a.path) === dirname(b.path) || dirname(common) === common) return `${head}.`;
+    const example = stripExt(subPath(common, a.path) ?? basename(a.path));
+    return `${head}, or pass their common folder ${JSON.stringify(relative(cwd, common) || '.')} instead of each file, so that names keep the sub-path (as in ${JSON.stringify(example)}).`;
 }
 
 // A JSON's meta.image must lie in one of the input folders (symbolic links followed), unless allowed.

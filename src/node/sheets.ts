@@ -93,18 +93,13 @@ export function parseSheetJson(json: unknown, label = 'atlas JSON'): SheetLayout
         }
     }
     const root = obj(json, label);
-    const frames: SheetFrame[] = [];
-    const list = root.frames;
-    if (Array.isArray(list)) {
-        list.forEach((f, i) => {
-            const o = obj(f, `${label}: frames[${i}]`);
-            frames.push(frame(str(o.filename, `${label}: frames[${i}].filename`), o, `${label}: frames[${i}]`));
-        });
-    } else if (list != null && typeof list === 'object') {
-        for (const [name, f] of Object.entries(list)) frames.push(frame(name, obj(f, `${label}: frames[${JSON.stringify(name)}]`), `${label}: frames[${JSON.stringify(name)}]`));
-    } else {
-        throw new Error(`${label} has no "frames" object or array (got ${describe(list)}); expected TexturePacker or Aseprite JSON.`);
-    }
+    const list = frameEntries(root.frames);
+    if (!list) throw new Error(`${label} has no "frames" object or array (got ${describe(root.frames)}); expected TexturePacker or Aseprite JSON.`);
+    const frames = list.map(({ key, at, value }) => {
+        const what = `${label}: ${at}`;
+        const o = obj(value, what);
+        return frame(key ?? str(o.filename, `${what}.filename`), o, what);
+    });
     const meta = root.meta == null ? {} : obj(root.meta, `${label}: meta`);
     const image = meta.image === undefined ? undefined : str(meta.image, `${label}: meta.image`);
     const tags: SheetTag[] = [];
@@ -145,8 +140,37 @@ export function parseSheetJson(json: unknown, label = 'atlas JSON'): SheetLayout
     return image === undefined ? { frames, tags } : { image, frames, tags };
 }
 
+/**
+ * @internal Why parsed JSON found in a folder or by a glob is not a sheet layout, or null when it is one. A layout
+ * has "frames" whose entries hold `frame: {x, y, w, h}` rectangles (one such entry is enough, so that a mistake in
+ * another stays an error), or empty "frames" beside a "meta" object. Other JSON with "frames", such as what
+ * `hitmask polygons` writes, is not one.
+ */
+export function notSheetLayout(json: unknown): string | null {
+    const not = 'so not a TexturePacker or Aseprite sheet';
+    const root = isObject(json) ? json : {};
+    const list = frameEntries(root.frames);
+    if (!list) return `no "frames", ${not}`;
+    if (list.length === 0) return isObject(root.meta) ? null : `an empty "frames" and no "meta", ${not}`;
+    if (list.some(({ value }) => isObject(value) && isObject(value.frame) && ['x', 'y', 'w', 'h'].every(k => k in (value.frame as object)))) return null;
+    return `${list[0].at} has no "frame": {x, y, w, h} rectangle, ${not}`;
+}
+
+// The entries of a layout's "frames" (an array, or a hash keyed by frame name), each with where it is for
+// errors; null when "frames" is neither.
+function frameEntries(list: unknown): { key?: string; at: string; value: unknown }[] | null {
+    if (Array.isArray(list)) return list.map((value: unknown, i) => ({ at: `frames[${i}]`, value }));
+    if (list == null || typeof list !== 'object') return null;
+    return Object.entries(list).map(([key, value]) => ({ key, at: `frames[${JSON.stringify(key)}]`, value }));
+}
+
 function frame(name: string, o: Record<string, unknown>, what: string): SheetFrame {
     if (name.length === 0) throw new Error(`${what} has an empty name.`);
+    if (o.frame === undefined) {
+        // The JSON `hitmask polygons` writes has "frames" too, with polygons in place of rectangles.
+        const traced = Array.isArray(o.polygons) ? ' (this is the JSON `hitmask polygons` writes: pass the images it was traced from)' : '';
+        throw new Error(`${what} has no "frame": {x, y, w, h} rectangle; expected TexturePacker or Aseprite JSON${traced}.`);
+    }
     const r = obj(o.frame, `${what}.frame`);
     const x = int(r.x, `${what}.frame.x`, 0), y = int(r.y, `${what}.frame.y`, 0);
     const w = int(r.w, `${what}.frame.w`, 0), h = int(r.h, `${what}.frame.h`, 0);
@@ -164,9 +188,13 @@ function frame(name: string, o: Record<string, unknown>, what: string): SheetFra
     };
 }
 
+function isObject(v: unknown): v is Record<string, unknown> {
+    return v != null && typeof v === 'object' && !Array.isArray(v);
+}
+
 function obj(v: unknown, what: string): Record<string, unknown> {
-    if (v == null || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${what} must be an object, got ${describe(v)}.`);
-    return v as Record<string, unknown>;
+    if (!isObject(v)) throw new Error(`${what} must be an object, got ${describe(v)}.`);
+    return v;
 }
 
 function arr(v: unknown, what: string): unknown[] {
