@@ -1,12 +1,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { Mask, MaskAtlas } from '../src/index.js';
-import { cliRunner, ensureBuilt } from './cli-run.js';
+import { CLI, cliRunner, ensureBuilt } from './cli-run.js';
 
 // `hitmask polygons`, run as the built binary (dist/), as test/cli.test.ts runs the other commands.
 const SPRITES = fileURLToPath(new URL('./fixtures/sprites/', import.meta.url));
@@ -255,4 +256,20 @@ test('cli polygons errors: bad --tolerance and --max-vertices, bad inputs and bu
     fails(['polygons', 'sprites', '--bogus'], /unknown option '--bogus'/);
     fails(['polygons', 'sprites/shot.gif', '-o', 'nodir/x.json'], /Cannot write "nodir\/x\.json": .*; nothing was written/);
     assert.ok(!existsSync(join(dir, 'x.json')));
+});
+
+test('cli polygons: a noisy image whose polygon is over convexPieces\' vertexLimit fails at once, one line, exit 2, nothing written', () => {
+    // 512² noise at 65 % fill: one polygon of 160,000 vertices and 25,000 holes, which ran for hours.
+    const size = 512, noise = new PNG({ width: size, height: size });
+    let seed = 11;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let i = 0; i < size * size; i++) noise.data[4 * i + 3] = rnd() < 0.65 ? 255 : 0;
+    writeFileSync(join(dir, 'noise.png'), PNG.sync.write(noise));
+    // The timeout only keeps a runaway from hanging the suite (SIGKILL: a busy CLI cannot run its SIGTERM
+    // handler); the assertions are on the exit and the message.
+    const r = spawnSync(process.execPath, [CLI, 'polygons', 'noise.png', '-o', 'noise.json'], { cwd: dir, encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
+    assert.equal(r.status, 2, `status ${r.status} (signal ${r.signal}): ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^hitmask: Frame "noise": polygon has \d{6} vertices \(outer ring and \d{5} holes\), more than vertexLimit 32768: cutting it could take minutes\. Simplify it first with a tolerance, cut the mask into smaller masks, or raise vertexLimit\.\n$/);
+    assert.ok(!existsSync(join(dir, 'noise.json')));
 });

@@ -1,13 +1,16 @@
 // hitmask/shapes convexPieces: convex, at most maxVertices, areas add up exactly, no overlap, and the
-// pieces cover exactly the polygon (sample points in every pixel) on random masks and the pygame sprites.
+// pieces cover exactly the polygon (sample points in every pixel) on random masks and the pygame sprites;
+// noisy masks of thousands of holes cut in bounded CPU time, larger ones refused at once by vertexLimit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { Mask } from '../src/index.js';
 import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
 import { triangles } from '../src/shapes/convex.js';
 import { Ref, mulberry32 } from './reference.js';
+import { allocations, cost, costText, type Cost } from './work.js';
 
 const SEED = 20260515;
 
@@ -152,4 +155,73 @@ test('convexPieces argument checks', () => {
     const [tri] = convexPieces(ok, { maxVertices: 3 });
     assert.equal(tri.length, 6);
     assert.equal(area2(tri), 1);
+});
+
+const vertexCount = (p: Polygon): number => (p.outer.length + p.holes.reduce((s, h) => s + h.length, 0)) / 2;
+
+test('convexPieces: the same pieces, to the vertex, as the plain ear test and hole joining (pygame sprites, a noisy mask)', () => {
+    // The z-order ear test and the holes joined where the ring changed make no other choice than a walk
+    // over every node: this hash is of the pieces the plain implementation cut.
+    const hash = createHash('sha256');
+    const masks = sprites().map(([, m]) => m);
+    masks.push(Ref.random(128, 96, 0.65, SEED).toMask());
+    for (const m of masks) for (const tolerance of [0, 1]) for (const p of toPolygons(m, { tolerance })) hash.update(JSON.stringify(convexPieces(p)));
+    assert.equal(hash.digest('hex').slice(0, 16), 'e3c2d2ab16375ce7');
+});
+
+test('convexPieces on 256² noise (65 % fill, 6,000 holes, 40,000 vertices): bounded CPU time, exact cover', () => {
+    // The ear test walked the whole ring and every hole join rescanned every hole waiting: 28 s here.
+    const m = Ref.random(256, 256, 0.65, 1).toMask(), polys = toPolygons(m);
+    const big = polys.reduce((a, b) => (vertexCount(b) > vertexCount(a) ? b : a));
+    assert.ok(vertexCount(big) > 40000 && big.holes.length > 6000, `${vertexCount(big)} vertices, ${big.holes.length} holes`);
+    const c = cost(() => polys.map(p => convexPieces(p, { vertexLimit: Infinity })));
+    assert.ok(c.cpuMs < 8000, `convexPieces on 256² noise took ${costText(c)}`);
+    // Every set pixel's sample point in exactly one piece, no clear one in any; convex pieces, areas exact.
+    const count = new Uint8Array(m.width * m.height);
+    c.value.forEach((pieces, k) => {
+        const area = [polys[k].outer, ...polys[k].holes].reduce((s, r) => s + area2(r), 0);
+        assert.equal(pieces.reduce((s, p) => s + area2(p), 0), area, `polygon ${k}: pieces add up to its area`);
+        for (const p of pieces) {
+            const n = p.length / 2;
+            assert.ok(n >= 3 && n <= 8);
+            let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
+            for (let i = 0; i < p.length; i += 2) {
+                bx0 = Math.min(bx0, p[i]); bx1 = Math.max(bx1, p[i]); by0 = Math.min(by0, p[i + 1]); by1 = Math.max(by1, p[i + 1]);
+            }
+            for (let y = by0; y < by1; y++) for (let x = bx0; x < bx1; x++) {
+                let inside = true;
+                for (let i = 0, j = n - 1; i < n && inside; j = i++) {
+                    inside = (p[2 * i] - p[2 * j]) * (y + SY - p[2 * j + 1]) - (p[2 * i + 1] - p[2 * j + 1]) * (x + SX - p[2 * j]) > 0;
+                }
+                if (inside) count[y * m.width + x]++;
+            }
+        }
+    });
+    for (let y = 0; y < m.height; y++) for (let x = 0; x < m.width; x++) {
+        assert.equal(count[y * m.width + x], m.get(x, y) ? 1 : 0, `pixel (${x}, ${y}) is in ${count[y * m.width + x]} pieces`);
+    }
+});
+
+test('convexPieces: a polygon over vertexLimit (default 32768) throws a RangeError at once, allocating nothing', () => {
+    // 512² noise: one polygon of 160,000 vertices and 25,000 holes, which ran for hours.
+    const big = toPolygons(Ref.random(512, 512, 0.65, 1).toMask()).reduce((a, b) => (vertexCount(b) > vertexCount(a) ? b : a));
+    const n = vertexCount(big);
+    assert.ok(n > 150000, `${n} vertices`);
+    let c: Cost<void> | undefined;
+    const made = allocations(() => {
+        c = cost(() => assert.throws(() => convexPieces(big), {
+            name: 'RangeError',
+            message: new RegExp(`^polygon has ${n} vertices \\(outer ring and ${big.holes.length} holes\\), more than vertexLimit 32768: cutting it could take minutes\\. ` +
+                'Simplify it first with a tolerance, cut the mask into smaller masks, or raise vertexLimit\\.$'),
+        }));
+    });
+    assert.ok(c && c.cpuMs < 1000, `refusing took ${c && costText(c)}`);
+    assert.equal(made.bytes, 0, 'nothing allocated before the refusal');
+    // The limit counts every vertex, outer ring and holes: 8 here.
+    const ring = { outer: [0, 0, 3, 0, 3, 3, 0, 3], holes: [[1, 1, 1, 2, 2, 2, 2, 1]] };
+    assert.equal(convexPieces(ring, { vertexLimit: 8 }).reduce((s, p) => s + area2(p), 0), 16);
+    assert.throws(() => convexPieces(ring, { vertexLimit: 7 }), { name: 'RangeError', message: /^polygon has 8 vertices \(outer ring and 1 hole\), more than vertexLimit 7:/ });
+    for (const v of [2, 0, 7.5, NaN, -Infinity, '8']) {
+        assert.throws(() => convexPieces(ring, { vertexLimit: v as number }), { name: 'RangeError', message: /^vertexLimit must be an integer >= 3 or Infinity, got / });
+    }
 });

@@ -388,8 +388,8 @@ test('engine helpers: axes, origin, orientation and errors', () => {
     assert.deepEqual(parts.parts[0].position, { x: 2, y: 1 });
     assert.ok(Math.abs(parts.centre.x - (8 * 2 + 2 * (14 / 3)) / 10) < 1e-12 && Math.abs(parts.centre.y - (8 * 1 + 2 * (2 / 3)) / 10) < 1e-12);
 
-    assert.throws(() => planckPolygons([sq], { scale: 0 }), /RangeError: scale must be a finite number > 0 .*got 0/);
-    assert.throws(() => rapierPoints([sq], { scale: NaN }), /RangeError: scale .*got NaN/);
+    assert.throws(() => planckPolygons([sq], { scale: 0 }), /RangeError: planckPolygons: scale must be a finite number > 0 .*got 0/);
+    assert.throws(() => rapierPoints([sq], { scale: NaN }), /RangeError: rapierPoints: scale .*got NaN/);
     assert.throws(() => rapierPoints([sq], { scale: -1 }), RangeError);
     assert.throws(() => planckPolygons([sq], { flipY: 1 as unknown as boolean }), /TypeError: flipY must be a boolean, got 1/);
     assert.throws(() => planckPolygons([sq], { origin: { x: Infinity, y: 0 } }), /RangeError: origin.x must be a finite number/);
@@ -409,4 +409,40 @@ test('engine helpers: axes, origin, orientation and errors', () => {
     assert.throws(() => matterBody(Matter, [sq], { x: NaN }), /RangeError: options.x must be a finite number, got NaN/);
     assert.throws(() => matterBody(Matter, []), /RangeError: pieces must hold at least one piece/);
     assert.throws(() => rapierPoints([sq], null as unknown as object), /TypeError: options must be an object, got null/);
+});
+
+test('engine helpers: absurd scales, origins and coordinates throw a RangeError naming the helper, never Infinity or all zeros', () => {
+    const sq = [0, 0, 4, 0, 4, 2, 0, 2], poly: Polygon = { outer: sq, holes: [] };
+    const helpers: [string, (o: { scale?: number; origin?: Point; flipY?: boolean }) => ArrayLike<number>][] = [
+        ['planckPolygons', o => planckPolygons([sq], o)[0].flatMap(p => [p.x, p.y])],
+        ['planckChains', o => planckChains(poly, o)[0].flatMap(p => [p.x, p.y])],
+        ['rapierPoints', o => rapierPoints([sq], o)[0]],
+        ['rapierPolyline', o => rapierPolyline(poly, o).vertices],
+    ];
+    for (const [name, run] of helpers) {
+        // Infinity coordinates (1e-300 in Float32, 5e-324 in doubles), or every coordinate 0 (1e300 in Float32)
+        for (const [scale, pixel] of [[1e-300, '1e\\+300'], [5e-324, 'Infinity'], [1e-7, '10000000'], [1e300, '1e-300'], [2e6, '5e-7']] as const) {
+            assert.throws(() => run({ scale }), {
+                name: 'RangeError',
+                message: new RegExp(`^${name}: scale must be within 1e-6\\.\\.1e6 \\(mask pixels per output unit, e\\.g\\. 32 per metre\\), got ${String(scale).replace('+', '\\+')}: a pixel would be ${pixel} units\\.$`),
+            }, `${name} scale ${scale}`);
+        }
+        // The ends of the range: finite, and a pixel still far from 0.
+        for (const scale of [1e-6, 1e6]) {
+            const out = Array.from(run({ scale, flipY: true }));
+            assert.ok(out.every(Number.isFinite) && Math.max(...out.map(Math.abs)) > 0, `${name} scale ${scale}: ${out}`);
+            assert.ok(Math.abs(Math.max(...out.map(Math.abs)) - 4 / scale) <= 1e-6 * 4 / scale, `${name} scale ${scale}: ${out}`);
+        }
+        // An origin absurdly far from the vertices overflows the output type: refused, naming the vertex.
+        assert.throws(() => run({ origin: { x: 1.7e308, y: 0 }, scale: 1e-6 }), { name: 'RangeError', message: new RegExp(`^${name}: vertex \\(0, 0\\) comes out as \\(-Infinity, 0\\), not a finite`) });
+        if (name.startsWith('rapier')) {
+            assert.throws(() => run({ origin: { x: 0, y: -1e33 }, scale: 1e-6 }), { name: 'RangeError', message: new RegExp(`^${name}: vertex \\(0, 0\\) comes out as \\(0, 1e\\+39\\), not a finite 32-bit float; keep vertices within ±1e30 pixels of the origin\\.$`) });
+        }
+    }
+    // Matter works in pixels: pieces too large to measure (a NaN centre) are refused, by matterBody too.
+    const huge = sq.map(v => v * 1e200);
+    for (const f of [() => matterParts([huge]), () => matterBody(Matter, [huge])]) {
+        assert.throws(f, { name: 'RangeError', message: /^matterParts: pieces too large or too far out to measure \(area Infinity, centre \(NaN, NaN\)\); keep coordinates within ±1e150 pixels\.$/ });
+    }
+    assert.equal(matterParts([sq.map(v => v * 1e100)]).area, 8e200);
 });

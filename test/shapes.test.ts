@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { forEachSet, Mask } from '../src/index.js';
 import { toPolygons, type Polygon } from '../src/shapes/index.js';
 import { Ref, mulberry32 } from './reference.js';
+import { cost, costText } from './work.js';
 
 const SEED = 20260514;
 const SPRITES = new URL('./fixtures/sprites/expected.json', import.meta.url);
@@ -261,6 +262,20 @@ test('tolerance 0: the pygame sprites and their inverses', () => {
         checkExact(m, polys);
         checkExact(m.clone().invert(), toPolygons(m.clone().invert()));
     }
+});
+
+test('noise at 65 % fill (1024², 100,000 holes): tracing takes time linear in the vertices, and so does simplifying (512²)', () => {
+    // The inputs that made convexPieces run for hours: toPolygons needs no limit of its own.
+    const m = Ref.random(1024, 1024, 0.65, SEED).toMask();
+    const exact = cost(() => toPolygons(m));
+    const holes = exact.value.reduce((s, p) => s + p.holes.length, 0);
+    assert.ok(holes > 90000, `${holes} holes`);
+    assert.ok(exact.cpuMs < 5000, `toPolygons on 1024² noise took ${costText(exact)}`);
+    assert.deepEqual(evenOdd(allRings(exact.value), m.width, m.height), pixels(m), 'even-odd over the rings reproduces the mask');
+    const half = Ref.random(512, 512, 0.65, SEED).toMask();
+    const simplified = cost(() => toPolygons(half, { tolerance: 1 }));
+    assert.ok(simplified.cpuMs < 15000, `toPolygons at tolerance 1 on 512² noise took ${costText(simplified)}`);
+    assert.equal(simplified.value.length, toPolygons(half).length, 'one simplified polygon per exact one');
 });
 
 test('argument checks: TypeError for a non-Mask, RangeError for a bad tolerance', () => {

@@ -9,6 +9,8 @@ export interface PolygonsJsonOptions {
     tolerance?: number;
     /** Most vertices per convex piece. @default 8 */
     maxVertices?: number;
+    /** Most vertices of a polygon cut into convex pieces (convexPieces' vertexLimit): a larger one throws a RangeError. @default 32768 */
+    vertexLimit?: number;
 }
 
 /** One frame's entry in the JSON. */
@@ -31,7 +33,8 @@ export interface FramePolygons {
 export function maskPolygons(mask: Mask, options: PolygonsJsonOptions = {}): { polygons: Polygon[]; pieces: number[][] } {
     const polygons = toPolygons(mask, { tolerance: options.tolerance ?? 0 });
     const pieces: number[][] = [];
-    for (const p of polygons) for (const piece of convexPieces(p, { maxVertices: options.maxVertices ?? 8 })) pieces.push(piece);
+    const convex = { maxVertices: options.maxVertices ?? 8, vertexLimit: options.vertexLimit };
+    for (const p of polygons) for (const piece of convexPieces(p, convex)) pieces.push(piece);
     return { polygons, pieces };
 }
 
@@ -44,7 +47,15 @@ export function polygonsJson(atlas: MaskAtlas, options: PolygonsJsonOptions = {}
     const lines: string[] = [];
     let polygons = 0, pieces = 0;
     for (const f of atlas.frames) {
-        const { polygons: polys, pieces: parts } = maskPolygons(f.mask, { tolerance, maxVertices });
+        let shapes: ReturnType<typeof maskPolygons>;
+        try {
+            shapes = maskPolygons(f.mask, { tolerance, maxVertices, vertexLimit: options.vertexLimit });
+        } catch (e) {
+            // A polygon over convexPieces' vertexLimit (a noisy image): say which frame.
+            if (e instanceof RangeError) throw new RangeError(`Frame ${JSON.stringify(f.name)}: ${e.message}`, { cause: e });
+            throw e;
+        }
+        const { polygons: polys, pieces: parts } = shapes;
         polygons += polys.length;
         pieces += parts.length;
         const entry: FramePolygons = {

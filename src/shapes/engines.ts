@@ -139,13 +139,21 @@ function checkPolygons(polygons: unknown, name: string): Polygon[] {
     });
 }
 
-interface Units { scale: number; ox: number; oy: number; flip: boolean }
+interface Units { scale: number; ox: number; oy: number; flip: boolean; fn: string }
 
-function checkUnits(options: unknown): Units {
+// Scales (mask pixels per output unit) the helpers take: any mask coordinate, within ±2^31 pixels of the
+// origin, then stays finite in 32-bit floats, and a pixel stays at least 1e-6 units, far from 0.
+const MIN_SCALE = 1e-6, MAX_SCALE = 1e6;
+
+function checkUnits(options: unknown, fn: string): Units {
     if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
     const { scale = 1, origin = { x: 0, y: 0 }, flipY = false } = options as UnitOptions;
     if (typeof scale !== 'number' || !(scale > 0) || scale === Infinity) {
-        throw new RangeError(`scale must be a finite number > 0 (mask pixels per output unit), got ${describe(scale)}.`);
+        throw new RangeError(`${fn}: scale must be a finite number > 0 (mask pixels per output unit), got ${describe(scale)}.`);
+    }
+    if (scale < MIN_SCALE || scale > MAX_SCALE) {
+        throw new RangeError(`${fn}: scale must be within 1e-6..1e6 (mask pixels per output unit, e.g. 32 per metre), got ${describe(scale)}: ` +
+            `a pixel would be ${Number((1 / scale).toPrecision(3))} units.`);
     }
     if (origin == null || typeof origin !== 'object') throw new TypeError(`origin must be an object { x, y } in mask pixels, got ${describe(origin)}.`);
     for (const key of ['x', 'y'] as const) {
@@ -153,18 +161,24 @@ function checkUnits(options: unknown): Units {
         if (!Number.isFinite(origin[key])) throw new RangeError(`origin.${key} must be a finite number (mask pixels), got ${describe(origin[key])}.`);
     }
     if (typeof flipY !== 'boolean') throw new TypeError(`flipY must be a boolean, got ${describe(flipY)}.`);
-    return { scale, ox: origin.x, oy: origin.y, flip: flipY };
+    return { scale, ox: origin.x, oy: origin.y, flip: flipY, fn };
 }
 
 /**
  * A ring in output units. (x, y) ↦ ((x − ox) / scale, ±(y − oy) / scale); when y flips, the order is
  * reversed so that the signed area keeps its sign (A > 0 stays counter-clockwise in the output axes).
  */
-function convert(ring: number[], u: Units): Point[] {
+function convert(ring: number[], u: Units, f32 = false): Point[] {
     const n = ring.length >> 1, out: Point[] = new Array(n), sy = u.flip ? -1 : 1;
+    const ok = f32 ? (v: number): boolean => Number.isFinite(Math.fround(v)) : Number.isFinite;
     for (let i = 0; i < n; i++) {
         const k = u.flip ? (n - i) % n : i; // reversed, same first vertex
-        out[i] = { x: (ring[2 * k] - u.ox) / u.scale, y: sy * (ring[2 * k + 1] - u.oy) / u.scale };
+        const p = out[i] = { x: (ring[2 * k] - u.ox) / u.scale, y: sy * (ring[2 * k + 1] - u.oy) / u.scale };
+        // Only a vertex or origin absurdly far out (the scale is checked) overflows.
+        if (!ok(p.x) || !ok(p.y)) {
+            throw new RangeError(`${u.fn}: vertex (${ring[2 * k]}, ${ring[2 * k + 1]}) comes out as (${p.x}, ${p.y}), not a finite ${f32 ? '32-bit float' : 'number'}; ` +
+                'keep vertices within ±1e30 pixels of the origin.');
+        }
     }
     return out;
 }
@@ -204,7 +218,12 @@ export function matterParts(pieces: number[][]): MatterParts {
         for (let i = 0; i < ring.length; i += 2) vertices.push({ x: ring[i], y: ring[i + 1] });
         return { position, vertices };
     });
-    return { parts, centre: area > 0 ? { x: cx / area, y: cy / area } : { x: 0, y: 0 }, area };
+    const centre = area > 0 ? { x: cx / area, y: cy / area } : { x: 0, y: 0 };
+    // Only pieces absurdly large or far out (past about 1e150 pixels) overflow these sums.
+    if (!Number.isFinite(area) || !Number.isFinite(centre.x) || !Number.isFinite(centre.y)) {
+        throw new RangeError(`matterParts: pieces too large or too far out to measure (area ${area}, centre (${centre.x}, ${centre.y})); keep coordinates within ±1e150 pixels.`);
+    }
+    return { parts, centre, area };
 }
 
 const COMPOUND_ONLY = ['isStatic', 'mass', 'inverseMass', 'inertia', 'inverseInertia', 'angle', 'parts', 'parent'];
@@ -254,7 +273,7 @@ export function matterBody<B>(matter: MatterLike<B>, pieces: number[][], options
  * relative to `origin`, in the body's frame; Box2D does not recentre bodies.
  */
 export function planckPolygons(pieces: number[][], options: PlanckOptions = {}): Point[][] {
-    const u = checkUnits(options);
+    const u = checkUnits(options, 'planckPolygons');
     const { maxVertices = 8 } = options;
     if (typeof maxVertices !== 'number' || !Number.isInteger(maxVertices) || maxVertices < 3) {
         throw new RangeError(`maxVertices must be an integer >= 3, got ${describe(maxVertices)}.`);
@@ -270,7 +289,7 @@ export function planckPolygons(pieces: number[][], options: PlanckOptions = {}):
  * chains are two-sided and take any winding, Box2D 2.4+ chains are one-sided and need this one.
  */
 export function planckChains(polygons: Polygon | Polygon[], options: UnitOptions = {}): Point[][] {
-    const u = checkUnits(options);
+    const u = checkUnits(options, 'planckChains');
     return checkPolygons(polygons, 'polygons').flatMap(p => [convert(p.outer, u), ...p.holes.map(h => convert(h, u))]);
 }
 
@@ -284,10 +303,10 @@ export function planckChains(polygons: Polygon | Polygon[], options: UnitOptions
  * with such a corner is cut in two or more here: there can be more arrays than pieces, with the same total area.
  */
 export function rapierPoints(pieces: number[][], options: UnitOptions = {}): Float32Array[] {
-    const u = checkUnits(options);
+    const u = checkUnits(options, 'rapierPoints');
     const out: number[][] = [];
     for (const r of checkPieces(pieces, 'pieces')) splitFlat(r, out);
-    return out.map(r => flat(convert(r, u)));
+    return out.map(r => flat(convert(r, u, true)));
 }
 
 // Parry (Rapier's geometry) drops a vertex whose two edge normals have a dot product above 1 − √ε_f32
@@ -343,14 +362,14 @@ function splitFlat(r: number[], out: number[][]): void {
  * as `PolylineFlags.ORIENTED` requires.
  */
 export function rapierPolyline(polygons: Polygon | Polygon[], options: UnitOptions = {}): Polyline {
-    const u = checkUnits(options);
+    const u = checkUnits(options, 'rapierPolyline');
     const rings = checkPolygons(polygons, 'polygons').flatMap(p => [p.outer, ...p.holes]);
     let n = 0;
     for (const r of rings) n += r.length >> 1;
     const vertices = new Float32Array(2 * n), indices = new Uint32Array(2 * n);
     let o = 0;
     for (const r of rings) {
-        const pts = convert(r, u), m = pts.length;
+        const pts = convert(r, u, true), m = pts.length;
         for (let i = 0; i < m; i++) {
             vertices[2 * (o + i)] = pts[i].x; vertices[2 * (o + i) + 1] = pts[i].y;
             indices[2 * (o + i)] = o + i; indices[2 * (o + i) + 1] = o + (i + 1) % m;

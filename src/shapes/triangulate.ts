@@ -1,34 +1,74 @@
 // Ear clipping with hole bridging on doubly linked rings held in typed arrays. The algorithm is
 // earcut's (mapbox/earcut, ISC): holes are joined to the outer ring by bridges found with a ray cast
 // to the left (Eberly), ears are cut greedily, and two repair passes handle self-touching input.
+// As in earcut, the ear test looks only at the nodes near the ear, through a list of the ring's nodes
+// in z-order (Morton order of their quantised coordinates); the holes waiting to be joined are
+// looked at again only where the joined ring changed. Without these, a polygon of thousands of
+// holes (a noisy mask) takes time quadratic in its vertices.
 
 // Node fields: coordinates, source vertex index, ring links.
 let X = new Float64Array(0), Y = new Float64Array(0);
 let I = new Int32Array(0), N = new Int32Array(0), P = new Int32Array(0);
 // 1 where another node of the ring has the same point (a vertex two rings share): kept when flat.
 let T = new Uint8Array(0);
+// 1 where filter found the node to stay and its links have not changed since: filter passes it unchecked.
+let C = new Uint8Array(0);
+// z-order key and z-order list links (-1: none) of the ring being clipped.
+let Z = new Int32Array(0), PZ = new Int32Array(0), NZ = new Int32Array(0);
 let used = 0, dropped = 0;
+// Quantisation of the polygon's bounding box for z-order keys: (x − zx) · zs in 0..32767.
+let zx = 0, zy = 0, zs = 0;
+// While holes are joined: nodes whose links changed (their points' pending holes are looked at again).
+let touched: number[] | null = null;
 
 // Grows the node arrays (kept between calls) to hold n nodes.
 function reserve(n: number): void {
     if (X.length >= n) return;
     n = Math.max(n, 2 * X.length);
-    const x = new Float64Array(n), y = new Float64Array(n), i = new Int32Array(n), nn = new Int32Array(n), pp = new Int32Array(n), t = new Uint8Array(n);
-    x.set(X); y.set(Y); i.set(I); nn.set(N); pp.set(P); t.set(T);
-    X = x; Y = y; I = i; N = nn; P = pp; T = t;
+    const x = new Float64Array(n), y = new Float64Array(n), t = new Uint8Array(n), c = new Uint8Array(n);
+    const grow = (a: Int32Array) => { const b = new Int32Array(n); b.set(a); return b; };
+    x.set(X); y.set(Y); t.set(T); c.set(C);
+    X = x; Y = y; T = t; C = c;
+    I = grow(I); N = grow(N); P = grow(P); Z = grow(Z); PZ = grow(PZ); NZ = grow(NZ);
 }
 
 function insert(i: number, x: number, y: number, last: number): number {
     if (used === X.length) reserve(used + 64);
     const p = used++;
-    I[p] = i; X[p] = x; Y[p] = y; T[p] = 0;
-    if (last < 0) { P[p] = p; N[p] = p; } else { N[p] = N[last]; P[p] = last; P[N[last]] = p; N[last] = p; }
+    I[p] = i; X[p] = x; Y[p] = y; T[p] = 0; C[p] = 0; PZ[p] = -1; NZ[p] = -1;
+    if (last < 0) { P[p] = p; N[p] = p; } else { C[last] = C[N[last]] = 0; N[p] = N[last]; P[p] = last; P[N[last]] = p; N[last] = p; }
     return p;
 }
 
 function remove(p: number): void {
     N[P[p]] = N[p];
     P[N[p]] = P[p];
+    C[P[p]] = C[N[p]] = 0;
+    if (PZ[p] >= 0) NZ[PZ[p]] = NZ[p];
+    if (NZ[p] >= 0) PZ[NZ[p]] = PZ[p];
+    if (touched) touched.push(P[p], p, N[p]);
+}
+
+// Morton code of a point: the bits of its quantised x and y interleaved, so that a box's points have codes
+// between those of its corners.
+function zOrder(x: number, y: number): number {
+    let a = (x - zx) * zs | 0, b = (y - zy) * zs | 0;
+    a = (a | (a << 8)) & 0x00FF00FF; a = (a | (a << 4)) & 0x0F0F0F0F; a = (a | (a << 2)) & 0x33333333; a = (a | (a << 1)) & 0x55555555;
+    b = (b | (b << 8)) & 0x00FF00FF; b = (b | (b << 4)) & 0x0F0F0F0F; b = (b | (b << 2)) & 0x33333333; b = (b | (b << 1)) & 0x55555555;
+    return a | (b << 1);
+}
+
+// Links the ring's nodes, and only them, in z-order.
+function zIndex(start: number): void {
+    let n = 0, p = start;
+    do { Z[p] = zOrder(X[p], Y[p]); n++; p = N[p]; } while (p !== start);
+    const order = new Int32Array(n);
+    for (let k = 0; k < n; k++, p = N[p]) order[k] = p;
+    order.sort((u, v) => Z[u] - Z[v]);
+    for (let k = 0; k < n; k++) {
+        PZ[order[k]] = k > 0 ? order[k - 1] : -1;
+        NZ[order[k]] = k + 1 < n ? order[k + 1] : -1;
+    }
 }
 
 // Twice the signed area of triangle pqr, negative where pqr turns the way the outer ring does.
@@ -56,13 +96,15 @@ function filter(start: number, end = start): number {
     do {
         again = false;
         const a = P[p], b = N[p];
-        if (equals(p, b) || (area(a, p, b) === 0 && !(T[p] && (X[a] - X[p]) * (X[b] - X[p]) + (Y[a] - Y[p]) * (Y[b] - Y[p]) < 0))) {
+        if (!C[p] && (equals(p, b) || (area(a, p, b) === 0 && !(T[p] && (X[a] - X[p]) * (X[b] - X[p]) + (Y[a] - Y[p]) * (Y[b] - Y[p]) < 0)))) {
             remove(p);
             dropped++;
             p = end = P[p];
             if (p === N[p]) break;
             again = true;
         } else {
+            // it stays until its links change (marking it T only ever keeps more)
+            C[p] = 1;
             p = N[p];
         }
     } while (again || p !== end);
@@ -94,19 +136,25 @@ function entersCorner(k: number, u: number, w: number, p: number): boolean {
 function isEar(ear: number): boolean {
     const a = P[ear], c = N[ear];
     if (area(a, ear, c) >= 0) return false; // reflex or flat
-    const ax = X[a], bx = X[ear], cx = X[c], ay = Y[a], by = Y[ear], cy = Y[c];
-    const x0 = Math.min(ax, bx, cx), y0 = Math.min(ay, by, cy), x1 = Math.max(ax, bx, cx), y1 = Math.max(ay, by, cy);
-    for (let p = N[c]; p !== a; p = N[p]) {
-        const x = X[p], y = Y[p];
-        if (x < x0 || x > x1 || y < y0 || y > y1) continue;
-        // A second pass through a corner (a bridge end, or a vertex two rings share) must stay out of the ear.
-        if (x === ax && y === ay) { if (entersCorner(a, ear, c, p)) return false; continue; }
-        if (x === bx && y === by) { if (entersCorner(ear, c, a, p)) return false; continue; }
-        if (x === cx && y === cy) { if (entersCorner(c, a, ear, p)) return false; continue; }
-        // Only a reflex vertex can lie inside an ear of a simple ring.
-        if (pointInTriangle(ax, ay, bx, by, cx, cy, x, y) && area(P[p], p, N[p]) >= 0) return false;
-    }
+    const x0 = Math.min(X[a], X[ear], X[c]), y0 = Math.min(Y[a], Y[ear], Y[c]), x1 = Math.max(X[a], X[ear], X[c]), y1 = Math.max(Y[a], Y[ear], Y[c]);
+    // Every other node of the ring inside the ear's bounding box is within these z-order keys of the ear.
+    const z0 = zOrder(x0, y0), z1 = zOrder(x1, y1);
+    for (let p = PZ[ear]; p >= 0 && Z[p] >= z0; p = PZ[p]) if (p !== a && p !== c && blocks(ear, p)) return false;
+    for (let p = NZ[ear]; p >= 0 && Z[p] <= z1; p = NZ[p]) if (p !== a && p !== c && blocks(ear, p)) return false;
     return true;
+}
+
+// Whether node p of the ring (not a corner of the ear) keeps the ear from being cut.
+function blocks(ear: number, p: number): boolean {
+    const a = P[ear], c = N[ear];
+    const ax = X[a], bx = X[ear], cx = X[c], ay = Y[a], by = Y[ear], cy = Y[c], x = X[p], y = Y[p];
+    if (x < Math.min(ax, bx, cx) || x > Math.max(ax, bx, cx) || y < Math.min(ay, by, cy) || y > Math.max(ay, by, cy)) return false;
+    // A second pass through a corner (a bridge end, or a vertex two rings share) must stay out of the ear.
+    if (x === ax && y === ay) return entersCorner(a, ear, c, p);
+    if (x === bx && y === by) return entersCorner(ear, c, a, p);
+    if (x === cx && y === cy) return entersCorner(c, a, ear, p);
+    // Only a reflex vertex can lie inside an ear of a simple ring.
+    return pointInTriangle(ax, ay, bx, by, cx, cy, x, y) && area(P[p], p, N[p]) >= 0;
 }
 
 const sign = (v: number): number => (v > 0 ? 1 : v < 0 ? -1 : 0);
@@ -160,6 +208,8 @@ function split(a: number, b: number): number {
     N[a2] = an; P[an] = a2;
     N[b2] = a2; P[a2] = b2;
     N[bp] = b2; P[b2] = bp;
+    C[a] = C[b] = C[an] = C[bp] = 0;
+    if (touched) touched.push(a, b, an, bp);
     return b2;
 }
 
@@ -195,6 +245,7 @@ function splitEarcut(start: number, out: number[]): void {
 }
 
 function clip(ear: number, out: number[], pass: number): void {
+    if (pass === 0) zIndex(ear);
     let stop = ear;
     while (P[ear] !== N[ear]) {
         const prev = P[ear], next = N[ear];
@@ -267,11 +318,26 @@ export function triangulate(xy: ArrayLike<number>, rings: ArrayLike<number>): nu
     reserve(n + 2 * nr + 2);
     used = 0;
     const out: number[] = [];
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let i = 0; i < n; i++) {
+        x0 = Math.min(x0, xy[2 * i]); x1 = Math.max(x1, xy[2 * i]); y0 = Math.min(y0, xy[2 * i + 1]); y1 = Math.max(y1, xy[2 * i + 1]);
+    }
+    zx = x0; zy = y0;
+    zs = x1 - x0 > 0 || y1 - y0 > 0 ? 32767 / Math.max(x1 - x0, y1 - y0) : 0;
+    // Points numbered (vertices at the same point share a number), with how many vertices are there.
+    const byPoint = new Int32Array(n);
+    for (let i = 0; i < n; i++) byPoint[i] = i;
+    byPoint.sort((i, j) => xy[2 * i] - xy[2 * j] || xy[2 * i + 1] - xy[2 * j + 1]);
+    const pointOf = new Int32Array(n), count: number[] = [];
+    for (let k = 0; k < n; k++) {
+        const i = byPoint[k], j = byPoint[k - 1];
+        if (k > 0 && xy[2 * i] === xy[2 * j] && xy[2 * i + 1] === xy[2 * j + 1]) count[pointOf[i] = pointOf[j]]++;
+        else { pointOf[i] = count.length; count.push(1); }
+    }
+    const point = (p: number): number => pointOf[I[p]];
     // Points where rings touch, marked before any filtering can drop a straight pass through one.
-    const seen = new Map<string, number>();
-    for (let i = 0; i < n; i++) { const key = xy[2 * i] + ',' + xy[2 * i + 1]; seen.set(key, (seen.get(key) ?? 0) + 1); }
     const mark = (start: number): number => {
-        if (start >= 0) { let p = start; do { if (seen.get(X[p] + ',' + Y[p])! > 1) T[p] = 1; p = N[p]; } while (p !== start); }
+        if (start >= 0) { let p = start; do { if (count[point(p)] > 1) T[p] = 1; p = N[p]; } while (p !== start); }
         return start;
     };
     let outer = mark(ring(xy, rings[0], rings[1], true));
@@ -279,10 +345,11 @@ export function triangulate(xy: ArrayLike<number>, rings: ArrayLike<number>): nu
     // Holes that touch the outer ring (or a hole already joined) at a vertex are spliced in at that vertex,
     // into the pass of the ring whose inside holds the hole's edges: a bridge elsewhere would leave two
     // passes through the point with overlapping insides, and ears cut across the hole.
-    const at = new Map<string, number[]>();
+    const at: (number[] | undefined)[] = new Array(count.length);
     const add = (p: number): void => {
-        const key = X[p] + ',' + Y[p], list = at.get(key);
-        if (list) { list.push(p); for (const q of list) T[q] = 1; } else at.set(key, [p]);
+        const list = at[point(p)];
+        if (list) { list.push(p); for (const q of list) T[q] = 1; } else at[point(p)] = [p];
+        touched?.push(p);
     };
     const index = (start: number): void => {
         let p = start;
@@ -290,54 +357,93 @@ export function triangulate(xy: ArrayLike<number>, rings: ArrayLike<number>): nu
     };
     const live = (p: number): boolean => N[P[p]] === p && P[N[p]] === p;
     index(outer);
-    let pending: number[] = [];
+    // Holes still to join, in order; per hole its vertices at shared points (the only ones a splice can
+    // use), its leftmost vertex, and per shared point the holes through it.
+    const holes: number[] = [], shared: number[][] = [], holesAt: number[][] = [];
     for (let k = 1; k < nr; k++) {
-        const h = mark(ring(xy, rings[k], rings[k + 1], false));
-        if (h >= 0) pending.push(h);
+        const h0 = mark(ring(xy, rings[k], rings[k + 1], false));
+        if (h0 < 0) continue;
+        const j = holes.length, mine: number[] = [];
+        let h = h0;
+        do {
+            if (T[h]) { mine.push(h); (holesAt[point(h)] ??= []).push(j); }
+            h = N[h];
+        } while (h !== h0);
+        holes.push(h0); shared.push(mine);
     }
-    while (pending.length) {
-        for (let progress = true; progress;) {
-            progress = false;
-            for (let k = 0; k < pending.length && !progress; k++) {
-                const h0 = pending[k];
-                let h = h0;
-                do {
-                    const list = at.get(X[h] + ',' + Y[h]);
-                    const o = list ? list.find(o => live(o) && locallyInside(o, N[h]) && locallyInside(o, P[h])) : undefined;
-                    if (o !== undefined) {
-                        index(h);
-                        const rev = split(o, h);
-                        add(rev); add(N[rev]);
-                        filter(rev, N[rev]);
-                        outer = filter(o, N[o]);
-                        pending.splice(k, 1);
-                        progress = true;
-                        break;
-                    }
-                    h = N[h];
-                } while (h !== h0);
+    const lefts = holes.map(h0 => {
+        let left = h0;
+        for (let p = N[h0]; p !== h0; p = N[p]) if (X[p] < X[left] || (X[p] === X[left] && Y[p] < Y[left])) left = p;
+        return left;
+    });
+    // the order in which holes get a bridge to the left (Eberly): leftmost first, then topmost, then in order
+    const leftOrder = holes.map((_, j) => j).sort((j, k) => X[lefts[j]] - X[lefts[k]] || Y[lefts[j]] - Y[lefts[k]] || j - k);
+    const pending = new Uint8Array(holes.length).fill(1), queued = new Uint8Array(holes.length).fill(1);
+    // Holes to look at again (every one at first), smallest index first: a min-heap.
+    const heap = holes.map((_, j) => j);
+    const push = (j: number): void => {
+        let i = heap.length;
+        heap.push(j);
+        while (i > 0 && heap[(i - 1) >> 1] > j) { heap[i] = heap[(i - 1) >> 1]; i = (i - 1) >> 1; }
+        heap[i] = j;
+    };
+    const pop = (): number => {
+        const top = heap[0], last = heap.pop()!;
+        if (heap.length) {
+            let i = 0;
+            for (;;) {
+                let c = 2 * i + 1;
+                if (c >= heap.length) break;
+                if (c + 1 < heap.length && heap[c + 1] < heap[c]) c++;
+                if (heap[c] >= last) break;
+                heap[i] = heap[c]; i = c;
             }
+            heap[i] = last;
         }
-        if (!pending.length) break;
-        // the leftmost hole left gets a bridge to the left (Eberly)
-        const lefts = pending.map(h0 => {
-            let left = h0;
-            for (let p = N[h0]; p !== h0; p = N[p]) if (X[p] < X[left] || (X[p] === X[left] && Y[p] < Y[left])) left = p;
-            return left;
-        });
-        let k = 0;
-        for (let j = 1; j < lefts.length; j++) if (X[lefts[j]] < X[lefts[k]] || (X[lefts[j]] === X[lefts[k]] && Y[lefts[j]] < Y[lefts[k]])) k = j;
-        const h = lefts[k];
-        pending = pending.filter((_, j) => j !== k);
-        let b = bridgeOf(h, outer);
-        if (b < 0) continue;
-        // of several passes through the bridge's end, the one whose inside the bridge leaves by
-        if (!locallyInside(b, h)) b = at.get(X[b] + ',' + Y[b])?.find(o => live(o) && locallyInside(o, h)) ?? b;
+        return top;
+    };
+    // A hole is looked at again only when the joined ring changed at one of its points: links of a
+    // node there changed, or a node was added there.
+    const requeue = (): void => {
+        for (const p of touched!) {
+            for (const j of holesAt[point(p)] ?? []) if (pending[j] && !queued[j]) { queued[j] = 1; push(j); }
+        }
+        touched!.length = 0;
+    };
+    const join = (o: number, h: number): void => {
         index(h);
-        const rev = split(b, h);
+        const rev = split(o, h);
         add(rev); add(N[rev]);
         filter(rev, N[rev]);
-        outer = filter(b, N[b]);
+        outer = filter(o, N[o]);
+        requeue();
+    };
+    touched = [];
+    try {
+        for (let next = 0; ;) {
+            // The first hole in order that touches the joined ring where a splice fits is spliced in, until none does.
+            while (heap.length) {
+                const j = pop();
+                queued[j] = 0;
+                if (!pending[j]) continue;
+                for (const h of shared[j]) {
+                    const o = at[point(h)]?.find(o => live(o) && locallyInside(o, N[h]) && locallyInside(o, P[h]));
+                    if (o !== undefined) { pending[j] = 0; join(o, h); break; }
+                }
+            }
+            // the leftmost hole left gets a bridge to the left (Eberly)
+            while (next < leftOrder.length && !pending[leftOrder[next]]) next++;
+            if (next === leftOrder.length) break;
+            const j = leftOrder[next], h = lefts[j];
+            pending[j] = 0;
+            let b = bridgeOf(h, outer);
+            if (b < 0) continue;
+            // of several passes through the bridge's end, the one whose inside the bridge leaves by
+            if (!locallyInside(b, h)) b = at[point(b)]?.find(o => live(o) && locallyInside(o, h)) ?? b;
+            join(b, h);
+        }
+    } finally {
+        touched = null;
     }
     clip(outer, out, 0);
     return out;
