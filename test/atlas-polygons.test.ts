@@ -234,8 +234,8 @@ test('cli build --polygons: stores what `hitmask polygons` traces; without it, t
     const cases: { args: string[]; polys: string[]; plain: string[] }[] = [
         { args: [], polys: [], plain: [] },
         { args: ['--trim'], polys: ['--trim'], plain: ['--trim'] },
-        { args: ['--tolerance-px', '1.5', '--max-vertices', '5'], polys: ['--tolerance', '1.5', '--max-vertices', '5'], plain: [] },
-        { args: ['--color-key', '000000', '--tolerance', '10'], polys: ['--color-key', '000000', '--key-tolerance', '10'], plain: ['--color-key', '000000', '--tolerance', '10'] },
+        { args: ['--tolerance-px', '1.5', '--max-vertices', '5'], polys: ['--tolerance-px', '1.5', '--max-vertices', '5'], plain: [] },
+        { args: ['--color-key', '000000', '--key-tolerance', '10'], polys: ['--color-key', '000000', '--key-tolerance', '10'], plain: ['--color-key', '000000', '--key-tolerance', '10'] },
     ];
     for (const { args, polys, plain: plainArgs } of cases) {
         const r = run('build', 'sprites', '--polygons', ...args, '-o', 'p.hitmask');
@@ -291,10 +291,10 @@ test('cli build --polygons: flags checked, help lists them', () => {
     fails(['build', 'sprites', '--max-vertices', '6', '-o', 'x.hitmask'], /--tolerance-px and --max-vertices need --polygons/);
     fails(['build', 'sprites', '--polygons', '--tolerance-px', '-1', '-o', 'x.hitmask'], /--tolerance-px.*expected a finite number >= 0/);
     fails(['build', 'sprites', '--polygons', '--max-vertices', '2', '-o', 'x.hitmask'], /--max-vertices.*expected an integer >= 3/);
-    fails(['build', 'sprites', '--polygons', '--tolerance', '3', '-o', 'x.hitmask'], /--tolerance needs --color-key/);
+    fails(['build', 'sprites', '--polygons', '--key-tolerance', '3', '-o', 'x.hitmask'], /--key-tolerance needs --color-key/);
     const help = run('build', '--help');
     assert.equal(help.code, 0);
-    assert.match(help.out, /--polygons[\s\S]*--tolerance-px <T>[\s\S]*--max-vertices <N>[\s\S]*--tolerance <n>/);
+    assert.match(help.out, /--polygons[\s\S]*--tolerance-px <T>[\s\S]*--max-vertices <N>[\s\S]*--key-tolerance <n>/);
 });
 
 test('cli inspect: reports stored polygons and pieces', () => {

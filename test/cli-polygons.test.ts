@@ -118,7 +118,7 @@ test('cli polygons: --help, and listed in the usage', () => {
     const r = run('polygons', '--help');
     assert.equal(r.code, 0);
     assert.match(r.out, /^Usage: hitmask polygons \[options\] <inputs\.\.\.>/);
-    assert.match(r.out, /--tolerance <T>[\s\S]*--max-vertices <N>[\s\S]*-o, --output <file\.json>[\s\S]*--grid <WxH>[\s\S]*--key-tolerance <n>[\s\S]*Output:[\s\S]*Examples:/);
+    assert.match(r.out, /--tolerance-px <T>[\s\S]*--max-vertices <N>[\s\S]*-o, --output <file\.json>[\s\S]*--grid <WxH>[\s\S]*--key-tolerance <n>[\s\S]*Output:[\s\S]*Examples:/);
     assert.match(run('--help').out, /polygons \[options\] <inputs\.\.\.>/);
     assert.match(run().err, /polygons \[options\] <inputs\.\.\.>/);
 });
@@ -178,16 +178,16 @@ test('cli polygons: a generated grid sheet with holes, islands and diagonal cont
     const j = polygons('grid.png', '--atlas', 'grid.json');
     assert.deepEqual(j.frames.first, polygons(...args).frames.blob_0_1);
     sameAsAtlas(polygons('grid.png', '--atlas', 'grid.json', '--threshold', '0'), atlasOf('grid.png', '--atlas', 'grid.json', '--threshold', '0'));
-    sameAsAtlas(polygons('sprites/chimp.png', '--color-key', '000000', '--key-tolerance', '40'), atlasOf('sprites/chimp.png', '--color-key', '000000', '--tolerance', '40'));
+    sameAsAtlas(polygons('sprites/chimp.png', '--color-key', '000000', '--key-tolerance', '40'), atlasOf('sprites/chimp.png', '--color-key', '000000', '--key-tolerance', '40'));
 });
 
-test('cli polygons: --tolerance simplifies within T of the exact outline; pieces still add up', () => {
+test('cli polygons: --tolerance-px simplifies within T of the exact outline; pieces still add up', () => {
     const inputs = ['sprites/alien2.png', 'sprites/alien1.png', 'sprites/player1.gif'];
     const exact = polygons(...inputs);
     const count = (fr: Frame) => fr.polygons.reduce((s, p) => s + p.outer.length + p.holes.reduce((a, h) => a + h.length, 0), 0);
     let last = Infinity;
     for (const t of ['0.5', '1', '2.5', '1e1']) {
-        const out = polygons(...inputs, '--tolerance', t);
+        const out = polygons(...inputs, '--tolerance-px', t);
         assert.equal(out.tolerance, Number(t));
         let total = 0;
         for (const name of Object.keys(exact.frames)) {
@@ -204,7 +204,7 @@ test('cli polygons: --tolerance simplifies within T of the exact outline; pieces
         if (t !== '0.5') assert.ok(total < last, `fewer vertices at ${t} (${total} vs ${last})`);
         last = total;
     }
-    assert.equal(polygons('sprites/shot.gif', '--tolerance', '0').tolerance, 0);
+    assert.equal(polygons('sprites/shot.gif', '--tolerance-px', '0').tolerance, 0);
 });
 
 test('cli polygons: -o writes the same JSON as stdout, atomically, with a summary line', () => {
@@ -224,6 +224,25 @@ test('cli polygons: -o writes the same JSON as stdout, atomically, with a summar
     assert.deepEqual(Object.keys((JSON.parse(readFileSync(join(dir, 'shapes.json'), 'utf8')) as Output).frames), ['shot']);
 });
 
+test('cli: one name per meaning (--key-tolerance, --tolerance-px); the old --tolerance still works in each command with a note, and both together are an error', () => {
+    // polygons: --tolerance was the outline simplification.
+    const old = run('polygons', 'sprites/alien1.png', '--tolerance', '1.5'), now = run('polygons', 'sprites/alien1.png', '--tolerance-px', '1.5');
+    assert.equal(old.code, 0, old.err);
+    assert.equal(old.out, now.out);
+    assert.equal(old.err, 'hitmask: note: --tolerance is now --tolerance-px in polygons (in every command: --key-tolerance for the colour key, --tolerance-px for outlines); the old name still works for now.\n');
+    assert.equal(now.err, '');
+    // build: --tolerance was the colour-key tolerance.
+    const b = run('build', 'sprites/chimp.png', '--color-key', '000000', '--tolerance', '40', '-o', 'legacy.hitmask');
+    assert.equal(b.code, 0, b.err);
+    assert.match(b.err, /^hitmask: note: --tolerance is now --key-tolerance in build /);
+    assert.ok(MaskAtlas.from(readFileSync(join(dir, 'legacy.hitmask'))).get('chimp').equals(atlasOf('sprites/chimp.png', '--color-key', '000000', '--key-tolerance', '40').get('chimp')));
+    rmSync(join(dir, 'legacy.hitmask'));
+    fails(['build', 'sprites/chimp.png', '--color-key', '000000', '--tolerance', '4', '--key-tolerance', '4', '-o', 'x.hitmask'], /--tolerance is the old name of --key-tolerance in build: give only --key-tolerance\./);
+    fails(['polygons', 'sprites/alien1.png', '--tolerance', '1', '--tolerance-px', '1'], /--tolerance is the old name of --tolerance-px in polygons: give only --tolerance-px\./);
+    // The help shows only the new names.
+    for (const cmd of ['build', 'polygons', 'overlap', 'inspect']) assert.doesNotMatch(run(cmd, '--help').out, /--tolerance </, cmd);
+});
+
 test('cli polygons: an output that is also an input is refused, exit 2, nothing written', () => {
     mkdirSync(join(dir, 'same'));
     copyFileSync(join(SPRITES, 'shot.gif'), join(dir, 'same', 'hero.gif'));
@@ -240,9 +259,9 @@ test('cli polygons: an output that is also an input is refused, exit 2, nothing 
     assert.deepEqual(readFileSync(join(dir, 'same', 'hero.gif')), hero);
 });
 
-test('cli polygons errors: bad --tolerance and --max-vertices, bad inputs and build flags; one line, exit 2', () => {
+test('cli polygons errors: bad --tolerance-px and --max-vertices, bad inputs and build flags; one line, exit 2', () => {
     for (const t of ['-1', '-0.5', 'NaN', 'abc', '', 'Infinity', '1,5']) {
-        fails(['polygons', 'sprites/shot.gif', `--tolerance=${t}`], new RegExp(`option '--tolerance <T>' argument '${t}' is invalid\\. expected a finite number >= 0 \\(pixels, e\\.g\\. 0\\.5\\), got "${t}"`));
+        fails(['polygons', 'sprites/shot.gif', `--tolerance-px=${t}`], new RegExp(`option '--tolerance-px <T>' argument '${t}' is invalid\\. expected a finite number >= 0 \\(pixels, e\\.g\\. 0\\.5\\), got "${t}"`));
     }
     for (const n of ['2', '0', '-3', '3.5', 'x', '', '8e0', 'NaN']) {
         fails(['polygons', 'sprites/shot.gif', `--max-vertices=${n}`], new RegExp(`option '--max-vertices <N>' argument '${n}' is invalid\\. expected an integer >= 3, got "${n}"`));

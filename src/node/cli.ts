@@ -3,7 +3,7 @@
 // Exit codes: 0 success (overlap: hit), 1 overlap: no hit, 2 any error (one line on stderr).
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { SingleBar } from 'cli-progress';
 import { createRequire } from 'node:module';
 import type { PNG as PNGType } from 'pngjs';
@@ -14,12 +14,13 @@ import { readInput } from './read.js';
 import { removeTemporaryFiles, sameFileAsAny, standardStream, writeFileAtomic } from './write.js';
 import { toRGBA } from '../rgba.js';
 
-interface CommonFlags { threshold?: number; colorKey?: number; tolerance?: number; trim?: boolean; maxMib?: number; allowOutsideImages?: boolean }
+// One name per meaning in every command: --key-tolerance for the colour key, --tolerance-px for outlines.
+// `tolerance` is the old --tolerance, which meant the first in build, inspect and overlap and the second in
+// polygons: still read (see legacyTolerance).
+interface CommonFlags { threshold?: number; colorKey?: number; keyTolerance?: number; tolerance?: number; trim?: boolean; maxMib?: number; allowOutsideImages?: boolean }
 interface SheetFlags { grid?: { w: number; h: number }; margin?: number; spacing?: number; names?: string; atlas?: string; workers?: number }
-// build: --tolerance stays the colour-key tolerance; the simplification of --polygons is --tolerance-px.
 interface BuildFlags extends CommonFlags, SheetFlags { output: string; polygons?: boolean; tolerancePx?: number; maxVertices?: number }
-// polygons: --tolerance is the simplification; the colour-key tolerance is --key-tolerance.
-interface PolygonsFlags extends Omit<CommonFlags, 'tolerance'>, SheetFlags { keyTolerance?: number; tolerance?: number; maxVertices?: number; output?: string }
+interface PolygonsFlags extends CommonFlags, SheetFlags { tolerancePx?: number; maxVertices?: number; output?: string }
 
 const int = (min: number, max: number) => (v: string) => {
     const n = Number(v);
@@ -60,11 +61,13 @@ const point = (v: string) => {
     return { x: Math.floor(nums[0]), y: Math.floor(nums[1]) };
 };
 
-function maskFlags(cmd: Command, keyTolerance = '--tolerance <n>'): Command {
+// `legacy`: what the command's old --tolerance meant (hidden from the help, read by legacyTolerance).
+function maskFlags(cmd: Command, legacy: 'key' | 'px' = 'key'): Command {
     return cmd
         .option('--threshold <n>', 'solid where alpha > N (0..255; default 127)', int(0, 255))
         .option('--color-key <RRGGBB>', 'solid where the colour differs from this key (alpha ignored)', colorKey)
-        .option(keyTolerance, 'colour-key tolerance per channel (0..255)', int(0, 255))
+        .option('--key-tolerance <n>', 'colour-key tolerance per channel (0..255)', int(0, 255))
+        .addOption(new Option('--tolerance <v>').argParser(legacy === 'key' ? int(0, 255) : distance).hideHelp())
         .option('--trim', 'trim masks to their set pixels, recording the offset')
         .option('--max-mib <n>', 'refuse images that decode to more than N MiB of RGBA, and --png previews larger than that (default 256)', int(1, 1 << 20))
         .option('--allow-outside-images', 'let a JSON\'s meta.image name a file outside the input folders');
@@ -93,13 +96,23 @@ function sheetOptions(flags: SheetFlags, options: BuildOptions): BuildOptions {
     return options;
 }
 
+// The old --tolerance of a command, read as its new name with a note on stderr; both given is an error.
+function legacyTolerance(flags: CommonFlags & { tolerancePx?: number }, into: 'keyTolerance' | 'tolerancePx', command: string): void {
+    if (flags.tolerance === undefined) return;
+    const name = into === 'keyTolerance' ? '--key-tolerance' : '--tolerance-px';
+    if (flags[into] !== undefined) throw new Error(`--tolerance is the old name of ${name} in ${command}: give only ${name}.`);
+    flags[into] = flags.tolerance;
+    flags.tolerance = undefined;
+    process.stderr.write(`hitmask: note: --tolerance is now ${name} in ${command} (in every command: --key-tolerance for the colour key, --tolerance-px for outlines); the old name still works for now.\n`);
+}
+
 function buildOptions(flags: CommonFlags): BuildOptions {
     if (flags.threshold !== undefined && flags.colorKey !== undefined) throw new Error('Use --threshold or --color-key, not both.');
-    if (flags.tolerance !== undefined && flags.colorKey === undefined) throw new Error('--tolerance needs --color-key.');
+    if (flags.keyTolerance !== undefined && flags.colorKey === undefined) throw new Error('--key-tolerance needs --color-key.');
     const o: BuildOptions = { trim: flags.trim ?? false };
     if (flags.threshold !== undefined) o.threshold = flags.threshold;
     if (flags.colorKey !== undefined) o.colorKey = flags.colorKey;
-    if (flags.tolerance !== undefined) o.tolerance = flags.tolerance;
+    if (flags.keyTolerance !== undefined) o.tolerance = flags.keyTolerance;
     if (flags.maxMib !== undefined) o.maxBytes = flags.maxMib * 1024 * 1024;
     if (flags.allowOutsideImages) o.allowOutsideImages = true;
     return o;
@@ -143,6 +156,7 @@ function table(rows: string[][]): string {
 }
 
 async function build(inputs: string[], flags: BuildFlags): Promise<void> {
+    legacyTolerance(flags, 'keyTolerance', 'build');
     const options = sheetOptions(flags, buildOptions(flags));
     if (flags.polygons) {
         options.polygons = { tolerance: flags.tolerancePx ?? 0, maxVertices: flags.maxVertices ?? 8 };
@@ -180,12 +194,12 @@ async function build(inputs: string[], flags: BuildFlags): Promise<void> {
 
 // Every frame's polygons and convex pieces as JSON, to stdout or (atomically, never over an input) to -o.
 async function polygons(inputs: string[], flags: PolygonsFlags): Promise<void> {
-    if (flags.keyTolerance !== undefined && flags.colorKey === undefined) throw new Error('--key-tolerance needs --color-key.');
-    const options = sheetOptions(flags, buildOptions({ ...flags, tolerance: flags.keyTolerance }));
+    legacyTolerance(flags, 'tolerancePx', 'polygons');
+    const options = sheetOptions(flags, buildOptions(flags));
     const t0 = performance.now();
     const result = await buildAtlas(inputs, options);
     for (const note of result.notes) process.stderr.write(`hitmask: note: ${note}\n`);
-    const json = polygonsJson(result.atlas, { tolerance: flags.tolerance ?? 0, maxVertices: flags.maxVertices ?? 8 });
+    const json = polygonsJson(result.atlas, { tolerance: flags.tolerancePx ?? 0, maxVertices: flags.maxVertices ?? 8 });
     if (flags.output === undefined) {
         process.stdout.write(json.text);
         return;
@@ -229,6 +243,7 @@ function shapeCounts(frames: readonly AtlasFrame[]): string {
 }
 
 async function inspect(file: string, flags: CommonFlags & { frame?: string; png?: string }): Promise<void> {
+    legacyTolerance(flags, 'keyTolerance', 'inspect');
     const { atlas, sources } = await loadAtlas(file, flags);
     if (flags.frame === undefined && flags.png === undefined) {
         // Columns for polygons and convex pieces only when some frame stores them (a version 2 file).
@@ -277,6 +292,7 @@ function previewPng(frame: AtlasFrame, maxMib: number): Uint8Array {
 }
 
 async function overlap(a: string, b: string, flags: CommonFlags & { at: { x: number; y: number }; json?: boolean }): Promise<void> {
+    legacyTolerance(flags, 'keyTolerance', 'overlap');
     const fa = await loadFrame(a, flags), fb = await loadFrame(b, flags);
     // Positions are sprite positions: each mask sits at its trim offset inside its own frame.
     const dx = flags.at.x + fb.x - fa.x, dy = flags.at.y + fb.y - fa.y;
@@ -328,10 +344,10 @@ function program(): Command {
     maskFlags(sheetFlags(prog.command('polygons')
         .description('trace every frame (named as build names them) into polygons with holes and convex pieces, as JSON')
         .argument('<inputs...>', 'PNG/GIF files, folders, globs (quote them) or atlas JSON files')
-        .option('--tolerance <T>', 'simplify the outlines by up to T pixels (default 0: the exact pixel edges)', distance)
+        .option('--tolerance-px <T>', 'simplify the outlines by up to T pixels (default 0: the exact pixel edges)', distance)
         .option('--max-vertices <N>', 'most vertices per convex piece (default 8, the Box2D/Planck limit)', maxVertices)
-        .option('-o, --output <file.json>', 'write the JSON to this file (default: stdout)')), '--key-tolerance <n>')
-        .addHelpText('after', '\nOutput: { "version": 1, "tolerance", "maxVertices", "frames": { NAME: { "width", "height", "x", "y",\n  "sourceWidth", "sourceHeight", "polygons": [{ "outer", "holes" }], "pieces" } } }, rings as flat\n  [x0, y0, x1, y1, …] in the pixel corners of the frame\'s (trimmed) mask; x, y: its offset in the frame.\n\nExamples:\n  hitmask polygons sprites/ -o shapes.json\n  hitmask polygons hero.png --tolerance 1 --max-vertices 8\n  hitmask polygons tiles.png --grid 16x16 --trim -o tiles.json')
+        .option('-o, --output <file.json>', 'write the JSON to this file (default: stdout)')), 'px')
+        .addHelpText('after', '\nOutput: { "version": 1, "tolerance", "maxVertices", "frames": { NAME: { "width", "height", "x", "y",\n  "sourceWidth", "sourceHeight", "polygons": [{ "outer", "holes" }], "pieces" } } }, rings as flat\n  [x0, y0, x1, y1, …] in the pixel corners of the frame\'s (trimmed) mask; x, y: its offset in the frame.\n\nExamples:\n  hitmask polygons sprites/ -o shapes.json\n  hitmask polygons hero.png --tolerance-px 1 --max-vertices 8\n  hitmask polygons tiles.png --grid 16x16 --trim -o tiles.json')
         .action(polygons);
     for (const c of prog.commands) c.exitOverride().configureOutput({ outputError: (str, write) => write(`hitmask: ${str.replace(/^error: /, '').trim()}\n`) });
     return prog;
