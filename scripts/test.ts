@@ -28,6 +28,8 @@ const NO_SHARED = ['mask', 'mask-errors', 'memory', 'memory-ceiling', 'simd', 's
 // Started first: the files that take longest (a 2-core machine, quiet), so that the short ones fill in around them.
 const SLOW = ['demo-stress', 'examples', 'pack', 'cli', 'cli-polygons', 'pixi', 'docs', 'shapes', 'ray-world', 'fuzz-decode', 'atlas-polygons',
     'phaser', 'shapes-convex', 'browser', 'browser-kernels'];
+// Run a second time with the other engine major the adapters support (the devDependency alias).
+const ENGINE_MAJORS: Record<string, { name: string; env: Record<string, string> }> = { phaser: { name: 'phaser 3', env: { HITMASK_PHASER: 'phaser3' } } };
 // Files that drive Chromium: at most BROWSER_JOBS of them at once (each page keeps several processes busy).
 const BROWSER = new Set(['browser', 'browser-kernels', 'decode-chromium', 'demo-stress', 'examples', 'phaser', 'pixi']);
 const BROWSER_JOBS = 1;
@@ -93,11 +95,13 @@ function line(d: Done): string {
     return `${d.ok ? '✔' : '✖'} ${d.job.name.padEnd(40)} ${seconds(d.ms).padStart(8)}  ${what}${d.ok ? '' : `  (${d.why})`}`;
 }
 
-function testJob(file: string, noShared: boolean): Job {
-    const pre = noShared ? ['--import', './test/env/no-shared-memory.mjs'] : [];
+// A test file as a job: `suite` null for the plain run, 'no-shared' without SharedArrayBuffer, or an engine major.
+function testJob(file: string, suite: 'no-shared' | { name: string; env: Record<string, string> } | null = null): Job {
+    const pre = suite === 'no-shared' ? ['--import', './test/env/no-shared-memory.mjs'] : [];
     return {
-        name: `${noShared ? 'no-shared: ' : ''}test/${file}.test.ts`,
+        name: `${suite === null ? '' : `${suite === 'no-shared' ? suite : suite.name}: `}test/${file}.test.ts`,
         cmd: [NODE, '--import', 'tsx', ...pre, '--test', '--test-reporter=spec', `test/${file}.test.ts`],
+        env: suite !== null && suite !== 'no-shared' ? suite.env : undefined,
         browser: BROWSER.has(file),
         tests: null
     };
@@ -134,8 +138,9 @@ async function main(): Promise<number> {
         queue.push({ name: 'lint (eslint .)', cmd: [NODE, 'node_modules/eslint/bin/eslint.js', '.'] });
     }
     const unit = order(pick(fast ? FAST : all)), noShared = order(pick(fast ? [] : NO_SHARED));
-    for (const f of unit) queue.push(testJob(f, false));
-    for (const f of noShared) queue.push(testJob(f, true));
+    for (const f of unit) queue.push(testJob(f));
+    for (const f of noShared) queue.push(testJob(f, 'no-shared'));
+    for (const f of unit) if (ENGINE_MAJORS[f] && !fast) queue.push(testJob(f, ENGINE_MAJORS[f]));
     // The slow files first across both suites, then the rest in file order.
     queue.sort((a, b) => weight(a) - weight(b));
 

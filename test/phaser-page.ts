@@ -298,8 +298,11 @@ const api = {
         return { called: called.size, hits: hit.size, want, mismatch };
     },
 
-    /** With the camera's roundPixels, unrotated, unscaled sprites at fractional positions: Phaser's pixels are the mask's exactly. */
-    async roundPixels(seed: number) {
+    /**
+     * With the camera's roundPixels, unrotated, unscaled sprites at fractional positions (`whole`: whole
+     * positions, fractional origins): Phaser's pixels are the mask's exactly.
+     */
+    async roundPixels(seed: number, whole = false) {
         const rnd = mulberry32(seed), cam = scene.cameras.main, W = scene.scale.width, H = scene.scale.height;
         scene.textures.get('sheet').setFilter(Phaser.Textures.FilterMode.NEAREST);
         cam.roundPixels = true;
@@ -310,6 +313,7 @@ const api = {
             s.setFrame(names[k % names.length]).setOrigin(rnd() * 1.2 - 0.1, rnd() * 1.2 - 0.1).setPosition(60 + rnd() * 60, 60 + rnd() * 60);
             // Halves too: Math.round and the rule's Math.floor(v + 0.5) both round them up.
             if (k % 3 === 0) s.setPosition(Math.floor(s.x) + 0.5, Math.floor(s.y) + 0.5).setDisplayOrigin(Math.floor(s.displayOriginX), Math.floor(s.displayOriginY));
+            if (whole) s.setPosition(Math.floor(s.x), Math.floor(s.y));
             const drawn = await snapshot(), p = hitmaskFor(s);
             let d = 0;
             for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (p.mask.get(x - p.x, y - p.y) !== (drawn[y * W + x] === 1)) d++;
