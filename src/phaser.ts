@@ -143,6 +143,43 @@ export function pixelPerfect(a: ArcadeObject, b: ArcadeObject): boolean {
     return overlaps(a, b);
 }
 
+/**
+ * Is the world point (x, y) (a pointer's `worldX`, `worldY`) on a solid pixel of the object's placed mask, the
+ * pixel whose centre the point's pixel maps to? False for a destroyed object.
+ */
+export function hitTest(obj: ArcadeObject | PhaserSpriteLike, x: number, y: number, cache: TransformCache = defaultTransformCache()): boolean {
+    if (destroyed(obj)) return false;
+    const p = hitmaskFor(obj, cache);
+    return p.mask.get(Math.floor(x) - p.x, Math.floor(y) - p.y);
+}
+
+/** What `setInteractive` takes for pixel-exact input: {@link pixelHitArea}. */
+export interface PixelHitArea {
+    hitArea: { x: number; y: number; width: number; height: number };
+    hitAreaCallback: (hitArea: unknown, x: number, y: number, gameObject: Phaser.GameObjects.GameObject) => boolean;
+}
+
+/**
+ * Pixel-exact input: `sprite.setInteractive(pixelHitArea(sprite))` makes pointer events fire only over the
+ * sprite's solid pixels, as {@link hitTest} sees them, whatever its frame's trim, flip, rotation and scale.
+ */
+export function pixelHitArea(sprite: PhaserSpriteLike, cache: TransformCache = defaultTransformCache()): PixelHitArea {
+    if (!isSpriteLike(sprite)) throw new TypeError(`sprite must be a textured Phaser game object (Sprite, Image), got ${describe(sprite)}.`);
+    return {
+        hitArea: { x: 0, y: 0, width: sprite.frame.realWidth, height: sprite.frame.realHeight },
+        // Phaser gives the pointer in the object's space with the display origin added (its input undoes the
+        // world transform, flips aside); the same transform brings it back to the world point hitTest takes.
+        hitAreaCallback: (_area, x, y, gameObject) => {
+            const o = gameObject as unknown as PhaserSpriteLike & { getWorldTransformMatrix(): Phaser.GameObjects.Components.TransformMatrix };
+            const m = o.getWorldTransformMatrix(), lx = x - o.displayOriginX, ly = y - o.displayOriginY;
+            // Snapped to 1/1024 px: browsers report pointers at whole CSS pixels, a pixel's corner, and the round
+            // trip through the inverse transform lands a hair to either side of it (61.9999999 is pixel 61).
+            const snap = (v: number) => Math.round(v * 1024) / 1024;
+            return hitTest(o, snap(m.a * lx + m.c * ly + m.tx), snap(m.b * lx + m.d * ly + m.ty), cache);
+        }
+    };
+}
+
 /** Style of {@link drawHitmask}: the adapters' style (the outline runs along pixel edges, every component and hole) and the cache used to place the mask. */
 export interface HitmaskStyle extends SpriteStyle {
     /** @default defaultTransformCache() */

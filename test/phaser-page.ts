@@ -3,7 +3,7 @@
 // frame offset, flips adjust the offset and negate the scale, then translate·rotate·scale); it shares no code
 // with src/sprite.ts.
 import Phaser from 'phaser';
-import { addMaskAtlas, drawHitmask, forgetFrameMask, frameMask, overlaps, pixelPerfect, hitmaskFor, registerHitmaskLoader, spritePose } from '../src/phaser.js';
+import { addMaskAtlas, drawHitmask, forgetFrameMask, frameMask, hitTest, overlaps, pixelHitArea, pixelPerfect, hitmaskFor, registerHitmaskLoader, spritePose } from '../src/phaser.js';
 import { MaskAtlas } from '../src/atlas.js';
 import { Mask } from '../src/mask.js';
 import { mulberry32 } from '../bench/timing.js';
@@ -141,6 +141,9 @@ function snapshot(): Promise<Uint8Array> {
         });
     });
 }
+
+// The sprite of the pointer tests and the pixels where its pointerdown fired.
+const pointer: { sprite: Phaser.GameObjects.Sprite | null; downs: string[]; at: [number, number][] } = { sprite: null, downs: [], at: [] };
 
 const api = {
     ready: () => ready.then(s => {
@@ -394,6 +397,41 @@ const api = {
         }
         a.destroy();
         return { alive, after, error };
+    },
+
+    /** A visible, posed sprite with pixelHitArea: its box on the canvas; pointer downs on it are recorded for pointerCheck. */
+    pointerSetup(expected: ExpectedFrame[], seed: number) {
+        pointer.sprite?.destroy();
+        pointer.downs = [];
+        // Alone on the canvas: what is drawn is this sprite.
+        for (const o of scene.children.list) if ('setVisible' in o) (o as Phaser.GameObjects.Sprite).setVisible(false);
+        scene.textures.get('sheet').setFilter(Phaser.Textures.FilterMode.NEAREST);
+        const rnd = mulberry32(seed), names = expected.map(f => f.name);
+        const s = scene.add.sprite(96, 96, 'sheet', names[seed % names.length]).setOrigin(rnd(), rnd())
+            .setRotation((rnd() - 0.5) * 4).setScale((0.8 + rnd() * 1.6) * (rnd() < 0.3 ? -1 : 1), 0.8 + rnd() * 1.6).setFlipX(rnd() < 0.4).setFlipY(rnd() < 0.2);
+        s.setInteractive(pixelHitArea(s));
+        s.on('pointerdown', (p: Phaser.Input.Pointer) => pointer.downs.push(`${p.worldX},${p.worldY}`));
+        scene.input.off('pointerdown').on('pointerdown', (p: Phaser.Input.Pointer) => pointer.at.push([p.worldX, p.worldY]));
+        pointer.sprite = s;
+        const b = s.getBounds();
+        return { x: b.x, y: b.y, width: b.width, height: b.height };
+    },
+
+    /**
+     * For each click since pointerSetup, at the pointer's world point: did the sprite's pointerdown fire, what
+     * hitTest says, what was drawn in the pixel there, and whether the drawing changes within 1 px of it.
+     */
+    async pointerCheck() {
+        const drawn = await snapshot(), W = scene.scale.width, H = scene.scale.height, s = pointer.sprite as Phaser.GameObjects.Sprite;
+        const at = (x: number, y: number) => x >= 0 && y >= 0 && x < W && y < H ? drawn[y * W + x] : 0;
+        const clicks = pointer.at;
+        pointer.at = [];
+        return clicks.map(([wx, wy]) => {
+            const x = Math.floor(wx), y = Math.floor(wy);
+            let on = 0;
+            for (let v = -1; v <= 1; v++) for (let u = -1; u <= 1; u++) on += at(x + u, y + v);
+            return { x: wx, y: wy, fired: pointer.downs.includes(`${wx},${wy}`), hit: hitTest(s, wx, wy), drawn: at(x, y) === 1, band: on > 0 && on < 9 };
+        });
     },
 
     /** Costs in µs per call (reported, never asserted): overlaps of touching and of distant sprites, hitmaskFor. */
