@@ -4,13 +4,13 @@
 // rounding of the mask's offset, maps back (through the pose with the angle quantised to 256 steps) into a
 // solid pixel of the picture.
 import {
-    AnimatedSprite, Assets, BufferImageSource, CanvasSource, Container, Graphics, ImageSource, Rectangle, RenderTexture,
+    AnimatedSprite, Application, Assets, BufferImageSource, CanvasSource, Container, Graphics, ImageSource, Rectangle, RenderTexture,
     Sprite, Spritesheet, Texture, autoDetectRenderer, type SpritesheetFrameData, type Renderer, type TextureSource
 } from 'pixi.js';
 import { MaskAtlas } from '../src/atlas.js';
 import { Mask } from '../src/mask.js';
 import { placeSprite } from '../src/sprite.js';
-import { PixiMasks, drawHitmask, hitmaskFor, overlaps, pixiMasks, type PlacedSprite } from '../src/pixi.js';
+import { PixiMasks, drawHitmask, hitArea, hitmaskFor, hitTest, overlaps, pixiMasks, type PlacedSprite } from '../src/pixi.js';
 import { mulberry32 } from '../bench/timing.js';
 import { trim } from '../src/index.js';
 
@@ -481,6 +481,58 @@ async function readCheck() {
 }
 
 /** Timings for the test's diagnostics (never asserted): µs per call of overlaps() and hitmaskFor(). */
+// Pointer picking on an on-screen canvas (#pointer, at the page's top-left): one posed sprite with hitArea(sprite);
+// the stage records every click's global point, the sprite the ones its pointerdown got.
+const pointer: { app: Application | null; sprite: Sprite | null; downs: string[]; at: [number, number][] } = { app: null, sprite: null, downs: [], at: [] };
+
+async function pointerSetup(seed: number) {
+    if (!pointer.app) {
+        const app = pointer.app = new Application();
+        await app.init({ width: 200, height: 200, antialias: false, backgroundAlpha: 0, preference: 'webgl', autoStart: false });
+        app.canvas.id = 'pointer';
+        Object.assign(app.canvas.style, { position: 'absolute', left: '0px', top: '0px' });
+        document.body.appendChild(app.canvas);
+        app.stage.eventMode = 'static';
+        app.stage.hitArea = app.screen;
+        app.stage.on('pointerdown', e => pointer.at.push([e.global.x, e.global.y]));
+    }
+    const app = pointer.app;
+    app.stage.removeChildren();
+    const alien = await Assets.load<Texture>('sprites/alien1.png');
+    alien.source.scaleMode = 'nearest';
+    const rnd = mulberry32(seed);
+    const s = new Sprite(alien);
+    s.anchor.set(rnd(), rnd());
+    s.position.set(100 + (rnd() - 0.5) * 20, 100 + (rnd() - 0.5) * 20);
+    s.rotation = (rnd() - 0.5) * 4;
+    s.scale.set((0.8 + rnd() * 1.4) * (rnd() < 0.3 ? -1 : 1), 0.8 + rnd() * 1.4);
+    s.eventMode = 'static';
+    s.hitArea = hitArea(s);
+    s.on('pointerdown', e => pointer.downs.push(`${e.global.x},${e.global.y}`));
+    app.stage.addChild(s);
+    app.render();
+    pointer.sprite = s;
+    pointer.downs = [];
+    pointer.at = [];
+    const b = s.getBounds();
+    return { x: b.x, y: b.y, width: b.width, height: b.height };
+}
+
+/** For each click since pointerSetup: did the sprite's pointerdown fire, hitTest there, the rendered pixel (alpha > 127), and whether the rendering changes within 1 px. */
+function pointerCheck() {
+    const app = pointer.app as Application, s = pointer.sprite as Sprite;
+    const rt = RenderTexture.create({ width: 200, height: 200 });
+    app.renderer.render({ container: app.stage, target: rt, clear: true, clearColor: [0, 0, 0, 0] });
+    const px = app.renderer.extract.pixels(rt).pixels;
+    const at = (x: number, y: number) => x >= 0 && y >= 0 && x < 200 && y < 200 && px[(y * 200 + x) * 4 + 3] > 127 ? 1 : 0;
+    return pointer.at.map(([gx, gy]) => {
+        const x = Math.floor(gx), y = Math.floor(gy);
+        let on = 0;
+        for (let v = -1; v <= 1; v++) for (let u = -1; u <= 1; u++) on += at(x + u, y + v);
+        return { x: gx, y: gy, fired: pointer.downs.includes(`${gx},${gy}`), hit: hitTest(s, gx, gy), drawn: at(x, y) === 1, band: on > 0 && on < 9 };
+    });
+}
+
 async function timing() {
     const [t1, t3] = await Promise.all([Assets.load<Texture>('sprites/alien1.png'), Assets.load<Texture>('sprites/alien3.png')]);
     const a = new Sprite({ texture: t1, anchor: 0.5, x: 100, y: 100 }), b = new Sprite({ texture: t3, anchor: 0.5, x: 150, y: 120, rotation: 0.3 });
@@ -500,7 +552,7 @@ async function timing() {
 }
 
 declare global {
-    interface Window { pixiTests: { placements: typeof placements; renderCheck: typeof renderCheck; readCheck: typeof readCheck; timing: typeof timing } }
+    interface Window { pixiTests: { placements: typeof placements; renderCheck: typeof renderCheck; readCheck: typeof readCheck; timing: typeof timing; pointerSetup: typeof pointerSetup; pointerCheck: typeof pointerCheck } }
 }
-window.pixiTests = { placements, renderCheck, readCheck, timing };
+window.pixiTests = { placements, renderCheck, readCheck, timing, pointerSetup, pointerCheck };
 document.title = 'ready';
