@@ -257,6 +257,36 @@ const api = {
         return results;
     },
 
+    /**
+     * Two sprites drawn on the same spot, one mirrored: with a negative scaleX Arcade places its body a width
+     * away (size from |scale|, offset mirrored), never asks the process callback, and overlaps() still sees
+     * the pixels; with setFlipX Arcade asks and pixelPerfect answers.
+     */
+    async arcadeMirrored(expected: ExpectedFrame[]) {
+        const name = expected[0].name;
+        const run = async (mirror: (s: Phaser.Physics.Arcade.Sprite) => void) => {
+            const a = scene.physics.add.sprite(96, 96, 'sheet', name), b = scene.physics.add.sprite(96, 96, 'sheet', name);
+            mirror(b);
+            let asked = 0, hits = 0;
+            const collider = scene.physics.add.overlap(a, b, () => { hits++; }, (x, y) => { asked++; return pixelPerfect(x, y); });
+            await new Promise<void>(resolve => {
+                let n = 0;
+                const step = (): void => {
+                    if (++n < 5) return;
+                    scene.events.off('postupdate', step);
+                    resolve();
+                };
+                scene.events.on('postupdate', step);
+            });
+            const direct = overlaps(a, b), bodies = [(a.body as Phaser.Physics.Arcade.Body).x, (b.body as Phaser.Physics.Arcade.Body).x];
+            collider.destroy();
+            a.destroy();
+            b.destroy();
+            return { direct, asked: asked > 0, hit: hits > 0, bodyShift: Math.round(bodies[1] - bodies[0]) };
+        };
+        return { negative: await run(s => s.setScale(-1, 1)), flipped: await run(s => s.setFlipX(true)) };
+    },
+
     /** Arcade Physics with processCallback = pixelPerfect: which pairs reach the collide callback. */
     async arcade(expected: ExpectedFrame[], seed: number) {
         const rnd = mulberry32(seed), names = expected.map(f => f.name);

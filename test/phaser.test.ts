@@ -198,6 +198,13 @@ test('phaser: sprites in rotated, scaled containers; forgetFrameMask after a red
         { before: 120, stale: 120, redrawn: [60, 6], source: 'atlas', count: 50, x: 1, error: 'Error: hitmask atlas frame "x" is 11x10, but texture "solid2" frame "__BASE" is 12x10;' });
 });
 
+test('phaser: Arcade with a negative scale moves the body a width away and never asks pixelPerfect; setFlipX mirrors in place and works; overlaps() sees both', { skip }, async () => {
+    const r = await call('arcadeMirrored', frames);
+    const width = frames[0].sw;
+    assert.deepEqual(r.negative, { direct: true, asked: false, hit: false, bodyShift: width }, JSON.stringify(r));
+    assert.deepEqual(r.flipped, { direct: true, asked: true, hit: true, bodyShift: 0 }, JSON.stringify(r));
+});
+
 test('phaser: a destroyed sprite or its body collides with nothing; hitmaskFor() of it is an Error', { skip }, async () => {
     const r = await call('destroyedSprites');
     assert.deepEqual(r.alive, [true, true, true]);
