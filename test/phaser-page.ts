@@ -142,6 +142,19 @@ function snapshot(): Promise<Uint8Array> {
     });
 }
 
+// Resolves after `n` game steps (Arcade runs its colliders on each).
+function gameSteps(n: number): Promise<void> {
+    return new Promise(resolve => {
+        let k = 0;
+        const step = (): void => {
+            if (++k < n) return;
+            scene.events.off('postupdate', step);
+            resolve();
+        };
+        scene.events.on('postupdate', step);
+    });
+}
+
 // The sprite of the pointer tests and the pixels where its pointerdown fired.
 const pointer: { sprite: Phaser.GameObjects.Sprite | null; downs: string[]; at: [number, number][] } = { sprite: null, downs: [], at: [] };
 
@@ -269,15 +282,7 @@ const api = {
             mirror(b);
             let asked = 0, hits = 0;
             const collider = scene.physics.add.overlap(a, b, () => { hits++; }, (x, y) => { asked++; return pixelPerfect(x, y); });
-            await new Promise<void>(resolve => {
-                let n = 0;
-                const step = (): void => {
-                    if (++n < 5) return;
-                    scene.events.off('postupdate', step);
-                    resolve();
-                };
-                scene.events.on('postupdate', step);
-            });
+            await gameSteps(5);
             const direct = overlaps(a, b), bodies = [(a.body as Phaser.Physics.Arcade.Body).x, (b.body as Phaser.Physics.Arcade.Body).x];
             collider.destroy();
             a.destroy();
@@ -308,15 +313,7 @@ const api = {
             return pixelPerfect(x, y);
         });
         // Ten game steps: Arcade runs the overlap on each.
-        await new Promise<void>(resolve => {
-            let n = 0;
-            const step = (): void => {
-                if (++n < 10) return;
-                scene.events.off('postupdate', step);
-                resolve();
-            };
-            scene.events.on('postupdate', step);
-        });
+        await gameSteps(10);
         let want = 0, mismatch = 0;
         for (const key of called) {
             const [i, j] = key.split(' ').map(Number);

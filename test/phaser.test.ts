@@ -22,6 +22,7 @@ import { mulberry32 } from './reference.js';
 import type { ExpectedFrame, HitmaskTestApi, Params } from './phaser-page.js';
 import { flipX, flipY } from '../src/index.js';
 import { chromiumMissing, openBrowser, waitFor } from './chromium.js';
+import { clickBox, pointerRounds } from './pointer-clicks.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 // Which package the page bundles as 'phaser'.
@@ -215,27 +216,10 @@ test('phaser: a destroyed sprite or its body collides with nothing; hitmaskFor()
 test('phaser: real pointer events with pixelHitArea fire exactly where hitTest says, and where Phaser draws solid pixels up to the 1-px band', { skip }, async t => {
     const canvas = await api().locator('canvas').boundingBox();
     assert.ok(canvas);
-    let clicks = 0, fired = 0, band = 0;
-    for (let seed = 1; seed <= 6; seed++) {
-        const box = await call('pointerSetup', frames, seed);
-        // Every second pixel of the sprite's box on the canvas (at most 24 x 24 of them), clicked at its centre.
-        const points: [number, number][] = [];
-        const x0 = Math.max(0, Math.floor(box.x) - 1), y0 = Math.max(0, Math.floor(box.y) - 1);
-        const step = Math.max(1, Math.ceil(Math.max(box.width, box.height) / 24));
-        for (let y = y0; y < Math.min(192, box.y + box.height + 1); y += step) for (let x = x0; x < Math.min(192, box.x + box.width + 1); x += step) points.push([x, y]);
-        for (const [x, y] of points) await api().mouse.click(canvas.x + x + 0.5, canvas.y + y + 0.5);
-        const r = await call('pointerCheck');
-        assert.equal(r.length, points.length, 'every click reached the scene');
-        for (const p of r) {
-            assert.equal(p.fired, p.hit, `seed ${seed}: pointerdown at (${p.x}, ${p.y}) ${p.fired ? 'fired' : 'did not fire'}, hitTest says ${p.hit}`);
-            if (p.fired !== p.drawn) assert.ok(p.band, `seed ${seed}: at (${p.x}, ${p.y}) Phaser drew ${p.drawn ? 'solid' : 'clear'} away from any edge, the event ${p.fired ? 'fired' : 'did not fire'}`);
-            if (p.fired !== p.drawn) band++;
-        }
-        clicks += points.length;
-        fired += r.filter(p => p.fired).length;
-    }
-    t.diagnostic(`${clicks} clicks, ${fired} on solid pixels; ${band} within 1 px of a drawn edge differ from the drawing`);
-    assert.ok(fired > 50 && clicks - fired > 50, 'clicks both on and off the sprite');
+    t.diagnostic(await pointerRounds('Phaser', async seed => {
+        const made = await clickBox(api(), canvas, await call('pointerSetup', frames, seed), 192);
+        return { made, clicks: await call('pointerCheck') };
+    }));
 });
 
 test('phaser: typical costs (reported, not asserted)', { skip }, async t => {
