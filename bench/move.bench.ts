@@ -5,9 +5,10 @@
 // Usage: node --import tsx bench/move.bench.ts [--walkers N] [--frames N]
 import { existsSync, readFileSync } from 'node:fs';
 import { GifReader } from 'omggif';
-import { Mask, moveAndSlide, TileMap, type CollisionLayer, type MoveOptions, type MoveResult } from '../src/index.js';
+import { Mask, moveAndSlide, type CollisionLayer, type MoveOptions, type MoveResult } from '../src/index.js';
 import { decodeImage } from '../src/node/index.js';
 import { referenceMove } from '../test/move-reference.js';
+import { tileMapOf } from '../test/tiles.js';
 import { banner, fmtTiming, mulberry32, table, time } from './harness.js';
 
 const arg = (name: string, fallback: number) => {
@@ -34,18 +35,6 @@ function terrain(rnd: () => number, w: number, h: number): Mask {
         }
     }
     return m;
-}
-
-function tileMap(m: Mask, tile: number): TileMap {
-    const cols = Math.ceil(m.width / tile), rows = Math.ceil(m.height / tile), tiles: Mask[] = [], cells: number[] = [];
-    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
-        const t = new Mask(tile, tile);
-        t.draw(m, -c * tile, -r * tile);
-        const n = t.count();
-        cells.push(n === 0 ? -1 : tiles.length);
-        if (n > 0) tiles.push(t);
-    }
-    return new TileMap(tile, tile, cols, rows, tiles, cells);
 }
 
 const ASSETS = new URL('../demo/assets/', import.meta.url);
@@ -109,10 +98,10 @@ function compare(where: string, ground: CollisionLayer, width: number, height: n
     return rows;
 }
 
-const rows = compare('generated 4096x1024, TileMap', tileMap(terrain(rnd, 4096, 1024), 32), 4096, 1024);
+const rows = compare('generated 4096x1024, TileMap', tileMapOf(terrain(rnd, 4096, 1024), 32), 4096, 1024);
 const CAVE = '/usr/share/games/hedgewars/Data/Maps/Cave/map.png';
 if (existsSync(CAVE)) {
     const img = decodeImage(readFileSync(CAVE)), cave = Mask.fromRGBA(img.data, img.width, img.height);
-    rows.push(...compare(`Hedgewars Cave ${cave.width}x${cave.height}, TileMap`, tileMap(cave, 32), cave.width, cave.height));
+    rows.push(...compare(`Hedgewars Cave ${cave.width}x${cave.height}, TileMap`, tileMapOf(cave, 32), cave.width, cave.height));
 } else console.log(`(${CAVE} is missing: apt-get install hedgewars-data for the real-terrain rows)\n`);
 table(['moves', 'per call', 'moveAndSlide', 'per-pixel rules', 'ratio (target: crowd ≤ 0.5, falls ≤ 0.1)'], rows);

@@ -24,7 +24,7 @@ const FAST = ['mask', 'mask-errors', 'raster', 'world', 'world-api', 'world-erro
     'ray', 'ray-raster', 'debug', 'sprite', 'simd', 'memory', 'bundle'];
 // Run a second time without SharedArrayBuffer, as on a page without cross-origin isolation.
 const NO_SHARED = ['mask', 'mask-errors', 'memory', 'memory-ceiling', 'simd', 'simd-raster', 'raster', 'atlas', 'world', 'transform', 'tilemap',
-    'world-api', 'fixtures', 'threads', 'ray', 'ray-raster', 'ray-world'];
+    'world-api', 'fixtures', 'threads', 'ray', 'ray-raster', 'ray-world', 'move'];
 // Started first: the files that take longest (a 2-core machine, quiet), so that the short ones fill in around them.
 const SLOW = ['demo-stress', 'examples', 'pack', 'cli', 'cli-polygons', 'pixi', 'docs', 'shapes', 'ray-world', 'fuzz-decode', 'atlas-polygons',
     'phaser', 'shapes-convex', 'browser', 'browser-kernels'];

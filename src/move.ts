@@ -6,7 +6,7 @@
 // A long free run (a fall, a jump, a dash) is not tested pixel by pixel: the mask is swept along the axis
 // (ORed with itself shifted by 1, 2, 4, … px; one draw each) and the free distance found by binary lifting,
 // one layer test per power of two. A 600 px fall is ten tests of tall masks instead of 600 of the mask.
-import { describe } from './check.js';
+import { coord, describe } from './check.js';
 import type { CollisionLayer } from './layer.js';
 import { checkMask, Mask } from './mask.js';
 
@@ -54,7 +54,8 @@ const MAX_LEVEL = 10;
 export function moveAndSlide(solid: CollisionLayer, mask: Mask, x: number, y: number, dx: number, dy: number, options?: MoveOptions, out?: MoveResult): MoveResult {
     checkLayer('solid', solid);
     checkMask(mask, 'mask');
-    finite('x', x); finite('y', y); finite('dx', dx); finite('dy', dy);
+    // Positions within ±2^50, as a World's: beyond that x + dx is no longer exact and a move would silently vanish.
+    coord('x', x); coord('y', y); finite('dx', dx); finite('dy', dy);
     if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError(`options must be an object, got ${describe(options)}.`);
     const stepUp = steps('stepUp', options?.stepUp), snapDown = steps('snapDown', options?.snapDown);
     const oneWay = options?.oneWay ?? null;

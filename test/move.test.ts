@@ -3,9 +3,11 @@
 // terrains, default 12, for longer runs), the layer tests a long fall costs, and bad input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CollisionRaster, Mask, moveAndSlide, TileMap, type CollisionLayer, type MoveOptions, type MoveResult } from '../src/index.js';
+import { CollisionRaster, Mask, moveAndSlide, type CollisionLayer, type MoveOptions, type MoveResult } from '../src/index.js';
 import { referenceMove } from './move-reference.js';
 import { mulberry32, testKernels } from './reference.js';
+import { tileMapOf } from './tiles.js';
+import { allocations } from './work.js';
 
 // A layer of one mask placed at (0, 0), counting its test() calls.
 function maskLayer(terrain: Mask): CollisionLayer & { tests: number } {
@@ -118,6 +120,17 @@ test('a mover whose pixels change between calls: long moves see the new pixels (
     assert.equal(moveAndSlide(layer, me, 4, 0, 0, 500).y, 299);
 });
 
+testKernels('a game loop with out allocates nothing once warm: long falls reuse the swept masks, short moves never build them', () => {
+    const rnd = mulberry32(7), terrain = randomTerrain(rnd, 400, 300), [map, raster] = layers(terrain, 16), me = randomMover(rnd);
+    const out = { x: 0, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null } as MoveResult;
+    const frame = (solid: CollisionLayer, k: number) => moveAndSlide(solid, me, (k * 37) % 380, -40, (k % 5) - 2, k % 3 === 0 ? 400 : 3, { stepUp: 2, snapDown: 3 }, out);
+    for (const solid of [map, raster]) {
+        for (let k = 0; k < 50; k++) frame(solid, k);
+        const a = allocations(() => { for (let k = 0; k < 500; k++) frame(solid, k); });
+        assert.equal(a.count, 0, `${a.count} arrays (${a.bytes} bytes) allocated in 500 moves`);
+    }
+});
+
 test('out is filled and returned; options may be omitted', () => {
     const layer = maskLayer(picture(['          ', '##########'])), me = box(2, 1);
     const out = { x: NaN, y: NaN, onFloor: false, onCeiling: true, onWall: true, floor: null } as MoveResult;
@@ -159,16 +172,7 @@ function randomMover(rnd: () => number): Mask {
 }
 
 function layers(terrain: Mask, tile: number): CollisionLayer[] {
-    const cols = Math.ceil(terrain.width / tile), rows = Math.ceil(terrain.height / tile);
-    const tiles: Mask[] = [], cells: number[] = [];
-    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
-        const t = new Mask(tile, tile);
-        t.draw(terrain, -c * tile, -r * tile);
-        cells.push(t.count() === 0 ? -1 : tiles.length);
-        if (t.count() > 0) tiles.push(t);
-    }
-    const raster = new CollisionRaster(terrain.width, terrain.height).stamp(terrain, 0, 0);
-    return [new TileMap(tile, tile, cols, rows, tiles, cells), raster.view(), maskLayer(terrain)];
+    return [tileMapOf(terrain, tile), new CollisionRaster(terrain.width, terrain.height).stamp(terrain, 0, 0).view(), maskLayer(terrain)];
 }
 
 testKernels('random terrains, movers and moves on a TileMap, a raster view and a custom layer equal the per-pixel rules', () => {
@@ -213,7 +217,8 @@ testKernels('walkers: many small moves in a row stay equal to the per-pixel rule
 
 test('bad input: a clear RangeError or TypeError naming the value', () => {
     const layer = maskLayer(new Mask(10, 10)), me = box(2, 2);
-    assert.throws(() => moveAndSlide(layer, me, NaN, 0, 0, 0), /^RangeError: x must be a finite number, got NaN/);
+    assert.throws(() => moveAndSlide(layer, me, NaN, 0, 0, 0), /^RangeError: x must be a finite number within ±2\^50, got NaN/);
+    assert.throws(() => moveAndSlide(layer, me, 0, -(2 ** 51), 0, 1), /^RangeError: y must be a finite number within ±2\^50, got -2251799813685248/);
     assert.throws(() => moveAndSlide(layer, me, 0, 0, Infinity, 0), /^RangeError: dx must be a finite number, got Infinity/);
     assert.throws(() => moveAndSlide(layer, me, 0, 0, 0, '3' as unknown as number), /^RangeError: dy must be a finite number, got "3"/);
     assert.throws(() => moveAndSlide(layer, me, 0, 0, 0, 0, { stepUp: -1 }), /^RangeError: stepUp must be an integer number of pixels in 0\.\.1048576, got -1/);
