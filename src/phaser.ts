@@ -148,9 +148,15 @@ export function pixelPerfect(a: ArcadeObject, b: ArcadeObject): boolean {
  * pixel whose centre the point's pixel maps to? False for a destroyed object.
  */
 export function hitTest(obj: ArcadeObject | PhaserSpriteLike, x: number, y: number, cache: TransformCache = defaultTransformCache()): boolean {
+    checkPoint(x, y);
     if (destroyed(obj)) return false;
     const p = hitmaskFor(obj, cache);
     return p.mask.get(Math.floor(x) - p.x, Math.floor(y) - p.y);
+}
+
+// A pointer position must be a number: NaN would read as "not on the sprite" without a word.
+function checkPoint(x: unknown, y: unknown): void {
+    for (const [k, v] of [['x', x], ['y', y]] as const) if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`hitTest(): ${k} must be a finite number, got ${describe(v)}.`);
 }
 
 /** What `setInteractive` takes for pixel-exact input: {@link pixelHitArea}. */

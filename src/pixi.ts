@@ -110,6 +110,8 @@ export class PixiMasks {
      * pointer event's `global`) is on a set pixel of the sprite's placed mask (the pixel holding the point).
      */
     hitTest(sprite: Sprite, x: number, y: number): boolean {
+        // NaN would read as "not on the sprite" without a word.
+        for (const [k, v] of [['x', x], ['y', y]] as const) if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`hitTest(): ${k} must be a finite number, got ${describe(v)}.`);
         const p = this.hitmaskFor(sprite);
         return p.mask.get(Math.floor(x) - p.x, Math.floor(y) - p.y);
     }

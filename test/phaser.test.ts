@@ -17,7 +17,7 @@ import { serve } from '../examples/serve.js';
 import { buildAtlas } from '../src/node/build.js';
 import { MaskAtlas } from '../src/atlas.js';
 import { Mask } from '../src/mask.js';
-import { addMaskAtlas, drawHitmask, hitmaskFor, overlaps, spritePose, type PhaserSpriteLike } from '../src/phaser.js';
+import { addMaskAtlas, drawHitmask, hitmaskFor, hitTest, overlaps, pixelHitArea, spritePose, type PhaserSpriteLike } from '../src/phaser.js';
 import { mulberry32 } from './reference.js';
 import type { ExpectedFrame, HitmaskTestApi, Params } from './phaser-page.js';
 import { flipX, flipY } from '../src/index.js';
@@ -316,6 +316,34 @@ test('phaser (Node): drawHitmask fills exactly the set pixels and outlines exact
     const tile = { tilemapLayer: {}, getLeft: () => 12, getTop: () => 23, getRight: () => 13, getBottom: () => 24 } as unknown as Phaser.Tilemaps.Tile;
     assert.equal(overlaps(s, tile), true);
     assert.equal(overlaps(tile, { ...tile, getLeft: () => 13, getRight: () => 14 } as unknown as Phaser.Tilemaps.Tile), false);
+});
+
+test('phaser (Node): hitTest answers the placed mask pixel by pixel; pixelHitArea takes Phaser\'s local point back to it; bad points and objects are refused', () => {
+    const m = Mask.fromText('#..#\n.##.\n#..#\n');
+    const s = fakeSprite('hit', m, { x: 1, y: 1, sw: 6, sh: 5 }, { x: 20.5, y: 30.25, displayOriginX: 2, displayOriginY: 1, scaleX: 2, rotation: 0.5 });
+    const p = hitmaskFor(s);
+    let on = 0;
+    for (let y = p.y - 3; y < p.y + p.mask.height + 3; y++) {
+        for (let x = p.x - 3; x < p.x + p.mask.width + 3; x++) {
+            const want = p.mask.get(x - p.x, y - p.y);
+            assert.equal(hitTest(s, x + 0.25, y + 0.75), want, `(${x}, ${y})`);
+            if (want) on++;
+        }
+    }
+    assert.equal(on, p.mask.count());
+    // Phaser's hit test hands the callback the point in the object's unrotated, unscaled space plus the display origin.
+    const area = pixelHitArea(s), { a, b, c, d } = { a: 2 * Math.cos(0.5), b: 2 * Math.sin(0.5), c: -Math.sin(0.5), d: Math.cos(0.5) };
+    const withMatrix = Object.assign(s, { getWorldTransformMatrix: () => ({ a, b, c, d, tx: 20.5, ty: 30.25 }) }) as unknown as Phaser.GameObjects.GameObject;
+    for (let k = 0; k < 200; k++) {
+        const wx = p.x - 2 + (k % 20) * (p.mask.width + 4) / 20, wy = p.y - 2 + Math.floor(k / 20) * (p.mask.height + 4) / 10;
+        // The inverse of the world transform, as Phaser's input computes it.
+        const det = a * d - b * c, ux = wx - 20.5, uy = wy - 30.25;
+        const lx = (d * ux - c * uy) / det + 2, ly = (a * uy - b * ux) / det + 1;
+        assert.equal(area.hitAreaCallback(area.hitArea, lx, ly, withMatrix), hitTest(s, wx, wy), `(${wx}, ${wy})`);
+    }
+    assert.throws(() => hitTest(s, NaN, 0), /^RangeError: hitTest\(\): x must be a finite number, got NaN\.$/);
+    assert.throws(() => hitTest(s, 0, '1' as unknown as number), /^RangeError: hitTest\(\): y must be a finite number, got "1"\.$/);
+    assert.throws(() => pixelHitArea({} as PhaserSpriteLike), /^TypeError: sprite must be a textured Phaser game object/);
 });
 
 test('phaser (Node): wrong arguments throw TypeError, a skewed container RangeError', () => {

@@ -468,6 +468,15 @@ async function readCheck() {
     } catch (e) {
         nan = `${(e as Error).name}: ${(e as Error).message}`;
     }
+    // Pointer picking refuses a NaN point and a non-sprite.
+    const badPick: string[] = [];
+    for (const f of [() => hitTest(new Sprite(alien), NaN, 0), () => hitArea({} as Sprite)]) {
+        try {
+            f();
+        } catch (e) {
+            badPick.push(`${(e as Error).name}: ${(e as Error).message}`);
+        }
+    }
     // A destroyed texture: our Error, not a failed read of its null source.
     const doomed = Texture.from(padded);
     doomed.destroy();
@@ -477,7 +486,7 @@ async function readCheck() {
     } catch (e) {
         gone = `${(e as Error).name}: ${(e as Error).message}`;
     }
-    return { same, poseOk, atlasSame, emptyHits, gpuOnly, count: fm.mask.count(), again, before, after, threw, skew, wrongSize, wrongBound, gone, nan, source: alien.source.resource?.constructor?.name };
+    return { same, poseOk, atlasSame, emptyHits, gpuOnly, count: fm.mask.count(), again, before, after, threw, skew, wrongSize, wrongBound, gone, nan, badPick, source: alien.source.resource?.constructor?.name };
 }
 
 /** Timings for the test's diagnostics (never asserted): µs per call of overlaps() and hitmaskFor(). */

@@ -180,6 +180,9 @@ test('pixi: texture masks come from the texture pixels, are cached per frame, an
     assert.match(r.wrongSize, /^Error: useAtlas\(\): hitmask atlas frame "alien" is 5x5, but its texture is \d+x\d+; was the atlas built from the same images\?$/);
     assert.equal(r.wrongBound, 'read from pixels', 'a refused useAtlas binds nothing');
     assert.match(r.gone, /^Error: texture .*was destroyed; give the sprite a live texture/);
+    assert.equal(r.badPick.length, 2);
+    assert.match(r.badPick[0], /^RangeError: hitTest\(\): x must be a finite number, got NaN\.$/);
+    assert.match(r.badPick[1], /^TypeError: sprite must be a PixiJS Sprite/);
     assert.match(r.nan, /^RangeError: sprite's transform must be finite, got a=NaN, .*: a NaN or infinite position, scale or rotation on the sprite or a parent\.$/);
     assert.equal(r.emptyHits, false, 'a Sprite with Texture.EMPTY collides with nothing');
     assert.match(r.gpuOnly, /^TypeError: texture .* has no pixels to read/);
