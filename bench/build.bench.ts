@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { Mask, MaskAtlas } from '../src/index.js';
 import { buildAtlas, cutSheet, gridFrames, readImage } from '../src/node/index.js';
-import { getKernels, setKernels, simdSupported, type KernelMode } from '../src/wasm/simd.js';
+import { getKernels, setKernels, simdSupported, type KernelMode } from '../src/kernels/memory.js';
 import { fmt, mulberry32, time } from './harness.js';
 
 const SIZE = 4096, CELL = 64, REPS = Number(process.env.REPS ?? 5);

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { GifReader } from 'omggif';
 import { CollisionRaster, Mask, World, type Body } from '../src/index.js';
-import { getKernels, setKernels, simdSupported, type KernelMode } from '../src/wasm/simd.js';
+import { getKernels, setKernels, simdSupported, type KernelMode } from '../src/kernels/memory.js';
 import { banner, fmt, fmtTiming, mulberry32, table, time, type Timing } from './harness.js';
 
 const DATA = '/usr/share/doc/python-pygame-doc/examples/data/';

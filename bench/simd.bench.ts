@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { kernelStats, Mask, overlapsMany } from '../src/index.js';
-import { setKernels, setWasmMinWords, wasmMinWords } from '../src/wasm/simd.js';
+import { setKernels, setWasmMinWords, wasmMinWords } from '../src/kernels/memory.js';
 import { banner, fmt, mulberry32, table, time, type Timing } from './harness.js';
 import { makeScene, toRGBA, type HitKind } from './scenes.js';
 import { run as runSimdPage, type SimdRun } from './simd-page.js';
@@ -254,7 +254,7 @@ if (!existsSync(CHROMIUM)) {
     const root = fileURLToPath(new URL('..', import.meta.url));
     // The tables above dropped ~200,000 masks without dispose(); yielding lets FinalizationRegistry free
     // them: while they are pending, each create/dispose of a mask over 2 KiB costs time in proportion to
-    // their number (the Map in src/wasm/simd.ts that holds one entry per block).
+    // their number (the Map in src/kernels/memory.ts that holds one entry per block).
     await new Promise(r => setTimeout(r, 10));
     const left = kernelStats();
     console.log(`Node shared runs in this process, after the tables above: ${left.wasmMasks} masks live, ${(left.memoryBytes / 2 ** 20).toFixed(0)} MiB of WebAssembly memory.`);

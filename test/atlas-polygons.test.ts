@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32 } from '../src/crc32.js';
+import { crc32 } from '../src/base/crc32.js';
 import { Mask, MaskAtlas, ATLAS_VERSION, type AtlasFrame, type HitBox } from '../src/index.js';
 import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
 import { buildAtlas } from '../src/node/build.js';

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { crc32 } from '../src/crc32.js';
+import { crc32 } from '../src/base/crc32.js';
 import { Mask, MaskAtlas, ATLAS_VERSION, World, type AtlasFrame } from '../src/index.js';
-import { simdSupported } from '../src/wasm/simd.js';
+import { simdSupported } from '../src/kernels/memory.js';
 import { withKernels } from './reference.js';
 import { convexPieces, toPolygons } from '../src/shapes/index.js';
 import { patch } from './atlas-bytes.js';

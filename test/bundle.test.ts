@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -28,17 +30,22 @@ async function bundle(code: string): Promise<Size> {
     return { min: out.length, gz: gzipSync(out, { level: 9 }).length, inputs: used };
 }
 
+// The browser entry points, read from package.json's exports (types path -> source file), so a move
+// inside src/ needs no edit here; hitmask/node is for Node only and is not bundled for a page.
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | { types?: string }> };
+const SOURCES = new Map(Object.entries(manifest.exports).flatMap(([k, e]) => typeof e === 'object' && e.types
+    ? [[k === '.' ? 'hitmask' : `hitmask/${k.slice(2)}`, e.types.replace(/^\.\/dist\//, './src/').replace(/\.d\.ts$/, '.ts')] as const] : []));
+const ROOT_ENTRY = SOURCES.get('hitmask') as string;
 const ENTRIES: [string, string][] = [
-    ['import { Mask } from hitmask', 'import { Mask } from \'./src/index.ts\'; console.log(Mask);'],
-    ['import { World } from hitmask', 'import { World } from \'./src/index.ts\'; console.log(World);'],
-    ['import { CollisionRaster } from hitmask', 'import { CollisionRaster } from \'./src/index.ts\'; console.log(CollisionRaster);'],
-    ['import * from hitmask', 'import * as h from \'./src/index.ts\'; console.log(h);'],
-    ['hitmask/debug', 'import * as h from \'./src/debug.ts\'; console.log(h);'],
-    ['hitmask/shapes', 'import * as h from \'./src/shapes/index.ts\'; console.log(h);'],
-    ['hitmask/threads', 'import * as h from \'./src/threads.ts\'; console.log(h);'],
-    ['hitmask/phaser', 'import * as h from \'./src/phaser.ts\'; console.log(h);'],
-    ['hitmask/pixi', 'import * as h from \'./src/pixi.ts\'; console.log(h);'],
+    ['import { Mask } from hitmask', `import { Mask } from '${ROOT_ENTRY}'; console.log(Mask);`],
+    ['import { World } from hitmask', `import { World } from '${ROOT_ENTRY}'; console.log(World);`],
+    ['import { CollisionRaster } from hitmask', `import { CollisionRaster } from '${ROOT_ENTRY}'; console.log(CollisionRaster);`],
+    ...[...SOURCES].filter(([name]) => name !== 'hitmask/node').map(([name, src]): [string, string] =>
+        [name === 'hitmask' ? 'import * from hitmask' : name, `import * as h from '${src}'; console.log(h);`])
 ];
+
+// Whether a bundle pulls code from a part of the house (a folder of src/, see docs/architecture.md).
+const pulls = (s: Size, part: string): boolean => s.inputs.some(f => f.startsWith(`src/${part}/`));
 
 test('bundle sizes: the core stays small and pulls no worker or engine code', async t => {
     const sizes = new Map<string, Size>();
@@ -48,19 +55,21 @@ test('bundle sizes: the core stays small and pulls no worker or engine code', as
         t.diagnostic(`${name.padEnd(40)} ${(s.min / 1024).toFixed(1).padStart(6)} KB minified ${(s.gz / 1024).toFixed(1).padStart(6)} KB gzipped`);
     }
     const mask = sizes.get('import { Mask } from hitmask') as Size, world = sizes.get('import { World } from hitmask') as Size;
+    assert.ok(SOURCES.size >= 7, `package.json exports ${SOURCES.size} entry points`);
     for (const [name, s] of [['Mask', mask], ['World', world]] as const) {
-        assert.ok(!s.inputs.includes('src/threads.ts'), `import { ${name} } pulls no worker code`);
-        assert.ok(!s.inputs.includes('src/raster.ts'), `import { ${name} } pulls no CollisionRaster`);
+        assert.ok(!pulls(s, 'threads'), `import { ${name} } pulls no worker code`);
+        assert.ok(!pulls(s, 'raster'), `import { ${name} } pulls no CollisionRaster`);
         assert.ok(!s.inputs.some(f => f.startsWith('node_modules/')), `import { ${name} } pulls no dependency`);
     }
-    assert.ok(!mask.inputs.includes('src/world.ts'), 'import { Mask } pulls no World');
-    // The mask functions (outline, scale, raycast, …) and the raster's query kernel come only with their imports.
-    for (const f of ['src/ray.ts', 'src/transform.ts', 'src/batch.ts', 'src/raster-query.ts']) assert.ok(!mask.inputs.includes(f), `import { Mask } pulls no ${f}`);
+    assert.ok(!pulls(mask, 'world'), 'import { Mask } pulls no World');
+    // The mask functions (outline, scale, raycast, …) come only with their imports.
+    for (const f of ['src/core/transform.ts', 'src/core/batch.ts']) assert.ok(!mask.inputs.includes(f), `import { Mask } pulls no ${f}`);
+    assert.ok(!pulls(mask, 'rays'), 'import { Mask } pulls no ray caster');
     assert.ok(mask.gz <= MASK_LIMIT, `import { Mask } is ${mask.gz} bytes gzipped, over the ${MASK_LIMIT} limit`);
     assert.ok(world.gz <= WORLD_LIMIT, `import { World } is ${world.gz} bytes gzipped, over the ${WORLD_LIMIT} limit`);
     for (const name of ['hitmask/phaser', 'hitmask/pixi', 'hitmask/shapes', 'hitmask/debug']) {
         const s = sizes.get(name) as Size;
         assert.deepEqual(s.inputs.filter(f => f.startsWith('node_modules/')), [], `${name} bundles no engine or dependency`);
-        assert.ok(!s.inputs.includes('src/threads.ts'), `${name} pulls no worker code`);
+        assert.ok(!pulls(s, 'threads'), `${name} pulls no worker code`);
     }
 });

@@ -47,7 +47,7 @@ test('examples: each bundles with esbuild, with the engine and hitmask inside', 
     // And what the bundle pulls in: the real packages from node_modules and the library's sources.
     const meta = await build({ entryPoints: NAMES.map(n => join(EXAMPLES, n, 'main.ts')), bundle: true, write: false, outdir: join(site, 'meta'), format: 'esm', metafile: true, logLevel: 'silent' });
     const inputs = Object.keys(meta.metafile.inputs);
-    for (const p of ['node_modules/phaser/', 'node_modules/pixi.js/', 'node_modules/matter-js/', 'src/mask.ts', 'src/shapes/convex.ts', 'src/debug.ts',
+    for (const p of ['node_modules/phaser/', 'node_modules/pixi.js/', 'node_modules/matter-js/', 'src/core/mask.ts', 'src/shapes/convex.ts', 'src/debug/draw.ts',
         'examples/phaser/main.ts', 'examples/pixi/main.ts', 'examples/matter/main.ts']) {
         assert.ok(inputs.some(i => i.includes(p)), `bundle inputs include ${p}`);
     }

@@ -1,4 +1,4 @@
-// The JavaScript kernels' separate loops (src/kernels-js.ts) at their edges, on both kernel paths
+// The JavaScript kernels' separate loops (src/kernels/js.ts) at their edges, on both kernel paths
 // (overlap, overlaps, overlapArea, overlapMask, draw, erase):
 // aligned offsets (dx a multiple of 32, no shift), left and right edge strips, two-word strips taken
 // in pairs, four-row blocks with every tail length, and first-point ties between neighbouring strips.

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Mask, kernelStats, MEMORY_LIMIT } from '../src/index.js';
-import { simdSupported } from '../src/wasm/simd.js';
+import { simdSupported } from '../src/kernels/memory.js';
 
 test('at the ceiling new masks fall back to the JS heap, visibly, and come back once memory is freed', { skip: !simdSupported }, t => {
     const warn = t.mock.method(console, 'warn', () => {});

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CollisionRaster, kernelStats, Mask, overlapsMany, World } from '../src/index.js';
-import { simdSupported } from '../src/wasm/simd.js';
+import { simdSupported } from '../src/kernels/memory.js';
 import { mulberry32, Ref, sameMask, withKernels } from './reference.js';
 
 const MiB = 2 ** 20;

@@ -1,11 +1,11 @@
 // Browser side of test/phaser.test.ts: the real Phaser 4 with hitmask/phaser, driven through window.hitmaskTest.
 // The reference placement here inverts Phaser's own vertex formula (TransformerImage: quad at −displayOrigin +
 // frame offset, flips adjust the offset and negate the scale, then translate·rotate·scale); it shares no code
-// with src/sprite.ts.
+// with src/engines/sprite.ts.
 import Phaser from 'phaser';
 import { addMaskAtlas, drawHitmask, forgetFrameMask, frameMask, hitTest, overlaps, pixelHitArea, pixelPerfect, hitmaskFor, registerHitmaskLoader, spritePose } from '../src/phaser.js';
-import { MaskAtlas } from '../src/atlas.js';
-import { Mask } from '../src/mask.js';
+import { MaskAtlas } from '../src/core/atlas.js';
+import { Mask } from '../src/core/mask.js';
 import { mulberry32 } from '../bench/timing.js';
 
 /** A frame as the Node side generated it: untrimmed size, trim rectangle, and alpha > 127 per untrimmed pixel. */

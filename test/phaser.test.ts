@@ -15,8 +15,8 @@ import type { Browser, Page } from 'playwright-core';
 import type Phaser from 'phaser';
 import { serve } from '../examples/serve.js';
 import { buildAtlas } from '../src/node/build.js';
-import { MaskAtlas } from '../src/atlas.js';
-import { Mask } from '../src/mask.js';
+import { MaskAtlas } from '../src/core/atlas.js';
+import { Mask } from '../src/core/mask.js';
 import { addMaskAtlas, drawHitmask, hitmaskFor, hitTest, overlaps, pixelHitArea, spritePose, type PhaserSpriteLike } from '../src/phaser.js';
 import { mulberry32 } from './reference.js';
 import type { ExpectedFrame, HitmaskTestApi, Params } from './phaser-page.js';
@@ -361,6 +361,6 @@ test('phaser (Node): hitmask/phaser bundles without Phaser (type-only imports; t
     const r = await build({ entryPoints: [join(HERE, '..', 'src', 'phaser.ts')], bundle: true, write: false, format: 'esm', platform: 'browser',
         metafile: true, logLevel: 'silent', outdir: join(tmpdir(), 'hitmask-phaser-bundle') });
     const inputs = Object.keys(r.metafile.inputs);
-    assert.ok(inputs.some(i => i.endsWith('src/phaser-frames.ts')) && inputs.some(i => i.endsWith('src/sprite.ts')));
+    assert.ok(inputs.some(i => i.endsWith('src/engines/phaser-frames.ts')) && inputs.some(i => i.endsWith('src/engines/sprite.ts')));
     assert.deepEqual(inputs.filter(i => i.includes('node_modules')), []);
 });

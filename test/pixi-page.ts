@@ -7,9 +7,9 @@ import {
     AnimatedSprite, Application, Assets, BufferImageSource, CanvasSource, Container, Graphics, ImageSource, Rectangle, RenderTexture,
     Sprite, Spritesheet, Texture, autoDetectRenderer, type SpritesheetFrameData, type Renderer, type TextureSource
 } from 'pixi.js';
-import { MaskAtlas } from '../src/atlas.js';
-import { Mask } from '../src/mask.js';
-import { placeSprite } from '../src/sprite.js';
+import { MaskAtlas } from '../src/core/atlas.js';
+import { Mask } from '../src/core/mask.js';
+import { placeSprite } from '../src/engines/sprite.js';
 import { PixiMasks, drawHitmask, hitArea, hitmaskFor, hitTest, overlaps, pixiMasks, type PlacedSprite } from '../src/pixi.js';
 import { mulberry32 } from '../bench/timing.js';
 import { trim } from '../src/index.js';

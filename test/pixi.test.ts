@@ -1,7 +1,7 @@
 // hitmask/pixi against the real PixiJS 8 in headless Chromium (test/pixi-page.ts, bundled with esbuild):
 // seeded placements of rotated, scaled, flipped, trimmed, packed-rotated sprites with anchors, pivots, origins
 // and parent containers against a reference computed from the same parameters; the alpha PixiJS renders
-// against the placed masks; texture reading, caching and errors. Also: src/pixi*.ts never import PixiJS at runtime.
+// against the placed masks; texture reading, caching and errors. Also: src/engines/pixi*.ts never import PixiJS at runtime.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -52,9 +52,9 @@ after(async () => {
     if (site) rmSync(site, { recursive: true, force: true });
 });
 
-test('pixi: src/pixi*.ts import PixiJS for types only, and the core entry does not reach them', () => {
-    for (const f of readdirSync(join(ROOT, 'src')).filter(f => /^pixi.*\.ts$/.test(f))) {
-        const src = readFileSync(join(ROOT, 'src', f), 'utf8');
+test('pixi: src/engines/pixi*.ts import PixiJS for types only, and the core entry does not reach them', () => {
+    for (const f of readdirSync(join(ROOT, 'src', 'engines')).filter(f => /^pixi.*\.ts$/.test(f))) {
+        const src = readFileSync(join(ROOT, 'src', 'engines', f), 'utf8');
         for (const m of src.matchAll(/^import\s+(type\s+)?[^;]*from\s+'pixi\.js'/gm)) assert.ok(m[1], `${f}: ${m[0]} must be import type`);
         assert.ok(!/import\(\s*'pixi\.js'\s*\)/.test(src), `${f}: no dynamic import of pixi.js`);
     }
@@ -64,7 +64,7 @@ test('pixi: src/pixi*.ts import PixiJS for types only, and the core entry does n
 test('pixi: the adapter bundles without PixiJS', async () => {
     const r = await build({ entryPoints: [join(ROOT, 'src', 'pixi.ts')], bundle: true, write: false, format: 'esm', platform: 'browser', metafile: true, logLevel: 'silent' });
     const inputs = Object.keys(r.metafile.inputs);
-    assert.ok(inputs.some(i => i.endsWith('src/pixi.ts')));
+    assert.ok(inputs.some(i => i.endsWith('src/engines/pixi.ts')));
     assert.ok(!inputs.some(i => i.includes('node_modules/pixi.js')), 'no PixiJS module in the bundle');
 });
 

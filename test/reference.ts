@@ -1,7 +1,7 @@
 // Naive pixel-by-pixel reference implementation: one byte per pixel, no cleverness. Test oracle only.
 import { test } from 'node:test';
 import { Mask } from '../src/index.js';
-import { getKernels, setKernels, setWasmMinWords, simdSupported, wasmMinWords } from '../src/wasm/simd.js';
+import { getKernels, setKernels, setWasmMinWords, simdSupported, wasmMinWords } from '../src/kernels/memory.js';
 
 /** Deterministic PRNG (mulberry32), shared with the benchmarks. */
 export { mulberry32 } from '../bench/harness.js';

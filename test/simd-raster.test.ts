@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { CollisionRaster, Mask } from '../src/index.js';
-import { setKernels, simdSupported, wasmMinWords } from '../src/wasm/simd.js';
+import { setKernels, simdSupported, wasmMinWords } from '../src/kernels/memory.js';
 import { mulberry32, Ref, sameMask, testKernels, withKernels } from './reference.js';
 
 const SEED = 20261124;

@@ -6,10 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { Mask, overlapsMany } from '../src/index.js';
-import { getKernels, moduleBytes, setKernels, simdSupported } from '../src/wasm/simd.js';
-import { kernelStats, wasmMemoryBytes } from '../src/wasm/storage.js';
-import { FULL_WASM_CRC, FULL_WASM_LENGTH } from '../src/wasm/kernels.js';
-import { crc32 } from '../src/crc32.js';
+import { getKernels, moduleBytes, setKernels, simdSupported } from '../src/kernels/memory.js';
+import { kernelStats, wasmMemoryBytes } from '../src/kernels/storage.js';
+import { FULL_WASM_CRC, FULL_WASM_LENGTH } from '../src/kernels/module.js';
+import { crc32 } from '../src/base/crc32.js';
 import { Ref, sameMask, testKernels, withKernels, KERNELS } from './reference.js';
 
 const SEED = 20261124;

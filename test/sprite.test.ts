@@ -1,10 +1,10 @@
-// Sprite placement (src/sprite.ts) against a naive per-pixel reference: each world pixel centre, moved by
+// Sprite placement (src/engines/sprite.ts) against a naive per-pixel reference: each world pixel centre, moved by
 // the documented rounding of the mask's offset, is mapped back through the inverse pose into the frame.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask } from '../src/mask.js';
-import { TransformCache } from '../src/transform.js';
-import { placeSprite, poseBounds, spritesOverlap, type SpritePose } from '../src/sprite.js';
+import { Mask } from '../src/core/mask.js';
+import { TransformCache } from '../src/core/transform.js';
+import { placeSprite, poseBounds, spritesOverlap, type SpritePose } from '../src/engines/sprite.js';
 import { mulberry32 } from './reference.js';
 import { flipX, rotate90 } from '../src/index.js';
 

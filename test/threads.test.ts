@@ -2,12 +2,12 @@
 // consecutive batches of changing sizes (the generation-tagged claims), mixed memories, and close().
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask } from '../src/mask.js';
+import { Mask } from '../src/core/mask.js';
 import { createThreadPool, spawnNodeWorker } from '../src/node/threads.js';
 import { ThreadPool, type WorkerLike } from '../src/threads.js';
-import { getKernels, setKernels, simdSupported } from '../src/wasm/simd.js';
-import { kernelStats } from '../src/wasm/storage.js';
-import { World } from '../src/world.js';
+import { getKernels, setKernels, simdSupported } from '../src/kernels/memory.js';
+import { kernelStats } from '../src/kernels/storage.js';
+import { World } from '../src/world/world.js';
 import { mulberry32, Ref } from './reference.js';
 import { overlapsMany } from '../src/index.js';
 

@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Mask } from '../src/mask.js';
-import { transformMask, TransformCache } from '../src/transform.js';
-import { World } from '../src/world.js';
+import { Mask } from '../src/core/mask.js';
+import { transformMask, TransformCache } from '../src/core/transform.js';
+import { World } from '../src/world/world.js';
 import { mulberry32 } from './reference.js';
 import { flipX, flipY, rotate90 } from '../src/index.js';
 

@@ -1,9 +1,9 @@
 // World behaviour: callbacks and when their changes take effect, contacts, sweeps, filters, edge cases, errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask } from '../src/mask.js';
-import { TileMap } from '../src/tilemap.js';
-import { World, type Body, type Contact, type Pair } from '../src/world.js';
+import { Mask } from '../src/core/mask.js';
+import { TileMap } from '../src/layers/tilemap.js';
+import { World, type Body, type Contact, type Pair } from '../src/world/world.js';
 
 const box = (w: number, h: number): Mask => new Mask(w, h, true);
 const ids = (bs: Body<unknown>[]): number[] => bs.map(b => b.id);

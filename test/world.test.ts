@@ -2,12 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Mask } from '../src/mask.js';
-import { TileMap } from '../src/tilemap.js';
-import { World, type Body, type Pair } from '../src/world.js';
+import { Mask } from '../src/core/mask.js';
+import { TileMap } from '../src/layers/tilemap.js';
+import { World, type Body, type Pair } from '../src/world/world.js';
 import { createThreadPool } from '../src/node/threads.js';
 import type { ThreadPool } from '../src/threads.js';
-import { simdSupported } from '../src/wasm/simd.js';
+import { simdSupported } from '../src/kernels/memory.js';
 import { mulberry32, testKernels } from './reference.js';
 
 function randomMask(rnd: () => number, w: number, h: number, density: number): Mask {

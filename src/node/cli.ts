@@ -7,12 +7,12 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { SingleBar } from 'cli-progress';
 import { createRequire } from 'node:module';
 import type { PNG as PNGType } from 'pngjs';
-import { MaskAtlas, type AtlasFrame } from '../atlas.js';
+import { MaskAtlas, type AtlasFrame } from '../core/atlas.js';
 import { buildAtlas, type BuildOptions } from './build.js';
 import { polygonsJson } from './polygons.js';
 import { readInput } from './read.js';
 import { removeTemporaryFiles, sameFileAsAny, standardStream, writeFileAtomic } from './write.js';
-import { toRGBA } from '../rgba.js';
+import { toRGBA } from '../core/rgba.js';
 
 // One name per meaning in every command: --key-tolerance for the colour key, --tolerance-px for outlines.
 // `tolerance` is the old --tolerance, which meant the first in build, inspect and overlap and the second in

@@ -1,9 +1,9 @@
 // The public decoding entry points: format detection, file loading, the decode budget, error labels.
-import { checkInt, describe } from '../check.js';
+import { checkInt, describe } from '../base/check.js';
 import { decodeApng } from './apng.js';
 import { decodeGif, gifScreen } from './gif.js';
 import { Budget, DEFAULT_MAX_BYTES, type ImageFrame, type RGBAImage } from './image.js';
-import { Mask } from '../mask.js';
+import { Mask } from '../core/mask.js';
 import { decodeRaster, PNG_SIGNATURE, scanPng } from './png.js';
 import { readInput } from './read.js';
 import { stillPngMask } from './pngmask.js';

@@ -4,7 +4,7 @@
 import { inflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import type { PNG } from 'pngjs';
-import { crc32 } from '../crc32.js';
+import { crc32 } from '../base/crc32.js';
 import type { RGBAImage } from './image.js';
 
 /** One APNG frame: its rectangle on the canvas, timing, disposal and compressed data. */

@@ -2,7 +2,7 @@
 // every raster), unfiltered in place and turned into mask bits row by row, without expanding pixels to RGBA.
 // The bits are those of pngjs's RGBA (16-bit samples scaled, palette alphas from tRNS, a grey or RGB tRNS
 // key compared with the raw samples) thresholded by Mask.fromRGBA: alpha > threshold.
-import { checkInt } from '../check.js';
+import { checkInt } from '../base/check.js';
 import { Budget } from './image.js';
 import { inflateRaster, PNG_SIGNATURE, scanPng, unfilter, type PngInfo } from './png.js';
 

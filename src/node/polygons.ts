@@ -1,6 +1,6 @@
 // What `hitmask polygons` writes: every frame's polygons (toPolygons) and convex pieces (convexPieces) as JSON.
-import type { MaskAtlas } from '../atlas.js';
-import type { Mask } from '../mask.js';
+import type { MaskAtlas } from '../core/atlas.js';
+import type { Mask } from '../core/mask.js';
 import { convexPieces, toPolygons, type Polygon } from '../shapes/index.js';
 
 /** Options of {@link polygonsJson}. */

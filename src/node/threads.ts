@@ -1,7 +1,7 @@
 // Node worker threads for ThreadPool: node:worker_threads Workers running the pool's worker source.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { ThreadPool, type ThreadPoolOptions, type WorkerLike } from '../threads.js';
+import { ThreadPool, type ThreadPoolOptions, type WorkerLike } from '../threads/pool.js';
 
 /** @internal Starts a `node:worker_threads` Worker running a {@link ThreadPool} worker; it does not keep the process alive. */
 export function spawnNodeWorker(source: string): WorkerLike {

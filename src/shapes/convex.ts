@@ -1,5 +1,5 @@
 // convexPieces: a polygon with holes cut into few convex pieces (triangulation, then Hertel–Mehlhorn merging).
-import { describe } from '../check.js';
+import { describe } from '../base/check.js';
 import type { Polygon } from './polygons.js';
 import { triangulate } from './triangulate.js';
 

@@ -1,6 +1,6 @@
 // Engine helpers: convex pieces and polygons in the form Matter.js, Planck/Box2D and Rapier take.
 // No engine is imported: the functions return plain arrays, and matterBody takes the Matter module.
-import { describe } from '../check.js';
+import { describe } from '../base/check.js';
 import type { Polygon } from './polygons.js';
 
 /** A point or vector `{ x, y }`, as Matter.js, Planck and Rapier take them. */

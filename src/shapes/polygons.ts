@@ -1,6 +1,6 @@
 // toPolygons: a mask's exact (or simplified) outlines as polygons with holes.
-import { describe } from '../check.js';
-import { Mask } from '../mask.js';
+import { describe } from '../base/check.js';
+import { Mask } from '../core/mask.js';
 import { simplify } from './simplify.js';
 import { trace, type Traced } from './trace.js';
 

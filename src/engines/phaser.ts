@@ -1,0 +1,243 @@
+// hitmask/phaser: pixel-perfect collisions for Phaser 4 sprites. Masks come once per texture frame (from a
+// `.hitmask` atlas or the frame's pixels) and are placed exactly where Phaser draws the sprite: current frame,
+// trim, display origin, flipX/flipY, scale, rotation and parent containers. Phaser is imported for types
+// only; the loader takes the Phaser namespace as an argument, so this module never pulls Phaser in.
+import type * as Phaser from 'phaser';
+import { describe } from '../base/check.js';
+import { Mask } from '../core/mask.js';
+import type { TransformCache } from '../core/transform.js';
+import { defaultTransformCache, placeSprite, spritesOverlap, type HitmaskStyle as SpriteStyle, type PlacedSprite, type SpriteHitmask, type SpritePose } from './sprite.js';
+import { frameMask, type FrameMask } from './phaser-frames.js';
+
+export { addMaskAtlas, maskAtlasFor, frameMask, forgetFrameMask, type FrameMask } from './phaser-frames.js';
+export { registerHitmaskLoader } from './phaser-loader.js';
+export { placeSprite, spritesOverlap, poseBounds, defaultTransformCache, type SpritePose, type SpriteHitmask, type PlacedSprite, type PoseBounds } from './sprite.js';
+
+/** What the adapter reads of a textured game object (a Sprite, Image, or anything with these members). */
+export type PhaserSpriteLike = Pick<Phaser.GameObjects.Sprite, 'frame' | 'x' | 'y' | 'displayOriginX' | 'displayOriginY' |
+    'scaleX' | 'scaleY' | 'rotation' | 'flipX' | 'flipY'> & {
+    parentContainer?: Phaser.GameObjects.Container | null;
+    getWorldTransformMatrix?: Phaser.GameObjects.Components.Transform['getWorldTransformMatrix'];
+};
+
+/** What Arcade Physics passes to a process callback: a game object, a body, or a tile. */
+export type ArcadeObject = Phaser.Types.Physics.Arcade.GameObjectWithBody | Phaser.Physics.Arcade.Body | Phaser.Physics.Arcade.StaticBody |
+    Phaser.Tilemaps.Tile | Phaser.GameObjects.GameObject;
+
+// Filled masks of bodies' and tiles' rectangles, by size.
+const filled = new Map<string, Mask>();
+
+function isSpriteLike(o: unknown): o is PhaserSpriteLike {
+    const s = o as Partial<PhaserSpriteLike> | null;
+    return typeof s === 'object' && s !== null && typeof s.frame === 'object' && s.frame !== null && typeof s.displayOriginX === 'number';
+}
+
+// Whether `o` (a game object, or an Arcade body's game object) was destroyed: Phaser 4 flags it, and
+// Phaser 3 and 4 both take its scene away. A destroyed sprite keeps its frame and transform, so without this
+// check it went on colliding where it last stood.
+function destroyed(o: unknown): boolean {
+    const g = o as { isDestroyed?: unknown; scene?: unknown; destroy?: unknown; gameObject?: unknown } | null;
+    if (typeof g !== 'object' || g === null) return false;
+    if (g.isDestroyed === true || (typeof g.destroy === 'function' && 'scene' in g && g.scene === undefined)) return true;
+    return typeof g.gameObject === 'object' && g.gameObject !== null && g.gameObject !== g && destroyed(g.gameObject);
+}
+
+// Rotation, signed scales and translation of a 2×3 matrix without skew; throws on skew.
+function decompose(m: Phaser.GameObjects.Components.TransformMatrix): { x: number; y: number; angle: number; scaleX: number; scaleY: number } {
+    const { a, b, c, d, tx, ty } = m;
+    const sx = Math.hypot(a, b);
+    if (sx === 0) return { x: tx, y: ty, angle: 0, scaleX: 0, scaleY: 0 };
+    const angle = Math.atan2(b, a), cos = a / sx, sin = b / sx;
+    const sy = (a * d - b * c) / sx;
+    // Without skew, the second column is R·(0, sy). Phaser's matrices are Float32Arrays: 7 digits at best.
+    if (Math.abs(c + sin * sy) + Math.abs(d - cos * sy) > 1e-5 * (Math.abs(sx) + Math.abs(sy))) {
+        throw new RangeError(`the object's world transform is skewed (matrix ${a}, ${b}, ${c}, ${d}); only rotation, scale and flips can be placed.`);
+    }
+    return { x: tx, y: ty, angle, scaleX: sx, scaleY: sy };
+}
+
+/**
+ * The pose Phaser draws `sprite` with, for its current frame's mask `fm`: Phaser's flipX/flipY mirror the
+ * frame inside its untrimmed box (the origin stays put), or about the origin for a frame with a custom pivot.
+ */
+export function spritePose(sprite: PhaserSpriteLike, fm: FrameMask = frameMask(sprite.frame)): SpritePose {
+    if (!isSpriteLike(sprite)) throw new TypeError(`sprite must be a textured Phaser game object (Sprite, Image), got ${describe(sprite)}.`);
+    const pivot = sprite.frame.customPivot;
+    let fx = Boolean(sprite.flipX), fy = Boolean(sprite.flipY);
+    for (const k of ['x', 'y', 'rotation', 'scaleX', 'scaleY'] as const) {
+        if (typeof sprite[k] !== 'number' || !Number.isFinite(sprite[k])) throw new RangeError(`sprite.${k} must be a finite number, got ${describe(sprite[k])}.`);
+    }
+    let { x, y, rotation: angle, scaleX, scaleY } = sprite;
+    if (sprite.parentContainer && sprite.getWorldTransformMatrix) ({ x, y, angle, scaleX, scaleY } = decompose(sprite.getWorldTransformMatrix()));
+    // A custom pivot flips about the origin: Phaser just negates the scale.
+    if (pivot && fx) { scaleX = -scaleX; fx = false; }
+    if (pivot && fy) { scaleY = -scaleY; fy = false; }
+    // The origin in the (possibly mirrored) mask's box: the in-box flip moves the trimmed mask to the other side of the frame.
+    const originX = sprite.displayOriginX - (fx ? fm.width - fm.x - fm.mask.width : fm.x);
+    const originY = sprite.displayOriginY - (fy ? fm.height - fm.y - fm.mask.height : fm.y);
+    return { x, y, originX, originY, scaleX, scaleY, angle, flipX: fx, flipY: fy };
+}
+
+// The rectangle [x, x + w) × [y, y + h) in world pixels: the pixels whose centres it holds (left and top
+// edges inclusive, as a GPU fills), as a filled mask at a whole position.
+function rect(x: number, y: number, w: number, h: number): SpriteHitmask {
+    const x0 = Math.ceil(x - 0.5), y0 = Math.ceil(y - 0.5);
+    const nw = Math.max(0, Math.ceil(x + w - 0.5) - x0), nh = Math.max(0, Math.ceil(y + h - 0.5) - y0);
+    const key = `${nw}x${nh}`;
+    let mask = filled.get(key);
+    if (!mask) {
+        // Bodies come in few sizes; a bound keeps a stream of distinct ones from growing the map for ever.
+        if (filled.size >= 256) filled.clear();
+        filled.set(key, mask = new Mask(nw, nh, true));
+    }
+    return { mask, pose: { x: x0, y: y0, originX: 0, originY: 0, scaleX: 1, scaleY: 1, angle: 0 } };
+}
+
+/**
+ * The shape of what Arcade passes to a callback: a textured game object's frame mask in its pose (also
+ * when given its body); otherwise a body's rectangle or a tile's world rectangle.
+ */
+export function shapeOf(obj: ArcadeObject | PhaserSpriteLike): SpriteHitmask {
+    const o = obj as unknown as Record<string, unknown>;
+    if (destroyed(obj)) throw new Error('The game object was destroyed: it has no pixels to test; drop it from what you test (overlaps() answers false for it).');
+    if (isSpriteLike(obj)) {
+        const fm = frameMask(obj.frame);
+        return { mask: fm.mask, pose: spritePose(obj, fm) };
+    }
+    if (typeof o === 'object' && o !== null) {
+        // An Arcade body: its game object's pixels when it is textured, else the body's box.
+        const go = o.gameObject;
+        if (isSpriteLike(go)) return shapeOf(go);
+        if (typeof o.getLeft === 'function' && typeof o.tilemapLayer === 'object') {
+            const t = obj as Phaser.Tilemaps.Tile;
+            const l = t.getLeft(), tp = t.getTop();
+            return rect(l, tp, t.getRight() - l, t.getBottom() - tp);
+        }
+        const body = (typeof o.body === 'object' && o.body !== null ? o.body : o) as Partial<Phaser.Physics.Arcade.Body>;
+        if (typeof body.x === 'number' && typeof body.y === 'number' && typeof body.width === 'number' && typeof body.height === 'number') {
+            return rect(body.x, body.y, body.width, body.height);
+        }
+    }
+    throw new TypeError(`expected a textured game object, an Arcade body or a tile, got ${describe(obj)}.`);
+}
+
+/** The sprite's current frame mask transformed as Phaser draws it, and its integer top-left in world pixels. */
+export function hitmaskFor(obj: ArcadeObject | PhaserSpriteLike, cache: TransformCache = defaultTransformCache()): PlacedSprite {
+    const s = shapeOf(obj);
+    return placeSprite(s.mask, s.pose, cache);
+}
+
+/** Do the visible pixels of `a` and `b` touch, as Phaser draws them now? (Box test first; bodies and tiles count as rectangles.) */
+export function overlaps(a: ArcadeObject | PhaserSpriteLike, b: ArcadeObject | PhaserSpriteLike, cache: TransformCache = defaultTransformCache()): boolean {
+    // A destroyed object touches nothing (a group may still hand it to an overlap callback this frame).
+    if (destroyed(a) || destroyed(b)) return false;
+    const sa = shapeOf(a), sb = shapeOf(b);
+    return spritesOverlap(sa.mask, sa.pose, sb.mask, sb.pose, cache);
+}
+
+/**
+ * Arcade Physics process callback: `this.physics.add.overlap(group1, group2, onHit, pixelPerfect)` calls
+ * `onHit` only for pairs whose pixels touch (Arcade has already tested the bodies' boxes).
+ */
+export function pixelPerfect(a: ArcadeObject, b: ArcadeObject): boolean {
+    return overlaps(a, b);
+}
+
+/**
+ * Is the world point (x, y) (a pointer's `worldX`, `worldY`) on a solid pixel of the object's placed mask, the
+ * pixel whose centre the point's pixel maps to? False for a destroyed object.
+ */
+export function hitTest(obj: ArcadeObject | PhaserSpriteLike, x: number, y: number, cache: TransformCache = defaultTransformCache()): boolean {
+    checkPoint(x, y);
+    if (destroyed(obj)) return false;
+    const p = hitmaskFor(obj, cache);
+    return p.mask.get(Math.floor(x) - p.x, Math.floor(y) - p.y);
+}
+
+// A pointer position must be a number: NaN would read as "not on the sprite" without a word.
+function checkPoint(x: unknown, y: unknown): void {
+    for (const [k, v] of [['x', x], ['y', y]] as const) if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`hitTest(): ${k} must be a finite number, got ${describe(v)}.`);
+}
+
+/** What `setInteractive` takes for pixel-exact input: {@link pixelHitArea}. */
+export interface PixelHitArea {
+    hitArea: { x: number; y: number; width: number; height: number };
+    hitAreaCallback: (hitArea: unknown, x: number, y: number, gameObject: Phaser.GameObjects.GameObject) => boolean;
+}
+
+/**
+ * Pixel-exact input: `sprite.setInteractive(pixelHitArea(sprite))` makes pointer events fire only over the
+ * sprite's solid pixels, as {@link hitTest} sees them, whatever its frame's trim, flip, rotation and scale.
+ */
+export function pixelHitArea(sprite: PhaserSpriteLike, cache: TransformCache = defaultTransformCache()): PixelHitArea {
+    if (!isSpriteLike(sprite)) throw new TypeError(`sprite must be a textured Phaser game object (Sprite, Image), got ${describe(sprite)}.`);
+    return {
+        hitArea: { x: 0, y: 0, width: sprite.frame.realWidth, height: sprite.frame.realHeight },
+        // Phaser gives the pointer in the object's space with the display origin added (its input undoes the
+        // world transform, flips aside); the same transform brings it back to the world point hitTest takes.
+        hitAreaCallback: (_area, x, y, gameObject) => {
+            const o = gameObject as unknown as PhaserSpriteLike & { getWorldTransformMatrix(): Phaser.GameObjects.Components.TransformMatrix };
+            const m = o.getWorldTransformMatrix(), lx = x - o.displayOriginX, ly = y - o.displayOriginY;
+            // Snapped to 1/1024 px: browsers report pointers at whole CSS pixels, a pixel's corner, and the round
+            // trip through the inverse transform lands a hair to either side of it (61.9999999 is pixel 61).
+            const snap = (v: number) => Math.round(v * 1024) / 1024;
+            return hitTest(o, snap(m.a * lx + m.c * ly + m.tx), snap(m.b * lx + m.d * ly + m.ty), cache);
+        }
+    };
+}
+
+/** Style of {@link drawHitmask}: the adapters' style (the outline runs along pixel edges, every component and hole) and the cache used to place the mask. */
+export interface HitmaskStyle extends SpriteStyle {
+    /** @default defaultTransformCache() */
+    cache?: TransformCache;
+}
+
+/**
+ * Draws `obj`'s placed mask into a Phaser `Graphics` (not cleared first) in world pixels: its pixels as
+ * horizontal runs, its outline along pixel edges, its box. Returns the placed mask.
+ */
+export function drawHitmask(graphics: Phaser.GameObjects.Graphics, obj: ArcadeObject | PhaserSpriteLike, style: HitmaskStyle = {}): PlacedSprite {
+    if (typeof graphics !== 'object' || graphics === null || typeof graphics.fillRect !== 'function') {
+        throw new TypeError(`graphics must be a Phaser.GameObjects.Graphics, got ${describe(graphics)}.`);
+    }
+    const { color = 0xff00ff, alpha = 0.5, outline = null, box = null, lineWidth = 1 } = style;
+    const placed = hitmaskFor(obj, style.cache);
+    const { mask: m, x: ox, y: oy } = placed;
+    const w = m.width, h = m.height;
+    if (color !== null) {
+        graphics.fillStyle(color, alpha);
+        for (let y = 0; y < h; y++) {
+            for (let x = 0; x < w;) {
+                if (!m.get(x, y)) { x++; continue; }
+                const x0 = x;
+                while (x < w && m.get(x, y)) x++;
+                graphics.fillRect(ox + x0, oy + y, x - x0, 1);
+            }
+        }
+    }
+    if (outline !== null) {
+        graphics.lineStyle(lineWidth, outline, 1);
+        // Horizontal edges: boundary y between pixel rows y − 1 and y, in runs where exactly one side is set.
+        for (let y = 0; y <= h; y++) {
+            for (let x = 0; x < w;) {
+                if (m.get(x, y - 1) === m.get(x, y)) { x++; continue; }
+                const x0 = x;
+                while (x < w && m.get(x, y - 1) !== m.get(x, y)) x++;
+                graphics.lineBetween(ox + x0, oy + y, ox + x, oy + y);
+            }
+        }
+        for (let x = 0; x <= w; x++) {
+            for (let y = 0; y < h;) {
+                if (m.get(x - 1, y) === m.get(x, y)) { y++; continue; }
+                const y0 = y;
+                while (y < h && m.get(x - 1, y) !== m.get(x, y)) y++;
+                graphics.lineBetween(ox + x, oy + y0, ox + x, oy + y);
+            }
+        }
+    }
+    if (box !== null) {
+        graphics.lineStyle(lineWidth, box, 1);
+        graphics.strokeRect(ox, oy, w, h);
+    }
+    return placed;
+}

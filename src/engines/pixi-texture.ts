@@ -1,0 +1,179 @@
+// Collision masks of PixiJS 8 textures: read once per texture frame from the texture source's pixels (or taken
+// from a `.hitmask` atlas) and cached. Types only from pixi.js: the adapter never loads PixiJS itself.
+import type { Texture, TextureSource } from 'pixi.js';
+import type { AtlasFrame, MaskAtlas } from '../core/atlas.js';
+import { checkInt, describe } from '../base/check.js';
+import { Mask } from '../core/mask.js';
+import { trim as trimMask } from '../core/transform.js';
+
+/** A texture's mask and where the mask's top-left lies in the texture's untrimmed frame (`texture.orig`), in pixels. */
+export interface FrameMask {
+    readonly mask: Mask;
+    readonly x: number;
+    readonly y: number;
+}
+
+// A cached mask with the texture geometry it was read from; `geometry` null = registered by hand, never re-read.
+interface Entry {
+    readonly frame: FrameMask;
+    readonly source: TextureSource | null;
+    readonly geometry: Float64Array | null;
+}
+
+// The numbers that decide which pixels a texture shows: frame, orig, trim, rotate.
+function geometryOf(t: Texture): Float64Array {
+    const { frame, orig, trim } = t;
+    return new Float64Array([frame.x, frame.y, frame.width, frame.height, orig.width, orig.height,
+        trim ? 1 : 0, trim?.x ?? 0, trim?.y ?? 0, trim?.width ?? 0, trim?.height ?? 0, t.rotate, t.source.pixelWidth, t.source.pixelHeight]);
+}
+
+function sameGeometry(g: Float64Array, t: Texture): boolean {
+    const { frame, orig, trim } = t;
+    return g[0] === frame.x && g[1] === frame.y && g[2] === frame.width && g[3] === frame.height && g[4] === orig.width && g[5] === orig.height
+        && g[6] === (trim ? 1 : 0) && g[7] === (trim?.x ?? 0) && g[8] === (trim?.y ?? 0) && g[9] === (trim?.width ?? 0) && g[10] === (trim?.height ?? 0)
+        && g[11] === t.rotate && g[12] === t.source.pixelWidth && g[13] === t.source.pixelHeight;
+}
+
+function checkTexture(texture: unknown): Texture {
+    const t = texture as Texture | null;
+    if (t === null || typeof t !== 'object' || typeof t.source !== 'object' || typeof t.orig !== 'object' || typeof t.frame !== 'object') {
+        throw new TypeError(`texture must be a PixiJS Texture, got ${describe(texture)}.`);
+    }
+    // A destroyed texture keeps its object but loses its source: say so rather than fail reading null.
+    if (t.destroyed || t.source === null) throw new Error(`texture ${t.label ? `"${t.label}" ` : ''}was destroyed; give the sprite a live texture (or stop testing it).`);
+    return t;
+}
+
+/**
+ * Collision masks of PixiJS textures, one per texture frame, built on first use and cached (weakly: a destroyed
+ * texture's mask goes with it). A texture whose frame, trim, rotation or source size changes is read again.
+ */
+export class TextureMasks {
+    /** Alpha above this (0..255) is solid. */
+    readonly threshold: number;
+    private entries = new WeakMap<Texture, Entry>();
+
+    constructor(threshold = 127) {
+        this.threshold = checkInt('threshold', threshold, 0, 255);
+    }
+
+    /** The texture's mask and its offset in the untrimmed frame; read from the texture's pixels on first use. */
+    get(texture: Texture): FrameMask {
+        const t = checkTexture(texture);
+        const e = this.entries.get(t);
+        if (e && (e.geometry === null || (e.source === t.source && sameGeometry(e.geometry, t)))) return e.frame;
+        const frame = readTextureMask(t, this.threshold);
+        this.entries.set(t, { frame, source: t.source, geometry: geometryOf(t) });
+        return frame;
+    }
+
+    /** Uses `mask` for `texture`, its top-left at (x, y) in the untrimmed frame; kept until {@link delete}. */
+    set(texture: Texture, mask: Mask, x = 0, y = 0): void {
+        const t = checkTexture(texture);
+        if (!(mask instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(mask)}.`);
+        for (const [name, v] of [['x', x], ['y', y]] as const) {
+            if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
+        }
+        this.entries.set(t, { frame: { mask, x, y }, source: null, geometry: null });
+    }
+
+    /**
+     * Takes the masks of a `.hitmask` atlas for the textures of the same names (e.g. a Spritesheet's `textures`):
+     * each frame's mask at its trim offset. Returns how many textures got one; names missing on either side are skipped.
+     */
+    useAtlas(atlas: MaskAtlas, textures: Readonly<Record<string, Texture>> | ReadonlyMap<string, Texture>): number {
+        if (atlas === null || typeof atlas !== 'object' || typeof atlas.frame !== 'function') throw new TypeError(`atlas must be a MaskAtlas, got ${describe(atlas)}.`);
+        const entries = textures instanceof Map ? [...textures] : Object.entries(textures as Record<string, Texture>);
+        // Every pair is checked before any is bound: a mistake binds nothing.
+        const bind: [Texture, AtlasFrame][] = [];
+        for (const [name, texture] of entries) {
+            if (!atlas.has(name)) continue;
+            const t = checkTexture(texture), f = atlas.frame(name);
+            if (f.sourceWidth !== t.orig.width || f.sourceHeight !== t.orig.height) {
+                throw new Error(`useAtlas(): hitmask atlas frame "${name}" is ${f.sourceWidth}x${f.sourceHeight}, but its texture is ${t.orig.width}x${t.orig.height}; was the atlas built from the same images?`);
+            }
+            bind.push([t, f]);
+        }
+        for (const [t, f] of bind) this.set(t, f.mask, f.x, f.y);
+        return bind.length;
+    }
+
+    /** Forgets the texture's mask (it is read again on next use). */
+    delete(texture: Texture): void {
+        this.entries.delete(texture);
+    }
+}
+
+let canvas: OffscreenCanvas | HTMLCanvasElement | null = null;
+
+// RGBA bytes of a rectangle of the source's pixels, row-major.
+function readPixels(source: TextureSource, x: number, y: number, w: number, h: number, label: string): Uint8Array | Uint8ClampedArray {
+    const res: unknown = source.resource;
+    if (ArrayBuffer.isView(res)) {
+        if ((source.format !== 'rgba8unorm' && source.format !== 'bgra8unorm' && source.format !== 'rgba8unorm-srgb' && source.format !== 'bgra8unorm-srgb')
+            || !(res instanceof Uint8Array || res instanceof Uint8ClampedArray)) {
+            throw new TypeError(`texture ${label}: a buffer source must hold 8-bit RGBA or BGRA bytes, got format ${source.format} in ${describe(res)}.`);
+        }
+        const pw = source.pixelWidth;
+        if (res.length < pw * source.pixelHeight * 4) throw new Error(`texture ${label}: its buffer holds ${res.length} bytes, expected ${pw * source.pixelHeight * 4}.`);
+        const out = new Uint8Array(w * h * 4);
+        for (let r = 0; r < h; r++) out.set(res.subarray(((y + r) * pw + x) * 4, ((y + r) * pw + x + w) * 4), r * w * 4);
+        return out;
+    }
+    if (res === null || typeof res !== 'object' || !('width' in res)) {
+        throw new TypeError(`texture ${label} has no pixels to read (got resource ${describe(res)}; a RenderTexture lives on the GPU): `
+            + 'give it a mask with textures.set(texture, mask) of PixiMasks, e.g. from renderer.extract.pixels(texture) and Mask.fromRGBA.');
+    }
+    canvas ??= typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(w, h) : document.createElement('canvas');
+    canvas.width = w;
+    canvas.height = h;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true }) as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null;
+    if (!ctx) throw new Error('no 2D canvas context to read texture pixels with.');
+    ctx.clearRect(0, 0, w, h);
+    ctx.drawImage(res as CanvasImageSource, x, y, w, h, 0, 0, w, h);
+    return ctx.getImageData(0, 0, w, h).data;
+}
+
+/**
+ * Reads the mask of what `texture` shows (alpha > threshold): one mask pixel per texture unit of the sprite's quad,
+ * sampled at the pixel's centre through the texture's UVs, so frame, trim, resolution and packed rotation all count.
+ * The result is trimmed to its set pixels; (x, y) place it in the untrimmed frame.
+ */
+export function readTextureMask(texture: Texture, threshold = 127): FrameMask {
+    const t = checkTexture(texture);
+    checkInt('threshold', threshold, 0, 255);
+    const src = t.source, trim = t.trim;
+    const W = trim ? trim.width : t.orig.width, H = trim ? trim.height : t.orig.height;
+    const w = Math.max(0, Math.ceil(W - 1e-9)), h = Math.max(0, Math.ceil(H - 1e-9));
+    const ox = trim ? trim.x : 0, oy = trim ? trim.y : 0;
+    const label = t.label ? `"${t.label}"` : `#${t.uid}`;
+    // Texture.EMPTY (a new Sprite's texture) shows nothing: an empty mask, not the no-pixels error.
+    if (w === 0 || h === 0 || (src.resource == null && t.label === 'EMPTY')) return { mask: new Mask(0, 0), x: ox, y: oy };
+    // Texel of quad point (s, t) in quad units: corner 0 (top-left) + s·(corner 1 − corner 0)/W + t·(corner 3 − corner 0)/H.
+    const { uvs } = t, pw = src.pixelWidth, ph = src.pixelHeight;
+    const x0 = uvs.x0 * pw, y0 = uvs.y0 * ph;
+    const ux = (uvs.x1 - uvs.x0) * pw / W, uy = (uvs.y1 - uvs.y0) * ph / W;
+    const vx = (uvs.x3 - uvs.x0) * pw / H, vy = (uvs.y3 - uvs.y0) * ph / H;
+    const xs = [uvs.x0, uvs.x1, uvs.x2, uvs.x3].map(u => u * pw), ys = [uvs.y0, uvs.y1, uvs.y2, uvs.y3].map(v => v * ph);
+    const rx = Math.max(0, Math.floor(Math.min(...xs) + 1e-9)), ry = Math.max(0, Math.floor(Math.min(...ys) + 1e-9));
+    const rw = Math.min(pw, Math.ceil(Math.max(...xs) - 1e-9)) - rx, rh = Math.min(ph, Math.ceil(Math.max(...ys) - 1e-9)) - ry;
+    if (rw <= 0 || rh <= 0) return { mask: new Mask(0, 0), x: ox, y: oy };
+    const px = readPixels(src, rx, ry, rw, rh, label);
+    let mask: Mask;
+    if (ux === 1 && vy === 1 && uy === 0 && vx === 0 && x0 === rx && y0 === ry && w === rw && h === rh) {
+        mask = Mask.fromRGBA(px, w, h, { threshold });
+    } else {
+        // Rotated (groupD8), scaled (resolution ≠ 1) or cut frames: sample each quad pixel's centre.
+        const rgba = new Uint8Array(w * h * 4);
+        for (let j = 0; j < h; j++) {
+            for (let i = 0; i < w; i++) {
+                const sx = Math.floor(x0 + ux * (i + 0.5) + vx * (j + 0.5)) - rx, sy = Math.floor(y0 + uy * (i + 0.5) + vy * (j + 0.5)) - ry;
+                if (sx >= 0 && sy >= 0 && sx < rw && sy < rh) rgba[(j * w + i) * 4 + 3] = px[(sy * rw + sx) * 4 + 3];
+            }
+        }
+        mask = Mask.fromRGBA(rgba, w, h, { threshold });
+    }
+    const trimmed = trimMask(mask);
+    if (trimmed.mask !== mask) mask.dispose();
+    return { mask: trimmed.mask, x: ox + trimmed.x, y: oy + trimmed.y };
+}

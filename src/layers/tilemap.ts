@@ -1,0 +1,186 @@
+import { checkCoord, checkInt, checkSize, describe } from '../base/check.js';
+import type { CollisionLayer } from './layer.js';
+import { Mask, type Point, type Rect } from '../core/mask.js';
+import { castTiles, newRayHit, type RayHit } from '../rays/ray.js';
+
+// Tile range set by TileMap.range(); module scratch instead of a tuple per call (tests run per body per step).
+let C0 = 0, C1 = -1, R0 = 0, R1 = -1;
+
+/**
+ * A static grid of tile masks (solid ground, slopes, one-pixel ledges) that bodies collide with
+ * without one body per tile. Tile (column, row) covers pixels [column·tileWidth, …) × [row·tileHeight, …)
+ * from the world origin; each cell holds an index into `tiles` or −1 for empty.
+ *
+ * @example
+ * const ground = new TileMap(16, 16, 40, 30, [Mask.fromText(solidTile), slopeMask], cells);
+ * world.addLayer(ground, { category: 2 });
+ */
+export class TileMap implements CollisionLayer {
+    /** Tile width in pixels. */
+    readonly tileWidth: number;
+    /** Tile height in pixels. */
+    readonly tileHeight: number;
+    /** Number of tile columns. */
+    readonly columns: number;
+    /** Number of tile rows. */
+    readonly rows: number;
+    /** The tile masks; `null` entries are empty tiles. */
+    readonly tiles: readonly (Mask | null)[];
+    /** Tile index per cell, row by row; −1 is empty. Change it with {@link setTile}. */
+    readonly cells: Int32Array;
+    /** @internal */
+    private readonly point: Point = { x: 0, y: 0 };
+
+    constructor(tileWidth: number, tileHeight: number, columns: number, rows: number, tiles: readonly (Mask | null)[], cells?: ArrayLike<number>) {
+        this.tileWidth = checkInt('tileWidth', tileWidth, 1, 2 ** 30);
+        this.tileHeight = checkInt('tileHeight', tileHeight, 1, 2 ** 30);
+        this.columns = checkSize('columns', columns);
+        this.rows = checkSize('rows', rows);
+        if (!Array.isArray(tiles)) throw new TypeError(`tiles must be an array of Masks (or null), got ${describe(tiles)}.`);
+        tiles.forEach((t, i) => {
+            if (t === null) return;
+            if (!(t instanceof Mask)) throw new TypeError(`tiles[${i}] must be a Mask or null, got ${describe(t)}.`);
+            if (t.width !== tileWidth || t.height !== tileHeight) {
+                throw new RangeError(`tiles[${i}] is ${t.width}x${t.height}, expected ${tileWidth}x${tileHeight} (the tile size).`);
+            }
+        });
+        this.tiles = tiles.slice();
+        const n = columns * rows;
+        if (n > 2 ** 28) throw new RangeError(`A ${columns}x${rows} tile map has more than 2^28 cells; split it into several layers.`);
+        this.cells = new Int32Array(n).fill(-1);
+        if (cells !== undefined) {
+            if (cells == null || typeof cells !== 'object' || cells.length !== n) {
+                throw new RangeError(`cells must be an array of ${n} tile indices (${columns}x${rows}), got ${describe(cells)}.`);
+            }
+            for (let i = 0; i < n; i++) this.cells[i] = this.checkIndex(`cells[${i}]`, cells[i]);
+        }
+    }
+
+    /** Width in pixels. */
+    get width(): number { return this.columns * this.tileWidth; }
+    /** Height in pixels. */
+    get height(): number { return this.rows * this.tileHeight; }
+
+    /** The tile index at (column, row), −1 when empty. */
+    getTile(column: number, row: number): number {
+        return this.cells[this.cellIndex(column, row)];
+    }
+
+    /** Sets the tile index at (column, row); −1 empties it. Takes effect at the next test. */
+    setTile(column: number, row: number, index: number): void {
+        this.cells[this.cellIndex(column, row)] = this.checkIndex('tile index', index);
+    }
+
+    /** Whether a set pixel of `mask` at (x, y) lies on a solid tile pixel. */
+    test(mask: Mask, x: number, y: number): boolean {
+        return this.scan(mask, x, y, false) !== 0;
+    }
+
+    /** Number of set pixels of `mask` at (x, y) on solid tile pixels. */
+    overlapArea(mask: Mask, x: number, y: number): number {
+        return this.scan(mask, x, y, true);
+    }
+
+    /** The first such pixel in row-major order, in world pixels, or `null`; with `out`, written there. */
+    hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null {
+        checkMask(mask);
+        if (out !== undefined && (out === null || typeof out !== 'object')) throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
+        x = checkCoord('x', x);
+        y = checkCoord('y', y);
+        const { tileWidth: tw, tileHeight: th, columns, cells, tiles, point } = this;
+        this.range(mask, x, y);
+        const c0 = C0, c1 = C1, r0 = R0, r1 = R1;
+        for (let r = r0; r <= r1; r++) {
+            let bestX = 0, bestY = Infinity;
+            for (let c = c0; c <= c1; c++) {
+                const t = cells[r * columns + c], tm = t >= 0 ? tiles[t] : null;
+                if (!tm || !tm.overlap(mask, x - c * tw, y - r * th, point)) continue;
+                const px = c * tw + point.x, py = r * th + point.y;
+                if (py < bestY || (py === bestY && px < bestX)) { bestX = px; bestY = py; }
+            }
+            // Later tile rows only hold larger y, so the first row with a hit has the answer.
+            if (bestY !== Infinity) {
+                if (out === undefined) return { x: bestX, y: bestY };
+                out.x = bestX; out.y = bestY;
+                return out;
+            }
+        }
+        return null;
+    }
+
+    /** Whether pixel (x, y) (floored) is solid; outside the map: false. */
+    testPixel(x: number, y: number): boolean {
+        const px = checkCoord('x', x), py = checkCoord('y', y);
+        if (px < 0 || py < 0 || px >= this.width || py >= this.height) return false;
+        const c = Math.floor(px / this.tileWidth), r = Math.floor(py / this.tileHeight);
+        const t = this.cells[r * this.columns + c], tm = t >= 0 ? this.tiles[t] : null;
+        return tm !== null && tm.get(px - c * this.tileWidth, py - r * this.tileHeight);
+    }
+
+    /** The map's extent, which holds every solid pixel (`null` when it is empty). */
+    bounds(): Rect | null {
+        return this.width > 0 && this.height > 0 ? { x: 0, y: 0, width: this.width, height: this.height } : null;
+    }
+
+    /**
+     * The first solid tile pixel the segment from (x0, y0) to (x1, y1) enters, in world pixels, or `null`
+     * (rules: docs/rays.md); walks only the tiles the segment crosses. With `out`, written there.
+     */
+    raycast(x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null {
+        if (out === undefined) out = newRayHit();
+        else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a RayHit object, got ${describe(out)}.`);
+        return castTiles(this.tileWidth, this.tileHeight, this.columns, this.rows, this.cells, this.tiles, x0, y0, x1, y1, out) ? out : null;
+    }
+
+    /** `<TileMap columns x rows of WxH>`. */
+    toString(): string {
+        return `<TileMap ${this.columns}x${this.rows} of ${this.tileWidth}x${this.tileHeight}>`;
+    }
+
+    // Tests (count = false, returns 0/1) or counts overlap with every tile under the mask's box.
+    /** @internal */
+    private scan(mask: Mask, x: number, y: number, count: boolean): number {
+        checkMask(mask);
+        x = checkCoord('x', x);
+        y = checkCoord('y', y);
+        const { tileWidth: tw, tileHeight: th, columns, cells, tiles } = this;
+        this.range(mask, x, y);
+        const c0 = C0, c1 = C1, r0 = R0, r1 = R1;
+        let n = 0;
+        for (let r = r0; r <= r1; r++) {
+            for (let c = c0; c <= c1; c++) {
+                const t = cells[r * columns + c], tm = t >= 0 ? tiles[t] : null;
+                if (!tm) continue;
+                if (!count) { if (tm.overlaps(mask, x - c * tw, y - r * th)) return 1; }
+                else n += tm.overlapArea(mask, x - c * tw, y - r * th);
+            }
+        }
+        return n;
+    }
+
+    // Tile columns C0..C1 and rows R0..R1 under the mask's box, clamped to the map (empty: C1 < C0).
+    /** @internal */
+    private range(mask: Mask, x: number, y: number): void {
+        if (mask.width === 0 || mask.height === 0) { C0 = 0; C1 = -1; R0 = 0; R1 = -1; return; }
+        C0 = Math.max(0, Math.floor(x / this.tileWidth));
+        C1 = Math.min(this.columns - 1, Math.floor((x + mask.width - 1) / this.tileWidth));
+        R0 = Math.max(0, Math.floor(y / this.tileHeight));
+        R1 = Math.min(this.rows - 1, Math.floor((y + mask.height - 1) / this.tileHeight));
+    }
+
+    /** @internal */
+    private cellIndex(column: number, row: number): number {
+        checkInt('column', column, 0, this.columns - 1);
+        checkInt('row', row, 0, this.rows - 1);
+        return row * this.columns + column;
+    }
+
+    /** @internal */
+    private checkIndex(name: string, v: unknown): number {
+        return checkInt(name, v, -1, this.tiles.length - 1);
+    }
+}
+
+function checkMask(m: unknown): asserts m is Mask {
+    if (!(m instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(m)}.`);
+}

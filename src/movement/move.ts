@@ -1,0 +1,249 @@
+// Moving a mask against collision layers one pixel at a time, as Celeste and TowerFall move their actors:
+// horizontal steps (climbing up to stepUp px at each), a snap down onto the ground, then vertical steps
+// that stop at the first pixel of contact. No safe margin, no seams between tiles, no tunnelling at any
+// speed. The rules, exactly, are in docs/movement.md; test/move-reference.ts is their per-pixel oracle.
+//
+// A long free run (a fall, a jump, a dash) is not tested pixel by pixel: the mask is swept along the axis
+// (ORed with itself shifted by 1, 2, 4, … px; one draw each) and the free distance found by binary lifting,
+// one layer test per power of two. A 600 px fall is ten tests of tall masks instead of 600 of the mask.
+import { coord, describe } from '../base/check.js';
+import type { CollisionLayer } from '../layers/layer.js';
+import { checkMask, Mask } from '../core/mask.js';
+
+/** Options of {@link moveAndSlide}. */
+export interface MoveOptions {
+    /** Height in px the mover may climb at each horizontal pixel (stairs, slopes): an integer ≥ 0, default 0. */
+    stepUp?: number;
+    /**
+     * Distance in px the mover is pulled down after its horizontal move to keep to the ground (down slopes and
+     * steps), when it stood on ground before and `dy ≥ 0`: an integer ≥ 0, default 0.
+     */
+    snapDown?: number;
+    /** One-way platforms: they hold a mover that comes down onto them and let it pass sideways and upward. */
+    oneWay?: CollisionLayer | null;
+}
+
+/** Where {@link moveAndSlide} left the mover, and what it touches there. */
+export interface MoveResult {
+    /** New left of the mask (fractions kept, except on an axis where a contact stopped it: then an integer). */
+    x: number;
+    /** New top of the mask. */
+    y: number;
+    /** Standing on ground: solid one pixel below, or a one-way platform entered one pixel below. */
+    onFloor: boolean;
+    /** Solid one pixel above. */
+    onCeiling: boolean;
+    /** The horizontal move was stopped by solid that `stepUp` could not climb. */
+    onWall: boolean;
+    /** The layer the mover stands on: `solid` where solid is below, else the one-way layer; `null` in the air. */
+    floor: CollisionLayer | null;
+}
+
+// Longest move along one axis in one call: each pixel step may be tested, and a step count must stay exact.
+const MAX_STEPS = 2 ** 20;
+// Runs shorter than this are stepped pixel by pixel: building swept masks costs more than a few tests.
+const SWEEP_FROM = 12;
+// Longest sweep built (2^10 px); longer runs go in chunks of it, so a swept mask stays small.
+const MAX_LEVEL = 10;
+
+/**
+ * Moves `mask` (top-left at x, y) by (dx, dy) against `solid`, stepping over bumps up to `stepUp` px and
+ * snapping down up to `snapDown` px onto ground, with one-way platforms from `options.oneWay`; returns the
+ * new position and its contacts (written into `out` when given). Rules: docs/movement.md.
+ */
+export function moveAndSlide(solid: CollisionLayer, mask: Mask, x: number, y: number, dx: number, dy: number, options?: MoveOptions, out?: MoveResult): MoveResult {
+    checkLayer('solid', solid);
+    checkMask(mask, 'mask');
+    // Positions within ±2^50, as a World's: beyond that x + dx is no longer exact and a move would silently vanish.
+    coord('x', x); coord('y', y); finite('dx', dx); finite('dy', dy);
+    if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    const stepUp = steps('stepUp', options?.stepUp), snapDown = steps('snapDown', options?.snapDown);
+    const oneWay = options?.oneWay ?? null;
+    if (oneWay !== null) checkLayer('oneWay', oneWay);
+    if (out !== undefined && (out === null || typeof out !== 'object')) throw new TypeError(`out must be a MoveResult object to fill, got ${describe(out)}.`);
+    let px = Math.floor(x), py = Math.floor(y);
+    const n = Math.floor(x + dx) - px;
+    if (Math.abs(n) > MAX_STEPS || Math.abs(Math.floor(y + dy) - py) > MAX_STEPS) {
+        throw new RangeError(`moveAndSlide(): a move of (${dx}, ${dy}) is more than the ${MAX_STEPS} pixel steps allowed on an axis; move in shorter segments.`);
+    }
+    // Swept masks only for long runs (most calls of a walking crowd never look them up).
+    let sweeps: Sweeps | null = null;
+    // What is under the mover at (gx, gy): bit 0 solid one pixel below, bit 1 ground (see groundBits). The
+    // same position is asked up to four times in a call (before, after the horizontal move, before the
+    // first vertical step, at the end); asking once cut a walking crowd's layer tests by a third.
+    let gx = px, gy = py, g = groundBits(solid, oneWay, mask, px, py);
+    const floorBefore = snapDown > 0 && dy >= 0 && (g & GROUND) !== 0;
+
+    // 1. Horizontal: free runs at once, then pixel steps with climbing where solid blocks.
+    let onWall = false;
+    const s = n < 0 ? -1 : 1;
+    for (let left = Math.abs(n); left > 0;) {
+        if (left >= SWEEP_FROM) {
+            const free = (sweeps ??= Sweeps.of(mask)).freeRun(solid, null, px, py, s, 0, left);
+            px += s * free;
+            left -= free;
+            if (left === 0) break;
+        }
+        if (!solid.test(mask, px + s, py)) {
+            px += s;
+            left--;
+            continue;
+        }
+        let k = 1;
+        while (k <= stepUp && solid.test(mask, px + s, py - k)) k++;
+        if (k > stepUp) {
+            onWall = true;
+            break;
+        }
+        px += s;
+        py -= k;
+        y -= k;
+        left--;
+    }
+    x = onWall ? px : x + dx;
+
+    // 2. Snap down onto ground within snapDown px, if the mover stood on ground and is not moving up.
+    if (floorBefore) {
+        if (gx !== px || gy !== py) { gx = px; gy = py; g = groundBits(solid, oneWay, mask, px, py); }
+        for (let k = 1; k <= snapDown && (g & GROUND) === 0; k++) {
+            const below = groundBits(solid, oneWay, mask, px, py + k);
+            if ((below & GROUND) !== 0) {
+                py += k;
+                y += k;
+                gy = py;
+                g = below;
+            }
+        }
+    }
+
+    // 3. Vertical: down stops on ground (solid, or a one-way platform entered from above), up on solid.
+    const m = Math.floor(y + dy) - py, t = m < 0 ? -1 : 1;
+    let stopped = false;
+    for (let left = Math.abs(m); left > 0;) {
+        // Inside a one-way platform the step rule depends on leaving it: pixel by pixel (platforms are thin).
+        if (left >= SWEEP_FROM && (t < 0 || oneWay === null || !oneWay.test(mask, px, py))) {
+            const free = (sweeps ??= Sweeps.of(mask)).freeRun(solid, t > 0 ? oneWay : null, px, py, 0, t, left);
+            py += t * free;
+            left -= free;
+            if (left === 0) break;
+        }
+        if (t > 0 && (gx !== px || gy !== py)) { gx = px; gy = py; g = groundBits(solid, oneWay, mask, px, py); }
+        if (t > 0 ? (g & GROUND) !== 0 : solid.test(mask, px, py - 1)) {
+            stopped = true;
+            break;
+        }
+        py += t;
+        left--;
+    }
+    y = stopped ? py : y + dy;
+
+    const r = out ?? ({} as MoveResult);
+    if (gx !== px || gy !== py) g = groundBits(solid, oneWay, mask, px, py);
+    r.x = x;
+    r.y = y;
+    r.onFloor = (g & GROUND) !== 0;
+    r.onCeiling = solid.test(mask, px, py - 1);
+    r.onWall = onWall;
+    r.floor = (g & SOLID_BELOW) !== 0 ? solid : r.onFloor ? oneWay : null;
+    return r;
+}
+
+const SOLID_BELOW = 1, GROUND = 2;
+
+// Under the mask at (x, y): SOLID_BELOW where solid is one pixel below; GROUND there, or where a one-way
+// platform is entered one pixel below (overlapping it there, not at (x, y)).
+function groundBits(solid: CollisionLayer, oneWay: CollisionLayer | null, mask: Mask, x: number, y: number): number {
+    if (solid.test(mask, x, y + 1)) return SOLID_BELOW | GROUND;
+    return oneWay !== null && oneWay.test(mask, x, y + 1) && !oneWay.test(mask, x, y) ? GROUND : 0;
+}
+
+// The mask swept along one axis: level j is the union of the mask shifted by 0..2^j − 1 px, built on first
+// use from level j − 1. Kept between calls per mask (walkers share a few masks and fall every few frames),
+// with a copy of the mask's words to notice edits: comparing them costs far less than building a level.
+class Sweeps {
+    #mask: Mask;
+    #words: Uint32Array;
+    #h: Mask[] = [];
+    #v: Mask[] = [];
+
+    constructor(mask: Mask) {
+        this.#mask = mask;
+        this.#words = mask.words.slice();
+    }
+
+    /** The cached sweeps of `mask`, rebuilt when its size or pixels changed since they were made. */
+    static of(mask: Mask): Sweeps {
+        let s = cache.get(mask);
+        if (s === undefined || !s.#fresh()) cache.set(mask, s = new Sweeps(mask));
+        return s;
+    }
+
+    #fresh(): boolean {
+        const a = this.#mask.words, b = this.#words;
+        if (a.length !== b.length) return false;
+        for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+        return true;
+    }
+
+    #level(vertical: boolean, j: number): Mask {
+        const list = vertical ? this.#v : this.#h;
+        if (list.length === 0) list.push(this.#mask);
+        while (list.length <= j) {
+            const prev = list[list.length - 1], shift = 1 << (list.length - 1);
+            const next = vertical ? new Mask(prev.width, prev.height + shift) : new Mask(prev.width + shift, prev.height);
+            next.draw(prev, 0, 0);
+            if (vertical) next.draw(prev, 0, shift); else next.draw(prev, shift, 0);
+            list.push(next);
+        }
+        return list[j];
+    }
+
+    /**
+     * How many pixel steps from (x, y) in direction (sx, sy) (one of them ±1, the other 0) are free of
+     * `a` and `b` (b may be null), up to `most`: the largest f ≤ most with every position 1..f free.
+     */
+    freeRun(a: CollisionLayer, b: CollisionLayer | null, x: number, y: number, sx: number, sy: number, most: number): number {
+        const vertical = sy !== 0, s = vertical ? sy : sx;
+        let done = 0;
+        while (done < most) {
+            const chunk = Math.min(most - done, (2 << MAX_LEVEL) - 1);
+            let top = 0;
+            while ((2 << top) - 1 < chunk) top++;
+            // Binary lifting: add 2^j steps while the 2^j positions after those known free are free too.
+            let f = 0;
+            for (let j = top; j >= 0; j--) {
+                const len = 1 << j;
+                if (f + len > chunk) continue;
+                const swept = this.#level(vertical, j);
+                // The swept mask covers positions first..first + len − 1 along the axis.
+                const first = s > 0 ? done + f + 1 : -(done + f + len);
+                const qx = vertical ? x : x + first, qy = vertical ? y + first : y;
+                if (a.test(swept, qx, qy) || (b !== null && b.test(swept, qx, qy))) continue;
+                f += len;
+            }
+            done += f;
+            if (f < chunk) break;
+        }
+        return done;
+    }
+}
+
+const cache = new WeakMap<Mask, Sweeps>();
+
+function finite(name: string, v: unknown): void {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
+}
+
+function steps(name: string, v: unknown): number {
+    if (v === undefined) return 0;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_STEPS) {
+        throw new RangeError(`${name} must be an integer number of pixels in 0..${MAX_STEPS}, got ${describe(v)}.`);
+    }
+    return v;
+}
+
+function checkLayer(name: string, layer: unknown): asserts layer is CollisionLayer {
+    if (layer === null || typeof layer !== 'object' || typeof (layer as CollisionLayer).test !== 'function') {
+        throw new TypeError(`${name} must be a CollisionLayer (an object with test(mask, x, y)), got ${describe(layer)}.`);
+    }
+}

@@ -1,0 +1,542 @@
+// Rays: the first set pixel a segment enters, in a mask, a raster's planes, a tile map or a World.
+//
+// Semantics (docs/rays.md): the segment P(t) = (x0, y0) + t·(dx, dy), t ∈ [0, 1], touches pixel (⌊x⌋, ⌊y⌋) at
+// each of its points, the flooring of Mask.get. Pixel (i, j) is the half-open square [i, i+1) × [j, j+1).
+// Along one axis the segment is in column i from the crossing of one boundary to the crossing of the next;
+// the crossing of boundary b is at t = (b − x0) / dx, always this exact expression (a correctly rounded
+// quotient), so exact geometric ties (a ray through a pixel corner) stay exact ties. A crossing in the
+// positive direction takes effect at t (x = b is already in the new column); one in the negative direction
+// just after t (x = b is still in the old one). We order such moments as slots (t, open): (t, 0) is t itself,
+// (t, 1) is "just after t". A pixel is entered at the largest lower bound of its two axes' slot intervals.
+// That one rule gives: a ray along y = j runs in row j; a ray through a corner point (i, j) touches pixel
+// (i, j), the pixel whose top-left corner that is, and steps diagonally past the other side pixel.
+//
+// Speed: the walk goes by blocks of one strip × 32 rows. Before walking a block pixel by pixel it tests
+// the words of the rectangle the ray can touch in it (a mostly horizontal ray: 1–2 words for 32 pixels; a
+// mostly vertical one: up to 32 words, no division each) and jumps to the block's exit when they are clear.
+import { describe } from '../base/check.js';
+import type { Boxes, Grid } from '../world/grid.js';
+import { checkMask, type Mask } from '../core/mask.js';
+import type { Body } from '../world/world.js';
+
+/** Where a segment first enters a set pixel; see docs/rays.md for the rules. */
+export interface RayHit {
+    /** The pixel hit (column). */
+    px: number;
+    /** The pixel hit (row). */
+    py: number;
+    /** Where the segment enters that pixel: on its boundary, or the start when the start lies in it. */
+    x: number;
+    y: number;
+    /** Euclidean distance from the segment's start to (x, y). */
+    distance: number;
+    /** Unit normal of the face entered, axis-aligned; (0, 0) when the segment starts inside the pixel. */
+    nx: number;
+    ny: number;
+}
+
+/** A {@link RayHit} on a raster: `id` is the newest id stamped on the pixel in the lowest selected layer that has one there, −1 when none. */
+export interface RasterRayHit extends RayHit {
+    id: number;
+}
+
+/** A {@link RayHit} in a World, in world pixels: `body` is the body (or layer handle) hit. */
+export interface WorldRayHit<T = unknown> extends RayHit {
+    body: Body<T>;
+}
+
+/** @internal A fresh hit object for the allocating forms. */
+export function newRayHit(): RayHit {
+    return { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0 };
+}
+
+// Beyond this many pixels outside the box, a segment is first clipped to the box (grown by 1 px) in doubles:
+// t = (b − x0) / dx then keeps 2^-20 px of resolution (2^-53 relative to a 2^33 px span), and dx cannot overflow.
+const FAR = 2 ** 32;
+
+const NO_WORDS = new Uint32Array(0);
+
+// What one cast works with, passed explicitly to every step: the planes under test (their bits are ORed)
+// and how many, the segment clipFar() clipped, the hit walk() found, and a World search's best hit.
+class RayState {
+    words: Uint32Array[] = [];
+    k = 0;
+    cx0 = 0; cy0 = 0; cx1 = 0; cy1 = 0;
+    px = 0; py = 0; x = 0; y = 0; d = 0; nx = 0; ny = 0;
+}
+
+// One state per nesting level (a layer's raycast may cast a mask or tile ray inside a World's search).
+const states: RayState[] = [];
+let depth = 0;
+
+function acquire(): RayState {
+    return states[depth++] ??= new RayState();
+}
+
+function release(st: RayState): void {
+    for (let p = 0; p < st.k; p++) st.words[p] = NO_WORDS;
+    st.k = 0;
+    depth--;
+}
+
+// Whether slot (t1, o1) comes before slot (t2, o2).
+function before(t1: number, o1: number, t2: number, o2: number): boolean {
+    return t1 < t2 || (t1 === t2 && o1 < o2);
+}
+
+// Index of the cell (of `size` pixels, cells from boundary o, n of them) the axis a + t·d is in at slot (t, open).
+function cellOf(a: number, d: number, o: number, size: number, n: number, t: number, open: number): number {
+    if (d === 0) return Math.floor((Math.floor(a) - o) / size);
+    let i = Math.floor((a + t * d - o) / size);
+    if (i < 0) i = 0;
+    else if (i > n - 1) i = n - 1;
+    if (d > 0) {
+        // The last cell whose start (o + i·size − a) / d is at or before t.
+        while (i + 1 < n && (o + (i + 1) * size - a) / d <= t) i++;
+        while (i > 0 && (o + i * size - a) / d > t) i--;
+    } else {
+        // Cell i is entered just after its right boundary's crossing and left just after its left one's.
+        for (;;) {
+            const u = (o + i * size - a) / d;
+            if (i > 0 && (t > u || (t === u && open === 1))) i--;
+            else break;
+        }
+        for (;;) {
+            const l = (o + (i + 1) * size - a) / d;
+            if (i + 1 < n && (t < l || (t === l && open === 0))) i++;
+            else break;
+        }
+    }
+    return i;
+}
+
+// Whether the segment lies (at both ends) within FAR of the box [ox, ox + W) × [oy, oy + H).
+function near(W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number): boolean {
+    return x0 >= ox - FAR && x0 <= ox + W + FAR && x1 >= ox - FAR && x1 <= ox + W + FAR &&
+        y0 >= oy - FAR && y0 <= oy + H + FAR && y1 >= oy - FAR && y1 <= oy + H + FAR;
+}
+
+// Clips a far segment to the box grown by 1 px (so a clipped start lies outside the box and its pixels are
+// entered through a face) into st.cx0..cy1; false when it misses. Halved coordinates: no difference overflows.
+// A clipped end on an x face has x exact and y = y0 + t·dy, as precise as doubles at the input's magnitude.
+function clipFar(st: RayState, W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number): boolean {
+    const hx = x0 * 0.5, hy = y0 * 0.5, hdx = x1 * 0.5 - hx, hdy = y1 * 0.5 - hy;
+    const X0 = ox - 1, X1 = ox + W + 1, Y0 = oy - 1, Y1 = oy + H + 1;
+    let ta = 0, tb = 1, fa = 0, fb = 0;
+    if (hdx !== 0) {
+        let p = (X0 * 0.5 - hx) / hdx, q = (X1 * 0.5 - hx) / hdx;
+        if (hdx < 0) { const s = p; p = q; q = s; }
+        if (p > ta) { ta = p; fa = 1; }
+        if (q < tb) { tb = q; fb = 1; }
+    } else if (!(x0 >= X0 && x0 <= X1)) return false;
+    if (hdy !== 0) {
+        let p = (Y0 * 0.5 - hy) / hdy, q = (Y1 * 0.5 - hy) / hdy;
+        if (hdy < 0) { const s = p; p = q; q = s; }
+        if (p > ta) { ta = p; fa = 2; }
+        if (q < tb) { tb = q; fb = 2; }
+    } else if (!(y0 >= Y0 && y0 <= Y1)) return false;
+    if (!(ta <= tb)) return false;
+    st.cx0 = x0; st.cy0 = y0; st.cx1 = x1; st.cy1 = y1;
+    // Each clipped end goes onto the x face it crosses when the line meets that face inside the box, else onto
+    // the y face (the two slab parameters tie far more often than the faces do at this magnitude).
+    if (fa !== 0) {
+        const X = hdx > 0 ? X0 : X1, Y = hdx !== 0 ? onLine(y0, x0, hdy / hdx, X, 2 * (hy + ta * hdy)) : NaN;
+        if (Y >= Y0 && Y <= Y1) { st.cx0 = X; st.cy0 = Y; }
+        else { st.cy0 = hdy > 0 ? Y0 : Y1; st.cx0 = clamp(onLine(x0, y0, hdx / hdy, st.cy0, 2 * (hx + ta * hdx)), X0, X1); }
+    }
+    if (fb !== 0) {
+        const X = hdx > 0 ? X1 : X0, Y = hdx !== 0 ? onLine(y0, x0, hdy / hdx, X, 2 * (hy + tb * hdy)) : NaN;
+        if (Y >= Y0 && Y <= Y1) { st.cx1 = X; st.cy1 = Y; }
+        else { st.cy1 = hdy > 0 ? Y1 : Y0; st.cx1 = clamp(onLine(x0, y0, hdx / hdy, st.cy1, 2 * (hx + tb * hdx)), X0, X1); }
+    }
+    return true;
+}
+
+// The line's other coordinate at u: v0 + slope·(u − u0) in intercept form, (v0 − slope·u0) + slope·u, exact when the
+// slope is a power of two and the intercept is representable (the diagonal y = x + c from ±2^1023 lands exactly);
+// `fallback` (from the parameter) where the intercept overflows.
+function onLine(v0: number, u0: number, slope: number, u: number, fallback: number): number {
+    const v = (v0 - slope * u0) + slope * u;
+    return v - v === 0 ? v : fallback;
+}
+
+// (−0 clamps to a bound of 0, as Math.max would.)
+function clamp(v: number, lo: number, hi: number): number {
+    return v <= lo ? lo : v >= hi ? hi : v;
+}
+
+// The first set pixel of the planes in st.words (W × H, top-left at world pixel (ox, oy)) on the segment, into
+// st; the distance is measured from the segment's start. Far segments are clipped first.
+function cast(st: RayState, W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number): boolean {
+    if (W === 0 || H === 0) return false;
+    if (near(W, H, ox, oy, x0, y0, x1, y1)) return walk(st, W, H, ox, oy, x0, y0, x1, y1, x0, y0);
+    return clipFar(st, W, H, ox, oy, x0, y0, x1, y1) && walk(st, W, H, ox, oy, st.cx0, st.cy0, st.cx1, st.cy1, x0, y0);
+}
+
+// The walk itself (see the file comment); writes the hit into st; the distance is measured from (sx, sy).
+function walk(st: RayState, W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number, sx: number, sy: number): boolean {
+    const dx = x1 - x0, dy = y1 - y0, WORDS = st.words, W0 = WORDS[0], k = st.k;
+    // The slots during which the segment is in the box: from (lt, lo) to before (ut, uo).
+    let lt = 0, lo = 0, ut = 1, uo = 1;
+    if (dx > 0) {
+        const a = (ox - x0) / dx, b = (ox + W - x0) / dx;
+        if (a > lt) lt = a;
+        if (b <= ut) { ut = b; uo = 0; }
+    } else if (dx < 0) {
+        const a = (ox + W - x0) / dx, b = (ox - x0) / dx;
+        if (a >= lt) { lt = a; lo = 1; }
+        if (b < ut) { ut = b; uo = 1; }
+    } else if (!(x0 >= ox && x0 < ox + W)) return false;
+    if (dy > 0) {
+        const a = (oy - y0) / dy, b = (oy + H - y0) / dy;
+        if (a > lt) { lt = a; lo = 0; }
+        if (before(b, 0, ut, uo)) { ut = b; uo = 0; }
+    } else if (dy < 0) {
+        const a = (oy + H - y0) / dy, b = (oy - y0) / dy;
+        if (before(lt, lo, a, 1)) { lt = a; lo = 1; }
+        if (b < ut) { ut = b; uo = 1; }
+    } else if (!(y0 >= oy && y0 < oy + H)) return false;
+    if (!before(lt, lo, ut, uo)) return false;
+
+    // The cell at slot (lt, lo), whether each axis was crossed right then, and each axis's next crossing.
+    let i = cellOf(x0, dx, ox, 1, W, lt, lo), j = cellOf(y0, dy, oy, 1, H, lt, lo), fx = 0, fy = 0;
+    let xt = Infinity, xo = 0, yt = Infinity, yo = 0;
+    if (dx > 0) { xt = (ox + i + 1 - x0) / dx; if (lo === 0 && (ox + i - x0) / dx === lt) fx = 1; }
+    else if (dx < 0) { xt = (ox + i - x0) / dx; xo = 1; if (lo === 1 && (ox + i + 1 - x0) / dx === lt) fx = 1; }
+    if (dy > 0) { yt = (oy + j + 1 - y0) / dy; if (lo === 0 && (oy + j - y0) / dy === lt) fy = 1; }
+    else if (dy < 0) { yt = (oy + j - y0) / dy; yo = 1; if (lo === 1 && (oy + j + 1 - y0) / dy === lt) fy = 1; }
+    // The crossings out of the current strip (sxt, sxo) and 32-row band (byt, byo), kept while they stay the same.
+    // (256-row bands for steep rays measured no faster: the row loads dominate, not the block setup.)
+    let strip = -1, band = -1, sxt = Infinity, sxo = 0, byt = Infinity, byo = 0;
+    for (;;) {
+        if (dx !== 0 && i >> 5 !== strip) {
+            strip = i >> 5;
+            sxt = (ox + (dx > 0 ? Math.min((strip + 1) << 5, W) : strip << 5) - x0) / dx; sxo = xo;
+        }
+        if (dy !== 0 && j >> 5 !== band) {
+            band = j >> 5;
+            byt = (oy + (dy > 0 ? Math.min((band + 1) << 5, H) : band << 5) - y0) / dy; byo = yo;
+        }
+        // The block's exit (et, eo): out of this strip or band, or the end.
+        let et = ut, eo = uo;
+        if (before(sxt, sxo, et, eo)) { et = sxt; eo = sxo; }
+        if (before(byt, byo, et, eo)) { et = byt; eo = byo; }
+        // The rectangle of cells the ray can visit before the exit: the position there, ±1 px for rounding.
+        let c0 = i, c1 = i, r0 = j, r1 = j;
+        const s = i >> 5, b0 = (j >> 5) << 5;
+        if (dx !== 0) {
+            const e = Math.floor(x0 + et * dx) - ox;
+            if (dx > 0) c1 = Math.min(Math.min((s << 5) + 31, W - 1), Math.max(i, e + 1));
+            else c0 = Math.max(s << 5, Math.min(i, e - 1));
+        }
+        if (dy !== 0) {
+            const e = Math.floor(y0 + et * dy) - oy;
+            if (dy > 0) r1 = Math.min(Math.min(b0 + 31, H - 1), Math.max(j, e + 1));
+            else r0 = Math.max(b0, Math.min(j, e - 1));
+        }
+        // OR of the rectangle's rows, four words per step: 0.25x the time of one test per row (880 vs 3,500 ns
+        // for 1,024 rows on the 2-core dev VM).
+        let acc = 0;
+        for (let p = 0; p < k; p++) {
+            const A = p === 0 ? W0 : WORDS[p], e = s * H + r1;
+            let r = s * H + r0;
+            for (; r + 3 <= e; r += 4) acc |= A[r] | A[r + 1] | A[r + 2] | A[r + 3];
+            for (; r <= e; r++) acc |= A[r];
+        }
+        if ((acc & ((0xffffffff >>> (31 - (c1 & 31) + (c0 & 31))) << (c0 & 31))) === 0) {
+            // Nothing to hit in this block: go to the cell at its exit. An axis whose next crossing is the exit
+            // steps once; one crossing later stays; one crossing earlier (several cells on) is found from scratch.
+            if (!before(et, eo, ut, uo)) return false;
+            lt = et; lo = eo;
+            if (before(xt, xo, et, eo)) {
+                i = cellOf(x0, dx, ox, 1, W, lt, lo);
+                if (dx > 0) { xt = (ox + i + 1 - x0) / dx; fx = lo === 0 && (ox + i - x0) / dx === lt ? 1 : 0; }
+                else { xt = (ox + i - x0) / dx; fx = lo === 1 && (ox + i + 1 - x0) / dx === lt ? 1 : 0; }
+            } else if (xt === et && xo === eo) {
+                fx = 1;
+                if (dx > 0) { i++; xt = (ox + i + 1 - x0) / dx; } else { i--; xt = (ox + i - x0) / dx; }
+            } else fx = 0;
+            if (before(yt, yo, et, eo)) {
+                j = cellOf(y0, dy, oy, 1, H, lt, lo);
+                if (dy > 0) { yt = (oy + j + 1 - y0) / dy; fy = lo === 0 && (oy + j - y0) / dy === lt ? 1 : 0; }
+                else { yt = (oy + j - y0) / dy; fy = lo === 1 && (oy + j + 1 - y0) / dy === lt ? 1 : 0; }
+            } else if (yt === et && yo === eo) {
+                fy = 1;
+                if (dy > 0) { j++; yt = (oy + j + 1 - y0) / dy; } else { j--; yt = (oy + j - y0) / dy; }
+            } else fy = 0;
+            continue;
+        }
+        // Pixel by pixel through the block.
+        for (;;) {
+            const idx = (i >>> 5) * H + j;
+            let w = W0[idx];
+            for (let p = 1; p < k; p++) w |= WORDS[p][idx];
+            if (((w >>> (i & 31)) & 1) !== 0) {
+                record(st, ox, oy, i, j, lt, lo, fx, fy, x0, y0, dx, dy, sx, sy);
+                return true;
+            }
+            if (before(xt, xo, yt, yo)) {
+                lt = xt; lo = xo; fx = 1; fy = 0;
+                if (dx > 0) { i++; xt = (ox + i + 1 - x0) / dx; } else { i--; xt = (ox + i - x0) / dx; }
+            } else if (before(yt, yo, xt, xo)) {
+                lt = yt; lo = yo; fx = 0; fy = 1;
+                if (dy > 0) { j++; yt = (oy + j + 1 - y0) / dy; } else { j--; yt = (oy + j - y0) / dy; }
+            } else {
+                // Both at once: through a corner, diagonally (the side pixels are never entered).
+                lt = xt; lo = xo; fx = 1; fy = 1;
+                if (lt === Infinity) return false;
+                if (dx > 0) { i++; xt = (ox + i + 1 - x0) / dx; } else { i--; xt = (ox + i - x0) / dx; }
+                if (dy > 0) { j++; yt = (oy + j + 1 - y0) / dy; } else { j--; yt = (oy + j - y0) / dy; }
+            }
+            if (!before(lt, lo, ut, uo)) return false;
+            if (!before(lt, lo, et, eo)) break;
+        }
+    }
+}
+
+// Writes the hit at cell (i, j), entered at slot (t, open) across the axes flagged fx / fy, into st.
+function record(st: RayState, ox: number, oy: number, i: number, j: number, t: number, open: number, fx: number, fy: number,
+    x0: number, y0: number, dx: number, dy: number, sx: number, sy: number): void {
+    st.px = ox + i; st.py = oy + j;
+    st.nx = 0; st.ny = 0;
+    if (t === 0 && open === 0) {
+        st.x = x0; st.y = y0;
+    } else {
+        st.x = fx ? (dx > 0 ? ox + i : ox + i + 1) : clamp(x0 + t * dx, ox + i, ox + i + 1);
+        st.y = fy ? (dy > 0 ? oy + j : oy + j + 1) : clamp(y0 + t * dy, oy + j, oy + j + 1);
+        // Through a corner both faces are crossed: the normal is the face of the faster axis (x on a tie).
+        if (fx && (!fy || Math.abs(dx) >= Math.abs(dy))) st.nx = dx > 0 ? -1 : 1;
+        else st.ny = dy > 0 ? -1 : 1;
+    }
+    st.d = Math.hypot(st.x - sx, st.y - sy);
+}
+
+function write(st: RayState, out: RayHit): void {
+    out.px = st.px; out.py = st.py; out.x = st.x; out.y = st.y; out.distance = st.d; out.nx = st.nx; out.ny = st.ny;
+}
+
+/** @internal Throws unless the four coordinates are finite numbers and `out` is an object. */
+export function checkRay(x0: unknown, y0: unknown, x1: unknown, y1: unknown, out: unknown): void {
+    num('x0', x0); num('y0', y0); num('x1', x1); num('y1', y1);
+    if (out == null || typeof out !== 'object') throw new TypeError(`out must be a RayHit object { px, py, x, y, distance, nx, ny }, got ${describe(out)}.`);
+}
+
+function num(name: string, v: unknown): void {
+    if (typeof v !== 'number') throw new TypeError(`${name} must be a number, got ${describe(v)}.`);
+    if (!Number.isFinite(v)) throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
+}
+
+/** The first set pixel of `mask` the segment from (x0, y0) to (x1, y1) enters, or `null` (rules: docs/rays.md); with `out`, written there. */
+export function raycast(mask: Mask, x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null {
+    checkMask(mask, 'mask');
+    if (out === undefined) out = newRayHit();
+    else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a RayHit object, got ${describe(out)}.`);
+    return castMask(mask, x0, y0, x1, y1, out) ? out : null;
+}
+
+/** @internal raycast, without the mask check. */
+export function castMask(mask: Mask, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
+    checkRay(x0, y0, x1, y1, out);
+    const st = acquire();
+    st.words[0] = mask.words;
+    st.k = 1;
+    try {
+        if (!cast(st, mask.width, mask.height, 0, 0, x0, y0, x1, y1)) return false;
+        write(st, out);
+        return true;
+    } finally {
+        release(st);
+    }
+}
+
+/** @internal CollisionRaster.raycast: into the OR of `count` planes of one size (a raster's layers). */
+export function castPlanes(planes: readonly Mask[], count: number, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
+    checkRay(x0, y0, x1, y1, out);
+    const m = planes[0], st = acquire();
+    for (let p = 0; p < count; p++) st.words[p] = planes[p].words;
+    st.k = count;
+    try {
+        if (!cast(st, m.width, m.height, 0, 0, x0, y0, x1, y1)) return false;
+        write(st, out);
+        return true;
+    } finally {
+        release(st);
+    }
+}
+
+/** @internal TileMap.raycast: walks the tiles the segment crosses, in order, and casts into the first ones with a mask. */
+export function castTiles(tw: number, th: number, columns: number, rows: number, cells: Int32Array, tiles: readonly (Mask | null)[],
+    x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
+    checkRay(x0, y0, x1, y1, out);
+    const MW = columns * tw, MH = rows * th, sx = x0, sy = y0;
+    if (MW === 0 || MH === 0) return false;
+    const st = acquire();
+    try {
+        return walkTiles(st, tw, th, columns, rows, cells, tiles, MW, MH, sx, sy, x0, y0, x1, y1, out);
+    } finally {
+        release(st);
+    }
+}
+
+// castTiles' walk over the map (MW × MH px) with its state.
+function walkTiles(st: RayState, tw: number, th: number, columns: number, rows: number, cells: Int32Array, tiles: readonly (Mask | null)[],
+    MW: number, MH: number, sx: number, sy: number, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
+    if (!near(MW, MH, 0, 0, x0, y0, x1, y1)) {
+        if (!clipFar(st, MW, MH, 0, 0, x0, y0, x1, y1)) return false;
+        x0 = st.cx0; y0 = st.cy0; x1 = st.cx1; y1 = st.cy1;
+    }
+    const dx = x1 - x0, dy = y1 - y0;
+    // The map's slots, as walk() computes the box's; tile boundaries are c·tw and r·th.
+    let lt = 0, lo = 0, ut = 1, uo = 1;
+    if (dx > 0) {
+        const a = -x0 / dx, b = (MW - x0) / dx;
+        if (a > lt) lt = a;
+        if (b <= ut) { ut = b; uo = 0; }
+    } else if (dx < 0) {
+        const a = (MW - x0) / dx, b = -x0 / dx;
+        if (a >= lt) { lt = a; lo = 1; }
+        if (b < ut) { ut = b; uo = 1; }
+    } else if (!(x0 >= 0 && x0 < MW)) return false;
+    if (dy > 0) {
+        const a = -y0 / dy, b = (MH - y0) / dy;
+        if (a > lt) { lt = a; lo = 0; }
+        if (before(b, 0, ut, uo)) { ut = b; uo = 0; }
+    } else if (dy < 0) {
+        const a = (MH - y0) / dy, b = -y0 / dy;
+        if (before(lt, lo, a, 1)) { lt = a; lo = 1; }
+        if (b < ut) { ut = b; uo = 1; }
+    } else if (!(y0 >= 0 && y0 < MH)) return false;
+    if (!before(lt, lo, ut, uo)) return false;
+    let c = cellOf(x0, dx, 0, tw, columns, lt, lo), r = cellOf(y0, dy, 0, th, rows, lt, lo);
+    const xo = dx < 0 ? 1 : 0, yo = dy < 0 ? 1 : 0;
+    let xt = dx > 0 ? ((c + 1) * tw - x0) / dx : dx < 0 ? (c * tw - x0) / dx : Infinity;
+    let yt = dy > 0 ? ((r + 1) * th - y0) / dy : dy < 0 ? (r * th - y0) / dy : Infinity;
+    st.k = 1;
+    for (;;) {
+        const t = cells[r * columns + c], tile = t >= 0 ? tiles[t] : null;
+        // Tiles are visited in the order the segment enters them, so the first hit is the nearest.
+        if (tile) {
+            st.words[0] = tile.words;
+            if (walk(st, tw, th, c * tw, r * th, x0, y0, x1, y1, sx, sy)) { write(st, out); return true; }
+        }
+        const sxFirst = before(xt, xo, yt, yo), syFirst = before(yt, yo, xt, xo);
+        if (sxFirst || !syFirst) {
+            lt = xt; lo = xo;
+            if (dx > 0) { c++; xt = ((c + 1) * tw - x0) / dx; } else if (dx < 0) { c--; xt = (c * tw - x0) / dx; }
+        }
+        if (syFirst || !sxFirst) {
+            lt = yt; lo = yo;
+            if (dy > 0) { r++; yt = ((r + 1) * th - y0) / dy; } else if (dy < 0) { r--; yt = (r * th - y0) / dy; }
+        }
+        if (!before(lt, lo, ut, uo)) return false;
+    }
+}
+
+// --- World ---------------------------------------------------------------------------------------------
+
+// Per slot: the ray that last considered the body, and the token of the last grid cell query (Grid.query's
+// `seen`, which must not share tokens with the World's own queries).
+let mark = new Int32Array(64), seen = new Int32Array(64), qbuf = new Int32Array(64), rayToken = 0, cellToken = 0;
+// The search in progress: the World's arrays, the filter and segment, and the nearest hit so far.
+interface Search {
+    boxes: Boxes; masks: readonly (Mask | null)[]; cat: Int32Array; bodies: readonly (Body<unknown> | null)[];
+    f: number; x0: number; y0: number; x1: number; y1: number;
+    best: Body<unknown> | null; px: number; py: number; x: number; y: number; d: number; nx: number; ny: number;
+}
+const NONE: readonly never[] = [], NO_CAT = new Int32Array(0);
+const NO_BOXES: Boxes = { x0: new Float64Array(0), y0: new Float64Array(0), x1: new Float64Array(0), y1: new Float64Array(0) };
+const SEARCH: Search = { boxes: NO_BOXES, masks: NONE, cat: NO_CAT, bodies: NONE, f: 0, x0: 0, y0: 0, x1: 0, y1: 0, best: null, px: 0, py: 0, x: 0, y: 0, d: Infinity, nx: 0, ny: 0 };
+const LAYER_HIT: RasterRayHit = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, id: -1 };
+// A World search in progress: its slot marks are shared, so a layer's raycast may not start another.
+let searching = false;
+
+// Casts into body slot s unless it was considered already, is filtered out or removed; keeps the nearest hit.
+function consider(st: RayState, q: Search, s: number): void {
+    if (mark[s] === rayToken) return;
+    mark[s] = rayToken;
+    const b = q.bodies[s];
+    if (!b || b.slot < 0 || (q.cat[s] & q.f) === 0) return;
+    const m = q.masks[s] as Mask;
+    st.words[0] = m.words;
+    if (!cast(st, m.width, m.height, q.boxes.x0[s], q.boxes.y0[s], q.x0, q.y0, q.x1, q.y1)) return;
+    if (st.d < q.d || (st.d === q.d && b.id < (q.best as Body<unknown>).id)) {
+        q.best = b; q.px = st.px; q.py = st.py; q.x = st.x; q.y = st.y; q.d = st.d; q.nx = st.nx; q.ny = st.ny;
+    }
+}
+
+/**
+ * @internal World.raycast's search over the World's arrays (read only): bodies changed since the grid was
+ * built, then the grid cells along the segment in order until a cell starts beyond the nearest hit (or every
+ * slot when the segment crosses more cells than there are bodies), then the layers with `raycast`.
+ */
+export function castWorld<T>(grid: Grid, boxes: Boxes, masks: readonly (Mask | null)[], cat: Int32Array, bodies: readonly (Body<T> | null)[],
+    used: number, moved: Int32Array, movedCount: number, layers: readonly Body<T>[], layerCat: readonly number[], f: number,
+    x0: number, y0: number, x1: number, y1: number, out: WorldRayHit<T>): boolean {
+    checkRay(x0, y0, x1, y1, out);
+    if (mark.length < used) { mark = new Int32Array(Math.max(used, 2 * mark.length)); seen = new Int32Array(mark.length); qbuf = new Int32Array(mark.length); }
+    if (searching) throw new Error('world.raycast(): a CollisionLayer\'s raycast cast a World ray during another World ray; cast it afterwards.');
+    if (++rayToken >= 2 ** 30) { mark.fill(0); rayToken = 1; }
+    // One Search object for every call (searches never nest): raycast allocates nothing.
+    const q = SEARCH;
+    q.boxes = boxes; q.masks = masks; q.cat = cat; q.bodies = bodies as unknown as readonly (Body<unknown> | null)[];
+    q.f = f; q.x0 = x0; q.y0 = y0; q.x1 = x1; q.y1 = y1; q.best = null; q.d = Infinity;
+    const st = acquire();
+    st.k = 1;
+    searching = true;
+    try {
+        for (let k = 0; k < movedCount; k++) consider(st, q, moved[k]);
+        const n = grid.smallCount + grid.largeCount;
+        if (n > 0) {
+            const cs = grid.cellSize, dx = x1 - x0, dy = y1 - y0;
+            let cx = Math.floor(x0 / cs), cy = Math.floor(y0 / cs);
+            const ex = Math.floor(x1 / cs), ey = Math.floor(y1 / cs);
+            let nx = Math.abs(ex - cx), ny = Math.abs(ey - cy);
+            if (!(nx + ny < n)) {
+                // More cells than bodies (a long or far segment): every slot, as Grid.query does.
+                for (let s = 0; s < used; s++) consider(st, q, s);
+            } else {
+                // 4-connected over the cells in the order the segment enters them (on a tie, the axis crossing in the
+                // positive direction first: its new cell already holds the crossing point), so no cell it touches is missed.
+                const len = Math.hypot(dx, dy);
+                let xt = dx > 0 ? ((cx + 1) * cs - x0) / dx : dx < 0 ? (cx * cs - x0) / dx : Infinity;
+                let yt = dy > 0 ? ((cy + 1) * cs - y0) / dy : dy < 0 ? (cy * cs - y0) / dy : Infinity;
+                const xo = dx < 0 ? 1 : 0, yo = dy < 0 ? 1 : 0;
+                let t = 0;
+                for (;;) {
+                    // Bodies not met yet lie in cells entered from here on: none can be nearer than this cell's entry.
+                    if (q.best !== null && t * len > q.d * (1 + 1e-9) + 1e-9) break;
+                    if (++cellToken >= 2 ** 30) { seen.fill(0); cellToken = 1; }
+                    const nq = grid.query(cx * cs, cy * cs, (cx + 1) * cs, (cy + 1) * cs, seen, cellToken, qbuf);
+                    for (let k = 0; k < nq; k++) consider(st, q, qbuf[k]);
+                    if (nx === 0 && ny === 0) break;
+                    if (nx > 0 && (ny === 0 || before(xt, xo, yt, yo) || (xt === yt && xo === yo))) {
+                        t = xt; nx--;
+                        if (dx > 0) { cx++; xt = ((cx + 1) * cs - x0) / dx; } else { cx--; xt = (cx * cs - x0) / dx; }
+                    } else {
+                        t = yt; ny--;
+                        if (dy > 0) { cy++; yt = ((cy + 1) * cs - y0) / dy; } else { cy--; yt = (cy * cs - y0) / dy; }
+                    }
+                }
+            }
+        }
+        // Layers after bodies: on equal distances a body wins, then the lower id (layers are in id order).
+        for (let l = 0; l < layers.length; l++) {
+            const layer = layers[l].layer;
+            if ((layerCat[l] & f) === 0 || !layer || typeof layer.raycast !== 'function') continue;
+            if (layer.raycast(x0, y0, x1, y1, LAYER_HIT) !== null && LAYER_HIT.distance < q.d) {
+                q.best = layers[l] as unknown as Body<unknown>; q.px = LAYER_HIT.px; q.py = LAYER_HIT.py; q.x = LAYER_HIT.x; q.y = LAYER_HIT.y;
+                q.d = LAYER_HIT.distance; q.nx = LAYER_HIT.nx; q.ny = LAYER_HIT.ny;
+            }
+        }
+    } finally {
+        searching = false;
+        release(st);
+    }
+    const best = q.best;
+    // Drop the World's arrays: the search object outlives the call.
+    q.boxes = NO_BOXES; q.masks = NONE; q.bodies = NONE; q.cat = NO_CAT; q.best = null;
+    if (best === null) return false;
+    out.px = q.px; out.py = q.py; out.x = q.x; out.y = q.y; out.distance = q.d; out.nx = q.nx; out.ny = q.ny;
+    out.body = best as Body<T>;
+    return true;
+}

@@ -1,0 +1,77 @@
+// begin/stay/end: a World step's pairs merged with the previous step's, in pair order, delivered to the
+// listeners; what a listener throws is kept until every event is delivered and the pairs are committed.
+import { comparePairs, type Body } from './body.js';
+import { describe } from '../base/check.js';
+
+/** A world-level pair listener; `a` and `b` follow the pair order of {@link World.collisions}. */
+export type PairListener<T> = (a: Body<T>, b: Body<T>) => void;
+
+/** Pair events: `begin` on the first step a pair overlaps, `stay` on later ones, `end` on the first step it does not. */
+export type WorldEvent = 'begin' | 'stay' | 'end';
+
+const EVENTS: readonly WorldEvent[] = ['begin', 'stay', 'end'];
+
+/** @internal The listeners of a World and the pairs of its previous step. */
+export class PairEvents<T> {
+    /** Whether listeners are running (detection is refused meanwhile). */
+    dispatching = false;
+    #listeners: Record<WorldEvent, PairListener<T>[]> = { begin: [], stay: [], end: [] };
+    #prevA: Body<T>[] = [];
+    #prevB: Body<T>[] = [];
+    #thrown: unknown[] = [];
+
+    on(event: WorldEvent, listener: PairListener<T>): void {
+        check(event, listener);
+        this.#listeners[event].push(listener);
+    }
+
+    off(event: WorldEvent, listener: PairListener<T>): void {
+        check(event, listener);
+        const list = this.#listeners[event], i = list.indexOf(listener);
+        if (i >= 0) list.splice(i, 1);
+    }
+
+    /** Delivers the events of a step whose pairs are hitA/hitB[0..n), commits them, then rethrows what listeners threw. */
+    dispatch(hitA: readonly Body<T>[], hitB: readonly Body<T>[], n: number): void {
+        const prevA = this.#prevA, prevB = this.#prevB, prevCount = prevA.length;
+        this.dispatching = true;
+        try {
+            let i = 0, j = 0;
+            while (i < prevCount || j < n) {
+                const c = i === prevCount ? 1 : j === n ? -1 : comparePairs(prevA[i], prevB[i], hitA[j], hitB[j]);
+                if (c < 0) { this.#emit('end', prevA[i], prevB[i]); i++; }
+                else if (c > 0) { this.#emit('begin', hitA[j], hitB[j]); j++; }
+                else { this.#emit('stay', hitA[j], hitB[j]); i++; j++; }
+            }
+        } finally {
+            this.dispatching = false;
+        }
+        for (let k = 0; k < n; k++) { prevA[k] = hitA[k]; prevB[k] = hitB[k]; }
+        prevA.length = prevB.length = n;
+        // Errors from listeners surface only now, with every event of the step delivered and the pairs
+        // committed, so begin/stay/end stay balanced whatever user code throws.
+        if (this.#thrown.length > 0) {
+            const thrown = this.#thrown;
+            this.#thrown = [];
+            throw thrown.length === 1 ? thrown[0] : new AggregateError(thrown, `${thrown.length} collision listeners threw during World.step(); see .errors.`);
+        }
+    }
+
+    #emit(event: WorldEvent, a: Body<T>, b: Body<T>): void {
+        const list = this.#listeners[event];
+        for (let k = 0; k < list.length; k++) {
+            // A body removed by an earlier listener is silent for the rest of the step.
+            if (a.slot < 0 || b.slot < 0) return;
+            try {
+                list[k](a, b);
+            } catch (e) {
+                this.#thrown.push(e);
+            }
+        }
+    }
+}
+
+function check(event: WorldEvent, listener: unknown): void {
+    if (!EVENTS.includes(event)) throw new Error(`Unknown event ${describe(event)}; expected "begin", "stay" or "end".`);
+    if (typeof listener !== 'function') throw new TypeError(`listener must be a function, got ${describe(listener)}.`);
+}
