@@ -11,7 +11,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import { MaskAtlas } from '../src/core/atlas.js';
+import { MaskAtlas } from '../src/index.js';
 import { pngChunk as chunk } from '../test/fixtures/png-writer.js';
 import { banner, mulberry32, table } from './harness.js';
 

@@ -4,9 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { Mask, MaskAtlas } from '../src/index.js';
+import { kernelStats, Mask, MaskAtlas, setKernels, type KernelMode } from '../src/index.js';
 import { buildAtlas, cutSheet, gridFrames, readImage } from '../src/node/index.js';
-import { getKernels, setKernels, simdSupported, type KernelMode } from '../src/kernels/memory.js';
 import { fmt, mulberry32, time } from './harness.js';
 
 const SIZE = 4096, CELL = 64, REPS = Number(process.env.REPS ?? 5);
@@ -87,7 +86,7 @@ try {
     });
     const mask = measure('Mask.fromRGBA, whole sheet', () => { sink += Mask.fromRGBA(data, SIZE, SIZE).words[5]; });
     // The same builds on each kernel path (WebAssembly SIMD where the runtime has it), and one 64x64 frame.
-    const modes: KernelMode[] = simdSupported ? ['js', 'wasm'] : ['js'], prevMode = getKernels();
+    const { wasmAvailable, kernels: prevMode } = kernelStats(), modes: KernelMode[] = wasmAvailable ? ['js', 'wasm'] : ['js'];
     const frame = new Uint8Array(CELL * CELL * 4);
     for (let y = 0; y < CELL; y++) frame.set(data.subarray(y * SIZE * 4, (y * SIZE + CELL) * 4), y * CELL * 4);
     const byMode = modes.map(mode => {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Mask, getKernels } from '../src/index.js';
+import { Mask, kernelStats } from '../src/index.js';
 import { banner, fmt, fmtTiming, table, time, type Timing } from './harness.js';
 import { makeScene, toRGBA, type HitKind } from './scenes.js';
 
@@ -47,7 +47,7 @@ function naiveMask(a: Uint8Array, aw: number, ah: number, b: Uint8Array, bw: num
 
 banner('hitmask Mask kernels vs naive per-pixel loop vs pygame.mask');
 // The default backend runs (WebAssembly SIMD where available); HITMASK_KERNELS=js gives the JS kernels.
-console.log(`kernels: ${getKernels()} (npm run bench:simd compares both)\n`);
+console.log(`kernels: ${kernelStats().kernels} (npm run bench:simd compares both)\n`);
 
 // Scenes, and the same pixels written out for pygame.
 const dir = mkdtempSync(join(tmpdir(), 'hitmask-bench-'));

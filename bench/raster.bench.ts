@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { GifReader } from 'omggif';
 import { CollisionRaster, Mask, World, type Body } from '../src/index.js';
-import { getKernels, setKernels, simdSupported, type KernelMode } from '../src/kernels/memory.js';
+import { setKernels, type KernelMode } from '../src/index.js';
+import { kernelStats } from '../src/index.js';
 import { banner, fmt, fmtTiming, mulberry32, table, time, type Timing } from './harness.js';
 
 const DATA = '/usr/share/doc/python-pygame-doc/examples/data/';
@@ -311,7 +312,7 @@ table(['scene', 'vs pairs', 'vs naive'], [
 
 // WebAssembly SIMD vs JS kernels: the same work on a raster and masks made under each (setKernels
 // decides where words live), sprites as filled ellipses; queries miss, so every word is scanned.
-if (simdSupported) {
+if (kernelStats().wasmAvailable) {
     const ellipse = (w: number, h: number): Mask => {
         const m = new Mask(w, h);
         for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (((x + 0.5) / w * 2 - 1) ** 2 + ((y + 0.5) / h * 2 - 1) ** 2 <= 1) m.set(x, y);
@@ -331,7 +332,7 @@ if (simdSupported) {
         for (let i = 0; i < 2000; i++) r.stamp(rock, Math.floor(rnd() * W), Math.floor(rnd() * (H >> 1)), { layer: 1 + (i % 3) });
         return { r, s32, s256, sh, pl };
     };
-    const prev = getKernels();
+    const prev = kernelStats().kernels;
     const sc = { js: setup('js'), wasm: setup('wasm') };
     type Scene = typeof sc.js;
     let q = 0;

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { kernelStats, Mask, overlapsMany } from '../src/index.js';
-import { setKernels, setWasmMinWords, wasmMinWords } from '../src/kernels/memory.js';
+import { setKernels } from '../src/index.js';
+import { setWasmMinWords, wasmMinWords } from '../src/kernels/memory.js'; // internal: the JS/WebAssembly cut-over has no public entry
 import { banner, fmt, mulberry32, table, time, type Timing } from './harness.js';
 import { makeScene, toRGBA, type HitKind } from './scenes.js';
 import { run as runSimdPage, type SimdRun } from './simd-page.js';

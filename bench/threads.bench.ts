@@ -2,10 +2,10 @@
 // checked every step), and the batch size from which splitting a batch across threads pays.
 // Run: npm run bench:threads
 import os from 'node:os';
-import { Mask } from '../src/core/mask.js';
-import { createThreadPool } from '../src/node/threads.js';
+import { Mask } from '../src/index.js';
+import { createThreadPool } from '../src/node/index.js';
 import type { ThreadPool } from '../src/threads.js';
-import { World, type Body, type Pair } from '../src/world/world.js';
+import { World, type Body, type Pair } from '../src/index.js';
 import { banner, fmt, mulberry32, table } from './harness.js';
 import { overlapsMany } from '../src/index.js';
 

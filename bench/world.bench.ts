@@ -6,8 +6,8 @@ import os from 'node:os';
 import { PNG } from 'pngjs';
 import { GifReader } from 'omggif';
 import { System } from 'detect-collisions';
-import { Mask } from '../src/core/mask.js';
-import { World, type Body } from '../src/world/world.js';
+import { Mask } from '../src/index.js';
+import { World, type Body } from '../src/index.js';
 import { mulberry32 } from './harness.js';
 
 const DATA = '/usr/share/doc/python-pygame-doc/examples/data/';

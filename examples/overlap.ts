@@ -2,7 +2,7 @@
 // their bounding boxes meet (too early) and where their pixels really touch, as an ASCII picture.
 import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
-import { Mask } from '../src/index.js';
+import { boundingRect, Mask } from '../src/index.js';
 
 const sprite = (name: string) => {
     const png = PNG.sync.read(readFileSync(new URL(`./sprites/${name}.png`, import.meta.url)));
@@ -49,7 +49,7 @@ for (let y = y0; y < y1; y++) {
     console.log('  ' + row);
 }
 console.log(`\nfirst overlapping pixel (row-major): ${hit ? `(${hit.x}, ${hit.y}) in ${a.name}'s coordinates` : 'none'}`);
-console.log(`overlap area: ${area} pixels (check: overlapMask().count() = ${both.count()}); overlap box: ${JSON.stringify(both.boundingRect())}`);
+console.log(`overlap area: ${area} pixels (check: overlapMask().count() = ${both.count()}); overlap box: ${JSON.stringify(boundingRect(both))}`);
 console.log(`intersection zone of the boxes: ${ix1 - ix0}×${iy1 - iy0} = ${(ix1 - ix0) * (iy1 - iy0)} pixels, of which ${area} really collide`);
 
 // Timings (median of 9 samples, each a loop long enough to be measured).

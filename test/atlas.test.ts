@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { crc32 } from '../src/base/crc32.js';
-import { Mask, MaskAtlas, ATLAS_VERSION, World, type AtlasFrame } from '../src/index.js';
-import { simdSupported } from '../src/kernels/memory.js';
+import { Mask, MaskAtlas, World, type AtlasFrame } from '../src/index.js';
+import { kernelStats } from '../src/kernels/storage.js';
 import { withKernels } from './reference.js';
 import { convexPieces, toPolygons } from '../src/shapes/index.js';
 import { patch } from './atlas-bytes.js';
@@ -69,9 +69,9 @@ test('atlas: the exact byte layout of a one-frame file', () => {
     const dv = new DataView(bytes.buffer);
     assert.equal(bytes.length, 32 + 32 + 4 + 2 * 4 + 4);
     assert.deepEqual([...bytes.subarray(0, 4)], [0x48, 0x4d, 0x53, 0x4b]);
-    // Version 1: no frame has polygons (version 2, ATLAS_VERSION, only adds the polygons section).
+    // Version 1: no frame has polygons (version 2, MaskAtlas.VERSION, only adds the polygons section).
     assert.equal(dv.getUint16(4, true), 1);
-    assert.equal(ATLAS_VERSION, 2);
+    assert.equal(MaskAtlas.VERSION, 2);
     assert.deepEqual([8, 12, 16, 20, 24, 28].map(p => dv.getUint32(p, true)), [bytes.length, 1, 0, 0, 2, 2]);
     assert.deepEqual([0, 4, 8].map(p => dv.getUint32(32 + p, true)), [2, 2, 2]);
     assert.deepEqual([12, 16].map(p => dv.getInt32(32 + p, true)), [-1, 2]);
@@ -105,7 +105,7 @@ test('atlas: loading copies the mask words once (into an array of the atlas\'s o
     const b = withKernels('js', () => MaskAtlas.from(shifted.subarray(1)));
     sameAtlas(atlas, b);
     assert.notEqual(b.get('hero/0').words.buffer, shifted.buffer);
-    if (simdSupported) {
+    if (kernelStats().wasmAvailable) {
         const w = withKernels('wasm', () => MaskAtlas.from(bytes));
         sameAtlas(atlas, w);
         assert.notEqual(w.get('hero/0').words.buffer, bytes.buffer);

@@ -2,7 +2,7 @@
 // JS and WebAssembly kernels against each other and a naive per-pixel reference, memory growth (which
 // detaches a plain memory's views), and a CollisionRaster.
 import { CollisionRaster, Mask, kernelStats, setKernels, type KernelMode, type Point } from '../src/index.js';
-import { setWasmMinWords, wasmMinWords } from '../src/kernels/memory.js';
+import { setWasmMinWords, wasmMinWords } from '../src/kernels/memory.js'; // internal: the JS/WebAssembly cut-over has no public entry
 import { mulberry32 } from '../bench/timing.js';
 
 /** What {@link environment} reports: the page's isolation and the kernels it got at load. */

@@ -1,6 +1,6 @@
 // Bundled by test/browser.test.ts and run inside the demo page (served cross-origin isolated): a
 // ThreadPool of web Workers (the default Blob-URL spawn) against single-thread batches.
-import { getKernels, Mask, overlapsMany, World } from '../src/index.js';
+import { kernelStats, Mask, overlapsMany, World } from '../src/index.js';
 import { ThreadPool } from '../src/threads.js';
 
 /** What {@link run} reports back to the test. */
@@ -41,7 +41,7 @@ export async function run(): Promise<ThreadsCheck> {
         for (let i = 0; i < 300; i++) world.add({ x: rnd() * 600, y: rnd() * 600, mask: masks[i % masks.length] });
         worldPairs.push(world.step());
     }
-    const result = { isolated, kernels: getKernels(), shared: masks[0].words.buffer instanceof SharedArrayBuffer, ready: pool.ready, workerChunks: pool.workerChunks, batches, mismatches, worldPairs };
+    const result = { isolated, kernels: kernelStats().kernels, shared: masks[0].words.buffer instanceof SharedArrayBuffer, ready: pool.ready, workerChunks: pool.workerChunks, batches, mismatches, worldPairs };
     pool.close();
     return result;
 }

@@ -7,9 +7,9 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
 import { buildAtlas } from '../src/node/index.js';
-import { startWorkers } from '../src/node/build.js';
-import type { WorkerResult } from '../src/node/build-worker.js';
-import { decodePngMask } from '../src/node/decode.js';
+import { startWorkers } from '../src/node/build.js'; // internal: startWorkers has no public entry
+import type { WorkerResult } from '../src/node/build-worker.js'; // internal: the worker protocol has no public entry
+import { decodePngMask } from '../src/node/decode.js'; // internal: decodePngMask has no public entry
 import { animations } from './fixtures/animations.js';
 import { writePng, type PngSpec } from './fixtures/png-writer.js';
 import { mulberry32 } from '../bench/timing.js';

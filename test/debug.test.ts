@@ -2,7 +2,7 @@
 // images they put, the lines they stroke, and their errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask, outline, raycast } from '../src/index.js';
+import { connectedComponents, Mask, outline, raycast } from '../src/index.js';
 import { cssColor, drawBox, drawIntersection, drawMask, drawNormal, drawOutline, drawOverlap, drawPieces, drawPolygons, drawRay, forgetMask, intersection, type DebugContext } from '../src/debug.js';
 import { convexPieces, toPolygons } from '../src/shapes/index.js';
 
@@ -193,7 +193,7 @@ test('drawOutline strokes every component through its boundary pixel centres', (
     const ctx = recorder();
     drawOutline(ctx, m, 100, 200, { color: 0xffffffff });
     const path = ctx.calls.filter(c => c[0] === 'moveTo' || c[0] === 'lineTo').map(c => `${c[0]} ${c[1]},${c[2]}`);
-    const first = outline(m.connectedComponents()[0]).map(p => `${100.5 + p.x},${200.5 + p.y}`);
+    const first = outline(connectedComponents(m)[0]).map(p => `${100.5 + p.x},${200.5 + p.y}`);
     assert.deepEqual(path.slice(0, first.length), first.map((p, i) => `${i === 0 ? 'moveTo' : 'lineTo'} ${p}`));
     assert.deepEqual(path.slice(first.length), ['moveTo 104.5,201.5', 'lineTo 104.5,201.5']);
     assert.equal(ctx.calls.filter(c => c[0] === 'stroke').length, 1, 'one path for the whole mask');
@@ -324,4 +324,18 @@ test('drawPolygons / drawPieces: argument errors name the value, and nothing is 
     assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1]], 0, 0, { color: 1.5 }), RangeError);
     assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1]], 0, 0, { color: 0xffffffff, lineWidth: NaN }), /lineWidth must be a positive finite number, got NaN/);
     assert.equal(ctx.calls.length, 0, 'nothing drawn by a failing call');
+});
+
+test('a disposed mask: the same Error from every drawing helper that takes a mask, and nothing drawn', () => {
+    const ctx = recorder(), live = new Mask(3, 3, true), gone = new Mask(3, 3, true);
+    gone.dispose();
+    const message = '(<Mask 3x3>) was disposed; create a new Mask (or stop calling dispose() on masks still in use).';
+    const disposed = { name: 'Error', message: `mask ${message}` };
+    assert.throws(() => drawMask(ctx, gone, 0, 0), disposed);
+    assert.throws(() => drawOutline(ctx, gone, 0, 0), disposed);
+    assert.throws(() => forgetMask(gone), disposed);
+    assert.throws(() => intersection(gone, live, 0, 0), { name: 'Error', message: `a ${message}` });
+    assert.throws(() => intersection(live, gone, 0, 0), { name: 'Error', message: `b ${message}` });
+    assert.throws(() => drawOverlap(ctx, live, gone, 0, 0), { name: 'Error', message: `b ${message}` });
+    assert.equal(ctx.calls.length, 0);
 });

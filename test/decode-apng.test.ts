@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { syncBuiltinESMExports } from 'node:module';
 import zlib, { deflateSync, type InputType, type ZlibOptions } from 'node:zlib';
 import { buildAtlas, decodeFrames, decodeImage, readFrames } from '../src/node/index.js';
-import { decodePngMask } from '../src/node/decode.js';
+import { decodePngMask } from '../src/node/decode.js'; // internal: decodePngMask has no public entry
 import { hiddenDefault } from './fixtures/animations.js';
 import { concat, pngChunk, writeApngSpec, writePng, type ApngFrameSpec, type PngSpec } from './fixtures/png-writer.js';
 import { allocations, cost, costText } from './work.js';

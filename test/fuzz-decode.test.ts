@@ -10,8 +10,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import { decodeFrames, decodeImage, imageSize, type ImageFrame, type RGBAImage } from '../src/node/decode.js';
-import { scanPng } from '../src/node/png.js';
+import { decodeFrames, decodeImage, type ImageFrame, type RGBAImage } from '../src/node/index.js';
+import { imageSize } from '../src/node/decode.js'; // internal: imageSize has no public entry
+import { scanPng } from '../src/node/png.js'; // internal: scanPng has no public entry
 import { animations } from './fixtures/animations.js';
 import { fixCrcs, writePng } from './fixtures/png-writer.js';
 import { mulberry32 } from '../bench/timing.js';

@@ -4,7 +4,7 @@
 // pairs and the queries exact.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Grid, type Boxes } from '../src/world/grid.js';
+import { Grid, type Boxes } from '../src/world/grid.js'; // internal: the broad phase has no public entry
 import { mulberry32 } from './reference.js';
 
 interface Scene { boxes: Boxes; cat: Int32Array; colw: Int32Array; grp: Int32Array; live: Uint8Array; n: number }

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as hitmask from '../src/index.js';
-import { connectedComponent, convolve, crop, Mask, outline, rotate90, scale, toRGBA } from '../src/index.js';
+import { connectedComponent, connectedComponents, convolve, crop, Mask, outline, rotate90, scale, toRGBA } from '../src/index.js';
 import { withKernels } from './reference.js';
 
 const bad = (fn: () => unknown, type: typeof Error, pattern: RegExp) => assert.throws(fn, (e: unknown) => {
@@ -79,7 +79,7 @@ test('shape operations reject bad arguments', () => {
     bad(() => connectedComponent(m, 5, 0), RangeError, /Pixel \(5, 0\) is outside the 5x5 mask/);
     bad(() => connectedComponent(m, 0), RangeError, /y must be a finite number, got undefined/);
     bad(() => connectedComponent(new Mask(3, 3), 9, 9), RangeError, /outside/);
-    bad(() => m.connectedComponents(0.5), RangeError, /minArea .* got 0\.5/);
+    bad(() => connectedComponents(m, 0.5), RangeError, /minArea .* got 0\.5/);
     bad(() => scale(m, -1, 2), RangeError, /scale width .* got -1/);
     bad(() => scale(m, 2, NaN), RangeError, /scale height .* got NaN/);
     bad(() => rotate90(m, 0.5), RangeError, /turns .* got 0\.5/);
@@ -97,7 +97,9 @@ test('shape operations reject bad arguments', () => {
 test('mask functions reject a non-mask with a TypeError and a disposed mask with an Error', () => {
     // Every function of a mask, with arguments that would be valid for a live 4x4 mask.
     const calls: [string, (m: Mask) => unknown][] = [
-        ['boundingRects', m => hitmask.boundingRects(m)], ['centroid', m => hitmask.centroid(m)], ['angle', m => hitmask.angle(m)],
+        ['boundingRect', m => hitmask.boundingRect(m)], ['boundingRects', m => hitmask.boundingRects(m)],
+        ['connectedComponents', m => hitmask.connectedComponents(m)], ['transformMask', m => hitmask.transformMask(m, { angle: 0.5 })],
+        ['centroid', m => hitmask.centroid(m)], ['angle', m => hitmask.angle(m)],
         ['forEachSet', m => hitmask.forEachSet(m, () => {})], ['outline', m => hitmask.outline(m)],
         ['connectedComponent', m => hitmask.connectedComponent(m)], ['scale', m => hitmask.scale(m, 2, 2)],
         ['flipX', m => hitmask.flipX(m)], ['flipY', m => hitmask.flipY(m)], ['rotate90', m => hitmask.rotate90(m)],

@@ -5,10 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Mask, kernelStats, MEMORY_LIMIT } from '../src/index.js';
-import { simdSupported } from '../src/kernels/memory.js';
+import { Mask, kernelStats, limits } from '../src/index.js';
 
-test('at the ceiling new masks fall back to the JS heap, visibly, and come back once memory is freed', { skip: !simdSupported }, t => {
+const { wasmAvailable } = kernelStats();
+
+test('at the ceiling new masks fall back to the JS heap, visibly, and come back once memory is freed', { skip: !wasmAvailable }, t => {
     const warn = t.mock.method(console, 'warn', () => {});
     const big: Mask[] = [];
     // 8 MiB masks, never written: fresh WebAssembly pages cost no resident memory.
@@ -19,7 +20,7 @@ test('at the ceiling new masks fall back to the JS heap, visibly, and come back 
     }
     const spilled = big[big.length - 1], s = kernelStats();
     assert.ok(spilled._ptr < 0, 'a mask went to the JS heap');
-    assert.ok(s.memoryBytes <= MEMORY_LIMIT && s.memoryBytes > MEMORY_LIMIT - 16 * 2 ** 20, `memory ${s.memoryBytes}`);
+    assert.ok(s.memoryBytes <= limits.memoryBytes && s.memoryBytes > limits.memoryBytes - 16 * 2 ** 20, `memory ${s.memoryBytes}`);
     assert.equal(s.fallbacks, 1);
     assert.equal(s.jsMasks, 1);
     assert.equal(s.kernels, 'wasm');
@@ -42,7 +43,7 @@ test('at the ceiling new masks fall back to the JS heap, visibly, and come back 
     assert.equal(kernelStats().jsMasks, 1); // the second spilled one, not yet collected
 });
 
-test('where the runtime refuses to reserve 1 GiB, a smaller ceiling is used and reported, and masks still run in WebAssembly', { skip: !simdSupported }, () => {
+test('where the runtime refuses to reserve 1 GiB, a smaller ceiling is used and reported, and masks still run in WebAssembly', { skip: !wasmAvailable }, () => {
     const script = `const { Mask, kernelStats } = await import(${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)});
 const a = new Mask(300, 300, true), b = new Mask(100, 100, true);
 console.log(JSON.stringify({ stats: kernelStats(), area: a.overlapArea(b, 250, 250), ptr: a._ptr >= 0 }));`;

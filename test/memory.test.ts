@@ -5,12 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { CollisionRaster, kernelStats, Mask, overlapsMany, World } from '../src/index.js';
-import { simdSupported } from '../src/kernels/memory.js';
+import { CollisionRaster, kernelStats, limits, Mask, overlapsMany, World } from '../src/index.js';
 import { mulberry32, Ref, sameMask, withKernels } from './reference.js';
 
 const MiB = 2 ** 20;
-const skip = !simdSupported;
+const { wasmAvailable } = kernelStats();
+const skip = !wasmAvailable;
 const tick = () => new Promise<void>(r => setImmediate(r));
 
 // Asserts WebAssembly memory stays within 64 MiB of what it was plus what is live, and that nothing
@@ -28,11 +28,11 @@ test('dispose() is idempotent, returns the memory, and a disposed mask throws a 
         const before = kernelStats();
         const m = new Mask(w, h, true), other = new Mask(8, 8, true);
         assert.equal(m.disposed, false);
-        if (simdSupported) assert.equal(kernelStats().wasmMasks, before.wasmMasks + 2);
+        if (wasmAvailable) assert.equal(kernelStats().wasmMasks, before.wasmMasks + 2);
         m.dispose();
         m.dispose();
         assert.equal(m.disposed, true);
-        if (simdSupported) assert.equal(kernelStats().wasmMasks, before.wasmMasks + 1);
+        if (wasmAvailable) assert.equal(kernelStats().wasmMasks, before.wasmMasks + 1);
         const gone = /Mask \d+x\d+>\)? was disposed; create a new Mask/;
         const throwsGone = (fn: () => unknown) => assert.throws(fn, (e: unknown) => e instanceof Error && !(e instanceof TypeError) && gone.test((e as Error).message));
         throwsGone(() => m.words);
@@ -55,7 +55,7 @@ test('dispose() is idempotent, returns the memory, and a disposed mask throws a 
 test('dispose() of masks on the JS heap (fromWords, the JS kernels) works the same', () => {
     const before = kernelStats();
     const m = Mask.fromWords(40, 3, new Uint32Array(6).fill(1));
-    if (simdSupported) assert.equal(kernelStats().jsMasks, before.jsMasks + 1, 'fromWords words stay on the JS heap and are counted');
+    if (wasmAvailable) assert.equal(kernelStats().jsMasks, before.jsMasks + 1, 'fromWords words stay on the JS heap and are counted');
     m.dispose();
     assert.equal(kernelStats().jsMasks, before.jsMasks);
     assert.throws(() => m.get(0, 0) && m.words, /was disposed/);
@@ -219,4 +219,13 @@ test('a World keeps working after its masks are swapped and the old ones dispose
     assert.equal(world.step(), 0);
     world.setMask(a, new Mask(20, 20, true));
     assert.equal(world.step(), 1);
+});
+
+test('limits names each ceiling once, frozen, and kernelStats() reports the memory ceiling in force under it', () => {
+    assert.ok(Object.isFrozen(limits));
+    assert.deepEqual({ ...limits }, {
+        coord: 2 ** 50, sweepPixels: 2 ** 20, pairs: 2 ** 20, rasterLayers: 32, rasterId: 2 ** 31 - 1, memoryBytes: 2 ** 30
+    });
+    assert.throws(() => { (limits as { coord: number }).coord = 1; }, TypeError);
+    assert.ok(kernelStats().memoryLimitBytes <= limits.memoryBytes);
 });

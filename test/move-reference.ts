@@ -1,8 +1,8 @@
 // The rules of moveAndSlide (docs/movement.md), written as they read: one layer test per pixel step. The
 // oracle that src/movement/move.ts must equal on every input, fast paths included.
-import type { CollisionLayer } from '../src/layers/layer.js';
-import type { Mask } from '../src/core/mask.js';
-import type { MoveResult } from '../src/movement/move.js';
+import type { CollisionLayer } from '../src/index.js';
+import type { Mask } from '../src/index.js';
+import type { MoveResult } from '../src/index.js';
 
 /** The per-pixel reference; also counts the layer tests it makes (the cost a fast path is measured against). */
 export function referenceMove(solid: CollisionLayer, mask: Mask, x: number, y: number, dx: number, dy: number,

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { PNG } from 'pngjs';
-import { Mask, MaskAtlas } from '../src/index.js';
+import { boundingRect, Mask, MaskAtlas } from '../src/index.js';
 import { buildAtlas, cutSheet, decodeImage, gridFrames, parseSheetJson, type RGBAImage, type SheetFrame } from '../src/node/index.js';
-import { resolveInputs } from '../src/node/build.js';
+import { resolveInputs } from '../src/node/build.js'; // internal: resolveInputs has no public entry
 
 const SPRITES = new URL('./fixtures/sprites/', import.meta.url);
 let dir = '';
@@ -42,7 +42,7 @@ const maskOf = (im: RGBAImage) => Mask.fromRGBA(im.data, im.width, im.height);
 // A TexturePacker-style sheet: shot untrimmed, bomb trimmed, alien1 trimmed and rotated.
 function packSheet(): { sheet: RGBAImage; frames: Record<string, unknown> } {
     const shot = sprite('shot.gif'), bomb = sprite('bomb.gif'), alien = sprite('alien1.png');
-    const b = maskOf(bomb).boundingRect()!, a = maskOf(alien).boundingRect()!;
+    const b = boundingRect(maskOf(bomb))!, a = boundingRect(maskOf(alien))!;
     const sheet = blank(128, 96);
     blit(sheet, shot, 0, 0, 9, 18, 0, 0);
     blit(sheet, bomb, b.x, b.y, b.width, b.height, 10, 0);
@@ -77,7 +77,7 @@ test('TexturePacker hash and array: trimmed and rotated frames come back in untr
             assert.ok(atlas.untrimmed(name).equals(original), `${json} ${name}`);
             assert.equal(atlas.get(name).count(), original.count());
         }
-        const alien = atlas.frame('alien1.png'), r = originals['alien1.png'].boundingRect()!;
+        const alien = atlas.frame('alien1.png'), r = boundingRect(originals['alien1.png'])!;
         assert.deepEqual([alien.x, alien.y, alien.mask.width, alien.mask.height, alien.sourceWidth, alien.sourceHeight], [r.x, r.y, r.width, r.height, 80, 71]);
         // The same sprite position means the same thing whatever the trim: overlaps agree with the untrimmed masks.
         const full = originals['alien1.png'], shot = originals['shot.png'];
@@ -99,7 +99,7 @@ test('cutSheet: random frames packed trimmed and rotated are recovered exactly (
         specs.forEach((s, i) => {
             const src = blank(s.w, s.h);
             for (let p = 0; p < s.w * s.h; p++) src.data[p * 4 + 3] = s.bits[p] ? 255 : 0;
-            const m = maskOf(src), r = m.boundingRect() ?? { x: 0, y: 0, width: 0, height: 0 };
+            const m = maskOf(src), r = boundingRect(m) ?? { x: 0, y: 0, width: 0, height: 0 };
             originals.push(m);
             blit(sheet, src, r.x, r.y, r.width, r.height, 60 * i, 0, s.rotated);
             frames.push({

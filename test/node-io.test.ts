@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
 import { MaskAtlas } from '../src/index.js';
-import { writeFileAtomic } from '../src/node/write.js';
+import { writeFileAtomic } from '../src/node/write.js'; // internal: writeFileAtomic has no public entry
 import { ensureBuilt, PAUSE_BEFORE_RENAME, REPORT_MAX_RSS, startCli } from './cli-run.js';
 
 const SPRITES = fileURLToPath(new URL('./fixtures/sprites/', import.meta.url));

@@ -85,7 +85,7 @@ const exportsMap = pkg.exports;
 const debug = exportsMap['./debug'] ? Object.keys(await import('hitmask/debug')).sort() : null;
 const shapes = await import('hitmask/shapes');
 // The engine adapters load without their engines installed (optional peers, imported for types only).
-const adapters = [typeof (await import('hitmask/phaser')).pixelPerfect, typeof (await import('hitmask/pixi')).overlaps];
+const adapters = [typeof (await import('hitmask/phaser')).overlaps, typeof (await import('hitmask/pixi')).overlaps];
 const ring = Mask.fromText(\`
 .####.
 #....#
@@ -144,7 +144,7 @@ console.log(JSON.stringify({
 
 test('pack: the names external code relies on keep working, and the mask functions import from hitmask', () => {
     write(join(app, 'names.mjs'), `
-import { Mask, MaskAtlas, World, CollisionRaster, outline, scale, flipX, rotate90, crop, trim, centroid, raycast, toRGBA, overlapsMany } from 'hitmask';
+import { Mask, MaskAtlas, World, CollisionRaster, outline, scale, flipX, rotate90, crop, trim, centroid, raycast, toRGBA, overlapsMany, boundingRect, connectedComponents } from 'hitmask';
 import { readImage } from 'hitmask/node';
 
 const rgba = new Uint8Array(4 * 4 * 4);
@@ -170,7 +170,7 @@ const img = await readImage('alien1.png');
 const out = new Uint8Array(1);
 console.log(JSON.stringify({
     masks: [a.count(), b.count(), key.count(), t.toText(), a.get(0, 0), m.get(1, 1)],
-    pair: [a.overlaps(b, 1, 0), a.overlap(b, 1, 0), a.overlapArea(b, 1, 0), a.overlapMask(b, 1, 0).count(), a.boundingRect(), a.connectedComponents().length],
+    pair: [a.overlaps(b, 1, 0), a.overlap(b, 1, 0), a.overlapArea(b, 1, 0), a.overlapMask(b, 1, 0).count(), boundingRect(a), connectedComponents(a).length],
     atlas: [atlas.names, atlas.get('a').equals(a)],
     world: [pairs, apart],
     raster: [hit, erased, raster.test(b, 3, 2)],

@@ -1,7 +1,7 @@
 // PairList: the counting-sort pair order of a World step equals a comparison sort of (a, b).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PairList } from '../src/world/pairs.js';
+import { PairList } from '../src/world/pair-list.js'; // internal: the pair list has no public entry
 import { mulberry32 } from './reference.js';
 
 test('PairList.sort orders random pairs like a comparison sort, with duplicates, empty buckets and reuse', () => {

@@ -3,9 +3,10 @@
 // frame offset, flips adjust the offset and negate the scale, then translate·rotate·scale); it shares no code
 // with src/engines/sprite.ts.
 import Phaser from 'phaser';
-import { addMaskAtlas, drawHitmask, forgetFrameMask, frameMask, hitTest, overlaps, pixelHitArea, pixelPerfect, hitmaskFor, registerHitmaskLoader, spritePose } from '../src/phaser.js';
+import { addMaskAtlas, drawHitmask, forgetFrameMask, frameMask, hitTest, overlaps, pixelHitArea, hitmaskFor, registerHitmaskLoader, setAlphaThreshold, spritePose } from '../src/phaser.js';
 import { MaskAtlas } from '../src/core/atlas.js';
 import { Mask } from '../src/core/mask.js';
+import { boundingRect } from '../src/index.js';
 import { mulberry32 } from '../bench/timing.js';
 
 /** A frame as the Node side generated it: untrimmed size, trim rectangle, and alpha > 127 per untrimmed pixel. */
@@ -108,7 +109,7 @@ function compare(s: Phaser.GameObjects.Sprite, f: ExpectedFrame): { bad: number;
         }
     }
     // Nothing placed outside the reference window.
-    const r = p.mask.boundingRect();
+    const r = boundingRect(p.mask);
     if (r && (p.x + r.x < ref.x0 || p.y + r.y < ref.y0 || p.x + r.x + r.width > ref.x0 + ref.w || p.y + r.y + r.height > ref.y0 + ref.h)) {
         bad++;
         first ||= 'outside the window';
@@ -273,7 +274,7 @@ const api = {
     /**
      * Two sprites drawn on the same spot, one mirrored: with a negative scaleX Arcade places its body a width
      * away (size from |scale|, offset mirrored), never asks the process callback, and overlaps() still sees
-     * the pixels; with setFlipX Arcade asks and pixelPerfect answers.
+     * the pixels; with setFlipX Arcade asks and overlaps answers.
      */
     async arcadeMirrored(expected: ExpectedFrame[]) {
         const name = expected[0].name;
@@ -281,7 +282,7 @@ const api = {
             const a = scene.physics.add.sprite(96, 96, 'sheet', name), b = scene.physics.add.sprite(96, 96, 'sheet', name);
             mirror(b);
             let asked = 0, hits = 0;
-            const collider = scene.physics.add.overlap(a, b, () => { hits++; }, (x, y) => { asked++; return pixelPerfect(x, y); });
+            const collider = scene.physics.add.overlap(a, b, () => { hits++; }, (x, y) => { asked++; return overlaps(x, y); });
             await gameSteps(5);
             const direct = overlaps(a, b), bodies = [(a.body as Phaser.Physics.Arcade.Body).x, (b.body as Phaser.Physics.Arcade.Body).x];
             collider.destroy();
@@ -292,7 +293,10 @@ const api = {
         return { negative: await run(s => s.setScale(-1, 1)), flipped: await run(s => s.setFlipX(true)) };
     },
 
-    /** Arcade Physics with processCallback = pixelPerfect: which pairs reach the collide callback. */
+    /**
+     * Arcade Physics with processCallback = overlaps: which pairs reach the collide callback (`direct`: those of a
+     * second collider that passes `overlaps` itself as the process callback).
+     */
     async arcade(expected: ExpectedFrame[], seed: number) {
         const rnd = mulberry32(seed), names = expected.map(f => f.name);
         const g1 = scene.physics.add.group(), g2 = scene.physics.add.group();
@@ -310,8 +314,10 @@ const api = {
         [...g1.getChildren(), ...g2.getChildren()].forEach((o, i) => Object.assign(o, { __id: i }));
         const collider = scene.physics.add.overlap(g1, g2, (x, y) => { hit.add(`${id(x)} ${id(y)}`); }, (x, y) => {
             called.add(`${id(x)} ${id(y)}`);
-            return pixelPerfect(x, y);
+            return overlaps(x, y);
         });
+        const direct = new Set<string>();
+        const plain = scene.physics.add.overlap(g1, g2, (x, y) => { direct.add(`${id(x)} ${id(y)}`); }, overlaps);
         // Ten game steps: Arcade runs the overlap on each.
         await gameSteps(10);
         let want = 0, mismatch = 0;
@@ -323,9 +329,10 @@ const api = {
             if (w !== hit.has(key)) mismatch++;
         }
         collider.destroy();
+        plain.destroy();
         g1.destroy(true);
         g2.destroy(true);
-        return { called: called.size, hits: hit.size, want, mismatch };
+        return { called: called.size, hits: hit.size, want, mismatch, direct: [...direct].sort().join() === [...hit].sort().join() };
     },
 
     /**
@@ -394,6 +401,19 @@ const api = {
         const stale = frameMask(scene.textures.getFrame('solid')).mask.count();
         forgetFrameMask(scene.textures.getFrame('solid'));
         const redrawn = frameMask(scene.textures.getFrame('solid'));
+        // Alpha 102 is clear at the default threshold (127), solid at 50: setAlphaThreshold reads the frame again.
+        const faint = document.createElement('canvas');
+        faint.width = 12;
+        faint.height = 10;
+        const fctx = faint.getContext('2d');
+        if (!fctx) throw new Error('no 2D context');
+        fctx.fillStyle = 'rgba(255, 255, 255, 0.4)';
+        fctx.fillRect(0, 0, 12, 10);
+        scene.textures.addCanvas('faint', faint);
+        const threshold = [frameMask(scene.textures.getFrame('faint')).mask.count()];
+        setAlphaThreshold(50);
+        threshold.push(frameMask(scene.textures.getFrame('faint')).mask.count());
+        setAlphaThreshold(127);
         const left = new Mask(5, 10, true), atlas = new MaskAtlas().add('solid', left, { x: 1, y: 0, sourceWidth: 12, sourceHeight: 10 });
         addMaskAtlas(scene.game, atlas, ['solid']);
         const fm = frameMask(scene.textures.getFrame('solid'));
@@ -405,17 +425,17 @@ const api = {
         } catch (e) {
             error = String(e);
         }
-        return { before, stale, redrawn: [redrawn.mask.count(), redrawn.x], source: fm.source, count: fm.mask.count(), x: fm.x, error };
+        return { before, stale, redrawn: [redrawn.mask.count(), redrawn.x], threshold, source: fm.source, count: fm.mask.count(), x: fm.x, error };
     },
 
     /** A destroyed sprite (or the Arcade body of one) touches nothing, and hitmaskFor() names the mistake. */
     destroyedSprites() {
         const a = scene.add.sprite(100, 100, 'sheet', 'f3').setVisible(false), b = scene.add.sprite(101, 101, 'sheet', 'f3').setVisible(false);
         const c = scene.physics.add.sprite(101, 101, 'sheet', 'f3').setVisible(false), body = c.body as Phaser.Physics.Arcade.Body;
-        const alive = [overlaps(a, b), pixelPerfect(a as unknown as Phaser.Types.Physics.Arcade.GameObjectWithBody, c), overlaps(a, body)];
+        const alive = [overlaps(a, b), overlaps(a, c), overlaps(a, body)];
         b.destroy();
         c.destroy();
-        const after = [overlaps(a, b), overlaps(b, a), pixelPerfect(a as unknown as Phaser.Types.Physics.Arcade.GameObjectWithBody, c), overlaps(a, body)];
+        const after = [overlaps(a, b), overlaps(b, a), overlaps(a, c), overlaps(a, body)];
         let error = '';
         try {
             hitmaskFor(b);

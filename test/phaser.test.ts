@@ -17,7 +17,11 @@ import { serve } from '../examples/serve.js';
 import { buildAtlas } from '../src/node/build.js';
 import { MaskAtlas } from '../src/core/atlas.js';
 import { Mask } from '../src/core/mask.js';
-import { addMaskAtlas, drawHitmask, hitmaskFor, hitTest, overlaps, pixelHitArea, spritePose, type PhaserSpriteLike } from '../src/phaser.js';
+import {
+    addMaskAtlas, drawHitmask, forgetFrameMask, frameMask, hitmaskFor, hitTest, overlap, overlaps, pixelHitArea, setAlphaThreshold, setFrameMask, spritePose,
+    type HitmaskOptions, type PhaserSpriteLike
+} from '../src/phaser.js';
+import { TransformCache } from '../src/core/transform.js';
 import { mulberry32 } from './reference.js';
 import type { ExpectedFrame, HitmaskTestApi, Params } from './phaser-page.js';
 import { flipX, flipY } from '../src/index.js';
@@ -184,22 +188,23 @@ test('phaser: with roundPixels, an unrotated, unscaled sprite at any position is
     assert.deepEqual(await call('roundPixels', 5, PHASER === 'phaser3'), new Array(12).fill(0));
 });
 
-test('phaser: Arcade overlap with processCallback = pixelPerfect calls back exactly the pairs whose pixels touch', { skip }, async t => {
+test('phaser: Arcade overlap with processCallback = overlaps calls back exactly the pairs whose pixels touch', { skip }, async t => {
     const r = await call('arcade', frames, 11);
     t.diagnostic(JSON.stringify(r));
     assert.equal(r.mismatch, 0);
+    assert.ok(r.direct, 'overlaps passed itself as the process callback lets the same pairs through');
     assert.ok(r.want > 0 && r.called > r.want, `box overlaps ${r.called}, pixel hits ${r.want}, callbacks ${r.hits}`);
     assert.equal(r.hits, r.want);
 });
 
-test('phaser: sprites in rotated, scaled containers; forgetFrameMask after a redraw; a bound atlas serves single-image textures and refuses a frame of another size', { skip }, async () => {
+test('phaser: sprites in rotated, scaled containers; forgetFrameMask after a redraw; setAlphaThreshold; a bound atlas serves single-image textures and refuses a frame of another size', { skip }, async () => {
     assert.deepEqual(await call('containers', frames, 21), { compared: 100, differ: 0 });
     const b = await call('baseFrame');
     assert.deepEqual({ ...b, error: b.error.replace(/ was the atlas.*/, '') },
-        { before: 120, stale: 120, redrawn: [60, 6], source: 'atlas', count: 50, x: 1, error: 'Error: hitmask atlas frame "x" is 11x10, but texture "solid2" frame "__BASE" is 12x10;' });
+        { before: 120, stale: 120, redrawn: [60, 6], threshold: [0, 120], source: 'atlas', count: 50, x: 1, error: 'Error: hitmask atlas frame "x" is 11x10, but texture "solid2" frame "__BASE" is 12x10;' });
 });
 
-test('phaser: Arcade with a negative scale moves the body a width away and never asks pixelPerfect; setFlipX mirrors in place and works; overlaps() sees both', { skip }, async () => {
+test('phaser: Arcade with a negative scale moves the body a width away and never asks the process callback; setFlipX mirrors in place and works; overlaps() sees both', { skip }, async () => {
     const r = await call('arcadeMirrored', frames);
     const width = frames[0].sw;
     assert.deepEqual(r.negative, { direct: true, asked: false, hit: false, bodyShift: width }, JSON.stringify(r));
@@ -355,6 +360,39 @@ test('phaser (Node): wrong arguments throw TypeError, a skewed container RangeEr
     s.parentContainer = {} as Phaser.GameObjects.Container;
     s.getWorldTransformMatrix = (() => ({ a: 1, b: 0, c: 0.5, d: 1, tx: 0, ty: 0 })) as unknown as PhaserSpriteLike['getWorldTransformMatrix'];
     assert.throws(() => hitmaskFor(s), /RangeError: the object's world transform is skewed/);
+});
+
+test('phaser (Node): overlap() finds the first shared pixel; options carry the cache; setFrameMask holds until forgotten; a disposed mask is an Error', () => {
+    const m = Mask.fromText('.#\n##\n');
+    const a = fakeSprite('ov-a', m, { x: 0, y: 0, sw: 2, sh: 2 }, { x: 10, y: 10 });
+    const b = fakeSprite('ov-b', new Mask(2, 2, true), { x: 0, y: 0, sw: 2, sh: 2 }, { x: 11, y: 10 });
+    assert.deepEqual(overlap(a, b), { x: 11, y: 10 });
+    const cache = new TransformCache(4096);
+    assert.deepEqual(overlap(a, b, { cache }), { x: 11, y: 10 });
+    b.x = 12;
+    assert.equal(overlap(a, b), null);
+    assert.equal(overlaps(a, b, { cache }), false);
+    assert.throws(() => overlaps(a, b, { cache: {} as TransformCache }), /^TypeError: options\.cache must be a TransformCache, got Object\./);
+    assert.throws(() => hitmaskFor(a, 5 as unknown as HitmaskOptions), /^TypeError: options must be an object, got 5\./);
+    // A mask of your own: it wins over the bound atlas (also after another binding) until forgotten.
+    const own = Mask.fromText('###\n');
+    setFrameMask(a.frame, own, 0, 1);
+    assert.deepEqual(frameMask(a.frame), { mask: own, x: 0, y: 1, width: 2, height: 2, source: 'custom' });
+    addMaskAtlas(fakeGame, new MaskAtlas(), 'unrelated');
+    assert.deepEqual(hitmaskFor(a), { mask: own, x: 10, y: 11 });
+    forgetFrameMask(a.frame);
+    assert.equal(frameMask(a.frame).source, 'atlas');
+    assert.throws(() => setFrameMask(a.frame, {} as Mask), /^TypeError: mask must be a Mask, got Object\./);
+    assert.throws(() => setFrameMask(a.frame, own, NaN), /^RangeError: x must be a finite number, got NaN\./);
+    assert.throws(() => setAlphaThreshold(256), /^RangeError: threshold must be an integer in 0\.\.255, got 256\./);
+    // A disposed mask: the Error every Mask function gives, from setFrameMask or when the sprite is placed.
+    const gone = new Mask(2, 2, true);
+    setFrameMask(a.frame, gone);
+    gone.dispose();
+    assert.throws(() => hitmaskFor(a), /^Error: mask \(.*\) was disposed; create a new Mask/);
+    assert.throws(() => overlaps(a, b), /^Error: mask \(.*\) was disposed/);
+    assert.throws(() => setFrameMask(a.frame, gone), /^Error: mask \(.*\) was disposed/);
+    forgetFrameMask(a.frame);
 });
 
 test('phaser (Node): hitmask/phaser bundles without Phaser (type-only imports; the loader takes the namespace)', async () => {

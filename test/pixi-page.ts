@@ -10,7 +10,10 @@ import {
 import { MaskAtlas } from '../src/core/atlas.js';
 import { Mask } from '../src/core/mask.js';
 import { placeSprite } from '../src/engines/sprite.js';
-import { PixiMasks, drawHitmask, hitArea, hitmaskFor, hitTest, overlaps, pixiMasks, type PlacedSprite } from '../src/pixi.js';
+import {
+    addMaskAtlas, drawHitmask, forgetFrameMask, frameMask, hitmaskFor, hitTest, overlap, overlaps, pixelHitArea, setAlphaThreshold, setFrameMask, shapeOf,
+    type HitmaskOptions, type PlacedSprite
+} from '../src/pixi.js';
 import { mulberry32 } from '../bench/timing.js';
 import { trim } from '../src/index.js';
 
@@ -241,7 +244,7 @@ async function placements(seed: number, n: number) {
     camera.position.set(-37.25, 11.5);
     camera.rotation = 0.3;
     stage.addChild(camera);
-    const inCamera = new PixiMasks({ space: camera });
+    const inCamera: HitmaskOptions = { space: camera };
     const failures: string[] = [];
     let ties = 0, tieShifts = 0, compared = 0, anim = 0, rotated = 0, flipped = 0, trimmed = 0, nested = 0, cam = 0;
     let pairs = 0, pixelHits = 0, boxOnly = 0;
@@ -250,7 +253,7 @@ async function placements(seed: number, n: number) {
         const p = randomParams(r, pics.length);
         const pic = pics[p.pic];
         const sprite = apply(p, pics, p.camera ? camera : stage);
-        const placed = p.camera ? inCamera.hitmaskFor(sprite) : hitmaskFor(sprite);
+        const placed = p.camera ? hitmaskFor(sprite, inCamera) : hitmaskFor(sprite);
         const ref = reference(p, pic);
         if (ref.shifts > 1) tieShifts++;
         // The placed mask must equal the reference for one candidate rounding of the offset (one unless T is on a tie).
@@ -288,9 +291,8 @@ async function placements(seed: number, n: number) {
                     if (B.mask.get(x, y) && A.mask.get(x + B.x - A.x, y + B.y - A.y)) { truth = true; break; }
                 }
             }
-            const masks: PixiMasks = p.camera ? inCamera : pixiMasks();
-            const got = p.camera ? inCamera.overlaps(a.sprite, sprite) : overlaps(a.sprite, sprite);
-            const point = masks.overlap(a.sprite, sprite);
+            const got = p.camera ? overlaps(a.sprite, sprite, inCamera) : overlaps(a.sprite, sprite);
+            const point = overlap(a.sprite, sprite, p.camera ? inCamera : undefined);
             pairs++;
             if (truth) pixelHits++;
             const boxes = A.x < B.x + B.mask.width && B.x < A.x + A.mask.width && A.y < B.y + B.mask.height && B.y < A.y + A.mask.height;
@@ -398,39 +400,58 @@ async function readCheck() {
     const ctx = c.getContext('2d');
     ctx?.drawImage(img, 0, 0);
     const direct = trim(Mask.fromImageData(ctx?.getImageData(0, 0, c.width, c.height) ?? new ImageData(1, 1)));
-    const fm = pixiMasks().textureMask(alien);
+    const fm = frameMask(alien);
     const same = fm.mask.equals(direct.mask) && fm.x === direct.x && fm.y === direct.y;
     // Cached: the second call returns the same mask; a changed frame is read again.
-    const again = pixiMasks().textureMask(alien) === fm;
+    const again = frameMask(alien) === fm;
     const cx = Math.floor(alien.width / 2), cy = Math.floor(alien.height / 2);
     const sub = new Texture({ source: alien.source, frame: new Rectangle(cx - 5, cy - 5, 10, 10) });
-    const before = pixiMasks().textureMask(sub).mask.count();
+    const before = frameMask(sub).mask.count();
     sub.frame.x = cx - 15; sub.frame.y = cy - 15; sub.frame.width = 30; sub.frame.height = 30;
     sub.updateUvs();
-    const after = pixiMasks().textureMask(sub).mask.count();
+    const after = frameMask(sub).mask.count();
     // A `.hitmask` atlas frame (trimmed mask + offset, through toBytes/from) gives the same placements as the pixels.
     // (The alien drawn at (7, 5) on a larger canvas, so that the trimmed mask has an offset.)
     const padded = document.createElement('canvas');
     padded.width = img.width + 12; padded.height = img.height + 9;
     padded.getContext('2d')?.drawImage(img, 7, 5);
     const paddedTexture = Texture.from(padded);
-    const pf = pixiMasks().textureMask(paddedTexture);
+    const pf = frameMask(paddedTexture);
     const atlas = new MaskAtlas().add('alien', pf.mask.clone(), { x: pf.x, y: pf.y, sourceWidth: padded.width, sourceHeight: padded.height });
-    const fromAtlas = new PixiMasks();
-    const used = fromAtlas.useAtlas(MaskAtlas.from(atlas.toBytes()), { alien: paddedTexture, notInAtlas: sub });
     const posed = new Sprite({ texture: paddedTexture, anchor: 0.3, rotation: 1, x: 50.5, y: 20, scale: { x: -1.5, y: 2 } });
-    const pa = fromAtlas.hitmaskFor(posed), pd = pixiMasks().hitmaskFor(posed);
-    // hitmask(): the frame mask and the pose (flip kept on x, the sprite's own angle) that place like hitmaskFor().
-    const hm = pixiMasks().hitmask(posed), viaPose = placeSprite(hm.mask, hm.pose);
+    const pd = hitmaskFor(posed);
+    // shapeOf(): the frame mask and the pose (flip kept on x, the sprite's own angle) that place like hitmaskFor().
+    const hm = shapeOf(posed), viaPose = placeSprite(hm.mask, hm.pose);
     const poseOk = hm.pose.scaleX === -1.5 && hm.pose.scaleY === 2 && Math.abs(hm.pose.angle - 1) < 1e-12 && hm.pose.x === 50.5 && hm.pose.y === 20
         && viaPose.mask.equals(pd.mask) && viaPose.x === pd.x && viaPose.y === pd.y;
-    const atlasSame = used === 1 && pf.x === 7 && pf.y === 5 && fromAtlas.textureMask(paddedTexture).mask !== pf.mask
-        && pa.mask.equals(pd.mask) && pa.x === pd.x && pa.y === pd.y;
+    const used = addMaskAtlas(MaskAtlas.from(atlas.toBytes()), { alien: paddedTexture, notInAtlas: sub });
+    const pa = hitmaskFor(posed), bound = frameMask(paddedTexture);
+    const atlasSame = used === 1 && pf.x === 7 && pf.y === 5 && pf.source === 'pixels' && bound.mask !== pf.mask && bound.source === 'atlas'
+        && bound.width === padded.width && bound.height === padded.height && pa.mask.equals(pd.mask) && pa.x === pd.x && pa.y === pd.y;
+    // forgetFrameMask: the texture's mask is read from its pixels again.
+    forgetFrameMask(paddedTexture);
+    const forgotten = frameMask(paddedTexture).source;
+    // setFrameMask: a RenderTexture (no pixels to read) collides with the mask given, at its offset.
+    const rtex = RenderTexture.create({ width: 8, height: 8 });
+    setFrameMask(rtex, new Mask(3, 3, true), 2, 1);
+    const given = frameMask(rtex), onRt = hitmaskFor(new Sprite({ texture: rtex, x: 10, y: 20 }));
+    const custom = given.source === 'custom' && given.width === 8 && given.x === 2 && onRt.mask.count() === 9 && onRt.x === 12 && onRt.y === 21;
+    // setAlphaThreshold: alpha 102 is clear at 127 (the default), solid at 50; masks read so far are read again.
+    const faint = document.createElement('canvas');
+    faint.width = 6; faint.height = 4;
+    const fctx = faint.getContext('2d');
+    if (fctx) { fctx.fillStyle = 'rgba(255, 255, 255, 0.4)'; fctx.fillRect(0, 0, 6, 4); }
+    const faintTexture = Texture.from(faint);
+    const threshold = [frameMask(faintTexture).mask.count()];
+    setAlphaThreshold(50);
+    threshold.push(frameMask(faintTexture).mask.count());
+    setAlphaThreshold(127);
+    threshold.push(frameMask(faintTexture).mask.count());
     // A sprite without a texture yet (Texture.EMPTY) collides with nothing; a RenderTexture has no pixels to read.
     const emptyHits = overlaps(new Sprite(), new Sprite({ texture: alien }));
     let gpuOnly = '';
     try {
-        pixiMasks().textureMask(RenderTexture.create({ width: 8, height: 8 }));
+        frameMask(RenderTexture.create({ width: 8, height: 8 }));
     } catch (e) {
         gpuOnly = `${(e as Error).name}: ${(e as Error).message}`;
     }
@@ -450,15 +471,14 @@ async function readCheck() {
     }
     // An atlas frame of another size than its texture: refused, and nothing bound (not even the good pair).
     const small = new MaskAtlas().add('alien', new Mask(5, 5, true), { sourceWidth: 5, sourceHeight: 5 }).add('padded', new Mask(1, 1, true), { sourceWidth: padded.width, sourceHeight: padded.height });
-    const strict = new PixiMasks();
     let wrongSize = '';
     try {
-        strict.useAtlas(small, { padded: paddedTexture, alien });
+        addMaskAtlas(small, { padded: paddedTexture, alien });
     } catch (e) {
         wrongSize = `${(e as Error).name}: ${(e as Error).message}`;
     }
     // (Bound, the padded texture's mask would be the atlas's single pixel.)
-    const wrongBound = strict.textureMask(paddedTexture).mask.count() === pf.mask.count() ? 'read from pixels' : 'from the atlas';
+    const wrongBound = frameMask(paddedTexture).source === 'pixels' && frameMask(paddedTexture).mask.count() === pf.mask.count() ? 'read from pixels' : 'from the atlas';
     // A NaN scale: named as the transform, not as a bad pose.x.
     let nan = '';
     try {
@@ -470,7 +490,7 @@ async function readCheck() {
     }
     // Pointer picking refuses a NaN point and a non-sprite.
     const badPick: string[] = [];
-    for (const f of [() => hitTest(new Sprite(alien), NaN, 0), () => hitArea({} as Sprite)]) {
+    for (const f of [() => hitTest(new Sprite(alien), NaN, 0), () => pixelHitArea({} as Sprite)]) {
         try {
             f();
         } catch (e) {
@@ -486,11 +506,11 @@ async function readCheck() {
     } catch (e) {
         gone = `${(e as Error).name}: ${(e as Error).message}`;
     }
-    return { same, poseOk, atlasSame, emptyHits, gpuOnly, count: fm.mask.count(), again, before, after, threw, skew, wrongSize, wrongBound, gone, nan, badPick, source: alien.source.resource?.constructor?.name };
+    return { same, poseOk, atlasSame, forgotten, custom, threshold, emptyHits, gpuOnly, count: fm.mask.count(), again, before, after, threw, skew, wrongSize, wrongBound, gone, nan, badPick, source: alien.source.resource?.constructor?.name };
 }
 
 /** Timings for the test's diagnostics (never asserted): µs per call of overlaps() and hitmaskFor(). */
-// Pointer picking on an on-screen canvas (#pointer, at the page's top-left): one posed sprite with hitArea(sprite);
+// Pointer picking on an on-screen canvas (#pointer, at the page's top-left): one posed sprite with pixelHitArea(sprite);
 // the stage records every click's global point, the sprite the ones its pointerdown got.
 const pointer: { app: Application | null; sprite: Sprite | null; downs: string[]; at: [number, number][] } = { app: null, sprite: null, downs: [], at: [] };
 
@@ -516,7 +536,7 @@ async function pointerSetup(seed: number) {
     s.rotation = (rnd() - 0.5) * 4;
     s.scale.set((0.8 + rnd() * 1.4) * (rnd() < 0.3 ? -1 : 1), 0.8 + rnd() * 1.4);
     s.eventMode = 'static';
-    s.hitArea = hitArea(s);
+    s.hitArea = pixelHitArea(s);
     s.on('pointerdown', e => pointer.downs.push(`${e.global.x},${e.global.y}`));
     app.stage.addChild(s);
     app.render();

@@ -147,7 +147,7 @@ test('pixi: the example at the top of docs/pixi.md runs in PixiJS and prints wha
     assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
 });
 
-test('pixi: real pointer events with hitArea(sprite) fire exactly where hitTest says, and where PixiJS draws solid pixels up to the 1-px band', async t => {
+test('pixi: real pointer events with pixelHitArea(sprite) fire exactly where hitTest says, and where PixiJS draws solid pixels up to the 1-px band', async t => {
     if (!page) {
         t.skip(chromiumMissing || 'the page did not start');
         return;
@@ -170,15 +170,18 @@ test('pixi: texture masks come from the texture pixels, are cached per frame, an
     const r = await page.evaluate(() => window.pixiTests.readCheck());
     t.diagnostic(JSON.stringify(r));
     assert.ok(r.same, 'mask of the PNG loaded by Assets equals the mask of the PNG drawn on a canvas');
-    assert.ok(r.poseOk, 'hitmask() gives the pose that places like hitmaskFor()');
-    assert.ok(r.atlasSame, 'a .hitmask atlas frame used through useAtlas places like the mask read from the pixels');
+    assert.ok(r.poseOk, 'shapeOf() gives the pose that places like hitmaskFor()');
+    assert.ok(r.atlasSame, 'a .hitmask atlas frame bound with addMaskAtlas places like the mask read from the pixels');
+    assert.equal(r.forgotten, 'pixels', 'forgetFrameMask drops the bound mask');
+    assert.ok(r.custom, 'setFrameMask gives a RenderTexture its mask');
+    assert.deepEqual(r.threshold, [0, 24, 0], 'setAlphaThreshold reads the masks again');
     assert.ok(r.count > 500);
     assert.ok(r.again, 'cached');
     assert.ok(r.after > r.before, `a changed frame is read again (${r.before} -> ${r.after})`);
     assert.match(r.threw, /^TypeError: sprite must be a PixiJS Sprite/);
     assert.equal(r.skew, 'RangeError');
-    assert.match(r.wrongSize, /^Error: useAtlas\(\): hitmask atlas frame "alien" is 5x5, but its texture is \d+x\d+; was the atlas built from the same images\?$/);
-    assert.equal(r.wrongBound, 'read from pixels', 'a refused useAtlas binds nothing');
+    assert.match(r.wrongSize, /^Error: addMaskAtlas\(\): hitmask atlas frame "alien" is 5x5, but its texture is \d+x\d+; was the atlas built from the same images\?$/);
+    assert.equal(r.wrongBound, 'read from pixels', 'a refused addMaskAtlas binds nothing');
     assert.match(r.gone, /^Error: texture .*was destroyed; give the sprite a live texture/);
     assert.equal(r.badPick.length, 2);
     assert.match(r.badPick[0], /^RangeError: hitTest\(\): x must be a finite number, got NaN\.$/);

@@ -173,9 +173,9 @@ testKernels('random scenes: stamps, erases, pixels, points, clears and every que
         for (const op of ops) {
             switch (op.kind) {
             case 'stamp': r.stamp(op.s.mask, op.x, op.y, { id: op.id, layer: op.layer }); o.stamp(op.s, op.x, op.y, { id: op.id, layer: op.layer }); break;
-            case 'erase': r.erase(op.s.mask, op.x, op.y, op.layer); o.erase(op.s, op.x, op.y, op.layer); break;
+            case 'erase': r.erase(op.s.mask, op.x, op.y, { layer: op.layer }); o.erase(op.s, op.x, op.y, op.layer); break;
             case 'pixel': r.stampPixel(op.x, op.y, { id: op.id, layer: op.layer }); o.stampPixel(op.x, op.y, { id: op.id, layer: op.layer }); break;
-            case 'unpixel': r.erasePixel(op.x, op.y, op.layer); o.erasePixel(op.x, op.y, op.layer); break;
+            case 'unpixel': r.erasePixel(op.x, op.y, { layer: op.layer }); o.erasePixel(op.x, op.y, op.layer); break;
             case 'points':
                 r.stampPoints(Float64Array.from(op.xs), op.ys, { ids: op.ids && Int32Array.from(op.ids), layer: op.layer });
                 for (let i = 0; i < op.xs.length; i++) o.stampPixel(op.xs[i], op.ys[i], { id: op.ids ? op.ids[i] : -1, layer: op.layer });
@@ -390,7 +390,10 @@ test('bad input throws a clear error and changes nothing', () => {
     bad(() => r.stamp(m, 0, 0, { id: 1.5 }), RangeError, /id.*1\.5/);
     bad(() => r.stampPixel(0, 0, { id: 2 ** 31 }), RangeError, /id.*2147483648/);
     bad(() => r.stamp(m, 0, 0, { id: 1, layer: 2 }), RangeError, /layer must be an integer in 0\.\.1.*got 2/);
-    bad(() => r.erase(m, 0, 0, -1), RangeError, /layer.*-1/);
+    bad(() => r.erase(m, 0, 0, { layer: -1 }), RangeError, /layer.*-1/);
+    // 0.2's positional layer is refused with the new form in the message, not read as layer 0.
+    bad(() => r.erase(m, 0, 0, 1 as never), TypeError, /options must be an object like \{ layer \}, got 1/);
+    bad(() => r.erasePixel(0, 0, 1 as never), TypeError, /options must be an object like \{ layer \}, got 1/);
     bad(() => r.clear(0.5), RangeError, /layer.*0\.5/);
     bad(() => r.layer(5), RangeError, /layer.*5/);
     bad(() => r.plane(NaN), RangeError, /layer.*NaN/);
@@ -432,7 +435,7 @@ testKernels('a World collides bodies with a raster layer', () => {
     const TERRAIN = 0, BULLETS = 1;
     const raster = new CollisionRaster(200, 100, { layers: 2 });
     raster.stamp(new Mask(200, 10, true), 0, 90, { layer: TERRAIN }); // ground
-    raster.erase(new Mask(20, 5, true), 50, 90, TERRAIN); // a crater
+    raster.erase(new Mask(20, 5, true), 50, 90, { layer: TERRAIN }); // a crater
     const world = new World<string>();
     const ground = world.addLayer(raster.layer(TERRAIN), { data: 'ground' });
     const shots = world.addLayer(raster.layer(BULLETS), { data: 'shots' });
@@ -446,7 +449,7 @@ testKernels('a World collides bodies with a raster layer', () => {
     assert.deepEqual(raster.hits(ship, 96, 16, 1 << BULLETS), [42], 'the raster says which bullet');
     // the raster is live: a new frame of bullets, a deeper crater
     raster.clear(BULLETS);
-    raster.erase(new Mask(20, 10, true), 5, 90, TERRAIN);
+    raster.erase(new Mask(20, 10, true), 5, 90, { layer: TERRAIN });
     assert.deepEqual(world.collisions().map(p => `${p.a.data}-${p.b.data}`), []);
     assert.ok(ground.layer && shots.layer && player && hovering && enemy);
 });
@@ -459,7 +462,7 @@ testKernels('a World tests only bodies inside a layer\'s bounds, and stays exact
     for (let step = 0; step < 60; step++) {
         const r = rnd(), l = rnd() < 0.5 ? 0 : 1;
         if (r < 0.5) raster.stamp(masks[Math.floor(rnd() * 3)], Math.floor(rnd() * 120) + 90, Math.floor(rnd() * 80) + 60, { layer: l });
-        else if (r < 0.7) raster.erase(new Mask(30, 30, true), Math.floor(rnd() * 250), Math.floor(rnd() * 150), l);
+        else if (r < 0.7) raster.erase(new Mask(30, 30, true), Math.floor(rnd() * 250), Math.floor(rnd() * 150), { layer: l });
         else if (r < 0.8) raster.clear(l);
         else for (const b of bodies) world.move(b, b.x + rnd() * 10 - 5, b.y + rnd() * 10 - 5);
         // The bounds hold every set pixel (or are null when none is).
@@ -501,4 +504,20 @@ test('a layer whose bounds() is null is never tested; one without bounds() is te
     calls = 0;
     assert.equal(empty.collisions().length, 0);
     assert.equal(calls, 0);
+});
+
+test('a disposed mask: the same Error from every raster entry point that takes a mask, and nothing changes', () => {
+    const r = new CollisionRaster(16, 16), m = new Mask(2, 2, true);
+    r.stamp(m, 1, 1);
+    const gone = new Mask(2, 2, true);
+    gone.dispose();
+    const disposed = { name: 'Error', message: 'mask (<Mask 2x2>) was disposed; create a new Mask (or stop calling dispose() on masks still in use).' };
+    assert.throws(() => r.stamp(gone, 0, 0), disposed);
+    assert.throws(() => r.stampMany(gone, [0], [0]), disposed);
+    assert.throws(() => r.erase(gone, 0, 0), disposed);
+    assert.throws(() => r.test(gone, 0, 0), disposed);
+    assert.throws(() => r.overlapArea(gone, 0, 0), disposed);
+    assert.throws(() => r.hitPoint(gone, 0, 0), disposed);
+    assert.throws(() => r.hits(gone, 0, 0), disposed);
+    assert.equal(r.plane(0).count(), 4);
 });

@@ -70,7 +70,7 @@ testKernels('raster.raycast after erases and clears: the naive oracle over the r
     const W = 120, H = 90, raster = new CollisionRaster(W, H, { layers: 2 });
     const ground = new Mask(W, 30, true), crater = sprite(15, 15, 0.8, rnd);
     raster.stamp(ground, 0, 60);
-    for (let k = 0; k < 25; k++) raster.erase(crater, rnd() * W - 7, 50 + rnd() * 40, 0);
+    for (let k = 0; k < 25; k++) raster.erase(crater, rnd() * W - 7, 50 + rnd() * 40);
     for (let k = 0; k < 30; k++) raster.stampPixel(rnd() * W, rnd() * 60, { id: k, layer: 1 });
     raster.clear(1);
     for (let k = 0; k < 30; k++) raster.stampPixel(rnd() * W, rnd() * 60, { id: 100 + k, layer: 1 });

@@ -1,7 +1,9 @@
 // Naive pixel-by-pixel reference implementation: one byte per pixel, no cleverness. Test oracle only.
 import { test } from 'node:test';
 import { Mask } from '../src/index.js';
-import { getKernels, setKernels, setWasmMinWords, simdSupported, wasmMinWords } from '../src/kernels/memory.js';
+import { setKernels } from '../src/index.js';
+import { setWasmMinWords, wasmMinWords } from '../src/kernels/memory.js'; // internal: the JS/WebAssembly cut-over has no public entry
+import { kernelStats } from '../src/index.js';
 
 /** Deterministic PRNG (mulberry32), shared with the benchmarks. */
 export { mulberry32 } from '../bench/harness.js';
@@ -144,11 +146,11 @@ export function sameMask(m: Mask, r: Ref): boolean {
 }
 
 /** Kernel backends the suite runs on: the JS path always, WebAssembly SIMD where this runtime has it. */
-export const KERNELS: ('js' | 'wasm')[] = simdSupported ? ['js', 'wasm'] : ['js'];
+export const KERNELS: ('js' | 'wasm')[] = kernelStats().wasmAvailable ? ['js', 'wasm'] : ['js'];
 
 /** Runs `fn` with the given kernels selected; under 'wasm' every call goes to WebAssembly, however small. */
 export function withKernels<T>(mode: 'js' | 'wasm', fn: () => T): T {
-    const prevMode = getKernels(), prevMin = wasmMinWords;
+    const prevMode = kernelStats().kernels, prevMin = wasmMinWords;
     setKernels(mode);
     setWasmMinWords(0);
     try {

@@ -6,11 +6,15 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { Mask, overlapsMany } from '../src/index.js';
-import { getKernels, moduleBytes, setKernels, simdSupported } from '../src/kernels/memory.js';
-import { kernelStats, wasmMemoryBytes } from '../src/kernels/storage.js';
+import { kernelStats, setKernels } from '../src/index.js';
+// internal: the module bytes, the memory's size and the build's checksum have no public entry.
+import { moduleBytes } from '../src/kernels/memory.js';
+import { wasmMemoryBytes } from '../src/kernels/storage.js';
 import { FULL_WASM_CRC, FULL_WASM_LENGTH } from '../src/kernels/module.js';
 import { crc32 } from '../src/base/crc32.js';
 import { Ref, sameMask, testKernels, withKernels, KERNELS } from './reference.js';
+
+const { wasmAvailable } = kernelStats();
 
 const SEED = 20261124;
 
@@ -104,7 +108,7 @@ test('masks from both backends, and fromWords masks, mix freely with equal resul
 
 // Shared memory grows in place (old views stay valid); a plain one (no SharedArrayBuffer) replaces its
 // buffer, and each mask's `words` is rebuilt from the new one on its next read.
-test('WebAssembly memory growth keeps every earlier mask and its words valid', { skip: !simdSupported }, () => {
+test('WebAssembly memory growth keeps every earlier mask and its words valid', { skip: !wasmAvailable }, () => {
     withKernels('wasm', () => {
         const a = Ref.random(300, 300, 0.3, 3), b = Ref.random(100, 80, 0.3, 4);
         const ma = a.toMask(), mb = b.toMask(), wordsBefore = ma.words, sum = ma.words.reduce((s, w) => s + w, 0);
@@ -161,13 +165,21 @@ test('overlapsMany rejects bad input with errors naming the value', () => {
     bad(() => overlapsMany([m[0], {} as Mask], new Int32Array([0, 1, 0, 0]), new Uint8Array(1)), TypeError, /masks\[1\] must be a Mask, got Object/);
 });
 
-test('setKernels switches backends and rejects unknown modes', () => {
-    const prev = getKernels();
+test('setKernels switches backends and rejects unknown modes; kernelStats() says which run and why', () => {
+    const prev = kernelStats().kernels;
     try {
         setKernels('js');
-        assert.equal(getKernels(), 'js');
-        if (simdSupported) { setKernels('wasm'); assert.equal(getKernels(), 'wasm'); }
-        else assert.throws(() => setKernels('wasm'), /needs WebAssembly with 128-bit SIMD/);
+        const js = kernelStats();
+        assert.equal(js.kernels, 'js');
+        assert.equal(js.wasmAvailable, wasmAvailable, 'selecting the JS kernels does not hide that WebAssembly is available');
+        if (wasmAvailable) {
+            assert.match(js.reason ?? '', /setKernels\('js'\)/);
+            setKernels('wasm');
+            assert.equal(kernelStats().kernels, 'wasm');
+            assert.equal(kernelStats().reason, null);
+        } else {
+            assert.throws(() => setKernels('wasm'), /kernel mode 'wasm' is unavailable/);
+        }
         assert.throws(() => setKernels('gpu' as 'js'), (e: unknown) => e instanceof TypeError && /got "gpu"/.test((e as Error).message));
     } finally {
         setKernels(prev);
@@ -197,7 +209,7 @@ test('the shipped module expands to the assembled one byte for byte (93 constant
 });
 
 // The module ships as a string of one char per byte (not base64): loading it needs no atob.
-test('the WebAssembly kernels load where atob is missing', { skip: !simdSupported }, () => {
+test('the WebAssembly kernels load where atob is missing', { skip: !wasmAvailable }, () => {
     const script = `delete globalThis.atob;
 const { Mask, kernelStats } = await import(${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)});
 const a = new Mask(300, 300, true), b = new Mask(100, 100, true);

@@ -6,7 +6,7 @@ import { Mask } from '../src/core/mask.js';
 import { TransformCache } from '../src/core/transform.js';
 import { placeSprite, poseBounds, spritesOverlap, type SpritePose } from '../src/engines/sprite.js';
 import { mulberry32 } from './reference.js';
-import { flipX, rotate90 } from '../src/index.js';
+import { boundingRect, flipX, rotate90 } from '../src/index.js';
 
 const STEPS = 256;
 
@@ -71,7 +71,7 @@ test('placeSprite: 600 seeded poses (rotated, scaled, mirrored, flipped, origin-
         const pose = randomPose(rnd, m.width, m.height);
         const placed = placeSprite(m, pose, cache);
         const ref = reference(m, pose);
-        const b = placed.mask.boundingRect();
+        const b = boundingRect(placed.mask);
         if (b) {
             // Nothing outside the reference's window.
             assert.ok(placed.x + b.x >= ref.x0 && placed.y + b.y >= ref.y0 && placed.x + b.x + b.width <= ref.x0 + ref.w &&
@@ -158,7 +158,7 @@ test('poseBounds holds every placed pixel within 1 px; zero scale is empty; bad 
     for (let k = 0; k < 200; k++) {
         const m = blobMask(rnd, 1 + Math.floor(rnd() * 30), 1 + Math.floor(rnd() * 30));
         const pose = randomPose(rnd, m.width, m.height);
-        const bb = poseBounds(m, pose), p = placeSprite(m, pose), r = p.mask.boundingRect();
+        const bb = poseBounds(m, pose), p = placeSprite(m, pose), r = boundingRect(p.mask);
         if (!r) continue;
         assert.ok(p.x + r.x >= bb.minX - 1 && p.y + r.y >= bb.minY - 1 && p.x + r.x + r.width <= bb.maxX + 1 && p.y + r.y + r.height <= bb.maxY + 1,
             `pose ${k}: ${JSON.stringify(bb)} vs ${JSON.stringify(r)} at ${p.x},${p.y}`);
@@ -170,4 +170,12 @@ test('poseBounds holds every placed pixel within 1 px; zero scale is empty; bad 
     assert.throws(() => placeSprite(m, null as unknown as SpritePose), TypeError);
     assert.throws(() => placeSprite({} as Mask, ok), /TypeError: mask must be a Mask/);
     assert.throws(() => placeSprite(m, ok, {} as TransformCache), /cache must be a TransformCache/);
+});
+
+test('a disposed mask is the Error every Mask function gives, whichever placement function gets it', () => {
+    const m = new Mask(4, 4, true), ok: SpritePose = { x: 0, y: 0, originX: 0, originY: 0, scaleX: 1, scaleY: 1, angle: 0 };
+    m.dispose();
+    for (const f of [() => placeSprite(m, ok), () => poseBounds(m, ok), () => spritesOverlap(m, ok, new Mask(2, 2, true), ok)]) {
+        assert.throws(f, (e: unknown) => e instanceof Error && !(e instanceof TypeError) && /^mask \(.*\) was disposed; create a new Mask/.test(e.message));
+    }
 });

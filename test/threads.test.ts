@@ -2,18 +2,20 @@
 // consecutive batches of changing sizes (the generation-tagged claims), mixed memories, and close().
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask } from '../src/core/mask.js';
-import { createThreadPool, spawnNodeWorker } from '../src/node/threads.js';
+import { Mask } from '../src/index.js';
+import { createThreadPool } from '../src/node/index.js';
+import { spawnNodeWorker } from '../src/node/threads.js'; // internal: the worker factory has no public entry
 import { ThreadPool, type WorkerLike } from '../src/threads.js';
-import { getKernels, setKernels, simdSupported } from '../src/kernels/memory.js';
-import { kernelStats } from '../src/kernels/storage.js';
-import { World } from '../src/world/world.js';
+import { setKernels } from '../src/index.js';
+import { kernelStats } from '../src/index.js';
+import { World } from '../src/index.js';
 import { mulberry32, Ref } from './reference.js';
 import { overlapsMany } from '../src/index.js';
 
 // Worker threads need shared memory: skipped where SharedArrayBuffer is gone (the no-shared-memory run).
 const hasShared = typeof SharedArrayBuffer === 'function';
-const skip = !simdSupported || !hasShared;
+const { wasmAvailable } = kernelStats();
+const skip = !wasmAvailable || !hasShared;
 
 // A worker joins a batch only if the OS runs it while the batch lasts: on a busy machine that can take
 // many batches. Runs `batch` until the pool's workers have tested a chunk, at most `most` times (a count,
@@ -146,7 +148,7 @@ test('ThreadPool rejects bad arguments and explains when threads cannot work', {
     bad(() => new ThreadPool(1), Error, /needs web Workers .* createThreadPool from 'hitmask\/node'/);
     bad(() => new World({ threads: {} as ThreadPool }), TypeError, /threads must be a ThreadPool \(from 'hitmask\/threads'\) or null, got Object/);
     bad(() => overlapsMany([new Mask(1, 1)], new Int32Array(4), new Uint8Array(1), 1, {} as ThreadPool), TypeError, /threads must be a ThreadPool or null, got Object/);
-    const prev = getKernels();
+    const prev = kernelStats().kernels;
     try {
         setKernels('js');
         bad(() => createThreadPool(1), Error, /needs masks in shared WebAssembly memory, but the WebAssembly kernels with shared memory are not in use/);
@@ -155,7 +157,7 @@ test('ThreadPool rejects bad arguments and explains when threads cannot work', {
     }
 });
 
-test('without SharedArrayBuffer ThreadPool says why, and the kernels still run in WebAssembly', { skip: hasShared || !simdSupported }, () => {
+test('without SharedArrayBuffer ThreadPool says why, and the kernels still run in WebAssembly', { skip: hasShared || !wasmAvailable }, () => {
     assert.throws(() => createThreadPool(1), (e: unknown) => e instanceof Error && /needs masks in shared WebAssembly memory, but SharedArrayBuffer is unavailable/.test((e as Error).message));
     const stats = kernelStats();
     assert.equal(stats.kernels, 'wasm');

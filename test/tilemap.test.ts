@@ -69,7 +69,7 @@ test('bad input throws with the value and the fix', () => {
     assert.throws(() => new TileMap(0, 4, 1, 1, [t]), /tileWidth must be an integer in 1/);
     assert.throws(() => new TileMap(4, 4, -1, 1, [t]), /columns must be an integer/);
     assert.throws(() => new TileMap(4, 4, 1, 1, 'x' as never), /tiles must be an array/);
-    assert.throws(() => new TileMap(4, 4, 1, 1, [{} as Mask]), /tiles\[0\] must be a Mask or null, got Object/);
+    assert.throws(() => new TileMap(4, 4, 1, 1, [{} as Mask]), /tiles\[0\] must be a Mask, got Object/);
     assert.throws(() => new TileMap(4, 4, 1, 1, [new Mask(4, 5)]), /tiles\[0\] is 4x5, expected 4x4/);
     assert.throws(() => new TileMap(4, 4, 2, 1, [t], [0]), /cells must be an array of 2 tile indices/);
     assert.throws(() => new TileMap(4, 4, 1, 1, [t], [1]), /cells\[0\] must be an integer in -1..0, got 1/);
@@ -80,4 +80,17 @@ test('bad input throws with the value and the fix', () => {
     assert.throws(() => map.overlapArea(t, NaN, 0), /x must be a finite number/);
     assert.throws(() => map.hitPoint(t, 0, Infinity), /y must be a finite number/);
     assert.throws(() => map.testPixel(0, NaN), RangeError);
+});
+
+test('a disposed mask: the same Error from the constructor and every query', () => {
+    const tile = new Mask(4, 4, true), gone = new Mask(4, 4, true);
+    gone.dispose();
+    const message = 'was disposed; create a new Mask (or stop calling dispose() on masks still in use).';
+    assert.throws(() => new TileMap(4, 4, 1, 1, [tile, gone]), { name: 'Error', message: `tiles[1] (<Mask 4x4>) ${message}` });
+    const map = new TileMap(4, 4, 2, 2, [tile], [0, -1, -1, 0]);
+    const disposed = { name: 'Error', message: `mask (<Mask 4x4>) ${message}` };
+    assert.throws(() => map.test(gone, 0, 0), disposed);
+    assert.throws(() => map.overlapArea(gone, 0, 0), disposed);
+    assert.throws(() => map.hitPoint(gone, 0, 0), disposed);
+    assert.equal(map.test(tile, 0, 0), true);
 });

@@ -7,7 +7,7 @@ import { Mask } from '../src/core/mask.js';
 import { transformMask, TransformCache } from '../src/core/transform.js';
 import { World } from '../src/world/world.js';
 import { mulberry32 } from './reference.js';
-import { flipX, flipY, rotate90 } from '../src/index.js';
+import { convolve, crop, flipX, flipY, rotate90, scale, trim } from '../src/index.js';
 
 function randomMask(rnd: () => number, w: number, h: number): Mask {
     const m = new Mask(w, h);
@@ -20,14 +20,15 @@ test('quarter turns and flips are exact and match rotate90/flipX/flipY', () => {
     for (let k = 0; k < 20; k++) {
         const m = randomMask(rnd, 1 + Math.floor(rnd() * 40), 1 + Math.floor(rnd() * 40));
         for (let t = -4; t <= 4; t++) {
-            const r = transformMask(m, t * Math.PI / 2);
+            const r = transformMask(m, { angle: t * Math.PI / 2 });
             assert.ok(r.mask.equals(t % 4 === 0 ? m : rotate90(m, t)), `turn ${t}`);
             const odd = ((t % 2) + 2) % 2 === 1;
             assert.deepEqual([r.x, r.y], odd ? [Math.floor((m.width - m.height) / 2), Math.floor((m.height - m.width) / 2)] : [0, 0]);
         }
-        assert.ok(transformMask(m, 0, 1, 1, true).mask.equals(flipX(m)));
-        assert.ok(transformMask(m, 0, 1, 1, false, true).mask.equals(flipY(m)));
-        assert.ok(transformMask(m, Math.PI, 1, 1, true, true).mask.equals(m));
+        assert.ok(transformMask(m, { flipX: true }).mask.equals(flipX(m)));
+        assert.ok(transformMask(m, { flipY: true }).mask.equals(flipY(m)));
+        assert.ok(transformMask(m, { angle: Math.PI, flipX: true, flipY: true }).mask.equals(m));
+        assert.ok(transformMask(m).mask.equals(m) && transformMask(m, {}).mask.equals(m));
     }
 });
 
@@ -36,7 +37,7 @@ test('arbitrary angles and scales match an independent per-pixel nearest-neighbo
         const rnd = mulberry32(seed);
         const m = randomMask(rnd, 1 + Math.floor(rnd() * 30), 1 + Math.floor(rnd() * 30));
         const angle = (rnd() - 0.5) * 10, sx = 0.5 + rnd() * 2, sy = 0.5 + rnd() * 2, fx = rnd() < 0.5, fy = rnd() < 0.5;
-        const r = transformMask(m, angle, sx, sy, fx, fy);
+        const r = transformMask(m, { angle, scaleX: sx, scaleY: sy, flipX: fx, flipY: fy });
         // Oracle: every world pixel (relative to the body's floored position) near the sprite, sampled at its centre.
         const cx = m.width / 2, cy = m.height / 2, cos = Math.cos(angle), sin = Math.sin(angle);
         const reach = Math.ceil(Math.hypot(m.width * sx, m.height * sy)) + 2;
@@ -65,7 +66,7 @@ test('the cache quantises angles to steps, reuses masks and passes the identity 
     const step = 2 * Math.PI / 64;
     const a = cache.get(m, 5 * step + 0.4 * step, 1, 1, false, false);
     assert.equal(cache.get(m, 5 * step - 0.4 * step, 1, 1, false, false), a);
-    const t = transformMask(m, 5 * step);
+    const t = transformMask(m, { angle: 5 * step });
     assert.ok(a.mask.equals(t.mask) && a.x === t.x && a.y === t.y);
     assert.equal(cache.quantise(5.3 * step), 5 * step);
     assert.ok(cache.get(m, 16 * step, 1, 1, false, false).mask.equals(rotate90(m, 1)));
@@ -101,7 +102,7 @@ test('rotated, scaled and flipped bodies collide pixel-exactly against their cac
     assert.deepEqual(got, exp);
     // The placed mask is the cached rasterisation at the quantised angle, offset from the floored position.
     const b = bodies[0], t = world.getTransform(b), pm = world.placedMask(b);
-    const ref = transformMask(b.mask as Mask, new TransformCache(32).quantise(t.angle), t.scaleX, t.scaleY, t.flipX, t.flipY);
+    const ref = transformMask(b.mask as Mask, { ...t, angle: new TransformCache(32).quantise(t.angle) });
     assert.ok(pm.mask.equals(ref.mask));
     assert.deepEqual([pm.x, pm.y], [Math.floor(b.x) + ref.x, Math.floor(b.y) + ref.y]);
 });
@@ -109,8 +110,27 @@ test('rotated, scaled and flipped bodies collide pixel-exactly against their cac
 test('bad transform parameters throw', () => {
     const m = new Mask(2, 2);
     assert.throws(() => transformMask({} as Mask), /mask must be a Mask/);
-    assert.throws(() => transformMask(m, Infinity), /angle must be a finite number of radians/);
-    assert.throws(() => transformMask(m, 0, -1), /scaleX must be a finite number > 0, got -1; use flipX\/flipY to mirror/);
-    assert.throws(() => transformMask(m, 0, 1, NaN), /scaleY must be a finite number > 0/);
-    assert.deepEqual(transformMask(new Mask(0, 3), 1).mask.width, 0);
+    assert.throws(() => transformMask(m, { angle: Infinity }), /angle must be a finite number of radians/);
+    assert.throws(() => transformMask(m, { scaleX: -1 }), /scaleX must be a finite number > 0, got -1; use flipX\/flipY to mirror/);
+    assert.throws(() => transformMask(m, { scaleY: NaN }), /scaleY must be a finite number > 0/);
+    assert.throws(() => transformMask(m, { flipX: 1 as never }), TypeError);
+    assert.throws(() => transformMask(m, { flipY: 'yes' as never }), /flipY must be true or false, got "yes"/);
+    // The positional form of 0.x: refused with what is expected.
+    assert.throws(() => transformMask(m, Math.PI as never), /transform must be an object like \{ angle, scaleX, scaleY, flipX, flipY \}, got 3\.14/);
+    assert.throws(() => transformMask(m, null as never), TypeError);
+    assert.deepEqual(transformMask(new Mask(0, 3), { angle: 1 }).mask.width, 0);
+});
+
+test('a disposed mask: the same Error from every transform function', () => {
+    const m = Mask.fromText('##\n#.');
+    m.dispose();
+    const disposed = { name: 'Error', message: 'mask (<Mask 2x2>) was disposed; create a new Mask (or stop calling dispose() on masks still in use).' };
+    assert.throws(() => transformMask(m), disposed);
+    assert.throws(() => transformMask(m, { angle: 0.3 }), disposed);
+    assert.throws(() => new TransformCache(16).get(m, 1, 1, 1, false, false), disposed);
+    for (const fn of [flipX, flipY, rotate90, trim, (x: Mask) => scale(x, 3, 3), (x: Mask) => crop(x, 0, 0, 1, 1)]) {
+        assert.throws(() => fn(m), disposed, fn.name);
+    }
+    assert.throws(() => convolve(m, new Mask(1, 1)), { name: 'Error', message: /^a \(<Mask 2x2>\) was disposed/ });
+    assert.throws(() => convolve(new Mask(1, 1), m), { name: 'Error', message: /^b \(<Mask 2x2>\) was disposed/ });
 });

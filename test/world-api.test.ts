@@ -1,9 +1,9 @@
 // World behaviour: callbacks and when their changes take effect, contacts, sweeps, filters, edge cases, errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask } from '../src/core/mask.js';
-import { TileMap } from '../src/layers/tilemap.js';
-import { World, type Body, type Contact, type Pair } from '../src/world/world.js';
+import { Mask } from '../src/index.js';
+import { TileMap } from '../src/index.js';
+import { World, type Body, type Contact, type Pair } from '../src/index.js';
 
 const box = (w: number, h: number): Mask => new Mask(w, h, true);
 const ids = (bs: Body<unknown>[]): number[] => bs.map(b => b.id);
@@ -285,6 +285,15 @@ test('bad input: clear errors naming the value', () => {
     assert.throws(() => world.add({ x: 2 ** 51, y: 0, mask: m }), RangeError);
     assert.throws(() => world.add({ x: 0, y: 0, mask: {} as Mask }), /mask must be a Mask, got Object/);
     assert.throws(() => world.add(null as never), TypeError);
+    // A disposed mask is refused at the door (core's one mask check), not at a later step; nothing is added.
+    const gone = box(2, 2);
+    gone.dispose();
+    const before = world.size;
+    assert.throws(() => world.add({ x: 0, y: 0, mask: gone }), /^Error: mask \(<Mask 2x2>\) was disposed/);
+    assert.throws(() => world.setMask(b, gone), /^Error: mask \(<Mask 2x2>\) was disposed/);
+    assert.throws(() => world.queryMask(gone, 0, 0), /^Error: mask \(<Mask 2x2>\) was disposed/);
+    assert.equal(world.size, before);
+    assert.equal(world.step(), 0);
     assert.throws(() => world.add({ x: 0, y: 0, mask: m, category: -1 }), /category must be an integer in 0..4294967295, got -1/);
     assert.throws(() => world.add({ x: 0, y: 0, mask: m, collidesWith: 1.5 }), RangeError);
     assert.throws(() => world.add({ x: 0, y: 0, mask: m, group: 2 ** 40 }), RangeError);

@@ -1,9 +1,9 @@
 // The World under careless and hostile use: callbacks that throw keep begin/stay/end balanced, a pile of
-// bodies on one spot fails fast with a RangeError, and sweeps are bounded (issue 13: 7, 8, 12).
+// bodies on one spot fails fast with a RangeError in bounded memory, and sweeps are bounded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask, MAX_PAIRS, MAX_SWEEP, TileMap, World, type Body } from '../src/index.js';
-import { cost, costText } from './work.js';
+import { limits, Mask, TileMap, World, type Body } from '../src/index.js';
+import { allocations, cost, costText, type Cost } from './work.js';
 
 const square = (n: number) => new Mask(n, n, true);
 
@@ -43,35 +43,42 @@ test('several listeners throwing in one step give one AggregateError with every 
     void a;
 });
 
-test('bodies piled on one spot: a RangeError naming the limit, fast, and the World stays usable', t => {
+test('bodies piled on one spot: a RangeError naming the limit, fast, in bounded memory, and the World stays usable', t => {
     // Empty 512x512 masks: boxes that overlap, pixels that never do, so testing a pair scans its whole zone.
+    // 5,790 bodies make 16.76 million pairs: under the old cap of 2^24, a 30 s, 2.66 GB step.
     const world = new World(), m = new Mask(512, 512), bodies: Body<unknown>[] = [];
-    for (let i = 0; i < 6000; i++) bodies.push(world.add({ x: 0, y: 0, mask: m })); // 18 million pairs > 2^24
-    const c = cost(() => assert.throws(() => world.step(), (e: unknown) => e instanceof RangeError && new RegExp(`more than ${MAX_PAIRS} pairs of bodies whose boxes overlap`).test(e.message)));
-    t.diagnostic(`refused in ${costText(c)}`);
-    // Refused while the boxes are paired, before any pixel test: about 0.7 s of CPU. Refusing after testing
+    for (let i = 0; i < 5790; i++) bodies.push(world.add({ x: 0, y: 0, mask: m }));
+    let c: Cost<void> = { value: undefined, cpuMs: 0, wallMs: 0 };
+    const alloc = allocations(() => {
+        c = cost(() => assert.throws(() => world.step(), (e: unknown) => e instanceof RangeError && new RegExp(`more than ${limits.pairs} pairs of bodies whose boxes overlap`).test(e.message)));
+    });
+    t.diagnostic(`refused in ${costText(c)}, ${alloc.bytes} bytes allocated, the largest array ${alloc.largest} bytes`);
+    // Refused while the boxes are paired, before any pixel test: a fraction of a second. Refusing after testing
     // the pairs took 17 s of CPU (the check moved after the narrow phase).
     assert.ok(c.cpuMs < 4000, `refused after ${costText(c)}: were the pairs tested before the limit applied?`);
+    // The pair array stops at limits.pairs × 16 bytes (16 MiB); nothing else of the step is as large.
+    assert.ok(alloc.largest <= 16 * limits.pairs, `the largest array of the refused step is ${alloc.largest} bytes`);
+    assert.ok(alloc.bytes <= 128 * limits.pairs, `the refused step allocated ${alloc.bytes} bytes`);
     for (const b of bodies.slice(100)) world.remove(b);
     const full = square(8);
     for (const b of bodies.slice(0, 100)) world.setMask(b, full);
     assert.equal(world.step(), 100 * 99 / 2);
 });
 
-test('sweep() refuses paths past MAX_SWEEP pixel steps at once, and works below it, with a layer present', t => {
+test('sweep() refuses paths past limits.sweepPixels pixel steps at once, and works below it, with a layer present', t => {
     const world = new World();
     world.addLayer(new TileMap(8, 8, 4, 1, [square(8)], [-1, -1, -1, 0]));
     const mover = world.add({ x: 0, y: 0, mask: square(4) });
     const c = cost(() => {
         assert.throws(() => world.sweep(mover, 2 ** 40, 0), (e: unknown) => e instanceof RangeError && /is 1099511627776 pixel steps, more than the 1048576 allowed.*shorter segments/.test(e.message));
-        assert.throws(() => world.sweep(mover, MAX_SWEEP / 2 + 1, -MAX_SWEEP / 2), RangeError);
+        assert.throws(() => world.sweep(mover, limits.sweepPixels / 2 + 1, -limits.sweepPixels / 2), RangeError);
     });
     t.diagnostic(`refused in ${costText(c)}`);
     assert.ok(c.cpuMs < 1000, `refused after ${costText(c)}: the path was walked before the limit applied`);
     // The wall tile covers x 24..31 at y 0..7: a 4-px mover stops touching it at x = 21 (last free x 20).
     const hit = world.sweep(mover, 100, 0);
     assert.ok(hit !== null && hit.x === 21 && hit.freeX === 20, JSON.stringify(hit && { x: hit.x, freeX: hit.freeX }));
-    assert.equal(world.sweep(mover, MAX_SWEEP, 0)?.x, 21, 'the longest allowed sweep runs');
+    assert.equal(world.sweep(mover, limits.sweepPixels, 0)?.x, 21, 'the longest allowed sweep runs');
 });
 
 test('a layer whose bounds() returns nonsense or throws: a clear error from step(), and the World stays usable', () => {

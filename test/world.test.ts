@@ -2,12 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Mask } from '../src/core/mask.js';
-import { TileMap } from '../src/layers/tilemap.js';
-import { World, type Body, type Pair } from '../src/world/world.js';
-import { createThreadPool } from '../src/node/threads.js';
+import { Mask } from '../src/index.js';
+import { TileMap } from '../src/index.js';
+import { World, type Body, type Pair } from '../src/index.js';
+import { createThreadPool } from '../src/node/index.js';
 import type { ThreadPool } from '../src/threads.js';
-import { simdSupported } from '../src/kernels/memory.js';
+import { kernelStats } from '../src/index.js';
 import { mulberry32, testKernels } from './reference.js';
 
 function randomMask(rnd: () => number, w: number, h: number, density: number): Mask {
@@ -143,7 +143,7 @@ testKernels('pairs and events match a brute-force oracle on dense random worlds 
     }), { seed: 42, numRuns: 60 });
 });
 
-test('pairs and events match the oracle with a ThreadPool splitting every batch', { skip: !simdSupported || typeof SharedArrayBuffer !== 'function' }, () => {
+test('pairs and events match the oracle with a ThreadPool splitting every batch', { skip: !kernelStats().wasmAvailable || typeof SharedArrayBuffer !== 'function' }, () => {
     const pool = createThreadPool(2, { minWords: 0 });
     try {
         fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.constantFrom(undefined, 8, 64), (seed, cell) => {

@@ -1,8 +1,8 @@
-// hitmask/phaser with Phaser 4 Arcade Physics: Arcade finds the body overlaps, `pixelPerfect` (the overlap's
+// hitmask/phaser with Phaser 4 Arcade Physics: Arcade finds the body overlaps, `overlaps` (the overlap's
 // processCallback) keeps those whose pixels touch, as Phaser draws them: rotated, scaled, flipped.
 // Run: npm run example:phaser (bundles this file with esbuild and serves examples/ on localhost).
 import Phaser from 'phaser';
-import { drawHitmask, pixelPerfect } from '../../src/phaser.js'; // in a game: from 'hitmask/phaser'
+import { drawHitmask, overlaps } from '../../src/phaser.js'; // in a game: from 'hitmask/phaser'
 
 const status = document.getElementById('status');
 let boxFrames = 0, pixelFrames = 0;
@@ -32,10 +32,10 @@ class Demo extends Phaser.Scene {
         }
         this.ship = roundBody(this.physics.add.sprite(-40, 150, 'ship')).setVelocityX(110);
         this.debug = this.add.graphics();
-        // Arcade tests the bodies; pixelPerfect decides; the callback runs only for touching pixels.
+        // Arcade tests the bodies; overlaps decides; the callback runs only for touching pixels.
         this.physics.add.overlap(this.ship, this.rocks, (_ship, rock) => {
             this.hit.add(rock as Phaser.GameObjects.GameObject);
-        }, pixelPerfect);
+        }, overlaps);
     }
 
     override update(time: number): void {

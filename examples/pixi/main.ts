@@ -2,7 +2,7 @@
 // anchor, rotation, scale and flip as drawn. Masks are read from the textures once; each test is a box check,
 // then a word-parallel AND of the placed masks. Run: npm run example:pixi (bundles this file, serves examples/).
 import { Application, Assets, Graphics, Sprite, type Texture } from 'pixi.js';
-import { drawHitmask, hitmaskFor, overlaps, pixiMasks } from '../../src/pixi.js'; // in a game: from 'hitmask/pixi'
+import { drawHitmask, hitmaskFor, overlap, overlaps } from '../../src/pixi.js'; // in a game: from 'hitmask/pixi'
 
 const app = new Application();
 await app.init({ width: 600, height: 300, background: '#223', preference: 'webgl' });
@@ -41,7 +41,7 @@ app.ticker.add(ticker => {
         rock.tint = pixelHit ? 0xff4040 : 0xffffff;
         if (boxHit) debug.rect(b.x, b.y, b.mask.width, b.mask.height).stroke({ width: 1, color: 0x40ff40 });
         // The first touching pixel (row-major in the ship's placed mask).
-        const p = pixelHit ? pixiMasks().overlap(ship, rock) : null;
+        const p = pixelHit ? overlap(ship, rock) : null;
         if (p) debug.circle(p.x + 0.5, p.y + 0.5, 4).fill(0xffff00);
     }
 

@@ -1,4 +1,5 @@
 // Argument checks used at API boundaries only, never inside hot loops.
+import { MAX_COORD } from './limits.js';
 
 /** Largest width or height accepted for a mask (2^30), so `x + dx` stays exact in int32 arithmetic. */
 export const MAX_SIDE = 2 ** 30;
@@ -39,9 +40,6 @@ export function describe(value: unknown): string {
     if (Array.isArray(value)) return `Array(${value.length})`;
     return typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value;
 }
-
-/** Largest |x| or |y| of a body position: 2^50, so boxes and offsets stay exact integers in doubles. */
-export const MAX_COORD = 2 ** 50;
 
 /** Throws unless `v` is a finite number within ±MAX_COORD (a World position). */
 export function coord(name: string, v: unknown): number {

@@ -1,7 +1,7 @@
 import { checkInt, checkSize, describe, MAX_SIDE } from '../base/check.js';
 import { crc32 } from '../base/crc32.js';
 import { checkMask, Mask } from './mask.js';
-import type { Polygon } from '../shapes/polygons.js';
+import type { Polygon } from '../base/types.js';
 import { wasmOn } from '../kernels/memory.js';
 
 /** Playback direction of an animation tag (Aseprite's names). */
@@ -68,12 +68,6 @@ export interface AddFrameOptions {
     pieces?: readonly (readonly number[])[];
 }
 
-/**
- * Newest version of the binary atlas format (see docs/format.md). {@link MaskAtlas.toBytes} writes version 2 only
- * when a frame has polygons or pieces, and version 1 otherwise; {@link MaskAtlas.from} reads both.
- */
-export const ATLAS_VERSION = 2;
-
 const MAGIC = [0x48, 0x4d, 0x53, 0x4b]; // "HMSK"
 const HEADER = 32, FRAME = 32, TAG = 16, BOX = 24, TRAILER = 4;
 // Version 2's polygons section: its header (polygons, rings, vertices), a record per frame, 8-byte coordinates.
@@ -87,6 +81,12 @@ const LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
  * stored in one compact little-endian binary file that loads without decoding images.
  */
 export class MaskAtlas {
+    /**
+     * Newest version of the binary atlas format (see docs/format.md). {@link toBytes} writes version 2 only
+     * when a frame has polygons or pieces, and version 1 otherwise; {@link from} reads both.
+     */
+    static readonly VERSION = 2;
+
     /** @internal */
     private readonly list: AtlasFrame[] = [];
     /** @internal */
@@ -354,8 +354,42 @@ function hex(bytes: Uint8Array, start: number, n: number): string {
     return Array.from(bytes.subarray(start, start + n), b => b.toString(16).padStart(2, '0').toUpperCase()).join(' ');
 }
 
+// The header's counts and where the sections start, once {@link readHeader} has checked them against the bytes.
+interface Layout {
+    dv: DataView;
+    version: number;
+    /** Frames, tags, boxes, string bytes, words. */
+    F: number; T: number; B: number; S: number; W: number;
+    wordsAt: number;
+    polyAt: number;
+}
+
+// A frame's record before its mask is built.
+interface RawFrame { name: string; width: number; height: number; x: number; y: number; sw: number; sh: number; duration: number; boxes: HitBox[] }
+
 // Validates every field before building anything; any inconsistency throws, so a damaged file never yields a wrong mask.
 function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
+    const at = readHeader(bytes), { F, T, B, S, wordsAt } = at;
+    const shapes = at.version === 1 ? null : readPolygons(at.dv, at.polyAt, bytes.length - TRAILER, F);
+    const names = new Names(bytes, HEADER + FRAME * F + TAG * T + BOX * B, S);
+    const raws = readFrames(at, names);
+    const tags = readTags(at, names);
+    readBoxes(at, names, raws);
+    if (names.at !== names.end) throw corrupt(`names use ${names.at - (names.end - S)} of the ${S} string bytes`);
+    for (let p = names.end; p < wordsAt; p++) if (bytes[p] !== 0) throw corrupt(`string padding byte at ${p} is not zero`);
+    const masks = readMasks(bytes, at, raws);
+    const frames = raws.map((r, i): AtlasFrame => {
+        const frame: AtlasFrame = { name: r.name, index: i, mask: masks[i], x: r.x, y: r.y, sourceWidth: r.sw, sourceHeight: r.sh, duration: r.duration, boxes: r.boxes };
+        const s = shapes?.[i];
+        return s === undefined || (s.polygons === undefined && s.pieces === undefined) ? frame : {
+            ...frame, ...(s.polygons === undefined ? {} : { polygons: s.polygons }), ...(s.pieces === undefined ? {} : { pieces: s.pieces })
+        };
+    });
+    return { frames, tags };
+}
+
+// Magic, version, flags, length, CRC-32 and the section sizes.
+function readHeader(bytes: Uint8Array): Layout {
     const len = bytes.length;
     if (len < HEADER + TRAILER) throw corrupt(`${len} bytes is too short (truncated?); a hitmask atlas has at least ${HEADER + TRAILER}`);
     for (let i = 0; i < 4; i++) {
@@ -379,36 +413,49 @@ function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
     if (version === 1 ? polyAt + TRAILER !== len : polyAt + least + TRAILER > len) {
         throw corrupt(`section sizes (${F} frames, ${T} tags, ${B} boxes, ${S} string bytes, ${W} words${version === 1 ? '' : ', the polygons section'}) add up to ${version === 1 ? '' : 'at least '}${polyAt + least + TRAILER} bytes, not ${len}`);
     }
-    const shapes = version === 1 ? null : readPolygons(dv, polyAt, len - TRAILER, F);
-    // ignoreBOM keeps a leading U+FEFF (the default drops it, and a name of only U+FEFF loaded as ""); writers refuse it.
-    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-    let sp = HEADER + FRAME * F + TAG * T + BOX * B;
-    const stringsEnd = sp + S;
-    const name = (n: number, what: string): string => {
-        if (n === 0) throw corrupt(`${what} has an empty name`);
-        if (sp + n > stringsEnd) throw corrupt(`${what} name runs past the string section`);
-        let s: string;
-        try { s = decoder.decode(bytes.subarray(sp, sp + n)); } catch { throw corrupt(`${what} name is not valid UTF-8`); }
-        if (s.charCodeAt(0) === 0xfeff) throw corrupt(`${what} name starts with U+FEFF (a byte order mark), which names may not`);
-        sp += n;
-        return s;
-    };
-    const i32 = (p: number) => dv.getInt32(p, true);
-    const side = (v: number, what: string) => {
-        if (v > MAX_SIDE) throw corrupt(`${what} is ${v}, more than ${MAX_SIDE}`);
-        return v;
-    };
+    return { dv, version, F, T, B, S, W, wordsAt, polyAt };
+}
 
-    // Frames: metadata first, words after the strings.
-    interface Raw { name: string; width: number; height: number; x: number; y: number; sw: number; sh: number; duration: number; boxes: HitBox[] }
-    const raws: Raw[] = [];
+// The string section, read in order by the frames, tags and boxes: `at` is the next name's first byte.
+class Names {
+    at: number;
+    readonly end: number;
+    // ignoreBOM keeps a leading U+FEFF (the default drops it, and a name of only U+FEFF loaded as ""); writers refuse it.
+    private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+    constructor(private readonly bytes: Uint8Array, at: number, size: number) {
+        this.at = at;
+        this.end = at + size;
+    }
+
+    // The next name, `n` bytes long, of `what` (for the messages).
+    next(n: number, what: string): string {
+        if (n === 0) throw corrupt(`${what} has an empty name`);
+        if (this.at + n > this.end) throw corrupt(`${what} name runs past the string section`);
+        let s: string;
+        try { s = this.decoder.decode(this.bytes.subarray(this.at, this.at + n)); } catch { throw corrupt(`${what} name is not valid UTF-8`); }
+        if (s.charCodeAt(0) === 0xfeff) throw corrupt(`${what} name starts with U+FEFF (a byte order mark), which names may not`);
+        this.at += n;
+        return s;
+    }
+}
+
+function side(v: number, what: string): number {
+    if (v > MAX_SIDE) throw corrupt(`${what} is ${v}, more than ${MAX_SIDE}`);
+    return v;
+}
+
+// The frame records: names unique, sizes within limits, and exactly the words the header declares.
+function readFrames({ dv, F, W }: Layout, names: Names): RawFrame[] {
+    const u32 = (p: number) => dv.getUint32(p, true), i32 = (p: number) => dv.getInt32(p, true);
+    const raws: RawFrame[] = [];
     const seen = new Set<string>();
     let words = 0;
     for (let i = 0, p = HEADER; i < F; i++, p += FRAME) {
         const what = `frame ${i}`;
         const width = side(u32(p + 4), `${what} width`), height = side(u32(p + 8), `${what} height`);
-        const r: Raw = {
-            name: name(u32(p), what), width, height, x: i32(p + 12), y: i32(p + 16),
+        const r: RawFrame = {
+            name: names.next(u32(p), what), width, height, x: i32(p + 12), y: i32(p + 16),
             sw: side(u32(p + 20), `${what} source width`), sh: side(u32(p + 24), `${what} source height`),
             duration: u32(p + 28), boxes: []
         };
@@ -419,39 +466,50 @@ function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
         raws.push(r);
     }
     if (words !== W) throw corrupt(`frames need ${words} words but the header declares ${W}`);
+    return raws;
+}
+
+function readTags({ dv, F, T }: Layout, names: Names): AtlasTag[] {
+    const u32 = (p: number) => dv.getUint32(p, true);
     const tags: AtlasTag[] = [];
     for (let i = 0, p = HEADER + FRAME * F; i < T; i++, p += TAG) {
         const what = `tag ${i}`;
-        const n = name(u32(p), what), from = u32(p + 4), to = u32(p + 8), dir = u32(p + 12);
+        const n = names.next(u32(p), what), from = u32(p + 4), to = u32(p + 8), dir = u32(p + 12);
         if (!(from <= to && to < F)) throw corrupt(`${what} covers frames ${from}..${to}, outside 0..${F - 1}`);
         if (dir >= DIRECTIONS.length) throw corrupt(`${what} direction is ${dir}, expected 0..${DIRECTIONS.length - 1}`);
         tags.push({ name: n, from, to, direction: DIRECTIONS[dir] });
     }
+    return tags;
+}
+
+// The hit-boxes, sorted by frame, into their frames' records.
+function readBoxes({ dv, F, T, B }: Layout, names: Names, raws: RawFrame[]): void {
+    const u32 = (p: number) => dv.getUint32(p, true), i32 = (p: number) => dv.getInt32(p, true);
     let lastFrame = 0;
     for (let i = 0, p = HEADER + FRAME * F + TAG * T; i < B; i++, p += BOX) {
         const what = `box ${i}`;
-        const n = name(u32(p), what), frame = u32(p + 4);
+        const n = names.next(u32(p), what), frame = u32(p + 4);
         if (frame >= F || frame < lastFrame) throw corrupt(`${what} belongs to frame ${frame}; boxes must be sorted by frame and below ${F}`);
         lastFrame = frame;
         raws[frame].boxes.push({ name: n, x: i32(p + 8), y: i32(p + 12), width: side(u32(p + 16), `${what} width`), height: side(u32(p + 20), `${what} height`) });
     }
-    if (sp !== stringsEnd) throw corrupt(`names use ${sp - (stringsEnd - S)} of the ${S} string bytes`);
-    for (let p = stringsEnd; p < wordsAt; p++) if (bytes[p] !== 0) throw corrupt(`string padding byte at ${p} is not zero`);
+}
 
-    // The masks never keep a view of `bytes`: a caller that transfers or reuses its buffer would empty or
-    // change them. Aligned little-endian words are read through a view, then copied in one call (here for
-    // the JS kernels, below into WebAssembly memory).
+// The masks never keep a view of `bytes`: a caller that transfers or reuses its buffer would empty or
+// change them. Aligned little-endian words are read through a view, then copied in one call (here for
+// the JS kernels, below into WebAssembly memory).
+function readMasks(bytes: Uint8Array, { dv, W, wordsAt }: Layout, raws: readonly RawFrame[]): Mask[] {
     let all: Uint32Array;
     if (LITTLE && (bytes.byteOffset + wordsAt) % 4 === 0) {
         all = new Uint32Array(bytes.buffer, bytes.byteOffset + wordsAt, W);
         if (!wasmOn) all = all.slice();
     } else {
         all = new Uint32Array(W);
-        for (let i = 0; i < W; i++) all[i] = u32(wordsAt + 4 * i);
+        for (let i = 0; i < W; i++) all[i] = dv.getUint32(wordsAt + 4 * i, true);
     }
-    const frames: AtlasFrame[] = [];
+    const masks: Mask[] = [];
     let w = 0;
-    for (let i = 0; i < F; i++) {
+    for (let i = 0; i < raws.length; i++) {
         const r = raws[i], n = ((r.width + 31) >>> 5) * r.height;
         let mask: Mask;
         try { mask = Mask.fromWords(r.width, r.height, all.subarray(w, w + n)); } catch (e) { throw corrupt(`frame ${i} (${JSON.stringify(r.name)}): ${(e as Error).message}`); }
@@ -463,13 +521,9 @@ function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
             view.dispose();
         }
         w += n;
-        const frame: AtlasFrame = { name: r.name, index: i, mask, x: r.x, y: r.y, sourceWidth: r.sw, sourceHeight: r.sh, duration: r.duration, boxes: r.boxes };
-        const s = shapes?.[i];
-        frames.push(s === undefined || (s.polygons === undefined && s.pieces === undefined) ? frame : {
-            ...frame, ...(s.polygons === undefined ? {} : { polygons: s.polygons }), ...(s.pieces === undefined ? {} : { pieces: s.pieces })
-        });
+        masks.push(mask);
     }
-    return { frames, tags };
+    return masks;
 }
 
 // Version 2's polygons section in [at, end): every count is checked against the bytes that are there before

@@ -2,7 +2,7 @@
 // that run their own broad phase.
 import { checkInt, describe } from '../base/check.js';
 import { overlapsBatch, type BatchRunner } from '../kernels/kernels.js';
-import { checkMask, Mask } from './mask.js';
+import { checkMask, isLiveMask, type Mask } from './mask.js';
 import type { ThreadPool } from '../threads/pool.js';
 
 /**
@@ -10,7 +10,7 @@ import type { ThreadPool } from '../threads/pool.js';
  * `masks[pairs[4k + 1]]` placed at (`pairs[4k + 2]`, `pairs[4k + 3]`), else 0; returns how many overlap.
  * With the WebAssembly kernels every pair (clip included) is tested in one call; with a ThreadPool
  * (`hitmask/threads`) a large batch is split across its threads. On one thread, plain `overlaps()` calls
- * are as fast (19–22 against 25–33 ns a pair, `npm run bench:simd`).
+ * are as fast (`npm run bench:simd` compares them).
  */
 export function overlapsMany(masks: readonly Mask[], pairs: Int32Array, out: Uint8Array, count: number = pairs instanceof Int32Array ? pairs.length >> 2 : 0, threads: ThreadPool | null = null): number {
     if (!Array.isArray(masks)) throw new TypeError(`masks must be an array of Masks, got ${describe(masks)}.`);
@@ -24,8 +24,8 @@ export function overlapsMany(masks: readonly Mask[], pairs: Int32Array, out: Uin
         const ia = pairs[p], ib = pairs[p + 1];
         if (!(ia >= 0 && ia < nm && ib >= 0 && ib < nm)) throw new RangeError(`pairs[${p}..${p + 1}] = (${ia}, ${ib}) index masks, which has length ${nm}.`);
         // The names are built only on failure: two template strings per pair cost more than the test.
-        if (!(masks[ia] instanceof Mask) || masks[ia].disposed) checkMask(masks[ia], `masks[${ia}]`);
-        if (!(masks[ib] instanceof Mask) || masks[ib].disposed) checkMask(masks[ib], `masks[${ib}]`);
+        if (!isLiveMask(masks[ia])) checkMask(masks[ia], `masks[${ia}]`);
+        if (!isLiveMask(masks[ib])) checkMask(masks[ib], `masks[${ib}]`);
         // Words of the boxes' intersection (as the World estimates it), to decide whether threads pay.
         const a = masks[ia], b = masks[ib], dx = pairs[p + 2], dy = pairs[p + 3];
         const ow = Math.min(a.width, dx + b.width) - Math.max(0, dx), oh = Math.min(a.height, dy + b.height) - Math.max(0, dy);

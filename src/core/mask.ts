@@ -3,24 +3,18 @@ import { checkCoord, checkSize, describe, MAX_WORDS } from '../base/check.js';
 import { clearOutside, clip, JS, newClip, pick, pickFor, pickWasm, WASM, type Clip } from '../kernels/kernels.js';
 import { buffer, generation, K, wasmOn } from '../kernels/memory.js';
 import { allocMask, freeMask, holdMask, noteJsMask, type MaskHolding } from '../kernels/storage.js';
-import { fromColorKey, fromRGBA, type ColorKey, type ColorKeyOptions, type RGBAColors, type ThresholdOptions } from './rgba.js';
-import { boundingRect, connectedComponents } from './shape.js';
-import { maskFromText, maskToText } from './text.js';
+import { checkRGBA, colorKeyOf, thresholdOf, toleranceOf, type ColorKey, type ColorKeyOptions, type RGBAColors, type ThresholdOptions } from './rgba.js';
+import { textRows, textToWords, wordsToText } from './text.js';
+import type { Point, Rect, RGBAData } from '../base/types.js';
 
-/** A pixel position. */
-export interface Point { x: number; y: number }
-
-/** An axis-aligned rectangle in pixels; `x + width` and `y + height` are exclusive. */
-export interface Rect { x: number; y: number; width: number; height: number }
-
-/** RGBA pixels, 4 bytes per pixel, rows top to bottom (canvas `ImageData.data` works as is). */
-export type RGBAData = Uint8Array | Uint8ClampedArray;
+// Re-exported for the importers of mask.ts.
+export type { Point, Rect, RGBAData };
 
 export type { ColorKey, ColorKeyOptions, RGBAColors, ThresholdOptions };
 
 // Small masks on the JS heap take their words from shared 64 KiB slabs: a typed array over V8's
-// on-heap limit (64 bytes) gets its own backing store, ~300-550 ns each, while a view into a slab costs
-// ~20 ns. A slab stays alive while any mask in it does (at most 64 KiB per live small mask, in the worst case).
+// on-heap limit (64 bytes) gets its own backing store, over ten times the cost of a view into a slab.
+// A slab stays alive while any mask in it does (at most 64 KiB per live small mask, in the worst case).
 const SLAB_WORDS = 16384, SLAB_MAX_WORDS = 512;
 let slab: ArrayBuffer | null = null, slabUsed = SLAB_WORDS;
 
@@ -43,8 +37,8 @@ export class Init {
 export const UNZEROED = new Init(null);
 
 // Whether `m` is a Mask: a brand check (the object was built by Mask's constructor), set in the class's
-// static block. `instanceof Mask` compiled to a generic InstanceOf builtin call in the pair calls'
-// optimized code (overlaps() rejecting a far pair: 20 -> 2.5 ns in a loop).
+// static block. `instanceof Mask` compiles to a generic builtin call in the pair calls' optimized code,
+// several times the cost of the whole call when it rejects a far pair.
 let isMask: (m: unknown) => m is Mask;
 
 // Masks that are part of another object (a CollisionRaster's planes), with what dispose() should say:
@@ -73,9 +67,7 @@ const C: Clip = newClip();
  */
 export class Mask {
     // `declare`: the constructor's first assignments create these, so V8 keeps them as constant small-integer
-    // fields; class fields would start as undefined and be re-typed, every read checking for a number
-    // (with clip() without Math.min and `wasmOn === true` in kernels.ts: overlaps 64², full scan, 45.6 ->
-    // 37.3 ns a call).
+    // fields; class fields would start as undefined and be re-typed, every read checking for a number.
     /** Width in pixels. */
     declare readonly width: number;
     /** Height in pixels. */
@@ -108,7 +100,7 @@ export class Mask {
         this.height = height;
         this.strips = strips;
         this.#gen = generation;
-        // typeof, not instanceof Init: 12 ns less per new Mask (55 -> 43 ns for 32², JS kernels).
+        // typeof, not instanceof Init: instanceof is a generic builtin call, a fifth of a small mask's creation.
         if (typeof filled === 'object' && filled.words !== null) {
             this.#words = filled.words;
             if (wasmOn) this.#ref = noteJsMask(this);
@@ -185,23 +177,28 @@ export class Mask {
 
     /** Builds a mask from RGBA pixels: a bit is set where alpha > `threshold` (pygame's rule). */
     static fromRGBA(data: RGBAData, width: number, height: number, options: ThresholdOptions = {}): Mask {
-        return fromRGBA(data, width, height, options);
+        checkRGBA(data, width, height);
+        return fromPixels(data, width, height, 0, 0, thresholdOf(options));
     }
 
     /** Builds a mask from a canvas `ImageData` (or any `{ data, width, height }`), alpha > `threshold`. */
     static fromImageData(image: { readonly data: RGBAData; readonly width: number; readonly height: number }, options: ThresholdOptions = {}): Mask {
         if (image == null || typeof image !== 'object') throw new TypeError(`image must be an ImageData-like object, got ${describe(image)}.`);
-        return fromRGBA(image.data, image.width, image.height, options);
+        return Mask.fromRGBA(image.data, image.width, image.height, options);
     }
 
     /** Builds a mask from RGBA pixels: a bit is set where some RGB channel differs from `key` by more than `tolerance`; alpha is ignored. */
     static fromColorKey(data: RGBAData, width: number, height: number, key: ColorKey, options: ColorKeyOptions = {}): Mask {
-        return fromColorKey(data, width, height, key, options);
+        checkRGBA(data, width, height);
+        return fromPixels(data, width, height, 1, colorKeyOf(key), toleranceOf(options));
     }
 
     /** Parses rows of `#` (set) and `.` (clear); blank lines and surrounding spaces are ignored. */
     static fromText(text: string): Mask {
-        return maskFromText(text);
+        const rows = textRows(text);
+        const m = new Mask(rows.length === 0 ? 0 : rows[0].length, rows.length);
+        textToWords(rows, m.words);
+        return m;
     }
 
     /**
@@ -233,7 +230,7 @@ export class Mask {
     /** Rows of `#` and `.` joined by newlines (for tests and debugging: at most 2^27 characters, a RangeError beyond). */
     toText(): string {
         this.#live();
-        return maskToText(this);
+        return wordsToText(this.words, this.width, this.height);
     }
 
     /** Whether pixel (x, y) is set; coordinates are floored, and anything outside the mask is clear. */
@@ -417,18 +414,6 @@ export class Mask {
         if (this.#gen === DISPOSED) throw new Error(`${this} was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
     }
 
-    /** The smallest rectangle holding every set pixel, or `null` for an empty mask. */
-    boundingRect(): Rect | null {
-        this.#live();
-        return boundingRect(this);
-    }
-
-    /** Every 8-connected component with at least `minArea` pixels, as masks of this size, in the row-major order of their first pixels. */
-    connectedComponents(minArea = 0): Mask[] {
-        this.#live();
-        return connectedComponents(this, minArea);
-    }
-
     /** `<Mask WxH>`. */
     toString(): string {
         return `<Mask ${this.width}x${this.height}>`;
@@ -439,7 +424,22 @@ export class Mask {
     }
 }
 
-/** @internal Throws a TypeError unless `m` is a Mask, an Error once it is disposed; `name` is the argument's name. */
+// fromRGBA (op 0, threshold t) and fromColorKey (op 1, key 0xBBGGRR, tolerance t), arguments checked: the
+// kernel writes every word, the WebAssembly one straight into the mask's words in its memory (from
+// wasmMinWords full words of pixels); JS when the WebAssembly kernel has no scratch memory left.
+function fromPixels(data: RGBAData, width: number, height: number, op: number, key: number, t: number): Mask {
+    const m = new Mask(width, height, UNZEROED);
+    if (m.strips * height === 0) return m;
+    if (!pickFor(m, null, width * height >> 5).rgba(m, data, op, key, t)) JS.rgba(m, data, op, key, t);
+    return m;
+}
+
+/** @internal Whether `m` is a Mask that was not disposed: {@link checkMask}'s test, for loops that name the argument only on failure. */
+export function isLiveMask(m: unknown): m is Mask {
+    return isMask(m) && !m.disposed;
+}
+
+/** @internal The one check of a mask argument: a TypeError unless `m` is a Mask, an Error once disposed; `name` names it in the message. */
 export function checkMask(m: unknown, name = 'other'): asserts m is Mask {
     if (!isMask(m)) throw new TypeError(`${name} must be a Mask, got ${describe(m)}.`);
     if (m.disposed) throw new Error(`${name} (${m}) was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);

@@ -1,14 +1,15 @@
 // Shape analysis of a mask: bounding boxes, centroid and orientation, outline, connected components. Free
-// functions, not Mask methods, so that a bundle pulls only the ones it calls (Mask keeps boundingRect and
-// connectedComponents, which call the unchecked versions here).
+// functions, not Mask methods, so that a bundle pulls only the ones it calls.
 import { bitIndexSum, bitRange, ctz, msb, popcnt } from '../base/bits.js';
 import { checkCoord, checkInt, describe } from '../base/check.js';
 import { labelRuns, traceOutline } from './components.js';
-import { checkMask, getBit, Mask, type Point, type Rect } from './mask.js';
+import type { Point, Rect } from '../base/types.js';
+import { checkMask, getBit, Mask } from './mask.js';
 
-/** @internal Mask.boundingRect, unchecked. */
-export function boundingRect(m: Mask): Rect | null {
-    const { words, height, strips } = m;
+/** The smallest rectangle holding every set pixel of `mask`, or `null` for an empty mask. */
+export function boundingRect(mask: Mask): Rect | null {
+    checkMask(mask, 'mask');
+    const { words, height, strips } = mask;
     let minY = height, maxY = -1, minX = -1, maxX = -1;
     for (let s = 0; s < strips; s++) {
         let col = 0;
@@ -151,8 +152,13 @@ export function connectedComponent(mask: Mask, x?: number, y?: number): Mask {
     return out;
 }
 
-/** @internal Mask.connectedComponents, unchecked. */
-export function connectedComponents(m: Mask, minArea = 0): Mask[] {
+/**
+ * Every 8-connected component of `mask` with at least `minArea` pixels, as masks of its size, in the row-major
+ * order of their first pixels (pygame's `connected_components(minimum)`).
+ */
+export function connectedComponents(mask: Mask, minArea = 0): Mask[] {
+    checkMask(mask, 'mask');
+    const m = mask;
     checkInt('minArea', minArea, -(2 ** 53), 2 ** 53);
     const runs = labelRuns(m.words, m.width, m.height);
     const area = new Float64Array(runs.components);

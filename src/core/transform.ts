@@ -28,14 +28,27 @@ export interface PlacedMask {
 
 /**
  * Rasterises `mask` flipped, scaled by (scaleX, scaleY) and rotated by `angle` radians (clockwise on
- * screen) about its centre (width/2, height/2). Each destination pixel takes the source pixel under
- * its centre mapped back through the inverse transform (nearest neighbour). Quarter turns without
- * scaling are exact: they use {@link rotate90} and the flips, and an odd difference between
- * width and height puts the half pixel toward the top-left. General results are trimmed to their set pixels.
+ * screen) about its centre (width/2, height/2), as `transform` says (the angle is used as given, not
+ * quantised). Each destination pixel takes the source pixel under its centre mapped back through the
+ * inverse transform (nearest neighbour). Quarter turns without scaling are exact: they use {@link rotate90}
+ * and the flips, and an odd difference between width and height puts the half pixel toward the top-left.
+ * General results are trimmed to their set pixels.
+ * @example const { mask: turned, x, y } = transformMask(bar, { angle: Math.PI / 4, flipX: true });
  */
-export function transformMask(mask: Mask, angle = 0, scaleX = 1, scaleY = 1, flipX = false, flipY = false): PlacedMask {
-    if (!(mask instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(mask)}.`);
+export function transformMask(mask: Mask, transform: Transform = {}): PlacedMask {
+    checkMask(mask, 'mask');
+    if (transform === null || typeof transform !== 'object') {
+        throw new TypeError(`transform must be an object like { angle, scaleX, scaleY, flipX, flipY }, got ${describe(transform)}.`);
+    }
+    const { angle = 0, scaleX = 1, scaleY = 1, flipX = false, flipY = false } = transform;
     checkTransform(angle, scaleX, scaleY);
+    checkFlip('flipX', flipX);
+    checkFlip('flipY', flipY);
+    return place(mask, angle, scaleX, scaleY, flipX, flipY);
+}
+
+// transformMask on checked arguments.
+function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX: boolean, flipY: boolean): PlacedMask {
     const w = mask.width, h = mask.height;
     const turns = angle / (Math.PI / 2);
     if (scaleX === 1 && scaleY === 1 && Math.abs(turns - Math.round(turns)) < 1e-12) {
@@ -83,6 +96,10 @@ export function checkTransform(angle: unknown, scaleX: unknown, scaleY: unknown)
     }
 }
 
+function checkFlip(name: string, flip: unknown): void {
+    if (typeof flip !== 'boolean') throw new TypeError(`${name} must be true or false, got ${describe(flip)}.`);
+}
+
 // Entries kept per source mask before its cache is dropped and rebuilt on demand; bounds memory when
 // a scale is tweened through many distinct values (each value is one entry).
 const MAX_ENTRIES = 1024;
@@ -125,7 +142,7 @@ export class TransformCache {
             if (map.size >= MAX_ENTRIES) map.clear();
             // Quarter turns are passed as exact multiples of π/2 so transformMask takes its exact path.
             const a = (step * 4) % s === 0 ? (step * 4 / s) * Math.PI / 2 : step * 2 * Math.PI / s;
-            map.set(key, e = transformMask(mask, a, scaleX, scaleY, flipX, flipY));
+            map.set(key, e = transformMask(mask, { angle: a, scaleX, scaleY, flipX: !!flipX, flipY: !!flipY }));
         }
         return e;
     }
@@ -179,7 +196,7 @@ export function flipX(m: Mask): Mask {
     return out;
 }
 
-// transformMask's flipX/flipY arguments hide the functions of those names.
+// place()'s flipX/flipY arguments hide the functions of those names.
 const mirrorX = (m: Mask): Mask => flipX(m), mirrorY = (m: Mask): Mask => flipY(m);
 
 /** A new mask: `mask` mirrored top to bottom. */

@@ -1,11 +1,12 @@
 // hitmask/debug: Canvas 2D drawing helpers for collision debugging. Browser-safe, no dependencies.
 // Colours are 0xRRGGBBAA numbers, as in toRGBA. Positions are floored, like everywhere in hitmask.
 import { checkInt, describe } from '../base/check.js';
-import { Mask, type Point, type Rect } from '../core/mask.js';
+import type { Point, Rect } from '../base/types.js';
+import { checkMask, type Mask } from '../core/mask.js';
 import type { RayHit } from '../rays/ray.js';
-import { outline } from '../core/shape.js';
+import { connectedComponents, outline } from '../core/shape.js';
 import { crop } from '../core/transform.js';
-import { toRGBA } from '../core/rgba.js';
+import { toRGBA } from '../core/to-rgba.js';
 
 /** The subset of `CanvasRenderingContext2D` (or `OffscreenCanvasRenderingContext2D`) the helpers use. */
 export interface DebugContext {
@@ -88,7 +89,7 @@ export function cssColor(color: number): string {
 export function drawMask(ctx: DebugContext, mask: Mask, x: number, y: number, style: DebugStyle = {}): void {
     checkCtx(ctx);
     const color = styleOf(style).color ?? 0xff00ff80;
-    checkMask('mask', mask);
+    checkMask(mask, 'mask');
     const px = coord('x', x), py = coord('y', y);
     checkColor(color);
     if (mask.width === 0 || mask.height === 0) return;
@@ -105,7 +106,7 @@ export function drawMask(ctx: DebugContext, mask: Mask, x: number, y: number, st
 
 /** Drops the cached canvases and outline of a mask whose pixels changed (e.g. terrain after a crater). */
 export function forgetMask(mask: Mask): void {
-    checkMask('mask', mask);
+    checkMask(mask, 'mask');
     surfaces.delete(mask);
     outlines.delete(mask);
 }
@@ -136,8 +137,8 @@ export function drawBox(ctx: DebugContext, x: number, y: number, width: number, 
 
 /** The intersection of the boxes of `a` and `b` (its top-left at (dx, dy) in `a`'s coordinates), in `a`'s coordinates, or `null` when they do not meet. */
 export function intersection(a: Mask, b: Mask, dx: number, dy: number): Rect | null {
-    checkMask('a', a);
-    checkMask('b', b);
+    checkMask(a, 'a');
+    checkMask(b, 'b');
     const x1 = coord('dx', dx), y1 = coord('dy', dy);
     const left = Math.max(0, x1), top = Math.max(0, y1);
     const right = Math.min(a.width, x1 + b.width), bottom = Math.min(a.height, y1 + b.height);
@@ -234,13 +235,13 @@ export function drawRay(ctx: DebugContext, x0: number, y0: number, x1: number, y
 export function drawOutline(ctx: DebugContext, mask: Mask, x: number, y: number, style: DebugStyle = {}): void {
     checkCtx(ctx);
     const { color = 0xffffffff, lineWidth = 1 } = styleOf(style);
-    checkMask('mask', mask);
+    checkMask(mask, 'mask');
     const px = coord('x', x) + 0.5, py = coord('y', y) + 0.5;
     checkColor(color);
     if (typeof lineWidth !== 'number' || !(lineWidth > 0) || !Number.isFinite(lineWidth)) throw new RangeError(`lineWidth must be a positive finite number, got ${describe(lineWidth)}.`);
     let paths = outlines.get(mask);
     if (!paths) {
-        paths = mask.connectedComponents().map(c => outline(c));
+        paths = connectedComponents(mask).map(c => outline(c));
         outlines.set(mask, paths);
     }
     ctx.save();
@@ -402,10 +403,6 @@ function checkCtx(ctx: unknown): void {
     if (ctx == null || typeof ctx !== 'object' || typeof (ctx as DebugContext).fillRect !== 'function') {
         throw new TypeError(`ctx must be a CanvasRenderingContext2D, got ${describe(ctx)}.`);
     }
-}
-
-function checkMask(name: string, m: unknown): asserts m is Mask {
-    if (!(m instanceof Mask)) throw new TypeError(`${name} must be a Mask, got ${describe(m)}.`);
 }
 
 function checkColor(color: unknown): void {

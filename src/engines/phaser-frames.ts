@@ -1,33 +1,30 @@
-// Collision masks of Phaser 4 texture frames: from a `.hitmask` atlas bound to the texture, or read once
-// from the frame's pixels. Type-only Phaser import: nothing of Phaser is bundled from here.
+// Collision masks of Phaser texture frames: given with setFrameMask, from a `.hitmask` atlas bound to the
+// texture, or read once from the frame's pixels. Type-only Phaser import: nothing of Phaser is bundled from here.
 import type * as Phaser from 'phaser';
-import { describe } from '../base/check.js';
-import { Mask } from '../core/mask.js';
+import { checkInt, describe } from '../base/check.js';
+import { Mask, checkMask } from '../core/mask.js';
 import { MaskAtlas } from '../core/atlas.js';
 import { trim } from '../core/transform.js';
-
-/** A frame's collision mask and where it sits inside the untrimmed frame (`frame.realWidth` × `frame.realHeight`). */
-export interface FrameMask {
-    readonly mask: Mask;
-    /** Offset of the mask's top-left in the untrimmed frame (trim offset plus the mask's own trim). */
-    readonly x: number;
-    readonly y: number;
-    /** Size of the untrimmed frame, as Phaser draws it. */
-    readonly width: number;
-    readonly height: number;
-    /** Where the mask came from: a bound atlas, or the frame's pixels. */
-    readonly source: 'atlas' | 'pixels';
-}
+import type { FrameMask } from './sprite.js';
 
 // Phaser's name for the frame covering a whole single-image texture.
 const BASE = '__BASE';
-// Alpha above this is solid when a mask is read from pixels (as Mask.fromImageData's default).
-const THRESHOLD = 127;
+// Alpha above this is solid when a mask is read from pixels (Mask.fromImageData's default unless set).
+let threshold = 127;
 
 // Per game (the texture manager's game), the atlas bound to each texture key.
 const atlases = new WeakMap<Phaser.Game, Map<string, MaskAtlas>>();
-// Per frame, its mask: built once, dropped when an atlas is bound (a new map).
+// Per frame, its mask from an atlas or the pixels: built once, dropped (a new map) when an atlas is bound or the threshold changes.
 let masks = new WeakMap<Phaser.Textures.Frame, FrameMask>();
+// Per frame, a mask given with setFrameMask: kept until forgetFrameMask.
+const custom = new WeakMap<Phaser.Textures.Frame, FrameMask>();
+
+function checkFrame(frame: unknown): asserts frame is Phaser.Textures.Frame {
+    const f = frame as Phaser.Textures.Frame | null;
+    if (typeof f !== 'object' || f === null || typeof f.texture !== 'object' || f.texture === null) {
+        throw new TypeError(`frame must be a Phaser.Textures.Frame, got ${describe(frame)}.`);
+    }
+}
 
 /**
  * Binds `atlas` to the textures named `textures` of `game`: their frames take their masks from it (frame
@@ -87,7 +84,7 @@ function fromPixels(frame: Phaser.Textures.Frame): FrameMask {
         const ctx = canvas.getContext('2d', { willReadFrequently: true });
         if (!ctx) throw new Error(`${what}: no 2D canvas context to read its pixels.`);
         ctx.drawImage(image as CanvasImageSource, frame.cutX, frame.cutY, w, h, 0, 0, w, h);
-        region = Mask.fromImageData(ctx.getImageData(0, 0, w, h), { threshold: THRESHOLD });
+        region = Mask.fromImageData(ctx.getImageData(0, 0, w, h), { threshold });
     }
     // Trim to the set pixels: smaller masks to rotate and test; the offset keeps them in place.
     const t = trim(region);
@@ -95,15 +92,14 @@ function fromPixels(frame: Phaser.Textures.Frame): FrameMask {
 }
 
 /**
- * The collision mask of a texture frame, built on first use and cached per frame: from the atlas bound
- * to its texture ({@link addMaskAtlas}, `this.load.hitmask`) when it holds the frame, else from the
- * frame's pixels (alpha > 127), read once through a canvas. Trimmed frames keep their trim offset.
+ * The collision mask of a texture frame, built on first use and cached per frame: the one given with
+ * {@link setFrameMask}; else from the atlas bound to its texture ({@link addMaskAtlas}, `this.load.hitmask`) when it
+ * holds the frame; else from the frame's pixels (alpha above the threshold), read once through a canvas. Trimmed
+ * frames keep their trim offset.
  */
 export function frameMask(frame: Phaser.Textures.Frame): FrameMask {
-    if (typeof frame !== 'object' || frame === null || typeof frame.texture !== 'object') {
-        throw new TypeError(`frame must be a Phaser.Textures.Frame, got ${describe(frame)}.`);
-    }
-    let m = masks.get(frame);
+    checkFrame(frame);
+    let m = custom.get(frame) ?? masks.get(frame);
     if (m) return m;
     const atlas = maskAtlasFor(frame.texture.manager.game, frame.texture.key);
     m = (atlas && fromAtlas(frame, atlas)) ?? fromPixels(frame);
@@ -111,7 +107,22 @@ export function frameMask(frame: Phaser.Textures.Frame): FrameMask {
     return m;
 }
 
-/** Drops the cached mask of `frame` (after its texture's pixels changed: a canvas texture redrawn); the next use rebuilds it. */
+/** Uses `mask` for `frame` (a render texture's, say), its top-left at (x, y) in the untrimmed frame; kept until {@link forgetFrameMask}. */
+export function setFrameMask(frame: Phaser.Textures.Frame, mask: Mask, x = 0, y = 0): void {
+    checkFrame(frame);
+    checkMask(mask, 'mask');
+    for (const [k, v] of [['x', x], ['y', y]] as const) if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`${k} must be a finite number, got ${describe(v)}.`);
+    custom.set(frame, { mask, x, y, width: frame.realWidth, height: frame.realHeight, source: 'custom' });
+}
+
+/** Drops the cached (or given) mask of `frame`, after its texture's pixels changed (a canvas texture redrawn); the next use rebuilds it. */
 export function forgetFrameMask(frame: Phaser.Textures.Frame): void {
     masks.delete(frame);
+    custom.delete(frame);
+}
+
+/** Alpha above `value` (0..255) is solid when a frame's mask is read from its pixels; masks read so far are read again. @default 127 */
+export function setAlphaThreshold(value: number): void {
+    threshold = checkInt('threshold', value, 0, 255);
+    masks = new WeakMap();
 }

@@ -1,4 +1,4 @@
-// `this.load.hitmask(key, url, textures)`: a Phaser 4 loader file type for `.hitmask` atlases. The Phaser
+// `this.load.hitmask(key, url, textures)`: a Phaser loader file type for `.hitmask` atlases. The Phaser
 // namespace comes in as an argument (its File classes are needed at run time), never as an import.
 import type * as Phaser from 'phaser';
 import { describe } from '../base/check.js';

@@ -1,17 +1,22 @@
-// hitmask/phaser: pixel-perfect collisions for Phaser 4 sprites. Masks come once per texture frame (from a
+// hitmask/phaser: pixel-perfect collisions for Phaser 3 and 4 sprites. Masks come once per texture frame (from a
 // `.hitmask` atlas or the frame's pixels) and are placed exactly where Phaser draws the sprite: current frame,
 // trim, display origin, flipX/flipY, scale, rotation and parent containers. Phaser is imported for types
 // only; the loader takes the Phaser namespace as an argument, so this module never pulls Phaser in.
 import type * as Phaser from 'phaser';
 import { describe } from '../base/check.js';
-import { Mask } from '../core/mask.js';
+import { Mask, type Point } from '../core/mask.js';
 import type { TransformCache } from '../core/transform.js';
-import { defaultTransformCache, placeSprite, spritesOverlap, type HitmaskStyle as SpriteStyle, type PlacedSprite, type SpriteHitmask, type SpritePose } from './sprite.js';
-import { frameMask, type FrameMask } from './phaser-frames.js';
+import {
+    cacheOf, checkPoint, firstOverlap, forEachEdge, forEachRun, placeSprite, placedHas, snapPoint, spritesOverlap,
+    type DrawStyle, type FrameMask, type PlacedSprite, type SpriteHitmask, type SpritePose
+} from './sprite.js';
+import { frameMask } from './phaser-frames.js';
 
-export { addMaskAtlas, maskAtlasFor, frameMask, forgetFrameMask, type FrameMask } from './phaser-frames.js';
-export { registerHitmaskLoader } from './phaser-loader.js';
-export { placeSprite, spritesOverlap, poseBounds, defaultTransformCache, type SpritePose, type SpriteHitmask, type PlacedSprite, type PoseBounds } from './sprite.js';
+/** The trailing options of hitmask/phaser's functions. */
+export interface HitmaskOptions {
+    /** Rasterised rotations and scales. @default defaultTransformCache() */
+    cache?: TransformCache;
+}
 
 /** What the adapter reads of a textured game object (a Sprite, Image, or anything with these members). */
 export type PhaserSpriteLike = Pick<Phaser.GameObjects.Sprite, 'frame' | 'x' | 'y' | 'displayOriginX' | 'displayOriginY' |
@@ -33,8 +38,8 @@ function isSpriteLike(o: unknown): o is PhaserSpriteLike {
 }
 
 // Whether `o` (a game object, or an Arcade body's game object) was destroyed: Phaser 4 flags it, and
-// Phaser 3 and 4 both take its scene away. A destroyed sprite keeps its frame and transform, so without this
-// check it went on colliding where it last stood.
+// Phaser 3 and 4 both take its scene away. A destroyed sprite keeps its frame and transform: without this
+// check it would go on colliding where it last stood.
 function destroyed(o: unknown): boolean {
     const g = o as { isDestroyed?: unknown; scene?: unknown; destroy?: unknown; gameObject?: unknown } | null;
     if (typeof g !== 'object' || g === null) return false;
@@ -121,42 +126,40 @@ export function shapeOf(obj: ArcadeObject | PhaserSpriteLike): SpriteHitmask {
     throw new TypeError(`expected a textured game object, an Arcade body or a tile, got ${describe(obj)}.`);
 }
 
-/** The sprite's current frame mask transformed as Phaser draws it, and its integer top-left in world pixels. */
-export function hitmaskFor(obj: ArcadeObject | PhaserSpriteLike, cache: TransformCache = defaultTransformCache()): PlacedSprite {
+/** The object's current frame mask transformed as Phaser draws it, and its integer top-left in world pixels. */
+export function hitmaskFor(obj: ArcadeObject | PhaserSpriteLike, options?: HitmaskOptions): PlacedSprite {
+    const cache = cacheOf(options);
     const s = shapeOf(obj);
     return placeSprite(s.mask, s.pose, cache);
 }
 
-/** Do the visible pixels of `a` and `b` touch, as Phaser draws them now? (Box test first; bodies and tiles count as rectangles.) */
-export function overlaps(a: ArcadeObject | PhaserSpriteLike, b: ArcadeObject | PhaserSpriteLike, cache: TransformCache = defaultTransformCache()): boolean {
+/**
+ * Do the visible pixels of `a` and `b` touch, as Phaser draws them now? Box test first; bodies and tiles count as
+ * rectangles; false when either was destroyed. Also Arcade's process callback as it is:
+ * `this.physics.add.overlap(group1, group2, onHit, overlaps)` calls `onHit` only for pairs whose pixels touch.
+ */
+export function overlaps(a: ArcadeObject | PhaserSpriteLike, b: ArcadeObject | PhaserSpriteLike, options?: HitmaskOptions): boolean {
+    const cache = cacheOf(options);
     // A destroyed object touches nothing (a group may still hand it to an overlap callback this frame).
     if (destroyed(a) || destroyed(b)) return false;
     const sa = shapeOf(a), sb = shapeOf(b);
     return spritesOverlap(sa.mask, sa.pose, sb.mask, sb.pose, cache);
 }
 
-/**
- * Arcade Physics process callback: `this.physics.add.overlap(group1, group2, onHit, pixelPerfect)` calls
- * `onHit` only for pairs whose pixels touch (Arcade has already tested the bodies' boxes).
- */
-export function pixelPerfect(a: ArcadeObject, b: ArcadeObject): boolean {
-    return overlaps(a, b);
+/** The first pixel `a` and `b` share (row-major in a's placed mask) in world pixels, or null (also when either was destroyed). */
+export function overlap(a: ArcadeObject | PhaserSpriteLike, b: ArcadeObject | PhaserSpriteLike, options?: HitmaskOptions): Point | null {
+    if (!overlaps(a, b, options)) return null;
+    return firstOverlap(hitmaskFor(a, options), hitmaskFor(b, options));
 }
 
 /**
  * Is the world point (x, y) (a pointer's `worldX`, `worldY`) on a solid pixel of the object's placed mask, the
  * pixel whose centre the point's pixel maps to? False for a destroyed object.
  */
-export function hitTest(obj: ArcadeObject | PhaserSpriteLike, x: number, y: number, cache: TransformCache = defaultTransformCache()): boolean {
+export function hitTest(obj: ArcadeObject | PhaserSpriteLike, x: number, y: number, options?: HitmaskOptions): boolean {
     checkPoint(x, y);
     if (destroyed(obj)) return false;
-    const p = hitmaskFor(obj, cache);
-    return p.mask.get(Math.floor(x) - p.x, Math.floor(y) - p.y);
-}
-
-// A pointer position must be a number: NaN would read as "not on the sprite" without a word.
-function checkPoint(x: unknown, y: unknown): void {
-    for (const [k, v] of [['x', x], ['y', y]] as const) if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`hitTest(): ${k} must be a finite number, got ${describe(v)}.`);
+    return placedHas(hitmaskFor(obj, options), x, y);
 }
 
 /** What `setInteractive` takes for pixel-exact input: {@link pixelHitArea}. */
@@ -169,8 +172,9 @@ export interface PixelHitArea {
  * Pixel-exact input: `sprite.setInteractive(pixelHitArea(sprite))` makes pointer events fire only over the
  * sprite's solid pixels, as {@link hitTest} sees them, whatever its frame's trim, flip, rotation and scale.
  */
-export function pixelHitArea(sprite: PhaserSpriteLike, cache: TransformCache = defaultTransformCache()): PixelHitArea {
+export function pixelHitArea(sprite: PhaserSpriteLike, options?: HitmaskOptions): PixelHitArea {
     if (!isSpriteLike(sprite)) throw new TypeError(`sprite must be a textured Phaser game object (Sprite, Image), got ${describe(sprite)}.`);
+    const opts: HitmaskOptions = { cache: cacheOf(options) };
     return {
         hitArea: { x: 0, y: 0, width: sprite.frame.realWidth, height: sprite.frame.realHeight },
         // Phaser gives the pointer in the object's space with the display origin added (its input undoes the
@@ -178,66 +182,37 @@ export function pixelHitArea(sprite: PhaserSpriteLike, cache: TransformCache = d
         hitAreaCallback: (_area, x, y, gameObject) => {
             const o = gameObject as unknown as PhaserSpriteLike & { getWorldTransformMatrix(): Phaser.GameObjects.Components.TransformMatrix };
             const m = o.getWorldTransformMatrix(), lx = x - o.displayOriginX, ly = y - o.displayOriginY;
-            // Snapped to 1/1024 px: browsers report pointers at whole CSS pixels, a pixel's corner, and the round
-            // trip through the inverse transform lands a hair to either side of it (61.9999999 is pixel 61).
-            const snap = (v: number) => Math.round(v * 1024) / 1024;
-            return hitTest(o, snap(m.a * lx + m.c * ly + m.tx), snap(m.b * lx + m.d * ly + m.ty), cache);
+            return hitTest(o, snapPoint(m.a * lx + m.c * ly + m.tx), snapPoint(m.b * lx + m.d * ly + m.ty), opts);
         }
     };
 }
 
-/** Style of {@link drawHitmask}: the adapters' style (the outline runs along pixel edges, every component and hole) and the cache used to place the mask. */
-export interface HitmaskStyle extends SpriteStyle {
-    /** @default defaultTransformCache() */
-    cache?: TransformCache;
-}
+/** What {@link drawHitmask} takes: the colours and the options of the other functions. */
+export interface HitmaskStyle extends DrawStyle, HitmaskOptions {}
 
 /**
  * Draws `obj`'s placed mask into a Phaser `Graphics` (not cleared first) in world pixels: its pixels as
- * horizontal runs, its outline along pixel edges, its box. Returns the placed mask.
+ * horizontal runs, its outline along the pixel edges between set and clear pixels (every component and hole),
+ * its box. Returns the placed mask.
  */
 export function drawHitmask(graphics: Phaser.GameObjects.Graphics, obj: ArcadeObject | PhaserSpriteLike, style: HitmaskStyle = {}): PlacedSprite {
     if (typeof graphics !== 'object' || graphics === null || typeof graphics.fillRect !== 'function') {
         throw new TypeError(`graphics must be a Phaser.GameObjects.Graphics, got ${describe(graphics)}.`);
     }
     const { color = 0xff00ff, alpha = 0.5, outline = null, box = null, lineWidth = 1 } = style;
-    const placed = hitmaskFor(obj, style.cache);
+    const placed = hitmaskFor(obj, style);
     const { mask: m, x: ox, y: oy } = placed;
-    const w = m.width, h = m.height;
     if (color !== null) {
         graphics.fillStyle(color, alpha);
-        for (let y = 0; y < h; y++) {
-            for (let x = 0; x < w;) {
-                if (!m.get(x, y)) { x++; continue; }
-                const x0 = x;
-                while (x < w && m.get(x, y)) x++;
-                graphics.fillRect(ox + x0, oy + y, x - x0, 1);
-            }
-        }
+        forEachRun(m, (x, y, n) => graphics.fillRect(ox + x, oy + y, n, 1));
     }
     if (outline !== null) {
         graphics.lineStyle(lineWidth, outline, 1);
-        // Horizontal edges: boundary y between pixel rows y − 1 and y, in runs where exactly one side is set.
-        for (let y = 0; y <= h; y++) {
-            for (let x = 0; x < w;) {
-                if (m.get(x, y - 1) === m.get(x, y)) { x++; continue; }
-                const x0 = x;
-                while (x < w && m.get(x, y - 1) !== m.get(x, y)) x++;
-                graphics.lineBetween(ox + x0, oy + y, ox + x, oy + y);
-            }
-        }
-        for (let x = 0; x <= w; x++) {
-            for (let y = 0; y < h;) {
-                if (m.get(x - 1, y) === m.get(x, y)) { y++; continue; }
-                const y0 = y;
-                while (y < h && m.get(x - 1, y) !== m.get(x, y)) y++;
-                graphics.lineBetween(ox + x, oy + y0, ox + x, oy + y);
-            }
-        }
+        forEachEdge(m, (x0, y0, x1, y1) => graphics.lineBetween(ox + x0, oy + y0, ox + x1, oy + y1));
     }
     if (box !== null) {
         graphics.lineStyle(lineWidth, box, 1);
-        graphics.strokeRect(ox, oy, w, h);
+        graphics.strokeRect(ox, oy, m.width, m.height);
     }
     return placed;
 }

@@ -1,24 +1,24 @@
-// Collision masks of PixiJS 8 textures: read once per texture frame from the texture source's pixels (or taken
-// from a `.hitmask` atlas) and cached. Types only from pixi.js: the adapter never loads PixiJS itself.
+// Collision masks of PixiJS 8 textures: given with setFrameMask, taken from a `.hitmask` atlas, or read once per
+// texture frame from the texture source's pixels, and cached (weakly: a destroyed texture's mask goes with it).
+// Types only from pixi.js: the adapter never loads PixiJS itself.
 import type { Texture, TextureSource } from 'pixi.js';
 import type { AtlasFrame, MaskAtlas } from '../core/atlas.js';
 import { checkInt, describe } from '../base/check.js';
-import { Mask } from '../core/mask.js';
+import { Mask, checkMask } from '../core/mask.js';
 import { trim as trimMask } from '../core/transform.js';
+import type { FrameMask } from './sprite.js';
 
-/** A texture's mask and where the mask's top-left lies in the texture's untrimmed frame (`texture.orig`), in pixels. */
-export interface FrameMask {
-    readonly mask: Mask;
-    readonly x: number;
-    readonly y: number;
-}
-
-// A cached mask with the texture geometry it was read from; `geometry` null = registered by hand, never re-read.
+// A cached mask with what it was read from; `geometry` null = given or from an atlas, never re-read.
 interface Entry {
     readonly frame: FrameMask;
     readonly source: TextureSource | null;
     readonly geometry: Float64Array | null;
+    readonly threshold: number;
 }
+
+// Alpha above this (0..255) is solid when a mask is read from pixels.
+let threshold = 127;
+const entries = new WeakMap<Texture, Entry>();
 
 // The numbers that decide which pixels a texture shows: frame, orig, trim, rotate.
 function geometryOf(t: Texture): Float64Array {
@@ -45,63 +45,62 @@ function checkTexture(texture: unknown): Texture {
 }
 
 /**
- * Collision masks of PixiJS textures, one per texture frame, built on first use and cached (weakly: a destroyed
- * texture's mask goes with it). A texture whose frame, trim, rotation or source size changes is read again.
+ * The texture's collision mask and its offset in the untrimmed frame (`texture.orig`): the one given with
+ * {@link setFrameMask} or bound by {@link addMaskAtlas}, else read from the texture's pixels on first use. A texture
+ * whose frame, trim, rotation or source size changes since is read again.
  */
-export class TextureMasks {
-    /** Alpha above this (0..255) is solid. */
-    readonly threshold: number;
-    private entries = new WeakMap<Texture, Entry>();
+export function frameMask(texture: Texture): FrameMask {
+    const t = checkTexture(texture);
+    const e = entries.get(t);
+    if (e && (e.geometry === null || (e.source === t.source && e.threshold === threshold && sameGeometry(e.geometry, t)))) return e.frame;
+    const frame = readTextureMask(t, threshold);
+    entries.set(t, { frame, source: t.source, geometry: geometryOf(t), threshold });
+    return frame;
+}
 
-    constructor(threshold = 127) {
-        this.threshold = checkInt('threshold', threshold, 0, 255);
-    }
+function bind(t: Texture, mask: Mask, x: number, y: number, source: FrameMask['source']): void {
+    entries.set(t, { frame: { mask, x, y, width: t.orig.width, height: t.orig.height, source }, source: null, geometry: null, threshold });
+}
 
-    /** The texture's mask and its offset in the untrimmed frame; read from the texture's pixels on first use. */
-    get(texture: Texture): FrameMask {
-        const t = checkTexture(texture);
-        const e = this.entries.get(t);
-        if (e && (e.geometry === null || (e.source === t.source && sameGeometry(e.geometry, t)))) return e.frame;
-        const frame = readTextureMask(t, this.threshold);
-        this.entries.set(t, { frame, source: t.source, geometry: geometryOf(t) });
-        return frame;
-    }
+/** Uses `mask` for `texture` (a RenderTexture's, say), its top-left at (x, y) in the untrimmed frame; kept until {@link forgetFrameMask}. */
+export function setFrameMask(texture: Texture, mask: Mask, x = 0, y = 0): void {
+    const t = checkTexture(texture);
+    checkMask(mask, 'mask');
+    for (const [k, v] of [['x', x], ['y', y]] as const) if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`${k} must be a finite number, got ${describe(v)}.`);
+    bind(t, mask, x, y, 'custom');
+}
 
-    /** Uses `mask` for `texture`, its top-left at (x, y) in the untrimmed frame; kept until {@link delete}. */
-    set(texture: Texture, mask: Mask, x = 0, y = 0): void {
-        const t = checkTexture(texture);
-        if (!(mask instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(mask)}.`);
-        for (const [name, v] of [['x', x], ['y', y]] as const) {
-            if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
+/** Forgets the texture's mask (after its pixels changed: a video or canvas redrawn); the next use reads it again. */
+export function forgetFrameMask(texture: Texture): void {
+    entries.delete(texture);
+}
+
+/** Alpha above `value` (0..255) is solid when a texture's mask is read from its pixels; masks read so far are read again. @default 127 */
+export function setAlphaThreshold(value: number): void {
+    threshold = checkInt('threshold', value, 0, 255);
+}
+
+/**
+ * Binds the masks of a `.hitmask` atlas to the textures of the same names (e.g. a Spritesheet's `textures`): each
+ * frame's mask at its trim offset, kept until {@link forgetFrameMask}. Returns how many textures got one; names
+ * missing on either side are skipped. A frame whose source size is not its texture's is an Error, and then nothing is bound.
+ */
+export function addMaskAtlas(atlas: MaskAtlas, textures: Readonly<Record<string, Texture>> | ReadonlyMap<string, Texture>): number {
+    if (atlas === null || typeof atlas !== 'object' || typeof atlas.frame !== 'function') throw new TypeError(`atlas must be a MaskAtlas, got ${describe(atlas)}.`);
+    if (textures === null || typeof textures !== 'object') throw new TypeError(`textures must be a record or Map of Textures by name, got ${describe(textures)}.`);
+    const pairs = textures instanceof Map ? [...textures] : Object.entries(textures as Record<string, Texture>);
+    // Every pair is checked before any is bound: a mistake binds nothing.
+    const found: [Texture, AtlasFrame][] = [];
+    for (const [name, texture] of pairs) {
+        if (!atlas.has(name)) continue;
+        const t = checkTexture(texture), f = atlas.frame(name);
+        if (f.sourceWidth !== t.orig.width || f.sourceHeight !== t.orig.height) {
+            throw new Error(`addMaskAtlas(): hitmask atlas frame "${name}" is ${f.sourceWidth}x${f.sourceHeight}, but its texture is ${t.orig.width}x${t.orig.height}; was the atlas built from the same images?`);
         }
-        this.entries.set(t, { frame: { mask, x, y }, source: null, geometry: null });
+        found.push([t, f]);
     }
-
-    /**
-     * Takes the masks of a `.hitmask` atlas for the textures of the same names (e.g. a Spritesheet's `textures`):
-     * each frame's mask at its trim offset. Returns how many textures got one; names missing on either side are skipped.
-     */
-    useAtlas(atlas: MaskAtlas, textures: Readonly<Record<string, Texture>> | ReadonlyMap<string, Texture>): number {
-        if (atlas === null || typeof atlas !== 'object' || typeof atlas.frame !== 'function') throw new TypeError(`atlas must be a MaskAtlas, got ${describe(atlas)}.`);
-        const entries = textures instanceof Map ? [...textures] : Object.entries(textures as Record<string, Texture>);
-        // Every pair is checked before any is bound: a mistake binds nothing.
-        const bind: [Texture, AtlasFrame][] = [];
-        for (const [name, texture] of entries) {
-            if (!atlas.has(name)) continue;
-            const t = checkTexture(texture), f = atlas.frame(name);
-            if (f.sourceWidth !== t.orig.width || f.sourceHeight !== t.orig.height) {
-                throw new Error(`useAtlas(): hitmask atlas frame "${name}" is ${f.sourceWidth}x${f.sourceHeight}, but its texture is ${t.orig.width}x${t.orig.height}; was the atlas built from the same images?`);
-            }
-            bind.push([t, f]);
-        }
-        for (const [t, f] of bind) this.set(t, f.mask, f.x, f.y);
-        return bind.length;
-    }
-
-    /** Forgets the texture's mask (it is read again on next use). */
-    delete(texture: Texture): void {
-        this.entries.delete(texture);
-    }
+    for (const [t, f] of found) bind(t, f.mask, f.x, f.y, 'atlas');
+    return found.length;
 }
 
 let canvas: OffscreenCanvas | HTMLCanvasElement | null = null;
@@ -122,7 +121,7 @@ function readPixels(source: TextureSource, x: number, y: number, w: number, h: n
     }
     if (res === null || typeof res !== 'object' || !('width' in res)) {
         throw new TypeError(`texture ${label} has no pixels to read (got resource ${describe(res)}; a RenderTexture lives on the GPU): `
-            + 'give it a mask with textures.set(texture, mask) of PixiMasks, e.g. from renderer.extract.pixels(texture) and Mask.fromRGBA.');
+            + 'give it a mask with setFrameMask(texture, mask), e.g. from renderer.extract.pixels(texture) and Mask.fromRGBA.');
     }
     canvas ??= typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(w, h) : document.createElement('canvas');
     canvas.width = w;
@@ -139,16 +138,15 @@ function readPixels(source: TextureSource, x: number, y: number, w: number, h: n
  * sampled at the pixel's centre through the texture's UVs, so frame, trim, resolution and packed rotation all count.
  * The result is trimmed to its set pixels; (x, y) place it in the untrimmed frame.
  */
-export function readTextureMask(texture: Texture, threshold = 127): FrameMask {
-    const t = checkTexture(texture);
-    checkInt('threshold', threshold, 0, 255);
+function readTextureMask(t: Texture, threshold: number): FrameMask {
     const src = t.source, trim = t.trim;
     const W = trim ? trim.width : t.orig.width, H = trim ? trim.height : t.orig.height;
     const w = Math.max(0, Math.ceil(W - 1e-9)), h = Math.max(0, Math.ceil(H - 1e-9));
     const ox = trim ? trim.x : 0, oy = trim ? trim.y : 0;
     const label = t.label ? `"${t.label}"` : `#${t.uid}`;
+    const frame = (mask: Mask, x: number, y: number): FrameMask => ({ mask, x, y, width: t.orig.width, height: t.orig.height, source: 'pixels' });
     // Texture.EMPTY (a new Sprite's texture) shows nothing: an empty mask, not the no-pixels error.
-    if (w === 0 || h === 0 || (src.resource == null && t.label === 'EMPTY')) return { mask: new Mask(0, 0), x: ox, y: oy };
+    if (w === 0 || h === 0 || (src.resource == null && t.label === 'EMPTY')) return frame(new Mask(0, 0), ox, oy);
     // Texel of quad point (s, t) in quad units: corner 0 (top-left) + s·(corner 1 − corner 0)/W + t·(corner 3 − corner 0)/H.
     const { uvs } = t, pw = src.pixelWidth, ph = src.pixelHeight;
     const x0 = uvs.x0 * pw, y0 = uvs.y0 * ph;
@@ -157,7 +155,7 @@ export function readTextureMask(texture: Texture, threshold = 127): FrameMask {
     const xs = [uvs.x0, uvs.x1, uvs.x2, uvs.x3].map(u => u * pw), ys = [uvs.y0, uvs.y1, uvs.y2, uvs.y3].map(v => v * ph);
     const rx = Math.max(0, Math.floor(Math.min(...xs) + 1e-9)), ry = Math.max(0, Math.floor(Math.min(...ys) + 1e-9));
     const rw = Math.min(pw, Math.ceil(Math.max(...xs) - 1e-9)) - rx, rh = Math.min(ph, Math.ceil(Math.max(...ys) - 1e-9)) - ry;
-    if (rw <= 0 || rh <= 0) return { mask: new Mask(0, 0), x: ox, y: oy };
+    if (rw <= 0 || rh <= 0) return frame(new Mask(0, 0), ox, oy);
     const px = readPixels(src, rx, ry, rw, rh, label);
     let mask: Mask;
     if (ux === 1 && vy === 1 && uy === 0 && vx === 0 && x0 === rx && y0 === ry && w === rw && h === rh) {
@@ -175,5 +173,5 @@ export function readTextureMask(texture: Texture, threshold = 127): FrameMask {
     }
     const trimmed = trimMask(mask);
     if (trimmed.mask !== mask) mask.dispose();
-    return { mask: trimmed.mask, x: ox + trimmed.x, y: oy + trimmed.y };
+    return frame(trimmed.mask, ox + trimmed.x, oy + trimmed.y);
 }

@@ -1,7 +1,8 @@
 // Engine-agnostic placement of a sprite's frame mask: where a drawn, rotated, scaled, flipped sprite's
-// pixels land in world pixels. Shared by the Phaser and PixiJS adapters; browser-safe, no engine import.
+// pixels land in world pixels; and what both adapters share besides (FrameMask, the draw style, options,
+// pointer and drawing helpers), so that hitmask/phaser and hitmask/pixi keep one shape. No engine import.
 import { describe } from '../base/check.js';
-import { Mask } from '../core/mask.js';
+import { Mask, checkMask, type Point } from '../core/mask.js';
 import { TransformCache } from '../core/transform.js';
 
 /** Where and how a sprite's frame is drawn: position of its origin point, origin in frame pixels, signed scale, rotation. */
@@ -75,16 +76,12 @@ function checkPose(pose: Readonly<SpritePose>): void {
     }
 }
 
-function checkMask(name: string, mask: unknown): void {
-    if (!(mask instanceof Mask)) throw new TypeError(`${name} must be a Mask, got ${describe(mask)}.`);
-}
-
 /**
  * Bounds of the posed mask's box in world pixels (angle as the cache quantises it); every pixel
  * {@link placeSprite} sets lies within these bounds grown by 1 px.
  */
 export function poseBounds(mask: Mask, pose: Readonly<SpritePose>, cache: TransformCache = defaultTransformCache()): PoseBounds {
-    checkMask('mask', mask);
+    checkMask(mask, 'mask');
     checkPose(pose);
     const [cos, sin] = quantisedTrig(pose.angle, cache.steps);
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -111,9 +108,9 @@ export function poseBounds(mask: Mask, pose: Readonly<SpritePose>, cache: Transf
  * take either (whole-pixel quarter turns put the half pixel toward the top-left). A zero scale gives an empty mask.
  */
 export function placeSprite(mask: Mask, pose: Readonly<SpritePose>, cache: TransformCache = defaultTransformCache()): PlacedSprite {
-    checkMask('mask', mask);
+    checkMask(mask, 'mask');
     checkPose(pose);
-    if (!(cache instanceof TransformCache)) throw new TypeError(`cache must be a TransformCache, got ${describe(cache)}.`);
+    checkCache(cache, 'cache');
     const sx = pose.scaleX, sy = pose.scaleY;
     const [cos, sin] = quantisedTrig(pose.angle, cache.steps);
     const cx = mask.width / 2, cy = mask.height / 2;
@@ -137,19 +134,110 @@ export function spritesOverlap(a: Mask, pa: Readonly<SpritePose>, b: Mask, pb: R
     return A.mask.overlaps(B.mask, B.x - A.x, B.y - A.y);
 }
 
-/**
- * Style of `drawHitmask` in `hitmask/phaser` and `hitmask/pixi`: engine colours (0xRRGGBB) and alphas; null
- * leaves a part out. How the outline is traced is each adapter's (see its drawHitmask).
- */
-export interface HitmaskStyle {
+/** A texture frame's collision mask and where it sits in the untrimmed frame, as both adapters cache it. */
+export interface FrameMask {
+    readonly mask: Mask;
+    /** Offset of the mask's top-left in the untrimmed frame (the frame's trim plus the mask's own trim). */
+    readonly x: number;
+    readonly y: number;
+    /** Size of the untrimmed frame, as the engine lays out the sprite's quad. */
+    readonly width: number;
+    readonly height: number;
+    /** Where the mask came from: a bound `.hitmask` atlas, the frame's pixels, or `setFrameMask`. */
+    readonly source: 'atlas' | 'pixels' | 'custom';
+}
+
+/** Colours of `drawHitmask` in both adapters (engine colours 0xRRGGBB, alphas); null leaves a part out. */
+export interface DrawStyle {
     /** Fill of the mask's pixels. @default 0xff00ff */
     color?: number | null;
     /** Fill alpha. @default 0.5 */
     alpha?: number;
-    /** Colour of the mask's outline. @default null */
+    /** Colour of the mask's outline, along the pixel edges between set and clear pixels. @default null */
     outline?: number | null;
     /** Colour of the placed mask's box outline. @default null */
     box?: number | null;
     /** Width of the outline and box lines, in world pixels. @default 1 */
     lineWidth?: number;
+}
+
+function checkCache(cache: unknown, name: string): asserts cache is TransformCache {
+    if (!(cache instanceof TransformCache)) throw new TypeError(`${name} must be a TransformCache, got ${describe(cache)}.`);
+}
+
+/** @internal The cache named by an adapter's trailing options object (`{ cache }`), else the shared one. */
+export function cacheOf(options: { readonly cache?: TransformCache } | undefined): TransformCache {
+    if (options === undefined) return defaultTransformCache();
+    if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    if (options.cache === undefined) return defaultTransformCache();
+    checkCache(options.cache, 'options.cache');
+    return options.cache;
+}
+
+/** @internal Throws a RangeError unless (x, y) is a finite point: NaN would read as "not on the sprite" without a word. */
+export function checkPoint(x: unknown, y: unknown): void {
+    for (const [k, v] of [['x', x], ['y', y]] as const) if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`hitTest(): ${k} must be a finite number, got ${describe(v)}.`);
+}
+
+/** @internal Whether world point (x, y) lies on a set pixel of the placed mask (the pixel holding the point). */
+export function placedHas(p: PlacedSprite, x: number, y: number): boolean {
+    return p.mask.get(Math.floor(x) - p.x, Math.floor(y) - p.y);
+}
+
+/**
+ * @internal A pointer point brought back to world pixels, snapped to 1/1024 px: browsers report pointers at whole
+ * pixels, a pixel's corner, and the round trip through the engine's inverse transform lands a hair to either side
+ * of it (61.9999999 is pixel 61).
+ */
+export function snapPoint(v: number): number {
+    return Math.round(v * 1024) / 1024;
+}
+
+/** @internal The first shared pixel of two placed masks (row-major in a's), in world pixels, or null. */
+export function firstOverlap(a: PlacedSprite, b: PlacedSprite): Point | null {
+    const p = a.mask.overlap(b.mask, b.x - a.x, b.y - a.y);
+    if (p) {
+        p.x += a.x;
+        p.y += a.y;
+    }
+    return p;
+}
+
+/** @internal Calls `run(x, y, length)` for each horizontal run of set pixels of `m`, row by row: what the debug drawings fill. */
+export function forEachRun(m: Mask, run: (x: number, y: number, length: number) => void): void {
+    const w = m.width;
+    for (let y = 0; y < m.height; y++) {
+        for (let x = 0; x < w;) {
+            if (!m.get(x, y)) { x++; continue; }
+            const x0 = x;
+            while (x < w && m.get(x, y)) x++;
+            run(x0, y, x - x0);
+        }
+    }
+}
+
+/**
+ * @internal Calls `line(x0, y0, x1, y1)` for each run of pixel edges with a set pixel on one side and a clear one (or
+ * the outside) on the other: horizontal runs row by row, then vertical ones column by column. The outline of every
+ * component and hole, on the pixel grid.
+ */
+export function forEachEdge(m: Mask, line: (x0: number, y0: number, x1: number, y1: number) => void): void {
+    const w = m.width, h = m.height;
+    // Horizontal edges: boundary y between pixel rows y − 1 and y, in runs where exactly one side is set.
+    for (let y = 0; y <= h; y++) {
+        for (let x = 0; x < w;) {
+            if (m.get(x, y - 1) === m.get(x, y)) { x++; continue; }
+            const x0 = x;
+            while (x < w && m.get(x, y - 1) !== m.get(x, y)) x++;
+            line(x0, y, x, y);
+        }
+    }
+    for (let x = 0; x <= w; x++) {
+        for (let y = 0; y < h;) {
+            if (m.get(x - 1, y) === m.get(x, y)) { y++; continue; }
+            const y0 = y;
+            while (y < h && m.get(x - 1, y) !== m.get(x, y)) y++;
+            line(x, y0, x, y);
+        }
+    }
 }

@@ -6,31 +6,23 @@
 // strip takes one of four loops: aligned (sh = 0: B's word as it is), left edge (bs = −1: only strip 0,
 // shifted left), right edge (no strip bs + 1: only strip bs, shifted right) and two-word.
 //
-// Against the one-loop-per-strip kernels before (kernels.ts at 6e36c89), `node --import tsx
-// bench/simd.bench.ts --js` (best of 41 samples, best of 3 runs; Node 20 / V8 11.3, 2-vCPU Xeon): full
-// scan without a hit, overlaps 256² 3.38 -> 2.96 µs and 1024² 55.2 -> 46.9 µs, overlap() 4.93 -> 2.93 µs
-// and 82.1 -> 46.8 µs; one hit at the last pixel, overlapArea 4.60 -> 3.16 µs and 73.0 -> 52.5 µs,
-// overlapMask(…, out) 5.59 -> 4.26 µs and 87.6 -> 67.2 µs. Once any ArrayBuffer has been detached in the
-// process (a transfer, a plain WebAssembly memory growing) V8 checks every typed-array access for it and
-// all of these take ~25% longer, before and after alike.
-//
-// How the loops are written, each measured on those scenes:
+// The four loops together are measured 1.15-1.7x faster than one loop per strip. How they are written:
 // - One index per row (A's), B's rows at fixed distances from it, index arithmetic `| 0`: a truncated
-//   add has no overflow check, which TurboFan keeps on every `i + 1` otherwise (full scan 256², no hit:
-//   3.36 -> 3.0 µs).
+//   add has no overflow check, which TurboFan keeps on every `i + 1` otherwise (measured 11% faster).
 // - The left shift is a multiply, Math.imul(x, 1 << ls): x86 shifts by a variable count need it in cl,
-//   and two counts per word (sh, 32 − sh) kept reloading it; now cl holds sh for the whole loop (with
-//   the four separate loops: full scan 256² 3.7 -> 3.3 µs).
+//   and two counts per word (sh, 32 − sh) kept reloading it; now cl holds sh for the whole loop
+//   (measured 11% faster).
 // - Words shifted right are read `B[j] | 0`: a Uint32Array word of 2^31 or more into `>>>` otherwise
-//   deoptimized the loop ("lost precision") and the code it was re-optimized into was ~2x slower.
-// - Two A strips at a time against three B strips read the middle B word once (3 -> 2.5 loads a word):
-//   full scan 256² 3.0 -> 2.8 µs, 1024² 48 -> 46 µs.
-// - Not taken: four strips at a time were 3% (256²) to 7% (1024²) faster than pairs, not worth one more
-//   loop; row-major order (all strips of a row, carrying the shared B word) was slower, 256² 3.4 -> 3.6
-//   µs and 1024² 55 -> 68 µs (strides of a strip height, short inner loops).
+//   deoptimizes the loop ("lost precision") into code about 2x slower.
+// - Two A strips at a time against three B strips read the middle B word once (3 -> 2.5 loads a word;
+//   measured 4-7% faster).
+// - Not taken: four strips at a time (3-7% faster than pairs, not worth one more loop); row-major order
+//   (all strips of a row, carrying the shared B word) is slower (strides of a strip height, short inner loops).
+// Once any ArrayBuffer has been detached in the process (a transfer, a plain WebAssembly memory growing),
+// V8 checks every typed-array access for it, and these loops take ~25% longer.
 import { ctz, lastWordMask, popcnt } from '../base/bits.js';
-import type { Clip, Kernels } from './kernels.js';
-import type { Mask } from '../core/mask.js';
+import type { Clip, Kernels } from './contract.js';
+import type { MaskWords } from './mask-words.js';
 
 // ---- finding the first overlapping row of a strip ----
 // Each returns A's index of the first row in i..iEnd−1 whose words overlap, or −1. Rows go four at a
@@ -116,7 +108,7 @@ function kindOf(bs: number, sh: number, bStrips: number): number {
 // strip (or pair) is searched above the best row so far, so ties go to the leftmost strip. With
 // `stopAtAny`, true at the first strip that hits.
 let hitY = 0, hitX = 0;
-function firstHit(a: Mask, b: Mask, c: Clip, stopAtAny: boolean): boolean {
+function firstHit(a: MaskWords, b: MaskWords, c: Clip, stopAtAny: boolean): boolean {
     const A = a.words, B = b.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx, y0 = c.y0;
     const n0 = y0 - c.dy, sh = (-dx) & 31, m = 1 << (32 - sh), sEnd = (c.x1 - 1) >> 5;
     let yEnd = c.y1, found = false;
@@ -207,7 +199,7 @@ function andRun(A: Uint32Array, B: Uint32Array, C: Uint32Array, i: number, iEnd:
     } else if (kind === 2) {
         for (; i < iEnd; i = (i + 1) | 0) C[i] = A[i] & ((B[(i + d) | 0] | 0) >>> sh);
     } else {
-        // Four rows an iteration (this kernel alone): 256² 4.6 -> 3.9 µs, 1024² 75 -> 64 µs (strip pairs measured no better).
+        // Four rows an iteration (this kernel alone): measured 1.17x faster (strip pairs measured no better).
         const m = 1 << (32 - sh), e = (d + bh) | 0;
         for (const i4 = (iEnd - 3) | 0; i < i4; i = (i + 4) | 0) {
             const j = (i + d) | 0, k = (i + e) | 0;
@@ -288,10 +280,8 @@ export const JS: Kernels = {
 };
 
 // op 1: A |= B (padding kept clear); op 2: A &= ~B. The four loop kinds as in andRun; `keep` masks
-// A's last strip, where B shifted right could reach the padding past A's width. Against one loop per
-// strip before (kernel calls on the bench's "late" scenes, best of 41 samples): draw 256² 4.85 -> 3.40
-// µs and 1024² 77 -> 53 µs, erase 4.87 -> 3.21 µs and 78 -> 49 µs.
-function combineJS(a: Mask, b: Mask, c: Clip, op: number): void {
+// A's last strip, where B shifted right could reach the padding past A's width.
+function combineJS(a: MaskWords, b: MaskWords, c: Clip, op: number): void {
     const A = a.words, B = b.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
     const rows = c.y1 - c.y0, n0 = c.y0 - c.dy, sh = (-dx) & 31, m = 1 << (32 - sh), lastStrip = a.strips - 1, edge = lastWordMask(a.width);
     for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {

@@ -1,5 +1,5 @@
 // The kernel layer: every word-level operation on masks, once in JavaScript and once over the
-// WebAssembly SIMD module (src/wasm/kernels.wat), behind one interface. Callers check their arguments,
+// WebAssembly SIMD module (src/kernels/*.wat), behind one interface. Callers check their arguments,
 // clip, then call `pick(...)`'s kernels; nothing passes between calls except through arguments.
 //
 // The shift scheme, shared by every kernel: A's strip s (pixels 32s..32s+31) meets B's pixels from
@@ -8,60 +8,19 @@
 // is the single word (B[bs] >>> rs) << ls, with rs = sh, ls = 0 (bs >= 0) or rs = 0, ls = 32 − sh (bs = −1).
 import { lastWordMask } from '../base/bits.js';
 import { JS } from './js.js';
-import type { Mask, Point, RGBAData } from '../core/mask.js';
+import type { MaskWords } from './mask-words.js';
+import { clip, newClip, type Clip, type Kernels } from './contract.js';
 import { heap32, heap8, K, Scratch, TABLE, wasmMinWords, wasmOn } from './memory.js';
 
-/** Runs a batch of overlap records (see overlapsBatch in kernels.wat) on the shared memory: a ThreadPool. */
+/** Runs a batch of overlap records (see $overlapsBatch in batch.wat) on the shared memory: a ThreadPool. */
 export interface BatchRunner {
     /** Tests the `n` records at byte `tp`, writes results at `rp`, returns the hit count; `work` estimates the words scanned. */
     run(tp: number, n: number, rp: number, work: number): number;
 }
 
-/** B placed at (dx, dy) over A, and their intersection x0..x1 × y0..y1 in A's pixels (set by {@link clip}). */
-export interface Clip { dx: number; dy: number; x0: number; y0: number; x1: number; y1: number }
-
-/** A fresh Clip to pass to {@link clip}. */
-export function newClip(): Clip {
-    return { dx: 0, dy: 0, x0: 0, y0: 0, x1: 0, y1: 0 };
-}
-
-/**
- * Clips B (bw × bh) placed at integer (dx, dy) against A (aw × ah) into `c`; false when they do not meet.
- * Compared as doubles before any int32 arithmetic, so huge offsets never wrap into a false hit.
- */
-export function clip(aw: number, ah: number, bw: number, bh: number, dx: number, dy: number, c: Clip): boolean {
-    if (dx >= aw || dy >= ah || dx <= -bw || dy <= -bh) return false;
-    c.dx = dx; c.dy = dy;
-    c.x0 = dx > 0 ? dx : 0;
-    c.y0 = dy > 0 ? dy : 0;
-    // Not Math.min: it compiled to double conversions and a −0 test here.
-    c.x1 = aw < dx + bw ? aw : dx + bw;
-    c.y1 = ah < dy + bh ? ah : dy + bh;
-    return true;
-}
-
-// The JavaScript kernels (js.ts), re-exported for the callers.
+// The JavaScript kernels (js.ts) and the contract every kernel set meets, re-exported for the callers.
 export { JS } from './js.js';
-
-/** The word-level operations; see {@link JS} and {@link WASM}. */
-export interface Kernels {
-    /** Whether a pixel is set in both A and B (B placed by the clip). */
-    any(a: Mask, b: Mask, c: Clip): boolean;
-    /** The first pixel set in both in row-major order, into `out`; false when none. */
-    first(a: Mask, b: Mask, c: Clip, out: Point): boolean;
-    /** Number of pixels set in both. */
-    area(a: Mask, b: Mask, c: Clip): number;
-    /** `out = A & B` on the clip's rows of the clip's strips (out has A's size; other words untouched). */
-    and(a: Mask, b: Mask, c: Clip, out: Mask): void;
-    /** `A |= B` over the clip, padding past A's width kept clear (draw; never A === B here). */
-    or(a: Mask, b: Mask, c: Clip): void;
-    /** `A &= ~B` over the clip (erase; never A === B here). */
-    andNot(a: Mask, b: Mask, c: Clip): void;
-    /** Sets words from..to−1 of `m` to `value`. */
-    fill(m: Mask, from: number, to: number, value: number): void;
-    /** Mask bits from RGBA pixels: op 0 alpha > t; op 1 some RGB channel differs from key (0xBBGGRR) by more than t. False when it cannot run. */
-    rgba(m: Mask, data: RGBAData, op: number, key: number, t: number): boolean;
-}
+export { clip, newClip, type Clip, type Kernels } from './contract.js';
 
 // Words of the intersection (rows × strips).
 function words(c: Clip): number {
@@ -73,25 +32,23 @@ function words(c: Clip): number {
  * words are in its memory and n is at least wasmMinWords (below that the JS loop ends before a call
  * into WebAssembly would return); JS otherwise. The one place that decides.
  */
-export function pickFor(a: Mask, b: Mask | null, n: number): Kernels {
+export function pickFor(a: MaskWords, b: MaskWords | null, n: number): Kernels {
     return wasmOn && a._ptr >= 0 && (b === null || b._ptr >= 0) && n >= wasmMinWords ? WASM : JS;
 }
 
 /** {@link pickFor} on the words of a clip. */
-export function pick(a: Mask, b: Mask, c: Clip): Kernels {
+export function pick(a: MaskWords, b: MaskWords, c: Clip): Kernels {
     return pickFor(a, b, words(c));
 }
 
 /**
  * Whether the pair queries (overlaps, overlapArea, overlap) run in WebAssembly: when it is selected and
- * both masks' words are in its memory, at every size. Calls into WebAssembly got cheap enough that the
- * JS loops no longer win on small intersections (wasmMinWords still decides for the other operations):
- * overlaps() of 8x8 masks meeting on 2 words 13.8 against 21.3 ns, 14 words 20.7 against 34.2 ns;
- * overlapArea() 22.2 against 26.1 and 28.0 against 43.4 ns. Mask's pair queries then call `WASM.any`
- * or `JS.any` at two call sites of one target each, which the JIT inlines, where `pick(...).any` is
- * one call site of two targets (a call through the interface object each time).
+ * both masks' words are in its memory, at every size (a call into WebAssembly is cheap enough that the
+ * JS loops do not win on small intersections; wasmMinWords still decides for the other operations).
+ * Mask's pair queries then call `WASM.any` or `JS.any` at two call sites of one target each, which the
+ * JIT inlines, where `pick(...).any` is one call site of two targets.
  */
-export function pickWasm(a: Mask, b: Mask): boolean {
+export function pickWasm(a: MaskWords, b: MaskWords): boolean {
     // `=== true`: one compare, where testing the imported `let` alone checks every falsy kind of value.
     return wasmOn === true && a._ptr >= 0 && b._ptr >= 0;
 }
@@ -102,15 +59,15 @@ const rgbaScratch = new Scratch();
 
 /** The kernels in WebAssembly, on the masks' words in its memory (every mask passed has `_ptr >= 0`). */
 export const WASM: Kernels = {
-    // Strips whose rows take two B words run a loop with constant shifts, one per shift (kernels.wat,
-    // $scanBoth1..31): no hit, full scan, 256² 0.59 -> 0.43 µs and 1024² 8.5 -> 5.7 µs.
+    // Strips whose rows take two B words run a loop with constant shifts, one per shift ($scanBoth1..31
+    // in pairs.wat; measured 1.4x faster than one loop with variable shifts).
     any(a, b, c) {
         return K.overlaps(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1) !== 0;
     },
 
     first(a, b, c, out) {
-        // Its own kernel (the overlaps loops with $scanBoth, stopping at the first row that hits): no hit,
-        // full scan, 256² 1.13 -> 0.43 µs and 1024² 15.6 -> 5.7 µs against the raster's query over one plane.
+        // Its own kernel (the overlaps loops with $scanBoth, stopping at the first row that hits): a full
+        // scan is as fast as overlaps().
         const y = K.first(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1, TABLE);
         if (y < 0) return false;
         out.x = heap32()[TABLE >> 2];
@@ -118,8 +75,7 @@ export const WASM: Kernels = {
         return true;
     },
 
-    // Two-word strips count 16 rows at a time in a constant-shift loop ($areaBoth1..31): 1024² 1.44x fewer
-    // instructions (callgrind, 4,000 calls), 14.9 -> 10.8 µs; 256² 0.99 -> 0.80 µs.
+    // Two-word strips count 16 rows at a time in a constant-shift loop ($areaBoth1..31): measured 1.4x faster.
     area(a, b, c) {
         return K.area(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1);
     },
@@ -142,8 +98,8 @@ export const WASM: Kernels = {
     },
 
     // The pixels are copied into WebAssembly memory through a scratch block of at most 256 KiB, and the
-    // kernel writes the words in place. bench/build.bench.ts: 0.43x the JS time on a 4096² sheet (6.9
-    // against 3.0 GB/s), 0.37x per 64x64 frame, fromColorKey 0.23x. False when no scratch memory is left.
+    // kernel writes the words in place (measured 2.3x faster than the JS kernel on a large sheet, 4x for
+    // fromColorKey). False when no scratch memory is left.
     rgba(m, data, op, key, t) {
         const { width, height } = m, chunk = 256 * 1024, rowBytes = width * 4;
         // Rows wider than a chunk go in segments of whole strips (chunk / 4 is a multiple of 32 px), one row at a time.
@@ -151,8 +107,8 @@ export const WASM: Kernels = {
         const cols = rowBytes <= chunk ? width : chunk >> 2;
         const p = rgbaScratch.get(rows * cols * 4);
         if (p < 0) return false;
-        // The copy is about half the time (4.6 of 9.8 ms for a 4096² image, bound by reading the source),
-        // the kernel the other half; a Uint8ClampedArray source copies as fast as a Uint8Array.
+        // The copy is about half the time (bound by reading the source), the kernel the other half; a
+        // Uint8ClampedArray source copies as fast as a Uint8Array.
         const view = heap8().subarray(p, p + rows * cols * 4), ptr = m._ptr;
         if (cols === width) {
             for (let y = 0; y < height; y += rows) {
@@ -179,7 +135,7 @@ export const WASM: Kernels = {
  * Zeroes the words of `out` (A's size) that {@link Kernels.and} does not write for this clip: in the
  * strip layout they are the runs between one strip's rows y1.. and the next strip's rows ..y0.
  */
-export function clearOutside(k: Kernels, out: Mask, c: Clip): void {
+export function clearOutside(k: Kernels, out: MaskWords, c: Clip): void {
     const h = out.height, s0 = c.x0 >> 5, s1 = (c.x1 - 1) >> 5;
     let from = 0;
     for (let s = s0; s <= s1; s++) {
@@ -194,7 +150,7 @@ export function clearOutside(k: Kernels, out: Mask, c: Clip): void {
 const batchTable = new Scratch(), batchResults = new Scratch(), pairClip = newClip();
 
 // One pair of a batch in JS (or one small WebAssembly call): clip, then the kernels for it.
-function pairHits(a: Mask, b: Mask, dx: number, dy: number): number {
+function pairHits(a: MaskWords, b: MaskWords, dx: number, dy: number): number {
     return clip(a.width, a.height, b.width, b.height, dx, dy, pairClip) && pick(a, b, pairClip).any(a, b, pairClip) ? 1 : 0;
 }
 
@@ -204,18 +160,18 @@ function pairHits(a: Mask, b: Mask, dx: number, dy: number): number {
  * With the WebAssembly kernels every pair (clip included) is tested in one call; a `runner` (a
  * ThreadPool) may split it across threads when `work` (estimated words) is large.
  */
-export function overlapsBatch(masks: readonly (Mask | null)[], pairs: Int32Array, out: Uint8Array, count: number, runner: BatchRunner | null, work: number): number {
+export function overlapsBatch(masks: readonly (MaskWords | null)[], pairs: Int32Array, out: Uint8Array, count: number, runner: BatchRunner | null, work: number): number {
     let hits = 0;
     const tp = wasmOn && count > 0 ? batchTable.get(count * 32) : -1, rp = tp >= 0 ? batchResults.get(count) : -1;
     if (rp < 0) {
-        for (let k = 0, p = 0; k < count; k++, p += 4) hits += out[k] = pairHits(masks[pairs[p]] as Mask, masks[pairs[p + 1]] as Mask, pairs[p + 2], pairs[p + 3]);
+        for (let k = 0, p = 0; k < count; k++, p += 4) hits += out[k] = pairHits(masks[pairs[p]] as MaskWords, masks[pairs[p + 1]] as MaskWords, pairs[p + 2], pairs[p + 3]);
         return hits;
     }
     // Pairs with a mask outside WebAssembly memory get an empty record (the kernel answers 0) and are tested in JS after.
     const T = heap32();
     let mixed = false;
     for (let k = 0, p = 0, t = tp >> 2; k < count; k++, p += 4, t += 8) {
-        const a = masks[pairs[p]] as Mask, b = masks[pairs[p + 1]] as Mask;
+        const a = masks[pairs[p]] as MaskWords, b = masks[pairs[p + 1]] as MaskWords;
         if (a._ptr >= 0 && b._ptr >= 0) {
             T[t] = a._ptr; T[t + 1] = a.width; T[t + 2] = a.height;
             T[t + 3] = b._ptr; T[t + 4] = b.width; T[t + 5] = b.height;
@@ -229,7 +185,7 @@ export function overlapsBatch(masks: readonly (Mask | null)[], pairs: Int32Array
     out.set(heap8().subarray(rp, rp + count));
     if (mixed) {
         for (let k = 0, p = 0; k < count; k++, p += 4) {
-            const a = masks[pairs[p]] as Mask, b = masks[pairs[p + 1]] as Mask;
+            const a = masks[pairs[p]] as MaskWords, b = masks[pairs[p + 1]] as MaskWords;
             if ((a._ptr < 0 || b._ptr < 0) && pairHits(a, b, pairs[p + 2], pairs[p + 3]) !== 0) { out[k] = 1; hits++; }
         }
     }

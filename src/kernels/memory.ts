@@ -10,24 +10,16 @@
 // Allocation. Blocks are multiples of 16 bytes (v128 rows start aligned). Free blocks coalesce with
 // their neighbours and sit in power-of-two bins (first fit in the bin of the size, then any block of a
 // larger bin); a free block that ends at the top lowers the top. Memory above `clean` was never
-// written, so fresh blocks are zeroed only where they lie below it. Masks up to 2 KiB share 64 KiB
-// slabs: one FinalizationRegistry entry per slab instead of per mask (~130 ns each, GC included); a
-// slab returns to the heap when all its masks are disposed or collected, and the current slab restarts
-// when its masks are all disposed (a create/dispose loop stays in one slab). A larger mask holds a
-// token registered with its block record; dispose() frees the block and keeps the token for the next
-// larger mask, so a create/dispose loop registers nothing (256² overlapMask + dispose: 1.24 -> 0.67 µs).
-//
-// Freeing: Mask.dispose() at once; otherwise a FinalizationRegistry callback after the mask's token
-// (its own, or its slab's once every mask of the slab is gone) is garbage-collected, which only runs
-// once the program yields to the event loop.
-// WebAssembly memory never shrinks. Ceiling: MEMORY_LIMIT bytes; a mask that does not fit lives on
-// the JS heap with the JS kernels, counted in kernelStats().fallbacks, with one console warning.
+// written, so fresh blocks are zeroed only where they lie below it. How masks are placed on these
+// blocks, and freed, is storage.ts's. WebAssembly memory never shrinks. Ceiling: `limits.memoryBytes`
+// (base/limits.ts); a mask that does not fit lives on the JS heap with the JS kernels.
+import { MEMORY_LIMIT } from '../base/limits.js';
 import { LAYOUT, LS_AT, PLAIN_AT, PLAIN_FLAG, SH_AT, WASM, WASM_KEY } from './module.js';
 
 /** Which implementation runs the mask kernels. */
 export type KernelMode = 'js' | 'wasm';
 
-/** The exports of src/kernels/kernels.wat. */
+/** The exports of the kernels module (src/kernels/kernels.wat and its parts). */
 export interface KernelExports {
     overlaps(ap: number, ah: number, bp: number, bh: number, bn: number, dx: number, dy: number, x0: number, x1: number, y0: number, y1: number): number;
     first(ap: number, ah: number, bp: number, bh: number, bn: number, dx: number, dy: number, x0: number, x1: number, y0: number, y1: number, out: number): number;
@@ -46,7 +38,9 @@ export interface KernelExports {
 export interface KernelStats {
     /** The kernels selected now: `'wasm'` only where the WebAssembly module really runs. */
     kernels: KernelMode;
-    /** Why the WebAssembly kernels are not running, or `null` when they are. */
+    /** Whether this runtime runs the WebAssembly SIMD kernels (so `setKernels('wasm')` works), whichever kernels are selected. */
+    wasmAvailable: boolean;
+    /** Why the WebAssembly kernels are not running (unavailable here, or the JS kernels selected), or `null` when they are. */
     reason: string | null;
     /** Whether the WebAssembly memory is shared (Node, cross-origin-isolated pages): `ThreadPool` (hitmask/threads) needs it. */
     sharedMemory: boolean;
@@ -71,8 +65,6 @@ export interface WasmMemory {
 }
 
 const PAGE = 65536;
-/** Ceiling on WebAssembly memory: 1 GiB (less where the runtime refuses to reserve that much: see kernelStats().memoryLimitBytes). */
-export const MEMORY_LIMIT = 2 ** 30;
 const MAX_PAGES = MEMORY_LIMIT / PAGE;
 // The ceiling in force: MAX_PAGES, or the largest maximum the runtime accepted.
 let limitPages = MAX_PAGES;
@@ -98,7 +90,6 @@ export let K: KernelExports = null as unknown as KernelExports;
 let shared = false;
 let reason: string | null = null;
 
-// Compiles the module and creates the memory once, at load: getKernels() then says what really runs.
 // A memory of `maximum` pages, or a smaller maximum where the address space for it is refused (32-bit
 // and some mobile browsers reserve the maximum up front); sets limitPages. Throws when even 64 MiB is refused.
 function newMemory(shared: boolean): WebAssembly.Memory {
@@ -173,8 +164,9 @@ function init(): boolean {
     }
 }
 
-/** Whether this runtime runs the WebAssembly SIMD kernels (checked once, at load). */
-export const simdSupported: boolean = init();
+// Compiles the module and creates the memory once, at load: whether this runtime runs the WebAssembly
+// SIMD kernels (kernelStats().wasmAvailable); `reason` says why not.
+const wasmLoaded: boolean = init();
 
 /** Bumped each time a plain (non-shared) memory grows, which detaches every view of the old buffer. */
 export let generation = 0;
@@ -207,7 +199,7 @@ function envMode(): KernelMode | undefined {
 }
 
 /** True while the WebAssembly kernels are selected (and loaded). */
-export let wasmOn: boolean = simdSupported && envMode() !== 'js';
+export let wasmOn: boolean = wasmLoaded && envMode() !== 'js';
 
 /**
  * Selects the kernels for masks created from now on and for every later call: `'wasm'` (the default
@@ -216,13 +208,8 @@ export let wasmOn: boolean = simdSupported && envMode() !== 'js';
  */
 export function setKernels(mode: KernelMode): void {
     if (mode !== 'js' && mode !== 'wasm') throw new TypeError(`kernel mode must be 'js' or 'wasm', got ${JSON.stringify(mode)}.`);
-    if (mode === 'wasm' && !simdSupported) throw new Error(`kernel mode 'wasm' is unavailable: ${reason}.`);
+    if (mode === 'wasm' && !wasmLoaded) throw new Error(`kernel mode 'wasm' is unavailable: ${reason}.`);
     wasmOn = mode === 'wasm';
-}
-
-/** The kernels selected now, `'js'` or `'wasm'` (`'wasm'` only where the WebAssembly module loaded). */
-export function getKernels(): KernelMode {
-    return wasmOn ? 'wasm' : 'js';
 }
 
 // ---- the heap ----
@@ -321,9 +308,9 @@ function grow(bytes: number): boolean {
     return true;
 }
 
-/** @internal What kernelStats() reports of the memory: why WebAssembly is off, whether shared, bytes in use, the ceiling. */
-export function memoryFacts(): { reason: string | null; shared: boolean; used: number; limitBytes: number } {
-    return { reason, shared, used, limitBytes: limitPages * PAGE };
+/** @internal What kernelStats() reports of the memory: whether the WebAssembly kernels loaded (else why not), whether shared, bytes in use, the ceiling. */
+export function memoryFacts(): { loaded: boolean; reason: string | null; shared: boolean; used: number; limitBytes: number } {
+    return { loaded: wasmLoaded, reason, shared, used, limitBytes: limitPages * PAGE };
 }
 
 // ---- scratch blocks ----

@@ -1,7 +1,15 @@
-// Mask storage on the allocator of simd.ts: small masks share 64 KiB slabs, larger ones get a block each;
+// Mask storage on the allocator of memory.ts: small masks share 64 KiB slabs, larger ones get a block each;
 // what each mask holds so that dispose() or the FinalizationRegistry returns its memory; the counters of
 // kernelStats(); the fallback to the JS heap at the ceiling.
-import { alloc, buffer, free, getKernels, K, memoryFacts, wasmOn, type KernelStats } from './memory.js';
+//
+// Masks up to 2 KiB share a slab: one FinalizationRegistry entry per slab instead of per mask. A slab
+// returns to the heap when all its masks are disposed or collected; the current slab restarts when its
+// masks are all disposed (a create/dispose loop stays in one slab). A larger mask holds a token
+// registered with its block record; dispose() frees the block and keeps the token for the next larger
+// mask, so a create/dispose loop registers nothing (measured 1.9x faster). Freeing: Mask.dispose() at
+// once; otherwise the registry's callback once the mask's token (its own, or its slab's once every mask
+// of the slab is gone) is garbage-collected, which only happens after the program yields to the event loop.
+import { alloc, buffer, free, K, memoryFacts, wasmOn, type KernelStats } from './memory.js';
 
 const SLAB_BYTES = 65536, SLAB_MAX_BYTES = 2048;
 
@@ -41,19 +49,18 @@ export type MaskHolding = SlabRef | BlockRef | JsCount;
 
 let slab: SlabRef | null = null;
 // Tokens of disposed larger masks, each still registered with its (empty) block record: the next larger
-// mask takes one instead of registering itself. A registration is ~120 ns, and each registered mask later
-// costs the GC a weak cell and the registry a callback even once disposed; a create/dispose loop of 256²
-// masks now registers nothing. Bounded: a token past SPARE_MAX is dropped, and its callback finds its block freed.
+// mask takes one instead of registering itself. A registration costs more than the rest of a small
+// allocation, and each registered mask later costs the GC a weak cell and the registry a callback even
+// once disposed. Bounded: a token past SPARE_MAX is dropped, and its callback finds its block freed.
 const spare: BlockRef[] = [];
 const SPARE_MAX = 64;
 let wasmMasks = 0, jsMasks = 0, fallbacks = 0, warned = false;
 
-// Holdings are records, registered without an unregister token: dispose() only marks them freed (a
-// token costs more than the registration: register + unregister took 232 ns a mask, a registration
-// alone 118 ns). The registry watches tokens the masks hold (a slab's, a block's), not the masks. No Map
-// keyed by pointer either: a block freed and taken again at the same address re-adds the same key, and
-// V8 keeps the deleted entries in that key's hash chain until the table is rebuilt (15 µs per set/delete
-// with 20,000 other keys, against 0.09 µs).
+// Holdings are records, registered without an unregister token: dispose() only marks them freed
+// (unregistering would double the cost of a registration). The registry watches tokens the masks hold (a
+// slab's, a block's), not the masks. No Map keyed by pointer either: a block freed and taken again at the
+// same address re-adds the same key, and V8 keeps the deleted entries in that key's hash chain until the
+// table is rebuilt (a set/delete then slows down a hundredfold among many other keys).
 const registry = new FinalizationRegistry<Holding>(held => {
     if (held.freed) return;
     held.freed = true;
@@ -141,8 +148,8 @@ function outOfMemory(n: number): number {
 // memory would fill up. Every 8 MiB of such storage, an ArrayBuffer 4x that size is allocated and kept
 // until four later ones replace it: V8 counts old array buffers towards its full-GC limit, so full GCs
 // come about every 8-32 MiB of mask storage. The buffers are never touched (no resident memory, an
-// mmap each). 1,000,000 dropped 32² masks, yielding every 10,000: WebAssembly memory 128 MiB without
-// the hint, 80 MiB keeping one buffer per 16 MiB, 32 MiB as here (bench/memory.bench.ts).
+// mmap each). Measured with many dropped small masks (bench/memory.bench.ts): WebAssembly memory a
+// quarter of what it grows to without the hint.
 const HINT_BYTES = 8 << 20;
 let pressure = 0;
 const hints: ArrayBuffer[] = [];
@@ -204,7 +211,8 @@ export function noteJsMask(owner: object): JsCount {
 export function kernelStats(): KernelStats {
     const m = memoryFacts();
     return {
-        kernels: getKernels(),
+        kernels: wasmOn ? 'wasm' : 'js',
+        wasmAvailable: m.loaded,
         reason: wasmOn ? null : m.reason ?? "setKernels('js') or HITMASK_KERNELS=js selected the JS kernels",
         sharedMemory: m.shared,
         memoryBytes: buffer.byteLength,

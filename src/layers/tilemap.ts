@@ -1,6 +1,7 @@
 import { checkCoord, checkInt, checkSize, describe } from '../base/check.js';
 import type { CollisionLayer } from './layer.js';
-import { Mask, type Point, type Rect } from '../core/mask.js';
+import type { Point, Rect } from '../base/types.js';
+import { checkMask, type Mask } from '../core/mask.js';
 import { castTiles, newRayHit, type RayHit } from '../rays/ray.js';
 
 // Tile range set by TileMap.range(); module scratch instead of a tuple per call (tests run per body per step).
@@ -39,7 +40,7 @@ export class TileMap implements CollisionLayer {
         if (!Array.isArray(tiles)) throw new TypeError(`tiles must be an array of Masks (or null), got ${describe(tiles)}.`);
         tiles.forEach((t, i) => {
             if (t === null) return;
-            if (!(t instanceof Mask)) throw new TypeError(`tiles[${i}] must be a Mask or null, got ${describe(t)}.`);
+            checkMask(t, `tiles[${i}]`);
             if (t.width !== tileWidth || t.height !== tileHeight) {
                 throw new RangeError(`tiles[${i}] is ${t.width}x${t.height}, expected ${tileWidth}x${tileHeight} (the tile size).`);
             }
@@ -83,7 +84,7 @@ export class TileMap implements CollisionLayer {
 
     /** The first such pixel in row-major order, in world pixels, or `null`; with `out`, written there. */
     hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null {
-        checkMask(mask);
+        checkMask(mask, 'mask');
         if (out !== undefined && (out === null || typeof out !== 'object')) throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
         x = checkCoord('x', x);
         y = checkCoord('y', y);
@@ -140,7 +141,7 @@ export class TileMap implements CollisionLayer {
     // Tests (count = false, returns 0/1) or counts overlap with every tile under the mask's box.
     /** @internal */
     private scan(mask: Mask, x: number, y: number, count: boolean): number {
-        checkMask(mask);
+        checkMask(mask, 'mask');
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         const { tileWidth: tw, tileHeight: th, columns, cells, tiles } = this;
@@ -179,8 +180,4 @@ export class TileMap implements CollisionLayer {
     private checkIndex(name: string, v: unknown): number {
         return checkInt(name, v, -1, this.tiles.length - 1);
     }
-}
-
-function checkMask(m: unknown): asserts m is Mask {
-    if (!(m instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(m)}.`);
 }

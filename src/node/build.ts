@@ -100,7 +100,7 @@ export async function resolveInputs(inputs: readonly string[], cwd = process.cwd
         if (st?.isDirectory()) {
             const files = await glob(['**/*.{png,apng,gif,json}'], { cwd: abs, onlyFiles: true, caseSensitiveMatch: false });
             if (files.length === 0) throw new Error(`Folder ${JSON.stringify(input)} has no .png, .gif or .json files.`);
-            // Inside a folder the name keeps the sub-path: enemies/alien1.png -> "enemies/alien1".
+            // Inside a folder the name keeps the sub-path: enemies/alien1.png is named "enemies/alien1".
             for (const f of files.sort()) out.push({ path: resolve(abs, f), name: stripExt(f), found: true, root: abs });
         } else if (st?.isFile()) {
             out.push({ path: abs, name: stripExt(basename(abs)), found: false, root: dirname(abs) });
@@ -134,111 +134,36 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     const files = await resolveInputs(inputs, options.cwd);
     const stats: BuildStats = { files: 0, frames: 0, bitsSet: 0, rgbaBytes: 0, decodeMs: 0, maskMs: 0, workerFiles: 0 };
     const atlas = new MaskAtlas();
-    // Where each frame name came from; `byFile`: the name is made from the file's name (not a layout's own).
-    const origin = new Map<string, { label: string; path: string; byFile: boolean }>();
+    // Where each frame name came from.
+    const origin = new Map<string, FrameSource>();
     const sources = new Set<string>(), notes: string[] = [];
     const cwd = options.cwd ?? process.cwd();
-    const roots = [...new Set(files.map(f => f.root))];
     const shapes = options.polygons === undefined || options.polygons === false ? null : checkShapes(options.polygons);
-
-    // Sheets described by JSON inputs: their images are cut by the JSON, not built on their own.
-    interface Job { file: BuildInput; layout?: SheetLayout; image?: string }
-    const jobs: Job[] = [];
-    const claimed = new Set<string>();
-    for (const file of files) {
-        if (extname(file.path).toLowerCase() !== '.json') continue;
-        const text = new TextDecoder().decode(await readBytes(file.path, 'atlas JSON', maxBytes));
-        sources.add(file.path);
-        const why = file.found ? notLayout(text) : null;
-        if (why) {
-            notes.push(`skipped ${relative(cwd, file.path) || file.path}: ${why}`);
-            continue;
-        }
-        const layout = parseSheetJson(text, file.path);
-        const image = resolve(dirname(file.path), layout.image ?? `${stripExt(basename(file.path))}.png`);
-        if (layout.image !== undefined && !options.allowOutsideImages) await checkInside(image, roots, file.path, layout.image);
-        claimed.add(image);
-        jobs.push({ file, layout, image });
-    }
-    const images = files.filter(f => extname(f.path).toLowerCase() !== '.json' && !claimed.has(f.path));
-    let sharedLayout: SheetLayout | undefined;
-    if (options.atlas) {
-        if (images.length !== 1) throw new Error(`--atlas applies to exactly one image input, got ${images.length}; pass each sheet's JSON as an input instead.`);
-        const path = resolve(cwd, options.atlas);
-        sharedLayout = await loadLayout(path, maxBytes);
-        sources.add(path);
-    }
-    for (const file of images) jobs.push({ file, layout: sharedLayout });
-    jobs.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file));
+    const jobs = await planJobs(files, options, cwd, maxBytes, sources, notes);
 
     // Files are read ahead of decoding (up to READ_AHEAD at once), so that decoding never waits on the disk.
-    const sheetPath = (job: Job) => job.image ?? job.file.path;
-    const labelOf = (job: Job) => relative(cwd, job.file.path) || job.file.path;
     const reads: (Promise<Uint8Array> | undefined)[] = [];
     let ahead = 0;
     // Threshold masks of still PNGs come straight from the scanlines; colour keys, GIFs and APNGs go through RGBA.
     const direct = options.colorKey === undefined;
     const threshold = options.threshold ?? 127;
-    // Worker threads build the masks of still PNGs (files that are neither sheets nor .gif) from the last file
-    // backwards, while this thread builds the files in order from the first, reading ahead; they meet in the middle.
-    // This thread never waits for a worker: a file a worker has not answered yet when its turn comes (or cannot build:
-    // not a still PNG, unreadable, corrupt) is built here, so results and errors are the same as without workers.
-    const eligible = (j: number) => !jobs[j].layout && extname(jobs[j].file.path).toLowerCase() !== '.gif';
-    const pool = direct && !options.grid ? startWorkers(jobs.filter((_, j) => eligible(j)).length, options.workers) : null;
     // Per job: claimed (read ahead here, or sent to a worker); done: the mask a worker built.
     const taken: boolean[] = [], done: (Mask | undefined)[] = [];
-    let last = jobs.length - 1;
-    for (const w of pool ?? []) {
-        const feed = () => {
-            while (last >= 0 && (taken[last] || !eligible(last))) last--;
-            if (last < 0) return;
-            taken[last] = true;
-            w.postMessage({ k: last, path: sheetPath(jobs[last]), threshold, maxBytes } satisfies WorkerJob);
-        };
-        w.on('message', (r: WorkerResult) => {
-            try {
-                if (!('redo' in r)) {
-                    done[r.k] = Mask.fromWords(r.width, r.height, r.words);
-                    stats.workerFiles++;
-                }
-            } catch {
-                // Built here instead.
-            }
-            feed();
-        });
-        // A worker that fails leaves its files to this thread.
-        w.on('error', () => undefined);
-        // Several files in flight, so that a worker never waits for this thread to pass it the next one.
-        for (let i = 0; i < WORKER_QUEUE; i++) feed();
-    }
+    const pool = direct && !options.grid ? startWorkers(jobs.filter(workerJob).length, options.workers) : null;
+    if (pool) feedWorkers(pool, jobs, taken, done, threshold, maxBytes, stats);
     try {
         for (let k = 0; k < jobs.length; k++) {
             const pre = done[k] ?? null;
             done[k] = undefined;
-            for (; ahead < Math.min(jobs.length, k + READ_AHEAD); ahead++) {
-                if (taken[ahead]) continue;
-                taken[ahead] = true;
-                const job = jobs[ahead];
-                const read = readBytes(sheetPath(job), job.image ? `image of ${labelOf(job)}` : 'image', maxBytes);
-                // Seen later by the await below; a build that fails earlier must not leave it unhandled.
-                read.catch(() => undefined);
-                reads[ahead] = read;
-            }
+            ahead = readAhead(jobs, ahead, Math.min(jobs.length, k + READ_AHEAD), taken, reads, cwd, maxBytes);
             const job = jobs[k];
-            const label = labelOf(job);
-            const from = { label, path: job.file.path, byFile: !job.layout && (!options.grid || (options.grid.names ?? '{name}').includes('{name}')) };
-            const add = (name: string, mask: Mask, f: Omit<SheetFrame, 'name' | 'x' | 'y' | 'width' | 'height' | 'rotated'>) => {
+            const label = labelOf(job, cwd);
+            const from: FrameSource = { label, path: job.file.path, byFile: !job.layout && (!options.grid || (options.grid.names ?? '{name}').includes('{name}')) };
+            const add = (name: string, mask: Mask, f: FrameInfo) => {
                 const prev = origin.get(name);
                 if (prev !== undefined) throw new Error(nameClash(name, prev, from, cwd));
                 origin.set(name, from);
-                let x = f.offsetX, y = f.offsetY;
-                if (options.trim) {
-                    const t = trim(mask);
-                    mask = t.mask; x += t.x; y += t.y;
-                }
-                atlas.add(name, mask, { x, y, sourceWidth: f.sourceWidth, sourceHeight: f.sourceHeight, duration: f.duration, boxes: f.boxes, ...(shapes ? maskPolygons(mask, shapes) : {}) });
-                stats.frames++;
-                stats.bitsSet += mask.count();
+                addFrame(atlas, name, mask, f, options.trim ?? false, shapes, stats);
             };
             const path = sheetPath(job);
             let t0 = performance.now();
@@ -286,6 +211,124 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
         for (const w of pool ?? []) void w.terminate();
     }
     return { atlas, stats, sources: [...sources], notes };
+}
+
+// One file to build: an image, or a JSON layout's sheet (`image`, cut by `layout`); a plain image cut by
+// --atlas has that `layout` too.
+interface Job { file: BuildInput; layout?: SheetLayout; image?: string }
+
+// Where a frame name came from; `byFile`: the name is made from the file's name (not a layout's own).
+interface FrameSource { label: string; path: string; byFile: boolean }
+
+// A frame's place in its sprite and its timing and boxes (as a sheet layout gives them).
+type FrameInfo = Omit<SheetFrame, 'name' | 'x' | 'y' | 'width' | 'height' | 'rotated'>;
+
+// The jobs of a build, in input order: JSON inputs are read here (every one becomes a sources entry), and the
+// images their layouts name are cut by them rather than built on their own.
+async function planJobs(files: BuildInput[], options: BuildOptions, cwd: string, maxBytes: number, sources: Set<string>, notes: string[]): Promise<Job[]> {
+    const roots = [...new Set(files.map(f => f.root))];
+    const jobs: Job[] = [];
+    const claimed = new Set<string>();
+    for (const file of files) {
+        if (extname(file.path).toLowerCase() !== '.json') continue;
+        const text = new TextDecoder().decode(await readBytes(file.path, 'atlas JSON', maxBytes));
+        sources.add(file.path);
+        const why = file.found ? notLayout(text) : null;
+        if (why) {
+            notes.push(`skipped ${relative(cwd, file.path) || file.path}: ${why}`);
+            continue;
+        }
+        const layout = parseSheetJson(text, file.path);
+        const image = resolve(dirname(file.path), layout.image ?? `${stripExt(basename(file.path))}.png`);
+        if (layout.image !== undefined && !options.allowOutsideImages) await checkInside(image, roots, file.path, layout.image);
+        claimed.add(image);
+        jobs.push({ file, layout, image });
+    }
+    const images = files.filter(f => extname(f.path).toLowerCase() !== '.json' && !claimed.has(f.path));
+    let sharedLayout: SheetLayout | undefined;
+    if (options.atlas) {
+        if (images.length !== 1) throw new Error(`--atlas applies to exactly one image input, got ${images.length}; pass each sheet's JSON as an input instead.`);
+        const path = resolve(cwd, options.atlas);
+        sharedLayout = await loadLayout(path, maxBytes);
+        sources.add(path);
+    }
+    for (const file of images) jobs.push({ file, layout: sharedLayout });
+    jobs.sort((a, b) => files.indexOf(a.file) - files.indexOf(b.file));
+    return jobs;
+}
+
+// The file a job reads: the sheet image a JSON layout names, or the input itself.
+function sheetPath(job: Job): string {
+    return job.image ?? job.file.path;
+}
+
+// How messages name a job: its input's path relative to cwd.
+function labelOf(job: Job, cwd: string): string {
+    return relative(cwd, job.file.path) || job.file.path;
+}
+
+// Whether a job may go to a worker: a file that is neither cut by a layout nor a .gif (a worker answers `redo`
+// for anything but a still PNG).
+function workerJob(job: Job): boolean {
+    return !job.layout && extname(job.file.path).toLowerCase() !== '.gif';
+}
+
+// Starts reading the files of jobs `from` up to `to` that no one has taken yet, into `reads`; returns `to`.
+function readAhead(jobs: Job[], from: number, to: number, taken: boolean[], reads: (Promise<Uint8Array> | undefined)[], cwd: string, maxBytes: number): number {
+    for (let k = from; k < to; k++) {
+        if (taken[k]) continue;
+        taken[k] = true;
+        const job = jobs[k];
+        const read = readBytes(sheetPath(job), job.image ? `image of ${labelOf(job, cwd)}` : 'image', maxBytes);
+        // Awaited when its turn comes; a build that fails earlier must not leave it unhandled.
+        read.catch(() => undefined);
+        reads[k] = read;
+    }
+    return Math.max(from, to);
+}
+
+// Worker threads build the masks of still PNGs (files that are neither sheets nor .gif) from the last file
+// backwards, while the calling thread builds the files in order from the first, reading ahead; they meet in the
+// middle. The calling thread never waits for a worker: a file a worker has not answered yet when its turn comes
+// (or cannot build: not a still PNG, unreadable, corrupt) is built there, so results and errors are the same as
+// without workers. A job a worker takes is marked in `taken`; the mask it built lands in `done`.
+function feedWorkers(pool: Worker[], jobs: Job[], taken: boolean[], done: (Mask | undefined)[], threshold: number, maxBytes: number, stats: BuildStats): void {
+    let last = jobs.length - 1;
+    for (const w of pool) {
+        const feed = () => {
+            while (last >= 0 && (taken[last] || !workerJob(jobs[last]))) last--;
+            if (last < 0) return;
+            taken[last] = true;
+            w.postMessage({ k: last, path: sheetPath(jobs[last]), threshold, maxBytes } satisfies WorkerJob);
+        };
+        w.on('message', (r: WorkerResult) => {
+            try {
+                if (!('redo' in r)) {
+                    done[r.k] = Mask.fromWords(r.width, r.height, r.words);
+                    stats.workerFiles++;
+                }
+            } catch {
+                // Built by the calling thread instead.
+            }
+            feed();
+        });
+        // A worker that fails leaves its files to the calling thread.
+        w.on('error', () => undefined);
+        // Several files in flight, so that a worker never waits for the calling thread to pass it the next one.
+        for (let i = 0; i < WORKER_QUEUE; i++) feed();
+    }
+}
+
+// Adds a frame (trimmed first where asked, with its polygons where asked) and counts it.
+function addFrame(atlas: MaskAtlas, name: string, mask: Mask, f: FrameInfo, trimmed: boolean, shapes: PolygonsJsonOptions | null, stats: BuildStats): void {
+    let x = f.offsetX, y = f.offsetY;
+    if (trimmed) {
+        const t = trim(mask);
+        mask = t.mask; x += t.x; y += t.y;
+    }
+    atlas.add(name, mask, { x, y, sourceWidth: f.sourceWidth, sourceHeight: f.sourceHeight, duration: f.duration, boxes: f.boxes, ...(shapes ? maskPolygons(mask, shapes) : {}) });
+    stats.frames++;
+    stats.bitsSet += mask.count();
 }
 
 // BuildOptions.polygons, checked before anything is read.
@@ -345,7 +388,7 @@ function subPath(base: string, path: string): string | undefined {
 
 // The error for two files giving one frame name: both files, and the fix. Where both names are made from the
 // files' names and the files lie in different folders, their common folder as the input gives each its sub-path.
-function nameClash(name: string, a: { label: string; path: string; byFile: boolean }, b: { label: string; path: string; byFile: boolean }, cwd: string): string {
+function nameClash(name: string, a: FrameSource, b: FrameSource, cwd: string): string {
     const head = `Frame name ${JSON.stringify(name)} comes from both ${a.label} and ${b.label}; rename one`;
     if (a.path === b.path) return `${head}, or pass the file only once.`;
     if (!a.byFile || !b.byFile) return `${head}, or build them into separate files.`;

@@ -12,7 +12,8 @@ import { buildAtlas, type BuildOptions } from './build.js';
 import { polygonsJson } from './polygons.js';
 import { readInput } from './read.js';
 import { removeTemporaryFiles, sameFileAsAny, standardStream, writeFileAtomic } from './write.js';
-import { toRGBA } from '../core/rgba.js';
+import { toRGBA } from '../core/to-rgba.js';
+import { boundingRect } from '../core/shape.js';
 
 // One name per meaning in every command: --key-tolerance for the colour key, --tolerance-px for outlines.
 // `tolerance` is the old --tolerance, which meant the first in build, inspect and overlap and the second in
@@ -298,7 +299,7 @@ async function overlap(a: string, b: string, flags: CommonFlags & { at: { x: num
     const dx = flags.at.x + fb.x - fa.x, dy = flags.at.y + fb.y - fa.y;
     const p = fa.mask.overlap(fb.mask, dx, dy);
     const area = p ? fa.mask.overlapArea(fb.mask, dx, dy) : 0;
-    const r = p ? fa.mask.overlapMask(fb.mask, dx, dy).boundingRect() : null;
+    const r = p ? boundingRect(fa.mask.overlapMask(fb.mask, dx, dy)) : null;
     const point = p ? { x: p.x + fa.x, y: p.y + fa.y } : null;
     const box = r ? { x: r.x + fa.x, y: r.y + fa.y, width: r.width, height: r.height } : null;
     if (flags.json) {

@@ -76,11 +76,7 @@ export function scanPng(b: Uint8Array): PngInfo {
         if (p > 8 && !(b[p + 4] & 0x20) && (t === 'IHDR' || !CRITICAL.includes(t))) throw new Error(`PNG is corrupt: unknown critical chunk ${JSON.stringify(t)} at byte ${p}${t === 'IHDR' ? ' (a second IHDR)' : ''}.`);
         if (p === 8) {
             if (t !== 'IHDR' || len !== 13) throw new Error(`PNG is corrupt: first chunk is ${JSON.stringify(t)} (${len} bytes), expected a 13-byte IHDR.`);
-            const width = dv.getUint32(d), height = dv.getUint32(d + 4), depth = b[d + 8], colorType = b[d + 9];
-            if (width === 0 || height === 0 || width > 0x7fffffff || height > 0x7fffffff) throw new Error(`PNG is corrupt: size ${width}x${height} is invalid.`);
-            if (!DEPTHS[colorType]?.includes(depth)) throw new Error(`PNG is corrupt: colour type ${colorType} with bit depth ${depth} is not a valid combination.`);
-            if (b[d + 10] !== 0 || b[d + 11] !== 0 || b[d + 12] > 1) throw new Error('PNG is corrupt: unknown compression, filter or interlace method in IHDR.');
-            Object.assign(info, { width, height, depth, colorType, interlaced: b[d + 12] === 1 });
+            readHeader(dv, d, info);
         } else if (t === 'IEND') {
             sawEnd = true;
             info.end = p + 12 + len;
@@ -96,17 +92,7 @@ export function scanPng(b: Uint8Array): PngInfo {
         if (t === 'PLTE' || t === 'tRNS') {
             if (info.idat.length > 0) throw new Error(`PNG is corrupt: ${t} at byte ${p} comes after the image data.`);
             if ((t === 'PLTE' ? info.plte : info.trns) !== null) throw new Error(`PNG is corrupt: a second ${t} chunk at byte ${p}.`);
-            // APNG frames are decoded from the header, PLTE and tRNS alone: both must be exactly what the default image uses.
-            if (t === 'PLTE') {
-                if (len === 0 || len % 3 !== 0 || len > 768 || info.trns) throw new Error(`PNG is corrupt: PLTE at byte ${p} has ${len} bytes${info.trns ? ' and follows tRNS' : ''}; expected 3 to 768, a multiple of 3, before tRNS.`);
-                info.plte = data;
-            } else if (info.colorType < 4) {
-                // A grey key (2 bytes), an RGB key (6), or alphas for at most the palette's entries. Types 4 and 6 have
-                // alpha channels; their tRNS is ignored, as libpng and pngjs do.
-                const ok = info.colorType === 3 ? info.plte !== null && len <= info.plte.length / 3 : len === (info.colorType === 0 ? 2 : 6);
-                if (!ok) throw new Error(`PNG is corrupt: tRNS at byte ${p} has ${len} bytes, which colour type ${info.colorType}${info.colorType === 3 ? ` with ${(info.plte?.length ?? 0) / 3} palette entries` : ''} does not allow.`);
-                info.trns = data;
-            }
+            readColours(t, p, data, info);
         } else if (t === 'acTL') {
             if (len !== 8 || declared > 0 || info.idat.length > 0) throw new Error(`APNG is corrupt: acTL at byte ${p} must come once, before the image data, with 8 bytes (got ${len}).`);
             declared = dv.getUint32(d);
@@ -115,20 +101,8 @@ export function scanPng(b: Uint8Array): PngInfo {
             if (declared === 0) throw new Error(`APNG is corrupt: fcTL at byte ${p} comes before any acTL chunk.`);
             if (len !== 26) throw new Error(`APNG is corrupt: fcTL at byte ${p} has ${len} bytes, expected 26.`);
             sequence(d, t);
-            const i = info.frames.length;
-            if (open && open.data.length === 0) throw new Error(`APNG is corrupt: frame ${i - 1} has no image data before the next fcTL.`);
-            const width = dv.getUint32(d + 4), height = dv.getUint32(d + 8), x = dv.getUint32(d + 12), y = dv.getUint32(d + 16);
-            const num = dv.getUint16(d + 20), den = dv.getUint16(d + 22), dispose = b[d + 24], blend = b[d + 25];
-            if (width === 0 || height === 0 || x + width > info.width || y + height > info.height) {
-                throw new Error(`APNG is corrupt: frame ${i} is ${width}x${height} at (${x}, ${y}), outside the ${info.width}x${info.height} canvas.`);
-            }
-            if (dispose > 2 || blend > 1) throw new Error(`APNG is corrupt: frame ${i} has dispose op ${dispose} and blend op ${blend}, expected 0..2 and 0..1.`);
-            // The default image's own fcTL (one before IDAT) must cover the canvas.
-            if (info.idat.length === 0 && (i > 0 || x !== 0 || y !== 0 || width !== info.width || height !== info.height)) {
-                throw new Error('APNG is corrupt: the frame before the image data must be the first and cover the whole canvas.');
-            }
-            // A zero denominator means 1/100 s; delays are kept in whole milliseconds.
-            open = { x, y, width, height, delay: Math.round(num * 1000 / (den || 100)), dispose, blend, data: [] };
+            if (open && open.data.length === 0) throw new Error(`APNG is corrupt: frame ${info.frames.length - 1} has no image data before the next fcTL.`);
+            open = readFrameControl(dv, d, info);
             info.frames.push(open);
             if (info.idat.length === 0) info.defaultIsFrame = true;
         } else if (t === 'fdAT') {
@@ -150,6 +124,48 @@ export function scanPng(b: Uint8Array): PngInfo {
         if (empty >= 0) throw new Error(`APNG is corrupt: frame ${empty} has no image data (no fdAT chunk).`);
     }
     return info;
+}
+
+// IHDR's fields (its 13 bytes at d), checked.
+function readHeader(dv: DataView, d: number, info: PngInfo): void {
+    const width = dv.getUint32(d), height = dv.getUint32(d + 4), depth = dv.getUint8(d + 8), colorType = dv.getUint8(d + 9);
+    if (width === 0 || height === 0 || width > 0x7fffffff || height > 0x7fffffff) throw new Error(`PNG is corrupt: size ${width}x${height} is invalid.`);
+    if (!DEPTHS[colorType]?.includes(depth)) throw new Error(`PNG is corrupt: colour type ${colorType} with bit depth ${depth} is not a valid combination.`);
+    if (dv.getUint8(d + 10) !== 0 || dv.getUint8(d + 11) !== 0 || dv.getUint8(d + 12) > 1) throw new Error('PNG is corrupt: unknown compression, filter or interlace method in IHDR.');
+    Object.assign(info, { width, height, depth, colorType, interlaced: dv.getUint8(d + 12) === 1 });
+}
+
+// A PLTE or tRNS chunk (`data`, at byte p), checked against the header and the other one. APNG frames are decoded
+// from the header, PLTE and tRNS alone: both must be exactly what the default image uses.
+function readColours(t: string, p: number, data: Uint8Array, info: PngInfo): void {
+    const len = data.length;
+    if (t === 'PLTE') {
+        if (len === 0 || len % 3 !== 0 || len > 768 || info.trns) throw new Error(`PNG is corrupt: PLTE at byte ${p} has ${len} bytes${info.trns ? ' and follows tRNS' : ''}; expected 3 to 768, a multiple of 3, before tRNS.`);
+        info.plte = data;
+    } else if (info.colorType < 4) {
+        // A grey key (2 bytes), an RGB key (6), or alphas for at most the palette's entries. Types 4 and 6 have
+        // alpha channels; their tRNS is ignored, as libpng and pngjs do.
+        const ok = info.colorType === 3 ? info.plte !== null && len <= info.plte.length / 3 : len === (info.colorType === 0 ? 2 : 6);
+        if (!ok) throw new Error(`PNG is corrupt: tRNS at byte ${p} has ${len} bytes, which colour type ${info.colorType}${info.colorType === 3 ? ` with ${(info.plte?.length ?? 0) / 3} palette entries` : ''} does not allow.`);
+        info.trns = data;
+    }
+}
+
+// The frame an fcTL chunk (its 26 bytes at d, after the sequence number) starts, checked against the canvas.
+function readFrameControl(dv: DataView, d: number, info: PngInfo): ApngFrame {
+    const i = info.frames.length;
+    const width = dv.getUint32(d + 4), height = dv.getUint32(d + 8), x = dv.getUint32(d + 12), y = dv.getUint32(d + 16);
+    const num = dv.getUint16(d + 20), den = dv.getUint16(d + 22), dispose = dv.getUint8(d + 24), blend = dv.getUint8(d + 25);
+    if (width === 0 || height === 0 || x + width > info.width || y + height > info.height) {
+        throw new Error(`APNG is corrupt: frame ${i} is ${width}x${height} at (${x}, ${y}), outside the ${info.width}x${info.height} canvas.`);
+    }
+    if (dispose > 2 || blend > 1) throw new Error(`APNG is corrupt: frame ${i} has dispose op ${dispose} and blend op ${blend}, expected 0..2 and 0..1.`);
+    // The default image's own fcTL (one before IDAT) must cover the canvas.
+    if (info.idat.length === 0 && (i > 0 || x !== 0 || y !== 0 || width !== info.width || height !== info.height)) {
+        throw new Error('APNG is corrupt: the frame before the image data must be the first and cover the whole canvas.');
+    }
+    // A zero denominator means 1/100 s; delays are kept in whole milliseconds.
+    return { x, y, width, height, delay: Math.round(num * 1000 / (den || 100)), dispose, blend, data: [] };
 }
 
 // Adds a piece of zlib data to a frame. Most frames have one piece: an array of one, where push would reserve 17

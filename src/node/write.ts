@@ -7,7 +7,7 @@ import { constants, fstatSync, unlinkSync, type BigIntStats } from 'node:fs';
 import { open, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-// Temporary file -> the output it is for, while written.
+// The temporary files being written, each with the output it is for.
 const inFlight = new Map<string, string>();
 
 /**

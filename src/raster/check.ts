@@ -1,14 +1,7 @@
-// Argument checks of CollisionRaster: masks, option objects, ids, point arrays, layer indices and layer sets.
-// Each throws with the value got and what was expected; none changes anything.
+// Argument checks of CollisionRaster: option objects, ids, point arrays, layer indices and layer sets (masks:
+// checkMask of core/mask.ts). Each throws with the value got and what was expected; none changes anything.
 import { describe } from '../base/check.js';
-import { MAX_ID } from './ids.js';
-import { Mask } from '../core/mask.js';
-
-/** @internal Throws unless `m` is a Mask that was not disposed. */
-export function checkMask(m: unknown): asserts m is Mask {
-    if (!(m instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(m)}.`);
-    if (m.disposed) throw new Error(`mask (${m}) was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
-}
+import { MAX_ID } from '../base/limits.js';
 
 /** @internal Throws unless `options` is a plain options object (`shape` names its fields in the message). */
 export function checkOptions(options: unknown, shape: string): void {

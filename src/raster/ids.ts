@@ -5,9 +5,6 @@ import { ctz, lastWordMask } from '../base/bits.js';
 import type { Clip } from '../kernels/kernels.js';
 import type { Mask } from '../core/mask.js';
 
-/** Largest stamp id; `-1` means "no id". */
-export const MAX_ID = 2 ** 31 - 1;
-
 // Largest raster that can hold ids: the id plane is one Int32Array entry per pixel.
 const MAX_ID_PIXELS = 2 ** 30;
 

@@ -5,12 +5,11 @@ import { checkCoord, checkInt, checkSize, describe } from '../base/check.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import { clip, JS, newClip, pick, pickFor, type Clip } from '../kernels/kernels.js';
 import { ANY, AREA, FIRST, queryPlanes } from './query.js';
-import { keepAlive, Mask, type Point, type Rect } from '../core/mask.js';
+import { checkMask, keepAlive, Mask, type Point, type Rect } from '../core/mask.js';
 import { RasterIds } from './ids.js';
-import { checkId, checkLayer, checkLayers, checkMask, checkOptions, checkPoints } from './check.js';
+import { checkId, checkLayer, checkLayers, checkOptions, checkPoints } from './check.js';
 import { castPlanes, type RasterRayHit } from '../rays/ray.js';
-
-export { MAX_ID } from './ids.js';
+import { MAX_LAYERS } from '../base/limits.js';
 
 /** Options of {@link CollisionRaster}. */
 export interface RasterOptions {
@@ -26,6 +25,12 @@ export interface StampOptions {
     layer?: number;
 }
 
+/** Where {@link CollisionRaster.erase} and {@link CollisionRaster.erasePixel} clear. */
+export interface EraseOptions {
+    /** Layer index (0..layerCount−1). @default 0 */
+    layer?: number;
+}
+
 /** Where {@link CollisionRaster.stampMany} and {@link CollisionRaster.stampPoints} write. */
 export interface StampManyOptions {
     /** Id of each copy (same length as the positions), for {@link CollisionRaster.hits}; none when absent. */
@@ -34,8 +39,6 @@ export interface StampManyOptions {
     layer?: number;
 }
 
-/** Largest number of layers in one raster: a layer set is one 32-bit word. */
-export const MAX_LAYERS = 32;
 
 // Clip scratch of the raster's calls (each fills it, then passes it to the kernel).
 const C: Clip = newClip();
@@ -127,7 +130,7 @@ export class CollisionRaster {
      * With `options.id` (0..2^31−1), every pixel it sets remembers that id for {@link hits}.
      */
     stamp(mask: Mask, x: number, y: number, options: StampOptions = {}): this {
-        checkMask(mask);
+        checkMask(mask, 'mask');
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         checkOptions(options, '{ id, layer }');
@@ -143,7 +146,7 @@ export class CollisionRaster {
      * `options.ids[i]` when given. Checks everything first, so a bad value leaves the raster unchanged.
      */
     stampMany(mask: Mask, xs: ArrayLike<number>, ys: ArrayLike<number>, options: StampManyOptions = {}): this {
-        checkMask(mask);
+        checkMask(mask, 'mask');
         checkOptions(options, '{ ids, layer }');
         const ids = options.ids, layer = options.layer ?? 0;
         checkPoints(xs, ys, ids);
@@ -177,11 +180,13 @@ export class CollisionRaster {
         this.ids.stamp(plane, mask, x, y, c, id, layer, heads);
     }
 
-    /** Clears the pixels of `layer` under `mask`'s set pixels (AND NOT), its top-left at (x, y): craters in terrain. Erased pixels lose their ids. */
-    erase(mask: Mask, x: number, y: number, layer = 0): this {
-        checkMask(mask);
+    /** Clears the pixels of layer `options.layer` (default 0) under `mask`'s set pixels (AND NOT), its top-left at (x, y): craters in terrain. Erased pixels lose their ids. */
+    erase(mask: Mask, x: number, y: number, options: EraseOptions = {}): this {
+        checkMask(mask, 'mask');
         x = checkCoord('x', x);
         y = checkCoord('y', y);
+        checkOptions(options, '{ layer }');
+        const layer = options.layer ?? 0;
         checkLayer(layer, this.layerCount);
         // Ids live in chains that are only read where the bit is set, so clearing bits is enough.
         this.planes[layer].erase(mask, x, y);
@@ -203,9 +208,11 @@ export class CollisionRaster {
     }
 
     /** Clears pixel (x, y) of `layer` and its ids; outside the raster it does nothing. */
-    erasePixel(x: number, y: number, layer = 0): this {
+    erasePixel(x: number, y: number, options: EraseOptions = {}): this {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
+        checkOptions(options, '{ layer }');
+        const layer = options.layer ?? 0;
         checkLayer(layer, this.layerCount);
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) return this;
         this.planes[layer].words[(x >>> 5) * this.height + y] &= ~(1 << (x & 31));
@@ -249,7 +256,7 @@ export class CollisionRaster {
 
     /** Whether a set pixel of `mask`, its top-left at (x, y), lies on a set pixel of any layer in `layers`. */
     test(mask: Mask, x: number, y: number, layers: number = this.allLayers): boolean {
-        checkMask(mask);
+        checkMask(mask, 'mask');
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         const k = this.select(layers);
@@ -258,7 +265,7 @@ export class CollisionRaster {
 
     /** Number of set pixels of `mask` at (x, y) lying on a set pixel of some layer in `layers` (each pixel counted once). */
     overlapArea(mask: Mask, x: number, y: number, layers: number = this.allLayers): number {
-        checkMask(mask);
+        checkMask(mask, 'mask');
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         const k = this.select(layers);
@@ -267,7 +274,7 @@ export class CollisionRaster {
 
     /** The first pixel (row-major) where `mask` at (x, y) meets a layer in `layers`, in raster coordinates, or `null`; with `out`, written there. */
     hitPoint(mask: Mask, x: number, y: number, layers: number = this.allLayers, out?: Point): Point | null {
-        checkMask(mask);
+        checkMask(mask, 'mask');
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         if (out === undefined) out = { x: 0, y: 0 };
@@ -296,7 +303,7 @@ export class CollisionRaster {
      * layer, then newest stamp first. With `out`, the array is refilled and returned.
      */
     hits(mask: Mask, x: number, y: number, layers: number = this.allLayers, out?: number[]): number[] {
-        checkMask(mask);
+        checkMask(mask, 'mask');
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         if (out === undefined) out = [];

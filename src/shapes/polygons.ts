@@ -1,16 +1,11 @@
 // toPolygons: a mask's exact (or simplified) outlines as polygons with holes.
 import { describe } from '../base/check.js';
-import { Mask } from '../core/mask.js';
+import { checkMask, type Mask } from '../core/mask.js';
 import { simplify } from './simplify.js';
 import { trace, type Traced } from './trace.js';
+import type { Polygon } from '../base/types.js';
 
-/** A polygon with holes: flat rings `[x0, y0, x1, y1, …]` in pixel-corner coordinates (y down). */
-export interface Polygon {
-    /** Outer ring, A > 0 (clockwise on screen) with A = ½ Σ (xᵢ·yᵢ₊₁ − xᵢ₊₁·yᵢ). */
-    outer: number[];
-    /** Hole rings, A < 0. */
-    holes: number[][];
-}
+export type { Polygon };
 
 /** Options of {@link toPolygons}. */
 export interface PolygonOptions {
@@ -24,7 +19,7 @@ export interface PolygonOptions {
  * collinear vertices): a pixel centre is inside the rings (even-odd) exactly when its bit is set.
  */
 export function toPolygons(mask: Mask, options: PolygonOptions = {}): Polygon[] {
-    if (!(mask instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(mask)}.`);
+    checkMask(mask, 'mask');
     if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
     const tolerance = options.tolerance ?? 0;
     if (typeof tolerance !== 'number' || !(tolerance >= 0) || tolerance === Infinity) {

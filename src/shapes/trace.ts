@@ -92,6 +92,27 @@ function labelRuns4(words: Uint32Array, width: number, height: number): { x0: In
 
 /** Traces every ring of the mask held in `words` (strip layout). */
 export function trace(words: Uint32Array, width: number, height: number): Traced {
+    const corners = sweep(words, width, height);
+    const walk = walkRings(corners);
+    return emitRings(corners, walk, labelRuns4(words, width, height));
+}
+
+// The corners of the boundary, each linked to the next corner of its walk (`next`). A saddle's two corners at one
+// point are each other's `twin` (-1 elsewhere).
+interface Corners {
+    nodes: number;
+    nx: Int32Array;
+    ny: Int32Array;
+    next: Int32Array;
+    twin: Int32Array;
+    /** 1 where the corner ends a span (in its direction of travel), 0 where it starts one. */
+    isEnd: Uint8Array;
+    saddles: number;
+}
+
+// The sweep down the row boundaries: every span end becomes a corner, linked along its span at once, and to the
+// next corner down its column (a vertical edge) when the sweep reaches that one.
+function sweep(words: Uint32Array, width: number, height: number): Corners {
     const strips = (width + 31) >>> 5;
     let cap = 1024, nodes = 0;
     let nx = new Int32Array(cap), ny = new Int32Array(cap), next = new Int32Array(cap), twin = new Int32Array(cap);
@@ -155,8 +176,14 @@ export function trace(words: Uint32Array, width: number, height: number): Traced
             }
         }
     }
+    return { nodes, nx, ny, next, twin, isEnd, saddles };
+}
 
-    // Rings in sweep order: each starts at its top-left corner, the left end of a span.
+// The closed walks through the corners, in sweep order: walk r is order[firsts[r] .. firsts[r] + lens[r] - 1],
+// starting at its top-left corner (the left end of a span); `pinched` where it passes a saddle twice.
+interface Walks { order: Int32Array; firsts: number[]; lens: number[]; pinched: Uint8Array }
+
+function walkRings({ nodes, next, twin, saddles }: Corners): Walks {
     const ringOf = new Int32Array(nodes).fill(-1);
     const order = new Int32Array(nodes);
     const firsts: number[] = [], lens: number[] = [];
@@ -172,8 +199,11 @@ export function trace(words: Uint32Array, width: number, height: number): Traced
     if (saddles > 0) {
         for (let n = 0; n < nodes; n++) if (twin[n] > n && ringOf[n] === ringOf[twin[n]]) pinched[ringOf[n]] = 1;
     }
+    return { order, firsts, lens, pinched };
+}
 
-    const runs = labelRuns4(words, width, height);
+// The rings: each walk, split where it is pinched, with the component its first corner bounds (from the runs).
+function emitRings({ nodes, nx, ny, twin, isEnd, saddles }: Corners, { order, firsts, lens, pinched }: Walks, runs: ReturnType<typeof labelRuns4>): Traced {
     const labelAt = (x: number, y: number): number => {
         let lo = runs.rowStart[y], hi = runs.rowStart[y + 1] - 1;
         while (lo < hi) {

@@ -318,13 +318,27 @@ export function triangulate(xy: ArrayLike<number>, rings: ArrayLike<number>): nu
     reserve(n + 2 * nr + 2);
     used = 0;
     const out: number[] = [];
+    zOrderBox(xy, n);
+    const { pointOf, count } = numberPoints(xy, n);
+    const outer = markShared(ring(xy, rings[0], rings[1], true), pointOf, count);
+    if (outer < 0 || N[outer] === P[outer]) return out;
+    clip(joinHoles(xy, rings, outer, pointOf, count), out, 0);
+    return out;
+}
+
+// The quantisation of the z-order keys: the bounding box of the first n vertices of xy.
+function zOrderBox(xy: ArrayLike<number>, n: number): void {
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (let i = 0; i < n; i++) {
         x0 = Math.min(x0, xy[2 * i]); x1 = Math.max(x1, xy[2 * i]); y0 = Math.min(y0, xy[2 * i + 1]); y1 = Math.max(y1, xy[2 * i + 1]);
     }
     zx = x0; zy = y0;
     zs = x1 - x0 > 0 || y1 - y0 > 0 ? 32767 / Math.max(x1 - x0, y1 - y0) : 0;
-    // Points numbered (vertices at the same point share a number), with how many vertices are there.
+}
+
+// Points numbered (vertices at the same point share a number): `pointOf` per vertex, and `count` per point how
+// many vertices are there.
+function numberPoints(xy: ArrayLike<number>, n: number): { pointOf: Int32Array; count: number[] } {
     const byPoint = new Int32Array(n);
     for (let i = 0; i < n; i++) byPoint[i] = i;
     byPoint.sort((i, j) => xy[2 * i] - xy[2 * j] || xy[2 * i + 1] - xy[2 * j + 1]);
@@ -334,17 +348,24 @@ export function triangulate(xy: ArrayLike<number>, rings: ArrayLike<number>): nu
         if (k > 0 && xy[2 * i] === xy[2 * j] && xy[2 * i + 1] === xy[2 * j + 1]) count[pointOf[i] = pointOf[j]]++;
         else { pointOf[i] = count.length; count.push(1); }
     }
+    return { pointOf, count };
+}
+
+// Marks (T) the nodes of the ring at `start` (if any) at points where rings touch, before any filtering can
+// drop a straight pass through one; returns `start`.
+function markShared(start: number, pointOf: Int32Array, count: number[]): number {
+    if (start >= 0) { let p = start; do { if (count[pointOf[I[p]]] > 1) T[p] = 1; p = N[p]; } while (p !== start); }
+    return start;
+}
+
+// Joins every hole (rings 1.. of `rings`) into the outer ring at `outer`; returns a node of the joined ring.
+// Holes that touch the outer ring (or a hole already joined) at a vertex are spliced in at that vertex,
+// into the pass of the ring whose inside holds the hole's edges: a bridge elsewhere would leave two
+// passes through the point with overlapping insides, and ears cut across the hole. The others get a
+// bridge to the left (Eberly), leftmost first.
+function joinHoles(xy: ArrayLike<number>, rings: ArrayLike<number>, outer: number, pointOf: Int32Array, count: number[]): number {
     const point = (p: number): number => pointOf[I[p]];
-    // Points where rings touch, marked before any filtering can drop a straight pass through one.
-    const mark = (start: number): number => {
-        if (start >= 0) { let p = start; do { if (count[point(p)] > 1) T[p] = 1; p = N[p]; } while (p !== start); }
-        return start;
-    };
-    let outer = mark(ring(xy, rings[0], rings[1], true));
-    if (outer < 0 || N[outer] === P[outer]) return out;
-    // Holes that touch the outer ring (or a hole already joined) at a vertex are spliced in at that vertex,
-    // into the pass of the ring whose inside holds the hole's edges: a bridge elsewhere would leave two
-    // passes through the point with overlapping insides, and ears cut across the hole.
+    // The joined ring's nodes at each point.
     const at: (number[] | undefined)[] = new Array(count.length);
     const add = (p: number): void => {
         const list = at[point(p)];
@@ -357,20 +378,7 @@ export function triangulate(xy: ArrayLike<number>, rings: ArrayLike<number>): nu
     };
     const live = (p: number): boolean => N[P[p]] === p && P[N[p]] === p;
     index(outer);
-    // Holes still to join, in order; per hole its vertices at shared points (the only ones a splice can
-    // use), its leftmost vertex, and per shared point the holes through it.
-    const holes: number[] = [], shared: number[][] = [], holesAt: number[][] = [];
-    for (let k = 1; k < nr; k++) {
-        const h0 = mark(ring(xy, rings[k], rings[k + 1], false));
-        if (h0 < 0) continue;
-        const j = holes.length, mine: number[] = [];
-        let h = h0;
-        do {
-            if (T[h]) { mine.push(h); (holesAt[point(h)] ??= []).push(j); }
-            h = N[h];
-        } while (h !== h0);
-        holes.push(h0); shared.push(mine);
-    }
+    const { holes, shared, holesAt } = collectHoles(xy, rings, pointOf, count);
     const lefts = holes.map(h0 => {
         let left = h0;
         for (let p = N[h0]; p !== h0; p = N[p]) if (X[p] < X[left] || (X[p] === X[left] && Y[p] < Y[left])) left = p;
@@ -381,32 +389,11 @@ export function triangulate(xy: ArrayLike<number>, rings: ArrayLike<number>): nu
     const pending = new Uint8Array(holes.length).fill(1), queued = new Uint8Array(holes.length).fill(1);
     // Holes to look at again (every one at first), smallest index first: a min-heap.
     const heap = holes.map((_, j) => j);
-    const push = (j: number): void => {
-        let i = heap.length;
-        heap.push(j);
-        while (i > 0 && heap[(i - 1) >> 1] > j) { heap[i] = heap[(i - 1) >> 1]; i = (i - 1) >> 1; }
-        heap[i] = j;
-    };
-    const pop = (): number => {
-        const top = heap[0], last = heap.pop()!;
-        if (heap.length) {
-            let i = 0;
-            for (;;) {
-                let c = 2 * i + 1;
-                if (c >= heap.length) break;
-                if (c + 1 < heap.length && heap[c + 1] < heap[c]) c++;
-                if (heap[c] >= last) break;
-                heap[i] = heap[c]; i = c;
-            }
-            heap[i] = last;
-        }
-        return top;
-    };
     // A hole is looked at again only when the joined ring changed at one of its points: links of a
     // node there changed, or a node was added there.
     const requeue = (): void => {
         for (const p of touched!) {
-            for (const j of holesAt[point(p)] ?? []) if (pending[j] && !queued[j]) { queued[j] = 1; push(j); }
+            for (const j of holesAt[point(p)] ?? []) if (pending[j] && !queued[j]) { queued[j] = 1; heapPush(heap, j); }
         }
         touched!.length = 0;
     };
@@ -423,7 +410,7 @@ export function triangulate(xy: ArrayLike<number>, rings: ArrayLike<number>): nu
         for (let next = 0; ;) {
             // The first hole in order that touches the joined ring where a splice fits is spliced in, until none does.
             while (heap.length) {
-                const j = pop();
+                const j = heapPop(heap);
                 queued[j] = 0;
                 if (!pending[j]) continue;
                 for (const h of shared[j]) {
@@ -445,6 +432,48 @@ export function triangulate(xy: ArrayLike<number>, rings: ArrayLike<number>): nu
     } finally {
         touched = null;
     }
-    clip(outer, out, 0);
-    return out;
+    return outer;
+}
+
+// The holes' rings (rings 1.. of `rings`, empty ones left out), in order: per hole a node, its nodes at shared
+// points (the only ones a splice can use), and per shared point the holes through it.
+function collectHoles(xy: ArrayLike<number>, rings: ArrayLike<number>, pointOf: Int32Array, count: number[]): { holes: number[]; shared: number[][]; holesAt: number[][] } {
+    const holes: number[] = [], shared: number[][] = [], holesAt: number[][] = [];
+    for (let k = 1; k < rings.length - 1; k++) {
+        const h0 = markShared(ring(xy, rings[k], rings[k + 1], false), pointOf, count);
+        if (h0 < 0) continue;
+        const j = holes.length, mine: number[] = [];
+        let h = h0;
+        do {
+            if (T[h]) { mine.push(h); (holesAt[pointOf[I[h]]] ??= []).push(j); }
+            h = N[h];
+        } while (h !== h0);
+        holes.push(h0); shared.push(mine);
+    }
+    return { holes, shared, holesAt };
+}
+
+// Adds j to the min-heap `heap`.
+function heapPush(heap: number[], j: number): void {
+    let i = heap.length;
+    heap.push(j);
+    while (i > 0 && heap[(i - 1) >> 1] > j) { heap[i] = heap[(i - 1) >> 1]; i = (i - 1) >> 1; }
+    heap[i] = j;
+}
+
+// Takes the smallest entry off the min-heap `heap` (not empty).
+function heapPop(heap: number[]): number {
+    const top = heap[0], last = heap.pop()!;
+    if (heap.length) {
+        let i = 0;
+        for (;;) {
+            let c = 2 * i + 1;
+            if (c >= heap.length) break;
+            if (c + 1 < heap.length && heap[c + 1] < heap[c]) c++;
+            if (heap[c] >= last) break;
+            heap[i] = heap[c]; i = c;
+        }
+        heap[i] = last;
+    }
+    return top;
 }

@@ -2,7 +2,6 @@
 import type { CollisionLayer } from '../layers/layer.js';
 import type { Mask } from '../core/mask.js';
 import type { Transform } from '../core/transform.js';
-import type { World } from './world.js';
 
 /** Options of {@link World.add}. */
 export interface BodyOptions<T = unknown> extends Transform {
@@ -44,6 +43,13 @@ export interface Pair<T = unknown> {
     b: Body<T>;
 }
 
+// What a body handle reads of its World's state (world/state.ts satisfies it): the handle needs nothing more.
+interface BodyStore {
+    readonly posX: Float64Array;
+    readonly posY: Float64Array;
+    readonly source: readonly (Mask | null)[];
+}
+
 /** A body in a {@link World}: a light handle; its state lives in the world's typed arrays. */
 export class Body<T = unknown> {
     /** Unique, increasing in the order bodies and layers were added; never reused. */
@@ -54,13 +60,13 @@ export class Body<T = unknown> {
     data: T;
     /** @internal Slot in the world's arrays (layer index for layers); −1 once removed. */
     slot: number;
-    /** @internal */
-    declare readonly world: World<T>;
+    /** @internal The state of the World the body belongs to. */
+    declare readonly state: BodyStore;
 
     /** @internal Use {@link World.add} or {@link World.addLayer}. */
-    constructor(world: World<T>, id: number, slot: number, data: T, layer: CollisionLayer | null) {
+    constructor(state: BodyStore, id: number, slot: number, data: T, layer: CollisionLayer | null) {
         // Not enumerable, so logging a body shows the body rather than its whole world.
-        Object.defineProperty(this, 'world', { value: world });
+        Object.defineProperty(this, 'state', { value: state });
         this.id = id;
         this.slot = slot;
         this.data = data;
@@ -70,10 +76,10 @@ export class Body<T = unknown> {
     /** Whether the body was removed from its world. */
     get removed(): boolean { return this.slot < 0; }
     /** Position as given (not floored); 0 for layers. */
-    get x(): number { return this.layer || this.slot < 0 ? 0 : this.world.posX[this.slot]; }
-    get y(): number { return this.layer || this.slot < 0 ? 0 : this.world.posY[this.slot]; }
+    get x(): number { return this.layer || this.slot < 0 ? 0 : this.state.posX[this.slot]; }
+    get y(): number { return this.layer || this.slot < 0 ? 0 : this.state.posY[this.slot]; }
     /** The untransformed mask, or `null` for a layer. */
-    get mask(): Mask | null { return this.layer || this.slot < 0 ? null : this.world.source[this.slot]; }
+    get mask(): Mask | null { return this.layer || this.slot < 0 ? null : this.state.source[this.slot]; }
 
     /** `<Body id>`. */
     toString(): string { return `<Body ${this.id}>`; }

@@ -1,10 +1,10 @@
-// A World's grid upkeep: the grid rebuilt from the live bodies when stale, and candidate lookup from the last
+// A World state's grid upkeep: the grid rebuilt from the live bodies when stale, and candidate lookup from the last
 // grid plus the bodies changed since, so queries between steps cost O(cells + changes), not a rebuild.
 import { sortById, type Body } from './body.js';
-import type { World } from './world.js';
+import type { WorldState } from './state.js';
 
 /** @internal Rebuilds the grid from every live body with a category and a non-empty box, unless nothing changed. */
-export function rebuildGrid<T>(w: World<T>): void {
+export function rebuildGrid<T>(w: WorldState<T>): void {
     if (w.gridValid && w.movedCount === 0 && !w.removedSinceBuild) return;
     const { cat, list, moved, movedList } = w;
     const { x0, y0, x1, y1 } = w.boxes;
@@ -44,7 +44,7 @@ export function rebuildGrid<T>(w: World<T>): void {
  * @internal Makes the grid usable for a query: rebuilt when invalid or once more than an eighth of the
  * bodies changed since it was built (the changed ones are otherwise scanned one by one).
  */
-export function refreshGrid<T>(w: World<T>): void {
+export function refreshGrid<T>(w: WorldState<T>): void {
     if (!w.gridValid || w.movedCount > Math.max(64, w.live >> 3)) rebuildGrid(w);
 }
 
@@ -52,7 +52,7 @@ export function refreshGrid<T>(w: World<T>): void {
  * @internal Live bodies with (category & f) ≠ 0 whose boxes meet [qx0, qx1) × [qy0, qy1), sorted by id, into
  * out; returns their count. Uses the last grid plus the bodies changed since (removed ones are skipped by their flag).
  */
-export function gridCandidates<T>(w: World<T>, qx0: number, qy0: number, qx1: number, qy1: number, f: number, out: Body<T>[]): number {
+export function gridCandidates<T>(w: WorldState<T>, qx0: number, qy0: number, qx1: number, qy1: number, f: number, out: Body<T>[]): number {
     refreshGrid(w);
     const { x0, y0, x1, y1 } = w.boxes;
     const { cat, bodies, seen, movedList, qbuf } = w;

@@ -2,10 +2,11 @@
 // layers share one implementation. Everything here runs on request (one contact, one sweep), never inside the pair loop.
 import { Body, byId } from './body.js';
 import { coord } from '../base/check.js';
+import { MAX_SWEEP } from '../base/limits.js';
 import type { CollisionLayer } from '../layers/layer.js';
-import { eachSet } from '../core/shape.js';
+import { boundingRect, eachSet } from '../core/shape.js';
 import type { Mask, Point, Rect } from '../core/mask.js';
-import type { World } from './world.js';
+import { slotOf, type WorldState } from './state.js';
 import { gridCandidates } from './cells.js';
 
 /** A unit normal and an integer push-out vector, written by {@link estimateNormal} and {@link pushOut}. */
@@ -49,9 +50,6 @@ export function pushOut(overlaps: (dx: number, dy: number) => boolean, nx: numbe
     out.pushY = py;
 }
 
-/** Longest sweep, in pixel steps (|dx| + |dy|): each step is tested, so a sweep costs up to that many tests. */
-export const MAX_SWEEP = 2 ** 20;
-
 /** Contact details of two overlapping bodies, in world pixels; the push and normal move `a` out of `b`. */
 export interface Contact extends NormalOut {
     /** First overlapping pixel in row-major order (top row first, then leftmost). */
@@ -63,7 +61,7 @@ export interface Contact extends NormalOut {
     box: Rect;
 }
 
-/** Result of {@link World.sweep}. */
+/** Result of `World.sweep`. */
 export interface SweepHit<T = unknown> {
     /** The body (or layer) hit first. */
     body: Body<T>;
@@ -78,9 +76,9 @@ export interface SweepHit<T = unknown> {
 }
 
 /** @internal World.contact: fills `out`, returns whether `a` and `b` overlap. */
-export function contactInto<T>(w: World<T>, a: Body<T>, b: Body<T>, out: Contact): boolean {
-    const sa = w.slotOf(a, 'contact');
-    if (!(b instanceof Body) || b.world !== w || b.slot < 0) w.slotOf(b, 'contact');
+export function contactInto<T>(w: WorldState<T>, a: Body<T>, b: Body<T>, out: Contact): boolean {
+    const sa = slotOf(w, a, 'contact');
+    if (!(b instanceof Body) || b.state !== w || b.slot < 0) slotOf(w, b, 'contact');
     if (a === b) throw new Error(`contact() needs two different bodies, got ${a} twice.`);
     const { x0, y0, x1, y1 } = w.boxes;
     const ma = w.masks[sa] as Mask, ax = x0[sa], ay = y0[sa];
@@ -115,7 +113,7 @@ export function contactInto<T>(w: World<T>, a: Body<T>, b: Body<T>, out: Contact
         fx = (x0[sa] + x1[sa]) - (x0[sb] + x1[sb]);
         fy = (y0[sa] + y1[sa]) - (y0[sb] + y1[sb]);
         limit = 2 * (ma.width + mb.width + ma.height + mb.height) + 2;
-        const r = ma.overlapMask(mb, dx, dy).boundingRect() as Rect;
+        const r = boundingRect(ma.overlapMask(mb, dx, dy)) as Rect;
         out.box.x = r.x + ax; out.box.y = r.y + ay; out.box.width = r.width; out.box.height = r.height;
     }
     out.x = p.x;
@@ -126,8 +124,8 @@ export function contactInto<T>(w: World<T>, a: Body<T>, b: Body<T>, out: Contact
     return true;
 }
 /** @internal World.sweep: fills `out`, returns whether something was hit. */
-export function sweepInto<T>(world: World<T>, body: Body<T>, toX: number, toY: number, out: SweepHit<T>): boolean {
-    const s = world.slotOf(body, 'sweep');
+export function sweepInto<T>(world: WorldState<T>, body: Body<T>, toX: number, toY: number, out: SweepHit<T>): boolean {
+    const s = slotOf(world, body, 'sweep');
     const tx = coord('toX', toX), ty = coord('toY', toY);
     const { x0, y0, x1, y1 } = world.boxes;
     const mask = world.masks[s] as Mask, w = mask.width, h = mask.height;

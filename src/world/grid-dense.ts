@@ -1,7 +1,6 @@
 // The dense grid's cells, kept from one build to the next: per bucket its count and its entries (slots), with room
 // to grow in place; per slot the cells it was put in. A build moves only the bodies that changed cells (at 1k
-// sprites moving 3 px a step, about 5% of them): rewriting every entry each build was a third of a World step at
-// 1k (bench:world 1k 0.101 → 0.068 ms per step, 10k 1.07 → 0.83 ms).
+// sprites moving 3 px a step, about 5% of them), where rewriting every entry each build cost a third of a step.
 
 import { grow, growCopy } from '../base/grow.js';
 

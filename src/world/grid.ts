@@ -1,7 +1,6 @@
-// Broad phase: a flat uniform grid over the bodies' boxes, updated every frame.
-// Measured for thousands of similar-sized moving sprites (research §1.5, Node 20, 24–40 px sprites):
-// 0.13 / 0.66 / 3.4 / 8.2 ms at 1k / 5k / 20k / 50k, against 11.5 ms for sort-and-sweep, 26 ms for a
-// Flatbush rebuild and 231 ms for a dynamic AABB tree at 20k. The dense grid (grid-dense.ts) keeps its
+// Broad phase: a flat uniform grid over the bodies' boxes, updated every frame. For thousands of
+// similar-sized moving sprites it beats sort-and-sweep, a packed R-tree rebuilt per frame and a dynamic AABB
+// tree (docs/performance.md has the figures). The dense grid (grid-dense.ts) keeps its
 // cells between builds and moves only the bodies that changed cells; the hashed one is counted and
 // filled afresh each build, O(n).
 //
@@ -14,12 +13,11 @@
 
 import { DenseCells } from './grid-dense.js';
 import { grow, growCopy } from '../base/grow.js';
+import { MAX_PAIRS } from '../base/limits.js';
 
 /** A body wider or taller than this many cells goes to the large list instead of the grid. */
 const LARGE_CELLS = 4;
 
-/** Most candidate pairs (bodies whose boxes overlap) one detection collects: 2^24. */
-export const MAX_PAIRS = 2 ** 24;
 
 /** Boxes of the bodies, indexed by slot: half-open [x0, x1) × [y0, y1) in world pixels. */
 export interface Boxes {
@@ -191,9 +189,9 @@ export class Grid {
      * the filter drops (`cat[i] & colw[j]` and `cat[j] & colw[i]` both non-zero, and not the same
      * non-zero group), with their offsets and the work estimate ({@link work}); returns the pair count. The
      * offsets and work come from the box data this loop already holds: computed later from the slot
-     * arrays, they were a cache miss per read at 100k bodies (issue 12). Filtering here, before a pair is written, took the demo's
-     * 10,000-sprite stress step from 8.9 to 3.9 ms (the filter before the box test: 7.5 ms after it): most of
-     * its candidate pairs are bullets that ignore each other.
+     * arrays, they were a cache miss per read at 100k bodies. Filtering here, before a pair is written (and before
+     * the box test), makes the demo's 10,000-sprite stress step about twice as fast: most of its candidate pairs
+     * are bullets that ignore each other.
      */
     collectPairs(cat: Int32Array, colw: Int32Array, grp: Int32Array): number {
         const boxes = this.boxes;

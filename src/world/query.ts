@@ -1,12 +1,12 @@
 // World queries: bodies and layers under a point, a rectangle or a mask, sorted by id, layers last.
 import type { Body } from './body.js';
-import { checkBits, checkCoord, checkSize, describe } from '../base/check.js';
-import { Mask } from '../core/mask.js';
-import type { World } from './world.js';
+import { checkBits, checkCoord, checkSize } from '../base/check.js';
+import { checkMask, Mask } from '../core/mask.js';
+import type { WorldState } from './state.js';
 import { gridCandidates } from './cells.js';
 
 /** @internal */
-export function queryPointInto<T>(w: World<T>, x: number, y: number, out: Body<T>[], filter = 0xffffffff): number {
+export function queryPointInto<T>(w: WorldState<T>, x: number, y: number, out: Body<T>[], filter = 0xffffffff): number {
     const px = checkCoord('x', x), py = checkCoord('y', y);
     const f = checkBits('filter', filter);
     const n = gridCandidates(w, px, py, px + 1, py + 1, f, out);
@@ -22,7 +22,7 @@ export function queryPointInto<T>(w: World<T>, x: number, y: number, out: Body<T
     return finish(out, m);
 }
 /** @internal */
-export function queryRectInto<T>(w: World<T>, x: number, y: number, width: number, height: number, out: Body<T>[], filter = 0xffffffff): number {
+export function queryRectInto<T>(w: WorldState<T>, x: number, y: number, width: number, height: number, out: Body<T>[], filter = 0xffffffff): number {
     const rx = checkCoord('x', x), ry = checkCoord('y', y);
     checkSize('width', width);
     checkSize('height', height);
@@ -46,8 +46,8 @@ export function queryRectInto<T>(w: World<T>, x: number, y: number, width: numbe
     return finish(out, m);
 }
 /** @internal */
-export function queryMaskInto<T>(w: World<T>, mask: Mask, x: number, y: number, out: Body<T>[], filter = 0xffffffff): number {
-    checkMask(mask);
+export function queryMaskInto<T>(w: WorldState<T>, mask: Mask, x: number, y: number, out: Body<T>[], filter = 0xffffffff): number {
+    checkMask(mask, 'mask');
     const mx = checkCoord('x', x), my = checkCoord('y', y);
     const f = checkBits('filter', filter);
     if (mask.width === 0 || mask.height === 0) return finish(out, 0);
@@ -81,9 +81,4 @@ function anyInRect(mask: Mask, x0: number, y0: number, x1: number, y1: number): 
         for (let y = y0, i = s * height + y0; y < y1; y++, i++) if ((words[i] & bits) !== 0) return true;
     }
     return false;
-}
-
-/** @internal Throws unless `m` is a Mask. */
-export function checkMask(m: unknown): asserts m is Mask {
-    if (!(m instanceof Mask)) throw new TypeError(`mask must be a Mask, got ${describe(m)}.`);
 }

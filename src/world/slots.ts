@@ -1,11 +1,11 @@
-// A World's slot storage upkeep: growing the per-slot typed arrays, placing a slot's transformed mask and
+// A World state's slot upkeep: growing the per-slot typed arrays, placing a slot's transformed mask and
 // box, marking changed slots for the grid, and recycling removed slots (with the id-order ranks) at detection.
 import type { Body } from './body.js';
 import type { Mask } from '../core/mask.js';
-import type { World } from './world.js';
+import type { WorldState } from './state.js';
 
 /** @internal Recomputes the transformed mask, offset and box of slot s. */
-export function placeSlot<T>(w: World<T>, s: number): void {
+export function placeSlot<T>(w: WorldState<T>, s: number): void {
     const t = w.tf[s];
     const p = w.transforms.get(w.source[s] as Mask, t.angle, t.scaleX, t.scaleY, t.flipX, t.flipY);
     w.masks[s] = p.mask;
@@ -20,14 +20,14 @@ export function placeSlot<T>(w: World<T>, s: number): void {
 }
 
 /** @internal Marks slot s as changed since the grid was built. */
-export function touchSlot<T>(w: World<T>, s: number): void {
+export function touchSlot<T>(w: WorldState<T>, s: number): void {
     if (!w.gridValid || w.moved[s]) return;
     w.moved[s] = 1;
     w.movedList[w.movedCount++] = s;
 }
 
 /** @internal Recycles removed slots and refreshes ranks (position in id order) for the pair sort keys. */
-export function flushSlots<T>(w: World<T>): void {
+export function flushSlots<T>(w: WorldState<T>): void {
     if (w.pendingFree.length > 0) {
         for (const s of w.pendingFree) {
             w.bodies[s] = null;
@@ -51,7 +51,7 @@ export function flushSlots<T>(w: World<T>): void {
 }
 
 /** @internal Grows every per-slot array to `cap` slots, keeping their contents. */
-export function growSlots<T>(w: World<T>, cap: number): void {
+export function growSlots<T>(w: WorldState<T>, cap: number): void {
     const f64 = (a: Float64Array) => { const b = new Float64Array(cap); b.set(a); return b; };
     const i32 = (a: Int32Array) => { const b = new Int32Array(cap); b.set(a); return b; };
     w.posX = f64(w.posX); w.posY = f64(w.posY);

@@ -1,25 +1,26 @@
-// The World: its public API over bodies stored in typed arrays by slot, the step and its begin/stay/end events.
-// Slot upkeep is in world-slots.ts, the grid's upkeep in world-grid.ts, detection in pairs.ts, events in
-// events.ts, queries in query.ts, contacts and sweeps in contact.ts.
-import { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
+// The World: the public face over a WorldState (state.ts). Slot upkeep is in slots.ts, the grid's upkeep in
+// cells.ts, detection in pairs.ts, events in events.ts, queries in query.ts, contacts and sweeps in contact.ts,
+// the ray search in ray.ts; each takes the state.
 import { checkBits, checkInt, coord, describe } from '../base/check.js';
-import { contactInto, sweepInto, type Contact, type SweepHit } from './contact.js';
-import { PairEvents, type PairListener, type WorldEvent } from './events.js';
-import { Grid } from './grid.js';
+import { checkMask, type Mask } from '../core/mask.js';
+import { checkTransform, type Transform } from '../core/transform.js';
 import type { CollisionLayer } from '../layers/layer.js';
-import { detectPairs, PairList } from './pairs.js';
-import { Mask, type Point } from '../core/mask.js';
-import { checkMask, queryMaskInto, queryPointInto, queryRectInto } from './query.js';
-import type { ThreadPool } from '../threads/pool.js';
 import type { CollisionRaster } from '../raster/raster.js';
-import { checkTransform, TransformCache, type Transform } from '../core/transform.js';
-import { castWorld, type WorldRayHit } from '../rays/ray.js';
+import type { ThreadPool } from '../threads/pool.js';
+import { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 import { refreshGrid } from './cells.js';
+import { contactInto, sweepInto, type Contact, type SweepHit } from './contact.js';
+import type { PairListener, WorldEvent } from './events.js';
+import { detectPairs } from './pairs.js';
+import { queryMaskInto, queryPointInto, queryRectInto } from './query.js';
+import { castWorld, type WorldRayHit } from './ray.js';
 import { growSlots, placeSlot, touchSlot } from './slots.js';
+import { isLayerOf, slotOf, WorldState } from './state.js';
 
 export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 export type { Contact, SweepHit } from './contact.js';
 export type { PairListener, WorldEvent } from './events.js';
+export type { WorldRayHit } from './ray.js';
 
 /** Options of the {@link World} constructor. */
 export interface WorldOptions {
@@ -46,112 +47,8 @@ export interface WorldOptions {
  * world.step();
  */
 export class World<T = unknown> {
-    /** @internal Raw positions by slot. */
-    posX = new Float64Array(64);
-    /** @internal */
-    posY = new Float64Array(64);
-    /** @internal Untransformed masks by slot. */
-    source: (Mask | null)[] = [];
-
-    /** @internal */
-    readonly grid = new Grid();
-    /** @internal */
-    readonly transforms: TransformCache;
-    /** @internal */
-    readonly fixedCell: number;
-    /** @internal */
-    cap = 64;
-    /** @internal */
-    used = 0;
-    /** @internal */
-    nextId = 1;
-    /** @internal */
-    live = 0;
-    /** @internal */
-    boxes = { x0: new Float64Array(64), y0: new Float64Array(64), x1: new Float64Array(64), y1: new Float64Array(64) };
-    /** @internal */
-    offX = new Int32Array(64);
-    /** @internal */
-    offY = new Int32Array(64);
-    /** @internal */
-    cat = new Int32Array(64);
-    /** @internal */
-    colw = new Int32Array(64);
-    /** @internal */
-    grp = new Int32Array(64);
-    /** @internal */
-    rank = new Int32Array(64);
-    /** @internal */
-    seen = new Int32Array(64);
-    /** @internal */
-    qbuf = new Int32Array(64);
-    /** @internal */
-    moved = new Uint8Array(64);
-    /** @internal */
-    masks: (Mask | null)[] = [];
-    // Transform per slot (not hot: read when placing a mask).
-    /** @internal */
-    tf: Required<Transform>[] = [];
-    /** @internal */
-    bodies: (Body<T> | null)[] = [];
-    /** @internal */
-    free: number[] = [];
-    /** @internal */
-    pendingFree: number[] = [];
-    /** @internal */
-    order = new Int32Array(64);
-    /** @internal */
-    orderCount = 0;
-    /** @internal */
-    ranksDirty = false;
-    /** @internal Live bodies by rank (id order). */
-    byRank: Body<T>[] = [];
-    /** @internal */
-    list = new Int32Array(64);
-    /** @internal Bounds of the boxes at the last grid build: x0, y0, x1, y1. */
-    bounds = [0, 0, 0, 0];
-    /** @internal */
-    movedList = new Int32Array(64);
-    /** @internal */
-    movedCount = 0;
-    /** @internal */
-    gridValid = false;
-    /** @internal */
-    removedSinceBuild = false;
-    /** @internal */
-    token = 0;
-    /** @internal */
-    pairList = new PairList();
-    // Narrow phase results per candidate pair (the batch itself is the grid's pairs), and the last step's estimated words.
-    /** @internal */
-    batchHits = new Uint8Array(1024);
-    /** @internal */
-    lastWork = 0;
-    /** @internal */
-    pool: ThreadPool | null = null;
-    /** @internal */
-    layers: Body<T>[] = [];
-    /** @internal */
-    layerCat: number[] = [];
-    /** @internal */
-    layerColw: number[] = [];
-    /** @internal Per layer its bounds at the last detection (pairs.ts). */
-    layerBox = new Float64Array(8);
-    /** @internal */
-    hitA: Body<T>[] = [];
-    /** @internal */
-    hitB: Body<T>[] = [];
-    /** @internal */
-    hitCount = 0;
-    /** @internal */
-    events = new PairEvents<T>();
-
-    /** @internal */
-    rectMask = new Mask(0, 0);
-    /** @internal */
-    scratch: Body<T>[] = [];
-    /** @internal */
-    point: Point = { x: 0, y: 0 };
+    // Everything the World holds; not enumerable, so logging a World shows no typed arrays.
+    readonly #st: WorldState<T>;
 
     constructor(options: WorldOptions = {}) {
         if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
@@ -160,54 +57,53 @@ export class World<T = unknown> {
             checkInt('cellSize', cs, 1, 2 ** 24);
             if ((cs & (cs - 1)) !== 0) throw new RangeError(`cellSize must be a power of two, got ${cs}; try ${2 ** Math.ceil(Math.log2(cs))}.`);
         }
-        this.fixedCell = cs ?? 0;
-        this.transforms = new TransformCache(options.angleSteps ?? 256);
+        this.#st = new WorldState<T>(cs ?? 0, options.angleSteps ?? 256);
         this.threads = options.threads ?? null;
     }
 
     /** Worker threads sharing the narrow phase, or null; may be changed between steps. */
-    get threads(): ThreadPool | null { return this.pool; }
+    get threads(): ThreadPool | null { return this.#st.pool; }
     set threads(pool: ThreadPool | null) {
         // Duck-typed, not instanceof: the World must not pull the worker code into bundles without threads.
         if (pool !== null && (typeof pool !== 'object' || typeof (pool as Partial<ThreadPool>).run !== 'function' || typeof (pool as Partial<ThreadPool>).wake !== 'function')) {
             throw new TypeError(`threads must be a ThreadPool (from 'hitmask/threads') or null, got ${describe(pool)}.`);
         }
-        this.pool = pool;
+        this.#st.pool = pool;
     }
 
     /** Number of live bodies (layers not counted). */
-    get size(): number { return this.live; }
+    get size(): number { return this.#st.live; }
 
     /** Adds a body; see {@link BodyOptions}. */
     add(options: BodyOptions<T>): Body<T> {
         if (options == null || typeof options !== 'object') throw new TypeError(`add() needs an options object { x, y, mask }, got ${describe(options)}.`);
         const x = coord('x', options.x), y = coord('y', options.y);
-        checkMask(options.mask);
+        checkMask(options.mask, 'mask');
         const category = checkBits('category', options.category ?? 1);
         const collidesWith = checkBits('collidesWith', options.collidesWith ?? 0xffffffff);
         const group = checkInt('group', options.group ?? 0, -(2 ** 31), 2 ** 31 - 1);
         const angle = options.angle ?? 0, scaleX = options.scaleX ?? 1, scaleY = options.scaleY ?? 1;
         checkTransform(angle, scaleX, scaleY);
         let s: number;
-        if (this.free.length > 0) s = this.free.pop() as number;
+        if (this.#st.free.length > 0) s = this.#st.free.pop() as number;
         else {
-            if (this.used === this.cap) growSlots(this, this.cap * 2);
-            s = this.used++;
+            if (this.#st.used === this.#st.cap) growSlots(this.#st, this.#st.cap * 2);
+            s = this.#st.used++;
         }
-        const body = new Body<T>(this, this.nextId++, s, options.data as T, null);
-        this.bodies[s] = body;
-        this.source[s] = options.mask;
-        this.posX[s] = x;
-        this.posY[s] = y;
-        this.cat[s] = category;
-        this.colw[s] = collidesWith;
-        this.grp[s] = group;
-        this.tf[s] = { angle, scaleX, scaleY, flipX: !!options.flipX, flipY: !!options.flipY };
-        this.moved[s] = 0;
-        placeSlot(this, s);
-        this.order[this.orderCount++] = s;
-        this.ranksDirty = true;
-        this.live++;
+        const body = new Body<T>(this.#st, this.#st.nextId++, s, options.data as T, null);
+        this.#st.bodies[s] = body;
+        this.#st.source[s] = options.mask;
+        this.#st.posX[s] = x;
+        this.#st.posY[s] = y;
+        this.#st.cat[s] = category;
+        this.#st.colw[s] = collidesWith;
+        this.#st.grp[s] = group;
+        this.#st.tf[s] = { angle, scaleX, scaleY, flipX: !!options.flipX, flipY: !!options.flipY };
+        this.#st.moved[s] = 0;
+        placeSlot(this.#st, s);
+        this.#st.order[this.#st.orderCount++] = s;
+        this.#st.ranksDirty = true;
+        this.#st.live++;
         return body;
     }
 
@@ -220,89 +116,89 @@ export class World<T = unknown> {
             typeof layer.hitPoint !== 'function' || typeof layer.testPixel !== 'function') {
             throw new TypeError(`layer must implement CollisionLayer (test, overlapArea, hitPoint, testPixel), got ${describe(layer)}.`);
         }
-        const body = new Body<T>(this, this.nextId++, this.layers.length, options.data as T, layer);
-        this.layers.push(body);
-        this.layerCat.push(checkBits('category', options.category ?? 1));
-        this.layerColw.push(checkBits('collidesWith', options.collidesWith ?? 0xffffffff));
-        this.ranksDirty = true;
+        const body = new Body<T>(this.#st, this.#st.nextId++, this.#st.layers.length, options.data as T, layer);
+        this.#st.layers.push(body);
+        this.#st.layerCat.push(checkBits('category', options.category ?? 1));
+        this.#st.layerColw.push(checkBits('collidesWith', options.collidesWith ?? 0xffffffff));
+        this.#st.ranksDirty = true;
         return body;
     }
 
     /** Moves a body; the mask goes to (⌊x⌋, ⌊y⌋) (plus the transform's offset). */
     move(body: Body<T>, x: number, y: number): void {
-        const s = this.slotOf(body, 'move');
+        const s = slotOf(this.#st, body, 'move');
         x = coord('x', x);
         y = coord('y', y);
-        this.posX[s] = x;
-        this.posY[s] = y;
-        const nx = Math.floor(x) + this.offX[s], ny = Math.floor(y) + this.offY[s];
-        const b = this.boxes;
+        this.#st.posX[s] = x;
+        this.#st.posY[s] = y;
+        const nx = Math.floor(x) + this.#st.offX[s], ny = Math.floor(y) + this.#st.offY[s];
+        const b = this.#st.boxes;
         b.x1[s] += nx - b.x0[s];
         b.y1[s] += ny - b.y0[s];
         b.x0[s] = nx;
         b.y0[s] = ny;
-        touchSlot(this, s);
+        touchSlot(this.#st, s);
     }
 
     /** Replaces a body's mask (e.g. the next animation frame), keeping its position and transform. */
     setMask(body: Body<T>, mask: Mask): void {
-        const s = this.slotOf(body, 'setMask');
-        checkMask(mask);
-        this.source[s] = mask;
-        placeSlot(this, s);
+        const s = slotOf(this.#st, body, 'setMask');
+        checkMask(mask, 'mask');
+        this.#st.source[s] = mask;
+        placeSlot(this.#st, s);
     }
 
     /** Changes a body's rotation, scale or flips; omitted fields keep their value. */
     setTransform(body: Body<T>, transform: Transform): void {
-        const s = this.slotOf(body, 'setTransform');
+        const s = slotOf(this.#st, body, 'setTransform');
         if (transform == null || typeof transform !== 'object') throw new TypeError(`transform must be an object, got ${describe(transform)}.`);
-        const old = this.tf[s];
+        const old = this.#st.tf[s];
         const t = {
             angle: transform.angle ?? old.angle, scaleX: transform.scaleX ?? old.scaleX, scaleY: transform.scaleY ?? old.scaleY,
             flipX: transform.flipX ?? old.flipX, flipY: transform.flipY ?? old.flipY
         };
         checkTransform(t.angle, t.scaleX, t.scaleY);
-        this.tf[s] = t;
-        placeSlot(this, s);
+        this.#st.tf[s] = t;
+        placeSlot(this.#st, s);
     }
 
     /** A body's transform (angle as given, before quantisation). */
     getTransform(body: Body<T>): Required<Transform> {
-        return { ...this.tf[this.slotOf(body, 'getTransform')] };
+        return { ...this.#st.tf[slotOf(this.#st, body, 'getTransform')] };
     }
 
     /** The mask actually tested for a body (transformed) and its top-left in world pixels. */
     placedMask(body: Body<T>): { mask: Mask; x: number; y: number } {
-        const s = this.slotOf(body, 'placedMask');
-        return { mask: this.masks[s] as Mask, x: this.boxes.x0[s], y: this.boxes.y0[s] };
+        const s = slotOf(this.#st, body, 'placedMask');
+        return { mask: this.#st.masks[s] as Mask, x: this.#st.boxes.x0[s], y: this.#st.boxes.y0[s] };
     }
 
     /** Changes a body's (or layer's) filter; omitted fields keep their value. */
     setFilter(body: Body<T>, filter: Filter): void {
         if (filter == null || typeof filter !== 'object') throw new TypeError(`filter must be an object, got ${describe(filter)}.`);
-        if (body instanceof Body && body.layer && body.world === this && body.slot >= 0) {
+        if (isLayerOf(this.#st, body)) {
             if (filter.group !== undefined) throw new TypeError('Layers have no group; set category and collidesWith only.');
-            if (filter.category !== undefined) this.layerCat[body.slot] = checkBits('category', filter.category);
-            if (filter.collidesWith !== undefined) this.layerColw[body.slot] = checkBits('collidesWith', filter.collidesWith);
+            if (filter.category !== undefined) this.#st.layerCat[body.slot] = checkBits('category', filter.category);
+            if (filter.collidesWith !== undefined) this.#st.layerColw[body.slot] = checkBits('collidesWith', filter.collidesWith);
             return;
         }
-        const s = this.slotOf(body, 'setFilter');
-        const category = filter.category === undefined ? this.cat[s] : checkBits('category', filter.category);
-        const collidesWith = filter.collidesWith === undefined ? this.colw[s] : checkBits('collidesWith', filter.collidesWith);
-        const group = filter.group === undefined ? this.grp[s] : checkInt('group', filter.group, -(2 ** 31), 2 ** 31 - 1);
-        this.cat[s] = category;
-        this.colw[s] = collidesWith;
-        this.grp[s] = group;
-        touchSlot(this, s);
+        const s = slotOf(this.#st, body, 'setFilter');
+        const category = filter.category === undefined ? this.#st.cat[s] : checkBits('category', filter.category);
+        const collidesWith = filter.collidesWith === undefined ? this.#st.colw[s] : checkBits('collidesWith', filter.collidesWith);
+        const group = filter.group === undefined ? this.#st.grp[s] : checkInt('group', filter.group, -(2 ** 31), 2 ** 31 - 1);
+        this.#st.cat[s] = category;
+        this.#st.colw[s] = collidesWith;
+        this.#st.grp[s] = group;
+        touchSlot(this.#st, s);
     }
 
     /** A body's filter. */
     getFilter(body: Body<T>): Required<Filter> {
-        if (body instanceof Body && body.layer && body.world === this && body.slot >= 0) {
-            return { category: this.layerCat[body.slot] >>> 0, collidesWith: this.layerColw[body.slot] >>> 0, group: 0 };
+        if (isLayerOf(this.#st, body)) {
+            return { category: this.#st.layerCat[body.slot] >>> 0, collidesWith: this.#st.layerColw[body.slot] >>> 0, group: 0 };
         }
-        const s = this.slotOf(body, 'getFilter');
-        return { category: this.cat[s] >>> 0, collidesWith: this.colw[s] >>> 0, group: this.grp[s] };
+        const s = slotOf(this.#st, body, 'getFilter');
+        return { category: this.#st.cat[s] >>> 0, collidesWith: this.#st.colw[s] >>> 0, group: this.#st.grp[s] };
     }
 
     /**
@@ -310,42 +206,42 @@ export class World<T = unknown> {
      * rest of a step whose callbacks are running, and its pairs end without an `end` event.
      */
     remove(body: Body<T>): void {
-        if (body instanceof Body && body.layer && body.world === this && body.slot >= 0) {
+        if (isLayerOf(this.#st, body)) {
             const i = body.slot;
-            this.layers.splice(i, 1);
-            this.layerCat.splice(i, 1);
-            this.layerColw.splice(i, 1);
-            for (let k = i; k < this.layers.length; k++) this.layers[k].slot = k;
+            this.#st.layers.splice(i, 1);
+            this.#st.layerCat.splice(i, 1);
+            this.#st.layerColw.splice(i, 1);
+            for (let k = i; k < this.#st.layers.length; k++) this.#st.layers[k].slot = k;
             body.slot = -1;
-            this.ranksDirty = true;
+            this.#st.ranksDirty = true;
             return;
         }
-        const s = this.slotOf(body, 'remove');
+        const s = slotOf(this.#st, body, 'remove');
         body.slot = -1;
         // The slot is recycled only at the next detection, so pairs already listed in this step can never
         // be confused with a body added by a callback.
-        this.pendingFree.push(s);
-        this.cat[s] = 0;
-        this.colw[s] = 0;
-        this.live--;
-        this.removedSinceBuild = true;
-        this.ranksDirty = true;
+        this.#st.pendingFree.push(s);
+        this.#st.cat[s] = 0;
+        this.#st.colw[s] = 0;
+        this.#st.live--;
+        this.#st.removedSinceBuild = true;
+        this.#st.ranksDirty = true;
     }
 
     /** Whether `body` is a live body or layer of this world. */
     has(body: Body<T>): boolean {
-        return body instanceof Body && body.world === this && body.slot >= 0;
+        return body instanceof Body && body.state === this.#st && body.slot >= 0;
     }
 
     /** Registers a pair listener for `begin`, `stay` or `end`; listeners run in registration order. */
     on(event: WorldEvent, listener: PairListener<T>): this {
-        this.events.on(event, listener);
+        this.#st.events.on(event, listener);
         return this;
     }
 
     /** Removes a listener registered with {@link on}. */
     off(event: WorldEvent, listener: PairListener<T>): this {
-        this.events.off(event, listener);
+        this.#st.events.off(event, listener);
         return this;
     }
 
@@ -359,8 +255,8 @@ export class World<T = unknown> {
      * the error (an AggregateError when several threw), so begin/stay/end stay balanced.
      */
     step(): number {
-        const n = this.detect();
-        this.events.dispatch(this.hitA, this.hitB, n);
+        const n = this.#detect();
+        this.#st.events.dispatch(this.#st.hitA, this.#st.hitB, n);
         return n;
     }
 
@@ -372,8 +268,8 @@ export class World<T = unknown> {
     collisions(out?: Pair<T>[]): Pair<T>[] {
         if (out === undefined) out = [];
         else if (!Array.isArray(out)) throw new TypeError(`out must be an array of pairs, got ${describe(out)}.`);
-        const n = this.detect();
-        const { hitA, hitB } = this;
+        const n = this.#detect();
+        const { hitA, hitB } = this.#st;
         for (let k = 0; k < n; k++) {
             const p = out[k];
             if (p !== undefined && p !== null && typeof p === 'object') { p.a = hitA[k]; p.b = hitB[k]; }
@@ -387,7 +283,7 @@ export class World<T = unknown> {
     queryPoint(x: number, y: number, filter = 0xffffffff, out?: Body<T>[]): Body<T>[] {
         if (out === undefined) out = [];
         else checkOut(out);
-        queryPointInto(this, x, y, out, filter);
+        queryPointInto(this.#st, x, y, out, filter);
         return out;
     }
 
@@ -395,7 +291,7 @@ export class World<T = unknown> {
     queryRect(x: number, y: number, width: number, height: number, filter = 0xffffffff, out?: Body<T>[]): Body<T>[] {
         if (out === undefined) out = [];
         else checkOut(out);
-        queryRectInto(this, x, y, width, height, out, filter);
+        queryRectInto(this.#st, x, y, width, height, out, filter);
         return out;
     }
 
@@ -403,7 +299,7 @@ export class World<T = unknown> {
     queryMask(mask: Mask, x: number, y: number, filter = 0xffffffff, out?: Body<T>[]): Body<T>[] {
         if (out === undefined) out = [];
         else checkOut(out);
-        queryMaskInto(this, mask, x, y, out, filter);
+        queryMaskInto(this.#st, mask, x, y, out, filter);
         return out;
     }
 
@@ -415,7 +311,7 @@ export class World<T = unknown> {
     contact(a: Body<T>, b: Body<T>, out?: Contact): Contact | null {
         if (out === undefined) out = { x: 0, y: 0, area: 0, box: { x: 0, y: 0, width: 0, height: 0 }, normalX: 0, normalY: 0, pushX: 0, pushY: 0 };
         else if (out === null || typeof out !== 'object' || out.box === null || typeof out.box !== 'object') throw new TypeError(`out must be a Contact object with a box, got ${describe(out)}.`);
-        return contactInto(this, a, b, out) ? out : null;
+        return contactInto(this.#st, a, b, out) ? out : null;
     }
 
     /**
@@ -427,7 +323,7 @@ export class World<T = unknown> {
     sweep(body: Body<T>, toX: number, toY: number, out?: SweepHit<T>): SweepHit<T> | null {
         if (out === undefined) out = { body, x: 0, y: 0, freeX: 0, freeY: 0, t: 0 };
         else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a SweepHit object, got ${describe(out)}.`);
-        return sweepInto(this, body, toX, toY, out) ? out : null;
+        return sweepInto(this.#st, body, toX, toY, out) ? out : null;
     }
 
     /**
@@ -439,32 +335,19 @@ export class World<T = unknown> {
         const f = checkBits('filter', filter);
         if (out === undefined) out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, body: null as unknown as Body<T> };
         else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a WorldRayHit object, got ${describe(out)}.`);
-        refreshGrid(this);
-        return castWorld(this.grid, this.boxes, this.masks, this.cat, this.bodies, this.used, this.movedList, this.movedCount,
-            this.layers, this.layerCat, f, x0, y0, x1, y1, out) ? out : null;
+        refreshGrid(this.#st);
+        return castWorld(this.#st, f, x0, y0, x1, y1, out) ? out : null;
     }
 
     /** Drops cached transformed masks (they are rebuilt on demand). */
     clearTransformCache(): void {
-        this.transforms.clear();
+        this.#st.transforms.clear();
     }
-
-    // --- internals -------------------------------------------------------------------------------
 
     // Detection: flush removals, rebuild the grid, filter + narrow phase, pair order (pairs.ts).
-    /** @internal */
-    detect(): number {
-        if (this.events.dispatching) throw new Error('step() and collisions() cannot run inside a collision listener; defer the call until step() returns.');
-        return detectPairs(this);
-    }
-
-    /** @internal */
-    slotOf(body: Body<T>, method: string): number {
-        if (!(body instanceof Body)) throw new TypeError(`${method}() needs a Body returned by world.add(), got ${describe(body)}.`);
-        if (body.world !== this) throw new Error(`${method}(): ${body} belongs to another World.`);
-        if (body.slot < 0) throw new Error(`${method}(): ${body} was removed from this World; add it again with world.add().`);
-        if (body.layer) throw new TypeError(`${method}(): ${body} is a layer; only bodies added with world.add() can be used here.`);
-        return body.slot;
+    #detect(): number {
+        if (this.#st.events.dispatching) throw new Error('step() and collisions() cannot run inside a collision listener; defer the call until step() returns.');
+        return detectPairs(this.#st);
     }
 }
 

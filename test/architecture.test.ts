@@ -1,0 +1,118 @@
+// The house keeps its shape: the import graph of src/ (type imports included) has no circle, every import
+// between parts is one that docs/architecture.md's map allows, the root holds only entry points, and no
+// source file grows past 600 lines. The map is read from the doc, so the doc and the code cannot drift apart.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SRC = join(ROOT, 'src');
+const MAX_LINES = 600, MAX_ROOT_FILES = 8;
+
+function walk(dir: string): string[] {
+    return readdirSync(dir).flatMap(f => {
+        const p = join(dir, f);
+        return statSync(p).isDirectory() ? walk(p) : [p];
+    });
+}
+
+// Every file of src/ by its path below src/, and what each imports (static, re-exports, dynamic; type-only too).
+const files = walk(SRC).map(p => relative(SRC, p).replaceAll('\\', '/'));
+const sources = files.filter(f => /\.ts$/.test(f));
+const IMPORT = /(?:\bimport|\bexport)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function importsOf(file: string): string[] {
+    const text = readFileSync(join(SRC, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
+    const out: string[] = [];
+    for (const m of text.matchAll(IMPORT)) {
+        const spec = m[1] ?? m[2];
+        if (!spec.startsWith('.')) continue;
+        out.push(relative(SRC, resolve(SRC, dirname(file), spec)).replaceAll('\\', '/').replace(/\.js$/, '.ts'));
+    }
+    return out;
+}
+const graph = new Map(sources.map(f => [f, importsOf(f)]));
+const partOf = (f: string): string => f.includes('/') ? f.slice(0, f.indexOf('/')) : '';
+
+/** Strongly connected components with more than one file, or one file importing itself (Tarjan). */
+function circles(g: Map<string, string[]>): string[][] {
+    let next = 0;
+    const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], on = new Set<string>(), out: string[][] = [];
+    const visit = (v: string): void => {
+        index.set(v, next); low.set(v, next); next++;
+        stack.push(v); on.add(v);
+        for (const w of g.get(v) ?? []) {
+            if (!g.has(w)) continue;
+            if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v) as number, low.get(w) as number)); }
+            else if (on.has(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+        }
+        if (low.get(v) === index.get(v)) {
+            const c: string[] = [];
+            let w: string;
+            do { w = stack.pop() as string; on.delete(w); c.push(w); } while (w !== v);
+            if (c.length > 1 || (g.get(v) ?? []).includes(v)) out.push(c.sort());
+        }
+    };
+    for (const v of g.keys()) if (!index.has(v)) visit(v);
+    return out;
+}
+
+// The map's table: | `folder/` | what it owns | `a/`, `b/` or — |
+function readMap(): Map<string, Set<string>> {
+    const map = new Map<string, Set<string>>();
+    for (const line of readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8').split('\n')) {
+        const cells = line.split('|').map(c => c.trim());
+        const m = /^`([a-z-]+)\/`$/.exec(cells[1] ?? '');
+        if (!m || cells.length < 5) continue;
+        map.set(m[1], new Set([...cells[3].matchAll(/`([a-z-]+)\/`/g)].map(x => x[1])));
+    }
+    return map;
+}
+
+test('architecture: no import circle anywhere in src/ (type imports included)', () => {
+    assert.ok(sources.length > 50, `read ${sources.length} source files`);
+    assert.ok([...graph.values()].reduce((n, e) => n + e.length, 0) > 150, 'imports were read');
+    assert.deepEqual(circles(graph), []);
+    // The checker itself finds a circle when there is one.
+    assert.deepEqual(circles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c']]);
+});
+
+test('architecture: every import between parts is one docs/architecture.md allows, and every part is on the map', () => {
+    const map = readMap();
+    assert.ok(map.size >= 10, `the map lists ${map.size} parts`);
+    const parts = new Set(sources.map(partOf).filter(p => p !== ''));
+    for (const p of parts) assert.ok(map.has(p), `src/${p}/ is on the map in docs/architecture.md`);
+    for (const p of map.keys()) assert.ok(parts.has(p), `docs/architecture.md maps ${p}/, which exists in src/`);
+    const wrong: string[] = [];
+    for (const [file, deps] of graph) {
+        const from = partOf(file);
+        for (const dep of deps) {
+            const to = partOf(dep);
+            if (to === '' && from !== '') wrong.push(`${file} imports the entry point ${dep}`);
+            if (from === '' || to === '' || to === from) continue;
+            if (!(map.get(from) as Set<string>).has(to)) wrong.push(`${file} → ${dep} (${from}/ may not import ${to}/)`);
+        }
+    }
+    assert.deepEqual(wrong, []);
+});
+
+test('architecture: the root holds only entry points (re-exports), at most 8 files', () => {
+    const root = files.filter(f => !f.includes('/'));
+    assert.ok(root.length <= MAX_ROOT_FILES, `src/ has ${root.length} files at its root: ${root.join(', ')}`);
+    for (const f of root) {
+        const code = readFileSync(join(SRC, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
+        const statements = code.split(';').map(s => s.trim()).filter(s => s !== '');
+        for (const s of statements) assert.match(s, /^export\s+(type\s+)?(\*|\{[^}]*\})\s+from\s+'[^']+'$/, `src/${f} only re-exports: ${s.slice(0, 80)}`);
+    }
+});
+
+test('architecture: no source file over 600 lines, and masks are checked in one place', () => {
+    const long = files.filter(f => /\.(ts|wat)$/.test(f)).map(f => [f, readFileSync(join(SRC, f), 'utf8').split('\n').length] as const)
+        .filter(([, n]) => n > MAX_LINES).map(([f, n]) => `${f}: ${n} lines`);
+    assert.deepEqual(long, []);
+    // The brand check of core/mask.ts is the only mask check (instanceof is slow in hot code and lies across realms).
+    const instance = sources.filter(f => /instanceof Mask\b/.test(readFileSync(join(SRC, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '')));
+    assert.deepEqual(instance, []);
+});
