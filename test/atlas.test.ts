@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { crc32 } from '../src/base/crc32.js';
 import { Mask, MaskAtlas, World, type AtlasFrame } from '../src/index.js';
-import { kernelStats } from '../src/kernels/storage.js';
+import { kernelStats } from '../src/index.js';
 import { withKernels } from './reference.js';
 import { convexPieces, toPolygons } from '../src/shapes/index.js';
 import { patch } from './atlas-bytes.js';

@@ -4,8 +4,8 @@
 // with src/engines/sprite.ts.
 import Phaser from 'phaser';
 import { addMaskAtlas, drawHitmask, forgetFrameMask, frameMask, hitTest, overlaps, pixelHitArea, hitmaskFor, registerHitmaskLoader, setAlphaThreshold, spritePose } from '../src/phaser.js';
-import { MaskAtlas } from '../src/core/atlas.js';
-import { Mask } from '../src/core/mask.js';
+import { MaskAtlas } from '../src/index.js';
+import { Mask } from '../src/index.js';
 import { boundingRect } from '../src/index.js';
 import { mulberry32 } from '../bench/timing.js';
 

@@ -14,14 +14,14 @@ import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
 import type Phaser from 'phaser';
 import { serve } from '../examples/serve.js';
-import { buildAtlas } from '../src/node/build.js';
-import { MaskAtlas } from '../src/core/atlas.js';
-import { Mask } from '../src/core/mask.js';
+import { buildAtlas } from '../src/node/index.js';
+import { MaskAtlas } from '../src/index.js';
+import { Mask } from '../src/index.js';
 import {
     addMaskAtlas, drawHitmask, forgetFrameMask, frameMask, hitmaskFor, hitTest, overlap, overlaps, pixelHitArea, setAlphaThreshold, setFrameMask, spritePose,
     type HitmaskOptions, type PhaserSpriteLike
 } from '../src/phaser.js';
-import { TransformCache } from '../src/core/transform.js';
+import { TransformCache } from '../src/index.js';
 import { mulberry32 } from './reference.js';
 import type { ExpectedFrame, HitmaskTestApi, Params } from './phaser-page.js';
 import { flipX, flipY } from '../src/index.js';

@@ -7,9 +7,9 @@ import {
     AnimatedSprite, Application, Assets, BufferImageSource, CanvasSource, Container, Graphics, ImageSource, Rectangle, RenderTexture,
     Sprite, Spritesheet, Texture, autoDetectRenderer, type SpritesheetFrameData, type Renderer, type TextureSource
 } from 'pixi.js';
-import { MaskAtlas } from '../src/core/atlas.js';
-import { Mask } from '../src/core/mask.js';
-import { placeSprite } from '../src/engines/sprite.js';
+import { MaskAtlas } from '../src/index.js';
+import { Mask } from '../src/index.js';
+import { placeSprite } from '../src/phaser.js';
 import {
     addMaskAtlas, drawHitmask, forgetFrameMask, frameMask, hitmaskFor, hitTest, overlap, overlaps, pixelHitArea, setAlphaThreshold, setFrameMask, shapeOf,
     type HitmaskOptions, type PlacedSprite

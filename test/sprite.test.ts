@@ -2,9 +2,9 @@
 // the documented rounding of the mask's offset, is mapped back through the inverse pose into the frame.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask } from '../src/core/mask.js';
-import { TransformCache } from '../src/core/transform.js';
-import { placeSprite, poseBounds, spritesOverlap, type SpritePose } from '../src/engines/sprite.js';
+import { Mask } from '../src/index.js';
+import { TransformCache } from '../src/index.js';
+import { placeSprite, poseBounds, spritesOverlap, type SpritePose } from '../src/phaser.js';
 import { mulberry32 } from './reference.js';
 import { boundingRect, flipX, rotate90 } from '../src/index.js';
 

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Mask } from '../src/core/mask.js';
-import { TileMap } from '../src/layers/tilemap.js';
+import { Mask } from '../src/index.js';
+import { TileMap } from '../src/index.js';
 import { mulberry32 } from './reference.js';
 
 function randomMask(rnd: () => number, w: number, h: number, d: number): Mask {

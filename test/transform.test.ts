@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Mask } from '../src/core/mask.js';
-import { transformMask, TransformCache } from '../src/core/transform.js';
-import { World } from '../src/world/world.js';
+import { Mask } from '../src/index.js';
+import { transformMask, TransformCache } from '../src/index.js';
+import { World } from '../src/index.js';
 import { mulberry32 } from './reference.js';
 import { convolve, crop, flipX, flipY, rotate90, scale, trim } from '../src/index.js';
 
