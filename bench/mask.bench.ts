@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Mask, kernelStats } from '../src/index.js';
-import { banner, fmt, fmtTiming, table, time, type Timing } from './harness.js';
+import { banner, fmt, fmtTiming, mulberry32, table, time, type Timing } from './harness.js';
 import { makeScene, toRGBA, type HitKind } from './scenes.js';
 
 const SIZES = [32, 64, 256, 1024];
@@ -59,9 +59,45 @@ const scenes = SIZES.flatMap(size => KINDS.map(kind => {
     return { ...sc, ra, rb, ma: Mask.fromRGBA(ra, size, size), mb: Mask.fromRGBA(rb, size, size), pa, pb };
 }));
 
+// Scenes where the row-major first hit is early but the leftmost strip's first hit is late: overlap()
+// (the first point) against pygame's overlap on them. "triangle": a lower-right triangle (x + y ≥ s − 1)
+// under a full square at (0, 0); "blobs": two discs with round holes, b at (s/16, s/16).
+function triangle(size: number): Uint8Array {
+    const px = new Uint8Array(size * size);
+    for (let y = 0; y < size; y++) px.fill(1, y * size + size - 1 - y, (y + 1) * size);
+    return px;
+}
+function blob(size: number, seed: number): Uint8Array {
+    const rnd = mulberry32(seed), px = new Uint8Array(size * size), c = size / 2, r = size * 0.45;
+    const holes = Array.from({ length: 12 }, () => [c + (rnd() - 0.5) * r * 1.4, c + (rnd() - 0.5) * r * 1.4, size * (0.03 + rnd() * 0.05)]);
+    for (let y = 0; y < size; y++) {
+        for (let x = 0; x < size; x++) {
+            if ((x - c) ** 2 + (y - c) ** 2 <= r * r && holes.every(([hx, hy, hr]) => (x - hx) ** 2 + (y - hy) ** 2 > hr * hr)) px[y * size + x] = 1;
+        }
+    }
+    return px;
+}
+const pointScenes = [
+    { size: 1024, kind: 'triangle', a: triangle(1024), b: new Uint8Array(1024 * 1024).fill(1), dx: 0, dy: 0 },
+    ...[256, 1024].map(size => ({ size, kind: 'blobs', a: blob(size, 7), b: blob(size, 8), dx: size >> 4, dy: size >> 4 }))
+].map(s => {
+    const ra = toRGBA(s.a), rb = toRGBA(s.b);
+    const pa = join(dir, `${s.size}-${s.kind}-a.rgba`), pb = join(dir, `${s.size}-${s.kind}-b.rgba`);
+    writeFileSync(pa, ra); writeFileSync(pb, rb);
+    return { ...s, ma: Mask.fromRGBA(ra, s.size, s.size), mb: Mask.fromRGBA(rb, s.size, s.size), pa, pb };
+});
+
+// The row-major first pixel set in both, by the naive loop (the answer overlap() must give).
+function naiveFirst(a: Uint8Array, b: Uint8Array, size: number, dx: number, dy: number): { x: number; y: number } | null {
+    for (let y = Math.max(0, dy); y < Math.min(size, dy + size); y++) {
+        for (let x = Math.max(0, dx); x < Math.min(size, dx + size); x++) if (a[y * size + x] && b[(y - dy) * size + x - dx]) return { x, y };
+    }
+    return null;
+}
+
 const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const py = spawnSync(python, [new URL('./pygame-bench.py', import.meta.url).pathname], {
-    input: JSON.stringify(scenes.map(s => ({ size: s.size, kind: s.kind, a: s.pa, b: s.pb, dx: s.dx, dy: s.dy }))),
+    input: JSON.stringify([...scenes, ...pointScenes].map(s => ({ size: s.size, kind: s.kind, a: s.pa, b: s.pb, dx: s.dx, dy: s.dy }))),
     encoding: 'utf8', maxBuffer: 16 << 20
 });
 rmSync(dir, { recursive: true, force: true });
@@ -102,8 +138,18 @@ for (const s of scenes) {
             p?.overlap_mask ? fmt(p.overlap_mask.median) : 'n/a', ratio(om, p?.overlap_mask)]);
     }
 }
+const pointRows = pointScenes.map(s => {
+    const { ma, mb, size, kind, dx, dy } = s, p = pyFor(size, kind);
+    const want = naiveFirst(s.a, s.b, size, dx, dy), got = ma.overlap(mb, dx, dy);
+    if (got?.x !== want?.x || got?.y !== want?.y) throw new Error(`overlap point disagrees at ${size} ${kind}`);
+    if (p && p.check !== ma.overlapArea(mb, dx, dy)) throw new Error(`pygame area disagrees at ${size} ${kind}`);
+    const t = time(() => ma.overlap(mb, dx, dy));
+    return [`${size}²`, kind, `(${want?.x}, ${want?.y})`, fmtTiming(t), p ? fmt(p.overlap.median) : 'n/a', ratio(t, p?.overlap)];
+});
 table(['size', 'hit', 'overlaps', 'overlap (point)', 'naive loop', 'naive / overlaps', 'pygame overlap', 'overlaps / pygame', 'overlap / pygame'], rows);
 table(['size', 'op', 'hitmask', 'naive loop', 'naive / hitmask', 'pygame', 'hitmask / pygame'], summary);
+table(['size', 'scene', 'first point', 'overlap (point)', 'pygame overlap', 'overlap / pygame'], pointRows);
 const oh = pyOut?.results.find(r => r.call_overhead)?.call_overhead;
 if (oh) console.log(`pygame's per-call floor (an early-rejected overlap, Python call included): ${fmt(oh.median)}; it is part of every pygame figure.`);
 console.log('Scenes: two s×s masks, b at (13, 2); "early"/"late": one overlapping pixel first/last in row-major order; "none": full scan, no hit.');
+console.log('Point scenes: "triangle": a lower-right triangle under a full square; "blobs": two discs with holes, b at (s/16, s/16).');

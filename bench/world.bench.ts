@@ -1,73 +1,11 @@
 // World benchmark: N moving sprites at constant density; per step, move every body and list every
 // colliding pair (pixel-exact). Baseline in the same run: detect-collisions, boxes only, checkAll.
 // Usage: npm run bench:world [-- 1000,10000,100000]
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { PNG } from 'pngjs';
-import { GifReader } from 'omggif';
 import { System } from 'detect-collisions';
 import { Mask } from '../src/index.js';
 import { World, type Body } from '../src/index.js';
-import { mulberry32 } from './harness.js';
-
-const DATA = '/usr/share/doc/python-pygame-doc/examples/data/';
-const FILES = ['alien1.png', 'alien2.png', 'alien3.png', 'player1.gif', 'shot.gif', 'bomb.gif', 'explosion1.gif'];
-
-function loadSprites(): { masks: Mask[]; source: string } {
-    try {
-        const masks = FILES.map(f => {
-            const buf = readFileSync(DATA + f);
-            if (f.endsWith('.png')) {
-                const png = PNG.sync.read(buf);
-                return Mask.fromRGBA(png.data, png.width, png.height);
-            }
-            const gif = new GifReader(buf);
-            const px = new Uint8Array(gif.width * gif.height * 4);
-            gif.decodeAndBlitFrameRGBA(0, px);
-            return Mask.fromRGBA(px, gif.width, gif.height);
-        });
-        return { masks, source: `pygame example sprites (${masks.map(m => `${m.width}x${m.height}`).join(', ')})` };
-    } catch {
-        // Fallback: generated blobby masks of 16..90 px.
-        const rnd = mulberry32(5);
-        const masks = [16, 24, 40, 61, 71, 90].map(s => {
-            const m = new Mask(s, s);
-            const blobs = 4;
-            for (let k = 0; k < blobs; k++) {
-                const cx = s * (0.3 + 0.4 * rnd()), cy = s * (0.3 + 0.4 * rnd()), r = s * (0.2 + 0.2 * rnd());
-                for (let y = 0; y < s; y++) for (let x = 0; x < s; x++) if ((x - cx) ** 2 + (y - cy) ** 2 < r * r) m.set(x, y);
-            }
-            return m;
-        });
-        return { masks, source: 'generated blobby masks (pygame sprites not found)' };
-    }
-}
-
-interface Scene { x: Float64Array; y: Float64Array; vx: Float64Array; vy: Float64Array; kind: Uint8Array; side: number }
-
-// Constant density: the world's area grows with N so that sprite boxes cover about 8% of it.
-function makeScene(n: number, masks: Mask[], seed: number): Scene {
-    const rnd = mulberry32(seed);
-    const kind = new Uint8Array(n);
-    let area = 0;
-    for (let i = 0; i < n; i++) { kind[i] = Math.floor(rnd() * masks.length); area += masks[kind[i]].width * masks[kind[i]].height; }
-    const side = Math.sqrt(area / 0.08);
-    const s: Scene = { x: new Float64Array(n), y: new Float64Array(n), vx: new Float64Array(n), vy: new Float64Array(n), kind, side };
-    for (let i = 0; i < n; i++) {
-        s.x[i] = rnd() * side; s.y[i] = rnd() * side;
-        s.vx[i] = (rnd() - 0.5) * 6; s.vy[i] = (rnd() - 0.5) * 6;
-    }
-    return s;
-}
-
-function advance(s: Scene): void {
-    const { x, y, vx, vy, side } = s;
-    for (let i = 0; i < x.length; i++) {
-        x[i] += vx[i]; y[i] += vy[i];
-        if (x[i] < 0 || x[i] > side) vx[i] = -vx[i];
-        if (y[i] < 0 || y[i] > side) vy[i] = -vy[i];
-    }
-}
+import { advance, loadSprites, makeScene, type Scene } from './world-scene.js';
 
 // Untimed steps before the timed ones (the same for the three contenders): at 1k, 3 left the JIT still
 // compiling through a third of the samples, so the medians compared warm-up, not steady state.

@@ -1,4 +1,4 @@
-// hitmask/pixi: entry point. The same verbs as hitmask/phaser, for PixiJS 8 sprites.
+// hitmask/pixi: entry point. The same verbs as hitmask/phaser, for PixiJS 7.2+ and 8 sprites.
 export {
     overlaps, overlap, hitmaskFor, hitTest, pixelHitArea, drawHitmask, shapeOf,
     type HitmaskOptions, type HitmaskStyle

@@ -1,12 +1,16 @@
-// Browser side of test/pixi.test.ts: the real PixiJS 8 and hitmask/pixi in one page (bundled by esbuild).
+// Browser side of test/pixi.test.ts: the real PixiJS and hitmask/pixi in one page (bundled by esbuild). PixiJS 8,
+// or PixiJS 7 when the test bundles it with `pixi.js` aliased to the `pixi7` package (HITMASK_PIXI=pixi7): the
+// helpers below (`major`) build textures, sprites and renderers with each major's own API; the checks are the same.
 // The reference masks here are computed from the test's own parameters and pictures, never from the adapter's
 // matrices or its texture reading: a world pixel is set when its centre, moved by placeSprite's documented
 // rounding of the mask's offset, maps back (through the pose with the angle quantised to 256 steps) into a
 // solid pixel of the picture.
+import * as PIXI from 'pixi.js';
 import {
-    AnimatedSprite, Application, Assets, BufferImageSource, CanvasSource, Container, Graphics, ImageSource, Rectangle, RenderTexture,
-    Sprite, Spritesheet, Texture, autoDetectRenderer, type SpritesheetFrameData, type Renderer, type TextureSource
+    AnimatedSprite, Application, Assets, Container, Graphics, Rectangle, RenderTexture, Sprite, Spritesheet, Texture,
+    type SpritesheetFrameData, type Renderer, type TextureSource
 } from 'pixi.js';
+import type * as Pixi7 from 'pixi7';
 import { MaskAtlas } from '../src/index.js';
 import { Mask } from '../src/index.js';
 import { placeSprite } from '../src/phaser.js';
@@ -18,6 +22,106 @@ import { mulberry32 } from '../bench/timing.js';
 import { trim } from '../src/index.js';
 
 const rng = mulberry32;
+
+// The PixiJS major this page was bundled with. Names only one major exports are read from the namespace (a named
+// import of them would not bundle against the other); PixiJS 7 objects are typed as their PixiJS 8 peers.
+const V7 = PIXI.VERSION.startsWith('7.');
+const P7 = PIXI as unknown as typeof Pixi7;
+const P8: typeof PIXI = PIXI;
+/** A texture source: PixiJS 8's TextureSource or PixiJS 7's BaseTexture. */
+type Source = TextureSource | Pixi7.BaseTexture;
+
+const major = {
+    name: `PixiJS ${PIXI.VERSION}`,
+    canvas(c: HTMLCanvasElement): Source {
+        return V7 ? new P7.BaseTexture(c, { scaleMode: P7.SCALE_MODES.NEAREST }) : new P8.CanvasSource({ resource: c, scaleMode: 'nearest' });
+    },
+    bitmap(b: ImageBitmap | CanvasImageSource, resolution = 1): Source {
+        return V7 ? new P7.BaseTexture(b as ImageBitmap, { scaleMode: P7.SCALE_MODES.NEAREST, resolution })
+            : new P8.ImageSource({ resource: b as ImageBitmap, scaleMode: 'nearest', resolution });
+    },
+    buffer(bytes: Uint8Array, width: number, height: number): Source {
+        return V7 ? P7.BaseTexture.fromBuffer(bytes, width, height, { scaleMode: P7.SCALE_MODES.NEAREST })
+            : new P8.BufferImageSource({ resource: bytes, width, height, format: 'rgba8unorm', scaleMode: 'nearest' });
+    },
+    /** A texture of `source`: a frame (default all of it), its untrimmed size, trim, packed rotation and label. */
+    texture(source: Source, o: { frame?: Rectangle; orig?: Rectangle; trim?: Rectangle; rotate?: number; label?: string } = {}): Texture {
+        if (!V7) return new Texture({ source: source as TextureSource, ...o });
+        const t = new P7.Texture(source as Pixi7.BaseTexture, o.frame as unknown as Pixi7.Rectangle, o.orig as unknown as Pixi7.Rectangle,
+            o.trim as unknown as Pixi7.Rectangle, o.rotate);
+        if (o.label) P7.Texture.addToCache(t, o.label);
+        return t as unknown as Texture;
+    },
+    /** A canvas's texture (not PixiJS 7's cached Texture.from: each call a new one). */
+    fromCanvas(c: HTMLCanvasElement): Texture {
+        return V7 ? new P7.Texture(new P7.BaseTexture(c)) as unknown as Texture : Texture.from(c);
+    },
+    source(t: Texture): Source {
+        return V7 ? (t as unknown as Pixi7.Texture).baseTexture : t.source;
+    },
+    /** The image, bitmap or canvas behind a texture. */
+    image(t: Texture): CanvasImageSource {
+        return (V7 ? ((t as unknown as Pixi7.Texture).baseTexture.resource as unknown as { source: CanvasImageSource }).source : t.source.resource) as CanvasImageSource;
+    },
+    nearest(t: Texture): void {
+        if (V7) (t as unknown as Pixi7.Texture).baseTexture.scaleMode = P7.SCALE_MODES.NEAREST;
+        else t.source.scaleMode = 'nearest';
+    },
+    /** A sprite of `texture` posed by `o` (PixiJS 7 has no options object). */
+    sprite(texture: Texture, o: { anchor?: number; x?: number; y?: number; rotation?: number; scale?: { x: number; y: number } } = {}): Sprite {
+        const s = new Sprite(texture);
+        if (o.anchor !== undefined) s.anchor.set(o.anchor);
+        s.position.set(o.x ?? 0, o.y ?? 0);
+        s.rotation = o.rotation ?? 0;
+        if (o.scale) s.scale.set(o.scale.x, o.scale.y);
+        return s;
+    },
+    /** A 200 × 200 WebGL renderer that renders a container into a render texture and returns its RGBA bytes. */
+    async renderer(): Promise<{ name: string; pixels(root: Container): Uint8Array | Uint8ClampedArray; destroy(): void }> {
+        const rt = RenderTexture.create({ width: 200, height: 200 });
+        if (V7) {
+            const r = P7.autoDetectRenderer({ width: 200, height: 200, antialias: false, backgroundAlpha: 0 });
+            return {
+                name: `webgl ${r.type}`,
+                pixels: root => {
+                    r.render(root as unknown as Pixi7.DisplayObject, { renderTexture: rt as unknown as Pixi7.RenderTexture, clear: true });
+                    return r.extract.pixels(rt as unknown as Pixi7.RenderTexture);
+                },
+                destroy: () => r.destroy()
+            };
+        }
+        const r: Renderer = await P8.autoDetectRenderer({ preference: 'webgl', width: 200, height: 200, antialias: false, backgroundAlpha: 0 });
+        return {
+            name: r.name,
+            pixels: root => {
+                r.render({ container: root, target: rt, clear: true, clearColor: [0, 0, 0, 0] });
+                return r.extract.pixels(rt).pixels;
+            },
+            destroy: () => r.destroy()
+        };
+    },
+    /** An Application on a 200 × 200 WebGL canvas that starts no ticker. */
+    async app(): Promise<{ app: Application; canvas: HTMLCanvasElement }> {
+        if (V7) {
+            const app = new P7.Application({ width: 200, height: 200, antialias: false, backgroundAlpha: 0, autoStart: false });
+            return { app: app as unknown as Application, canvas: app.view as HTMLCanvasElement };
+        }
+        const app = new Application();
+        await app.init({ width: 200, height: 200, antialias: false, backgroundAlpha: 0, preference: 'webgl', autoStart: false });
+        return { app, canvas: app.canvas };
+    },
+    /** The app's stage rendered into a render texture: its RGBA bytes. */
+    stagePixels(app: Application): Uint8Array | Uint8ClampedArray {
+        const rt = RenderTexture.create({ width: 200, height: 200 });
+        if (V7) {
+            const r = (app as unknown as Pixi7.Application).renderer;
+            r.render((app as unknown as Pixi7.Application).stage, { renderTexture: rt as unknown as Pixi7.RenderTexture, clear: true });
+            return r.extract.pixels(rt as unknown as Pixi7.RenderTexture);
+        }
+        app.renderer.render({ container: app.stage, target: rt, clear: true, clearColor: [0, 0, 0, 0] });
+        return app.renderer.extract.pixels(rt).pixels;
+    }
+};
 
 /** A sprite picture: alpha per pixel of the untrimmed frame (ow × oh), and the texture that shows it. */
 interface Picture { ow: number; oh: number; alpha: Uint8Array; texture: Texture; name: string }
@@ -98,10 +202,10 @@ async function makePictures(seed: number): Promise<Picture[]> {
     canvas.width = S; canvas.height = S;
     canvas.getContext('2d')?.putImageData(new ImageData(atlas, S, S), 0, 0);
     const bitmap = await createImageBitmap(canvas, { premultiplyAlpha: 'none' });
-    const sources: [string, TextureSource][] = [
-        ['canvas', new CanvasSource({ resource: canvas })],
-        ['bitmap', new ImageSource({ resource: bitmap })],
-        ['buffer', new BufferImageSource({ resource: new Uint8Array(atlas.buffer.slice(0)), width: S, height: S, format: 'rgba8unorm' })]
+    const sources: [string, Source][] = [
+        ['canvas', major.canvas(canvas)],
+        ['bitmap', major.bitmap(bitmap)],
+        ['buffer', major.buffer(new Uint8Array(atlas.buffer.slice(0)), S, S)]
     ];
     const out: Picture[] = [];
     // The same frames as a TexturePacker-style sheet parsed by PixiJS's own Spritesheet (frame sizes unrotated).
@@ -111,14 +215,12 @@ async function makePictures(seed: number): Promise<Picture[]> {
         data.frames[s.name] = { frame: { x: s.frame.x, y: s.frame.y, w, h }, rotated: s.rotate !== 0, trimmed: s.trim !== undefined,
             spriteSourceSize: { x: s.trim?.x ?? 0, y: s.trim?.y ?? 0, w, h }, sourceSize: { w: s.ow, h: s.oh } };
     }
-    const sheetSource = new CanvasSource({ resource: canvas, scaleMode: 'nearest' });
-    const sheet = new Spritesheet(new Texture({ source: sheetSource }), data);
+    const sheet = new Spritesheet(major.texture(major.canvas(canvas)), data);
     await sheet.parse();
     for (const s of specs) out.push({ ow: s.ow, oh: s.oh, alpha: s.alpha, texture: sheet.textures[s.name], name: `sheet-${s.name}` });
     for (const [sname, source] of sources) {
-        source.scaleMode = 'nearest';
         for (const s of specs) {
-            const texture = new Texture({ source, frame: s.frame, orig: new Rectangle(0, 0, s.ow, s.oh), trim: s.trim, rotate: s.rotate, label: `${sname}-${s.name}` });
+            const texture = major.texture(source, { frame: s.frame, orig: new Rectangle(0, 0, s.ow, s.oh), trim: s.trim, rotate: s.rotate, label: `${sname}-${s.name}` });
             out.push({ ow: s.ow, oh: s.oh, alpha: s.alpha, texture, name: `${sname}-${s.name}` });
         }
     }
@@ -143,7 +245,8 @@ function randomParams(r: () => number, pics: number): Params {
         pic: Math.floor(r() * pics), anim: r() < 0.2,
         ax: pick([0, 0.5, 1, r()]), ay: pick([0, 0.5, 1, r()]),
         pivx: r() < 0.6 ? 0 : (r() - 0.5) * 20, pivy: r() < 0.6 ? 0 : (r() - 0.5) * 20,
-        orx: r() < 0.8 ? 0 : (r() - 0.5) * 20, ory: r() < 0.8 ? 0 : (r() - 0.5) * 20,
+        // (PixiJS 7 has no `origin`: drawn all the same, so that both majors get the same other parameters.)
+        orx: (r() < 0.8 ? 0 : (r() - 0.5) * 20) * (V7 ? 0 : 1), ory: (r() < 0.8 ? 0 : (r() - 0.5) * 20) * (V7 ? 0 : 1),
         x: coord(), y: coord(), sx: scale(), sy: scale(), rot: angle(),
         k: nested ? pick([1, 2, 0.5, 0.5 + r()]) : 1, prot: nested ? angle() : 0,
         ppx: nested ? (r() - 0.5) * 40 : 0, ppy: nested ? (r() - 0.5) * 40 : 0,
@@ -166,7 +269,7 @@ function apply(p: Params, pics: Picture[], root: Container): Sprite {
     }
     s.anchor.set(p.ax, p.ay);
     s.pivot.set(p.pivx, p.pivy);
-    s.origin.set(p.orx, p.ory);
+    if (!V7) s.origin.set(p.orx, p.ory);
     s.position.set(p.x, p.y);
     s.scale.set(p.sx, p.sy);
     s.rotation = p.rot;
@@ -307,21 +410,42 @@ async function placements(seed: number, n: number) {
     return { compared, ties, tieShifts, failures, anim, rotated, trimmed, flipped, nested, cam, pairs, pixelHits, boxOnly };
 }
 
+/**
+ * `n` seeded poses (the placements' generator, without `origin`, which PixiJS 7 lacks), one line each: the placed
+ * mask (box and a hash of its words), overlaps() with each of the 8 poses before it (1 = true), and whether hitTest
+ * agrees with the placed mask at 64 points of its box. test/pixi.test.ts compares the lines of PixiJS 7 and 8.
+ */
+async function poses(seed: number, n: number): Promise<string[]> {
+    const pics = await makePictures(seed);
+    const r = rng(seed ^ 0x9a7e), stage = new Container(), lines: string[] = [];
+    const prev: Sprite[] = [];
+    for (let i = 0; i < n; i++) {
+        const p = { ...randomParams(r, pics.length), orx: 0, ory: 0 };
+        const sprite = apply(p, pics, stage), placed = hitmaskFor(sprite), m = placed.mask;
+        let h = 0x811c9dc5;
+        for (const w of m.words) h = Math.imul(h ^ w, 0x01000193) >>> 0;
+        let agree = 0;
+        for (let k = 0; k < 64; k++) {
+            const X = placed.x + Math.floor(r() * (m.width + 2)) - 1, Y = placed.y + Math.floor(r() * (m.height + 2)) - 1;
+            if (hitTest(sprite, X + r(), Y + r()) === m.get(X - placed.x, Y - placed.y)) agree++;
+        }
+        lines.push(`${placed.x},${placed.y} ${m.width}x${m.height} #${h.toString(16)} overlaps ${prev.map(q => overlaps(q, sprite) ? 1 : 0).join('')} hitTest ${agree}/64`);
+        if (prev.unshift(sprite) > 8) prev.pop();
+    }
+    return lines;
+}
+
 /** Renders poses with the real renderer and compares the rendered alpha (> 127) with the placed masks. */
 async function renderCheck(seed: number) {
-    const renderer: Renderer = await autoDetectRenderer({ preference: 'webgl', width: 200, height: 200, antialias: false, backgroundAlpha: 0 });
+    const renderer = await major.renderer();
     const pics = await makePictures(seed);
     const alien = await Assets.load<Texture>('sprites/alien1.png');
-    alien.source.scaleMode = 'nearest';
-    const rt = RenderTexture.create({ width: 200, height: 200 });
+    major.nearest(alien);
     // The picture of a source and kind with the most solid pixels (the seeded ones vary in size).
     const solidCount = (q: Picture) => q.alpha.reduce((n, a) => n + (a > 127 ? 1 : 0), 0);
     const biggest = (prefix: string) => pics.filter(q => q.name.startsWith(prefix)).sort((a, b) => solidCount(b) - solidCount(a))[0].texture;
     const results: { name: string; solid: number; rendered: number; band: number; far: number; shifted: number; aligned: boolean }[] = [];
-    const rendered = (root: Container): Uint8Array | Uint8ClampedArray => {
-        renderer.render({ container: root, target: rt, clear: true, clearColor: [0, 0, 0, 0] });
-        return renderer.extract.pixels(rt).pixels;
-    };
+    const rendered = (root: Container): Uint8Array | Uint8ClampedArray => renderer.pixels(root);
     const poses: [string, Texture | Texture[], Partial<Params>][] = [
         ['alien anchor 0.5, flipped x', alien, { ax: 0.5, ay: 0.5, x: 100, y: 100, sx: -1, sy: 1 }],
         ['alien rotated 0.7, scale 1.5/0.8', alien, { ax: 0.5, ay: 0.5, x: 100.3, y: 98.6, sx: 1.5, sy: 0.8, rot: 0.7 }],
@@ -330,7 +454,7 @@ async function renderCheck(seed: number) {
         ['trimmed bitmap, scale 2.5, anchor 1', biggest('bitmap-trimmed'), { ax: 1, ay: 1, x: 150, y: 150, sx: 2.5, sy: 2.5, rot: 2 * Math.PI * 37 / 256 }],
         ['buffer rotated-packed, in a rotated scaled parent', biggest('buffer-rotated'), { ax: 0.5, ay: 0.5, x: 10, y: 5, sx: 2, sy: -2, rot: 0.4, k: 1.5, prot: 0.5, ppx: 100, ppy: 90 }],
         ['Spritesheet rotated trimmed frame, flipped y', biggest('sheet-rotated'), { ax: 0.5, ay: 0.2, x: 100, y: 100, sx: 2, sy: -2.5, rot: 2.5 }],
-        ['@2x source (resolution 2), rotated', new Texture({ source: new ImageSource({ resource: alien.source.resource as ImageBitmap, resolution: 2, scaleMode: 'nearest' }) }),
+        ['@2x source (resolution 2), rotated', major.texture(major.bitmap(major.image(alien), 2)),
             { ax: 0.5, ay: 0.5, x: 100, y: 100, sx: 1.5, sy: 1.5, rot: 0.9 }],
         ['animated, current frame', [pics[0].texture, pics[5].texture, pics[4].texture], { ax: 0.5, ay: 0.5, x: 100, y: 100, sx: 3, sy: 3, rot: 0.25, anim: true }]
     ];
@@ -374,17 +498,19 @@ async function renderCheck(seed: number) {
         results.push({ name, solid, rendered: rend, band, far, shifted, aligned: here <= 1.2 * shifted });
     }
     // drawHitmask: the placed mask's pixels drawn as rectangles cover exactly its pixels.
-    const sprite = new Sprite(alien);
-    sprite.anchor.set(0.5); sprite.position.set(100.4, 99.7); sprite.rotation = 0.9; sprite.scale.set(-1.3, 1.1);
+    const sprite = major.sprite(alien, { anchor: 0.5, x: 100.4, y: 99.7, rotation: 0.9, scale: { x: -1.3, y: 1.1 } });
+    // PixiJS 7's Graphics keeps a line style as state: a game's is kept, and not drawn around the mask's runs.
     const g = new Graphics();
+    if (V7) (g as unknown as Pixi7.Graphics).lineStyle(3, 0x123456);
     drawHitmask(g, sprite, { color: 0xffffff, alpha: 1 });
+    const lineKept = !V7 || ((g as unknown as Pixi7.Graphics).line.width === 3 && (g as unknown as Pixi7.Graphics).line.color === 0x123456);
     const gp = rendered(g);
     const placed = hitmaskFor(sprite);
     let drawDiff = 0;
     for (let Y = 0; Y < 200; Y++) for (let X = 0; X < 200; X++) if ((gp[(Y * 200 + X) * 4 + 3] > 127) !== placed.mask.get(X - placed.x, Y - placed.y)) drawDiff++;
     const o = new Graphics();
     drawHitmask(o, sprite, { color: null, outline: 0xff0000, box: 0x00ff00 });
-    const info = { renderer: renderer.name, drawDiff, drawCount: placed.mask.count(), outlineDrawn: rendered(o).some((v, i) => i % 4 === 3 && v > 0) };
+    const info = { renderer: renderer.name, lineKept, drawDiff, drawCount: placed.mask.count(), outlineDrawn: rendered(o).some((v, i) => i % 4 === 3 && v > 0) };
     renderer.destroy();
     return { results, ...info };
 }
@@ -405,7 +531,7 @@ async function readCheck() {
     // Cached: the second call returns the same mask; a changed frame is read again.
     const again = frameMask(alien) === fm;
     const cx = Math.floor(alien.width / 2), cy = Math.floor(alien.height / 2);
-    const sub = new Texture({ source: alien.source, frame: new Rectangle(cx - 5, cy - 5, 10, 10) });
+    const sub = major.texture(major.source(alien), { frame: new Rectangle(cx - 5, cy - 5, 10, 10) });
     const before = frameMask(sub).mask.count();
     sub.frame.x = cx - 15; sub.frame.y = cy - 15; sub.frame.width = 30; sub.frame.height = 30;
     sub.updateUvs();
@@ -415,10 +541,10 @@ async function readCheck() {
     const padded = document.createElement('canvas');
     padded.width = img.width + 12; padded.height = img.height + 9;
     padded.getContext('2d')?.drawImage(img, 7, 5);
-    const paddedTexture = Texture.from(padded);
+    const paddedTexture = major.fromCanvas(padded);
     const pf = frameMask(paddedTexture);
     const atlas = new MaskAtlas().add('alien', pf.mask.clone(), { x: pf.x, y: pf.y, sourceWidth: padded.width, sourceHeight: padded.height });
-    const posed = new Sprite({ texture: paddedTexture, anchor: 0.3, rotation: 1, x: 50.5, y: 20, scale: { x: -1.5, y: 2 } });
+    const posed = major.sprite(paddedTexture, { anchor: 0.3, rotation: 1, x: 50.5, y: 20, scale: { x: -1.5, y: 2 } });
     const pd = hitmaskFor(posed);
     // shapeOf(): the frame mask and the pose (flip kept on x, the sprite's own angle) that place like hitmaskFor().
     const hm = shapeOf(posed), viaPose = placeSprite(hm.mask, hm.pose);
@@ -434,21 +560,21 @@ async function readCheck() {
     // setFrameMask: a RenderTexture (no pixels to read) collides with the mask given, at its offset.
     const rtex = RenderTexture.create({ width: 8, height: 8 });
     setFrameMask(rtex, new Mask(3, 3, true), 2, 1);
-    const given = frameMask(rtex), onRt = hitmaskFor(new Sprite({ texture: rtex, x: 10, y: 20 }));
+    const given = frameMask(rtex), onRt = hitmaskFor(major.sprite(rtex, { x: 10, y: 20 }));
     const custom = given.source === 'custom' && given.width === 8 && given.x === 2 && onRt.mask.count() === 9 && onRt.x === 12 && onRt.y === 21;
     // setAlphaThreshold: alpha 102 is clear at 127 (the default), solid at 50; masks read so far are read again.
     const faint = document.createElement('canvas');
     faint.width = 6; faint.height = 4;
     const fctx = faint.getContext('2d');
     if (fctx) { fctx.fillStyle = 'rgba(255, 255, 255, 0.4)'; fctx.fillRect(0, 0, 6, 4); }
-    const faintTexture = Texture.from(faint);
+    const faintTexture = major.fromCanvas(faint);
     const threshold = [frameMask(faintTexture).mask.count()];
     setAlphaThreshold(50);
     threshold.push(frameMask(faintTexture).mask.count());
     setAlphaThreshold(127);
     threshold.push(frameMask(faintTexture).mask.count());
     // A sprite without a texture yet (Texture.EMPTY) collides with nothing; a RenderTexture has no pixels to read.
-    const emptyHits = overlaps(new Sprite(), new Sprite({ texture: alien }));
+    const emptyHits = overlaps(new Sprite(), new Sprite(alien));
     let gpuOnly = '';
     try {
         frameMask(RenderTexture.create({ width: 8, height: 8 }));
@@ -497,16 +623,17 @@ async function readCheck() {
             badPick.push(`${(e as Error).name}: ${(e as Error).message}`);
         }
     }
-    // A destroyed texture: our Error, not a failed read of its null source.
-    const doomed = Texture.from(padded);
+    // A destroyed texture: our Error, not a failed read of its null source. (The sprite first: PixiJS 7's Sprite
+    // cannot take a destroyed texture.)
+    const doomed = major.fromCanvas(padded), doomedSprite = new Sprite(doomed);
     doomed.destroy();
     let gone = '';
     try {
-        hitmaskFor(new Sprite(doomed));
+        hitmaskFor(doomedSprite);
     } catch (e) {
         gone = `${(e as Error).name}: ${(e as Error).message}`;
     }
-    return { same, poseOk, atlasSame, forgotten, custom, threshold, emptyHits, gpuOnly, count: fm.mask.count(), again, before, after, threw, skew, wrongSize, wrongBound, gone, nan, badPick, source: alien.source.resource?.constructor?.name };
+    return { same, poseOk, atlasSame, forgotten, custom, threshold, emptyHits, gpuOnly, count: fm.mask.count(), again, before, after, threw, skew, wrongSize, wrongBound, gone, nan, badPick, source: major.image(alien).constructor.name, pixi: major.name };
 }
 
 /** Timings for the test's diagnostics (never asserted): µs per call of overlaps() and hitmaskFor(). */
@@ -516,11 +643,11 @@ const pointer: { app: Application | null; sprite: Sprite | null; downs: string[]
 
 async function pointerSetup(seed: number) {
     if (!pointer.app) {
-        const app = pointer.app = new Application();
-        await app.init({ width: 200, height: 200, antialias: false, backgroundAlpha: 0, preference: 'webgl', autoStart: false });
-        app.canvas.id = 'pointer';
-        Object.assign(app.canvas.style, { position: 'absolute', left: '0px', top: '0px' });
-        document.body.appendChild(app.canvas);
+        const { app, canvas } = await major.app();
+        pointer.app = app;
+        canvas.id = 'pointer';
+        Object.assign(canvas.style, { position: 'absolute', left: '0px', top: '0px' });
+        document.body.appendChild(canvas);
         app.stage.eventMode = 'static';
         app.stage.hitArea = app.screen;
         app.stage.on('pointerdown', e => pointer.at.push([e.global.x, e.global.y]));
@@ -528,7 +655,7 @@ async function pointerSetup(seed: number) {
     const app = pointer.app;
     app.stage.removeChildren();
     const alien = await Assets.load<Texture>('sprites/alien1.png');
-    alien.source.scaleMode = 'nearest';
+    major.nearest(alien);
     const rnd = mulberry32(seed);
     const s = new Sprite(alien);
     s.anchor.set(rnd(), rnd());
@@ -550,9 +677,7 @@ async function pointerSetup(seed: number) {
 /** For each click since pointerSetup: did the sprite's pointerdown fire, hitTest there, the rendered pixel (alpha > 127), and whether the rendering changes within 1 px. */
 function pointerCheck() {
     const app = pointer.app as Application, s = pointer.sprite as Sprite;
-    const rt = RenderTexture.create({ width: 200, height: 200 });
-    app.renderer.render({ container: app.stage, target: rt, clear: true, clearColor: [0, 0, 0, 0] });
-    const px = app.renderer.extract.pixels(rt).pixels;
+    const px = major.stagePixels(app);
     const at = (x: number, y: number) => x >= 0 && y >= 0 && x < 200 && y < 200 && px[(y * 200 + x) * 4 + 3] > 127 ? 1 : 0;
     return pointer.at.map(([gx, gy]) => {
         const x = Math.floor(gx), y = Math.floor(gy);
@@ -564,7 +689,7 @@ function pointerCheck() {
 
 async function timing() {
     const [t1, t3] = await Promise.all([Assets.load<Texture>('sprites/alien1.png'), Assets.load<Texture>('sprites/alien3.png')]);
-    const a = new Sprite({ texture: t1, anchor: 0.5, x: 100, y: 100 }), b = new Sprite({ texture: t3, anchor: 0.5, x: 150, y: 120, rotation: 0.3 });
+    const a = major.sprite(t1, { anchor: 0.5, x: 100, y: 100 }), b = major.sprite(t3, { anchor: 0.5, x: 150, y: 120, rotation: 0.3 });
     const per = (n: number, fn: (i: number) => void) => {
         for (let i = 0; i < n; i++) fn(i); // warm-up: the transform cache fills (256 angle steps)
         const t0 = performance.now();
@@ -581,7 +706,7 @@ async function timing() {
 }
 
 declare global {
-    interface Window { pixiTests: { placements: typeof placements; renderCheck: typeof renderCheck; readCheck: typeof readCheck; timing: typeof timing; pointerSetup: typeof pointerSetup; pointerCheck: typeof pointerCheck } }
+    interface Window { pixiTests: { version: string; placements: typeof placements; poses: typeof poses; renderCheck: typeof renderCheck; readCheck: typeof readCheck; timing: typeof timing; pointerSetup: typeof pointerSetup; pointerCheck: typeof pointerCheck } }
 }
-window.pixiTests = { placements, renderCheck, readCheck, timing, pointerSetup, pointerCheck };
+window.pixiTests = { version: PIXI.VERSION, placements, poses, renderCheck, readCheck, timing, pointerSetup, pointerCheck };
 document.title = 'ready';

@@ -1,4 +1,6 @@
-// hitmask/pixi against the real PixiJS 8 in headless Chromium (test/pixi-page.ts, bundled with esbuild):
+// hitmask/pixi against the real PixiJS in headless Chromium (test/pixi-page.ts, bundled with esbuild). PixiJS 8 by
+// default; HITMASK_PIXI=pixi7 bundles the page with PixiJS 7 (the devDependency `pixi7`, an alias of pixi.js@7), as
+// scripts/test.ts does in its PixiJS 7 suite. The same checks, on both:
 // seeded placements of rotated, scaled, flipped, trimmed, packed-rotated sprites with anchors, pivots, origins
 // and parent containers against a reference computed from the same parameters; the alpha PixiJS renders
 // against the placed masks; texture reading, caching and errors. Also: src/engines/pixi*.ts never import PixiJS at runtime.
@@ -17,7 +19,12 @@ import { clickBox, pointerRounds } from './pointer-clicks.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SEED = 0x16a1;
+const PIXI = process.env.HITMASK_PIXI ?? 'pixi.js';
+const V7 = PIXI !== 'pixi.js';
+// esbuild's alias: the page's (and the docs example's) `pixi.js` is the PixiJS under test.
+const ALIAS: Record<string, string> = V7 ? { 'pixi.js': PIXI } : {};
 const PLACEMENTS = 1200;
+const POSES = 150;
 
 let site = '';
 let browser: Browser | null = null;
@@ -30,8 +37,13 @@ before(async () => {
     site = mkdtempSync(join(tmpdir(), 'hitmask-pixi-'));
     mkdirSync(join(site, 'sprites'));
     for (const f of readdirSync(join(ROOT, 'examples', 'sprites'))) if (f.endsWith('.png')) copyFileSync(join(ROOT, 'examples', 'sprites', f), join(site, 'sprites', f));
-    await build({ entryPoints: [join(ROOT, 'test', 'pixi-page.ts')], outfile: join(site, 'main.js'), bundle: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'warning' });
+    await build({ entryPoints: [join(ROOT, 'test', 'pixi-page.ts')], outfile: join(site, 'main.js'), bundle: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'warning', alias: ALIAS });
     writeFileSync(join(site, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>loading</title><script type="module" src="main.js"></script>');
+    // The same page on PixiJS 7, for the test that compares the majors (in the PixiJS 8 run).
+    if (!V7) {
+        await build({ entryPoints: [join(ROOT, 'test', 'pixi-page.ts')], outfile: join(site, 'main7.js'), bundle: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'warning', alias: { 'pixi.js': 'pixi7' } });
+        writeFileSync(join(site, 'pixi7.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>loading</title><script type="module" src="main7.js"></script>');
+    }
     const server = await serve(site, 0);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
@@ -84,6 +96,35 @@ test(`pixi: ${PLACEMENTS} seeded placements equal the reference masks; overlaps(
     assert.deepEqual(errors, []);
 });
 
+test(`pixi: PixiJS 7 and 8 give identical placed masks, overlaps() and hitTest() on the same ${POSES} seeded poses`, async t => {
+    if (!browser || !page) {
+        t.skip(chromiumMissing || 'the page did not start');
+        return;
+    }
+    if (V7) {
+        t.skip('the PixiJS 8 run compares both majors');
+        return;
+    }
+    const seven = await browser.newPage();
+    seven.on('pageerror', e => errors.push(e.message));
+    try {
+        await seven.goto(page.url().replace(/\/[^/]*$/, '/pixi7.html'));
+        await waitFor(seven, 'the PixiJS 7 page to load (title "ready")', () => document.title === 'ready');
+        const call = (p: Page) => p.evaluate(([seed, n]) => window.pixiTests.poses(seed, n), [SEED, POSES] as const);
+        assert.deepEqual(await Promise.all([page, seven].map(p => p.evaluate(() => window.pixiTests.version.split('.')[0]))), ['8', '7']);
+        const [on8, on7] = [await call(page), await call(seven)];
+        const hits = on8.reduce((n, l) => n + (/overlaps (\d*)/.exec(l)?.[1].split('1').length ?? 1) - 1, 0);
+        t.diagnostic(`first pose: ${on8[0]}; ${hits} of ${8 * POSES - 36} pairs overlap`);
+        assert.equal(on8.length, POSES);
+        assert.ok(hits > 50, 'pairs both overlap and not');
+        assert.deepEqual(on7, on8);
+        assert.ok(on8.every(l => l.endsWith('hitTest 64/64')), 'hitTest agrees with the placed mask');
+    } finally {
+        await seven.close();
+    }
+    assert.deepEqual(errors, []);
+});
+
 test('pixi: placed masks match the alpha PixiJS renders (WebGL) within a 1-pixel boundary band; drawHitmask draws them', async t => {
     if (!page) {
         t.skip(chromiumMissing || 'the page did not start');
@@ -100,23 +141,27 @@ test('pixi: placed masks match the alpha PixiJS renders (WebGL) within a 1-pixel
         assert.ok(x.band < 0.35 * x.rendered, `${x.name}: band ${x.band} vs ${x.rendered} rendered pixels`);
     }
     assert.equal(r.drawDiff, 0, 'drawHitmask fills exactly the placed pixels');
+    assert.ok(r.lineKept, "PixiJS 7: the Graphics' own line style is kept");
     assert.ok(r.drawCount > 100);
     assert.ok(r.outlineDrawn, 'outline and box drawn');
     assert.deepEqual(errors, []);
 });
 
-test('pixi: the example at the top of docs/pixi.md runs in PixiJS and prints what its comments say', async t => {
+test(`pixi: the ${V7 ? 'PixiJS 7 example of' : 'example at the top of'} docs/pixi.md runs in PixiJS and prints what its comments say`, async t => {
     if (!browser || !page) {
         t.skip(chromiumMissing || 'the page did not start');
         return;
     }
     const doc = readFileSync(join(ROOT, 'docs', 'pixi.md'), 'utf8');
-    const code = /```ts\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    // PixiJS 7: the first example under the '## PixiJS 7' heading.
+    const at = V7 ? doc.indexOf('\n## PixiJS 7') : 0;
+    assert.ok(at >= 0, 'docs/pixi.md has a "## PixiJS 7" section');
+    const code = /```ts\n([\s\S]*?)```/.exec(doc.slice(at))?.[1] ?? '';
     const expected = [...code.matchAll(/\/\/ → (.*)$/gm)].map(m => m[1]);
     assert.ok(expected.length >= 5, 'the example states its results');
     await build({
         stdin: { contents: code, resolveDir: ROOT, loader: 'ts', sourcefile: 'docs/pixi.md' }, outfile: join(site, 'doc.js'), bundle: true, format: 'esm',
-        platform: 'browser', target: 'es2022', logLevel: 'warning', alias: { 'hitmask/pixi': join(ROOT, 'src', 'pixi.ts'), hitmask: join(ROOT, 'src', 'index.ts') }
+        platform: 'browser', target: 'es2022', logLevel: 'warning', alias: { 'hitmask/pixi': join(ROOT, 'src', 'pixi.ts'), hitmask: join(ROOT, 'src', 'index.ts'), ...ALIAS }
     });
     writeFileSync(join(site, 'doc.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body><script type="module" src="doc.js"></script>');
     const docPage = await browser.newPage();
@@ -139,11 +184,23 @@ test('pixi: the example at the top of docs/pixi.md runs in PixiJS and prints wha
     // A comment may go on after the value: "false: only transparent pixels overlap".
     got.forEach((g, i) => assert.ok(expected[i] === g || expected[i].startsWith(`${g}: `), `line ${i}: printed ${g}, the comment says ${expected[i]}`));
     assert.deepEqual(errors, []);
-    // And it type-checks under the repository's strict settings, as the examples do.
+    // And it type-checks under the repository's strict settings, as the examples do: against the sources with
+    // PixiJS 8; with PixiJS 7, against the declarations hitmask ships (emitted here from the sources, which are
+    // written against PixiJS 8's types), with PixiJS 7's own types, not skipping their check (skipLibCheck off).
+    const tscRun = (config: string) => spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config], { encoding: 'utf8' });
+    let entry = join(ROOT, 'src', 'pixi.js');
+    if (V7) {
+        const emit = join(site, 'tsconfig.emit.json'), out = join(site, 'decl');
+        writeFileSync(emit, JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), compilerOptions: { typeRoots: [join(ROOT, 'node_modules', '@types')], noEmit: false, emitDeclarationOnly: true, declarationMap: false, sourceMap: false, outDir: out, rootDir: join(ROOT, 'src') }, files: [join(ROOT, 'src', 'pixi.ts')], include: [] }));
+        const e = tscRun(emit);
+        assert.equal(e.status, 0, e.stdout + e.stderr);
+        entry = join(out, 'pixi.js');
+    }
     const file = join(site, 'doc-example.mts'), config = join(site, 'tsconfig.json');
-    writeFileSync(file, code.replace("from 'hitmask/pixi'", `from ${JSON.stringify(join(ROOT, 'src', 'pixi.js'))}`));
-    writeFileSync(config, JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), compilerOptions: { typeRoots: [join(ROOT, 'node_modules', '@types')], paths: { 'pixi.js': [join(ROOT, 'node_modules', 'pixi.js', 'lib', 'index.d.ts')] } }, files: [file], include: [] }));
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config], { encoding: 'utf8' });
+    writeFileSync(file, code.replace("from 'hitmask/pixi'", `from ${JSON.stringify(entry)}`));
+    const types = V7 ? join(ROOT, 'node_modules', PIXI, 'lib', 'index.d.ts') : join(ROOT, 'node_modules', 'pixi.js', 'lib', 'index.d.ts');
+    writeFileSync(config, JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), compilerOptions: { typeRoots: [join(ROOT, 'node_modules', '@types')], paths: { 'pixi.js': [types] }, ...(V7 ? { skipLibCheck: false } : {}) }, files: [file], include: [] }));
+    const tsc = tscRun(config);
     assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
 });
 

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { Mask } from '../src/index.js';
 import { TileMap } from '../src/index.js';
 import { mulberry32 } from './reference.js';
+import { hashBytes } from '../src/base/snapshot.js'; // internal: the checksum a snapshot ends with
 
 function randomMask(rnd: () => number, w: number, h: number, d: number): Mask {
     const m = new Mask(w, h);
@@ -93,4 +94,70 @@ test('a disposed mask: the same Error from the constructor and every query', () 
     assert.throws(() => map.overlapArea(gone, 0, 0), disposed);
     assert.throws(() => map.hitPoint(gone, 0, 0), disposed);
     assert.equal(map.test(tile, 0, 0), true);
+});
+
+test('snapshot, restore and hash: setTile edits roll back and replay to the same answers and hashes', () => {
+    const rnd = mulberry32(20261126), tiles = [randomMask(rnd, 8, 6, 0.5), new Mask(8, 6, true), null];
+    const map = new TileMap(8, 6, 7, 5, tiles), probe = randomMask(rnd, 13, 9, 0.6);
+    const edits = Array.from({ length: 60 }, () => [Math.floor(rnd() * 7), Math.floor(rnd() * 5), Math.floor(rnd() * 4) - 1]);
+    const answers = () => JSON.stringify(Array.from({ length: 30 }, (_, i) => {
+        const x = (i * 7) % 60 - 5, y = (i * 5) % 34 - 3;
+        return [map.test(probe, x, y), map.overlapArea(probe, x, y), map.hitPoint(probe, x, y), map.raycast(x, y, 60 - x, 33 - y)];
+    }));
+    const trace: string[] = [], hashes: number[] = [];
+    let snap: Uint8Array = new Uint8Array(0);
+    const at = 25;
+    edits.forEach(([c, r, t], i) => {
+        map.setTile(c, r, t);
+        trace.push(answers());
+        hashes.push(map.hash());
+        const bytes = map.snapshot();
+        assert.equal(hashes[i], new DataView(bytes.buffer, bytes.byteOffset).getUint32(bytes.length - 4, true));
+        if (i === at) snap = bytes;
+    });
+    for (const target of [map, new TileMap(8, 6, 7, 5, tiles)]) {
+        target.restore(snap);
+        assert.equal(target.hash(), hashes[at]);
+        for (let i = at + 1; i < edits.length; i++) {
+            const [c, r, t] = edits[i];
+            target.setTile(c, r, t);
+            assert.equal(target.hash(), hashes[i]);
+        }
+    }
+    map.restore(snap);
+    assert.equal(answers(), trace[at]);
+    for (let i = at + 1; i < edits.length; i++) {
+        const [c, r, t] = edits[i];
+        map.setTile(c, r, t);
+        assert.equal(answers(), trace[i]);
+    }
+    // snapshot(out) writes into out.
+    const out = new Uint8Array(snap.length + 8), got = map.snapshot(out);
+    assert.equal(got.buffer, out.buffer);
+    assert.deepEqual(got, map.snapshot());
+});
+
+test('TileMap.restore refuses bad bytes with an Error naming the problem and changes nothing', () => {
+    const t = new Mask(4, 4, true), map = new TileMap(4, 4, 3, 2, [t, null], [0, 1, -1, 0, 0, 1]);
+    const good = map.snapshot(), other = new TileMap(4, 4, 3, 2, [t, null], [1, 1, 1, 1, 1, 1]), keep = other.snapshot();
+    const refused = (bytes: unknown, message: RegExp, type: new () => Error = Error) => {
+        assert.throws(() => other.restore(bytes as Uint8Array), (e: Error) => e.constructor === type && message.test(e.message), String(message));
+        assert.deepEqual(other.snapshot(), keep);
+    };
+    refused('x', /bytes must be a Uint8Array from TileMap.snapshot\(\), got/, TypeError);
+    refused(new Uint8Array(2), /ends after 2 bytes/);
+    refused(new Uint8Array(40), /tag "HMTM"/);
+    refused(new TileMap(4, 4, 2, 3, [t, null]).snapshot(), /snapshot is of a 2x3 map of 4x4 tiles with 2 tile masks, this map is 3x2 of 4x4 with 2/);
+    refused(new TileMap(4, 4, 3, 2, [t]).snapshot(), /with 1 tile masks/);
+    refused(good.subarray(0, good.length - 1), /has 55 bytes, expected 56/);
+    const flipped = good.slice();
+    flipped[30] ^= 4;
+    refused(flipped, /checksum does not match/);
+    // A cell index past the tiles, resealed with a valid checksum: cell 1 is at byte 28 + 4.
+    const bad = good.slice(), dv = new DataView(bad.buffer);
+    dv.setInt32(28 + 4, 7, true);
+    dv.setUint32(bad.length - 4, hashBytes(bad, bad.length - 4), true);
+    refused(bad, /cell 1 holds tile index 7 in the snapshot, expected -1..1/);
+    other.restore(good);
+    assert.deepEqual([...other.cells], [0, 1, -1, 0, 0, 1]);
 });

@@ -8,6 +8,10 @@ import { transformMask, TransformCache } from '../src/index.js';
 import { World } from '../src/index.js';
 import { mulberry32 } from './reference.js';
 import { convolve, crop, flipX, flipY, rotate90, scale, trim } from '../src/index.js';
+import { readImage } from '../src/node/index.js';
+import { crc32 } from '../src/base/crc32.js';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 function randomMask(rnd: () => number, w: number, h: number): Mask {
     const m = new Mask(w, h);
@@ -133,4 +137,50 @@ test('a disposed mask: the same Error from every transform function', () => {
     }
     assert.throws(() => convolve(m, new Mask(1, 1)), { name: 'Error', message: /^a \(<Mask 2x2>\) was disposed/ });
     assert.throws(() => convolve(new Mask(1, 1), m), { name: 'Error', message: /^b \(<Mask 2x2>\) was disposed/ });
+});
+
+// Rotated masks of fixtures, recorded: the rotation's sine and cosine come from src/base/trig.ts, not from the
+// engine's Math, so every engine must produce these pixels. Each answer: offset, size and CRC-32 of toText().
+const GOLDEN: Record<string, string[]> = {
+    heart: [
+        '0,1 8x7 39d312bf', '0,0 8x8 a681e941', '0,0 8x8 7f18ef7b', '0,0 8x8 9928a1ec',
+        '1,1 7x7 fdb0f70e', '0,0 8x8 319d7c75', '0,1 8x7 3a9758b8', '-1,-1 10x9 9ccfe94e',
+        '0,1 8x6 afc6cd0e', '0,0 8x8 a3af35a7', '-4,-2 16x14 81139b6'
+    ],
+    arrow: [
+        '0,1 8x5 22e20ab5', '0,1 8x4 b2b768bd', '1,0 6x7 8ae59efa', '2,1 5x7 9d6a6877',
+        '1,1 6x6 fd8453ae', '1,1 6x7 679a6ade', '0,1 8x5 951ac5ec', '0,0 9x8 d380042f',
+        '3,1 5x5 96a22957', '1,2 7x4 43c6535f', '-4,-2 16x10 80c28f6a'
+    ],
+    chimp: [
+        '-1,-1 63x91 408922f9', '-12,-7 85x103 ea0d8f76', '-23,-7 107x103 de48d32b', '-23,-4 107x97 9a8f5f88',
+        '-21,-9 103x107 4c86a8d8', '-23,-4 107x97 c4bee61a', '-6,-4 73x97 378ba194', '-26,-10 113x109 e23b8312',
+        '-27,-4 115x97 70694c55', '-16,-9 93x107 3c2eed33', '-35,-47 131x183 6679c7f4'
+    ],
+    alien1: [
+        '0,0 79x68 7ab50adb', '-1,0 78x72 40d08d19', '4,3 66x70 5a3031be', '3,-4 70x73 aa37b981',
+        '2,0 70x65 104e75ec', '8,-3 65x72 f1f42217', '1,0 78x66 2d7af750', '-9,-2 94x82 213cfc8',
+        '0,7 79x59 b852d31e', '1,3 75x66 7b6f49fc', '-40,-36 158x135 3d6e3b06'
+    ]
+};
+
+test('rotated fixtures give the recorded pixels (no engine-dependent math)', async () => {
+    const fx = JSON.parse(readFileSync(new URL('./fixtures/heart-arrow.json', import.meta.url), 'utf8'));
+    const sprite = async (name: string): Promise<Mask> => {
+        const img = await readImage(fileURLToPath(new URL(`./fixtures/sprites/${name}.png`, import.meta.url)));
+        return Mask.fromRGBA(img.data, img.width, img.height);
+    };
+    const masks: Record<string, Mask> = {
+        heart: Mask.fromText(fx.heart.join('\n')), arrow: Mask.fromText(fx.arrow.join('\n')), chimp: await sprite('chimp'), alien1: await sprite('alien1')
+    };
+    const cache = new TransformCache(256);
+    const got: Record<string, string[]> = {};
+    for (const [name, m] of Object.entries(masks)) {
+        // World angles (step 86 is one where V8's Math.cos is 1 ulp off), then scale, flips and far-off angles.
+        const placed = [1, 13, 37, 86, 100, 171, 250].map(step => cache.get(m, step * 2 * Math.PI / 256, 1, 1, false, false));
+        placed.push(transformMask(m, { angle: 0.7, scaleX: 1.5, scaleY: 0.75, flipX: true }), transformMask(m, { angle: -2.2, scaleX: 0.6, scaleY: 1.3, flipY: true }),
+            transformMask(m, { angle: 1e7 }), transformMask(m, { angle: -3e15, scaleX: 2, scaleY: 2 }));
+        got[name] = placed.map(p => `${p.x},${p.y} ${p.mask.width}x${p.mask.height} ${crc32(new TextEncoder().encode(p.mask.toText())).toString(16)}`);
+    }
+    assert.deepEqual(got, GOLDEN);
 });

@@ -2,6 +2,7 @@
 // scale. Free functions, not Mask methods, so that a bundle pulls only the ones it calls.
 import { rev32 } from '../base/bits.js';
 import { checkCoord, checkInt, checkSize, describe } from '../base/check.js';
+import * as trig from '../base/trig.js';
 import { checkMask, Mask } from './mask.js';
 import { boundingRect, eachSet } from './shape.js';
 
@@ -32,7 +33,8 @@ export interface PlacedMask {
  * quantised). Each destination pixel takes the source pixel under its centre mapped back through the
  * inverse transform (nearest neighbour). Quarter turns without scaling are exact: they use {@link rotate90}
  * and the flips, and an odd difference between width and height puts the half pixel toward the top-left.
- * General results are trimmed to their set pixels.
+ * General results are trimmed to their set pixels. The sine and cosine are computed without `Math.sin/cos`
+ * (src/base/trig.ts), so every engine gives the same pixels.
  * @example const { mask: turned, x, y } = transformMask(bar, { angle: Math.PI / 4, flipX: true });
  */
 export function transformMask(mask: Mask, transform: Transform = {}): PlacedMask {
@@ -59,7 +61,8 @@ function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX:
         m = rotate90(m, t);
         return t === 2 ? { mask: m, x: 0, y: 0 } : { mask: m, x: Math.floor((w - h) / 2), y: Math.floor((h - w) / 2) };
     }
-    const cos = Math.cos(angle), sin = Math.sin(angle);
+    // Not Math.cos/sin: their last bits differ between engines, and a rotated pixel with them.
+    const cos = trig.cos(angle), sin = trig.sin(angle);
     const sx = flipX ? -scaleX : scaleX, sy = flipY ? -scaleY : scaleY;
     const W = w * scaleX, H = h * scaleY;
     const ex = (Math.abs(cos) * W + Math.abs(sin) * H) / 2, ey = (Math.abs(sin) * W + Math.abs(cos) * H) / 2;

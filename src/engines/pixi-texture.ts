@@ -1,17 +1,18 @@
-// Collision masks of PixiJS 8 textures: given with setFrameMask, taken from a `.hitmask` atlas, or read once per
-// texture frame from the texture source's pixels, and cached (weakly: a destroyed texture's mask goes with it).
-// Types only from pixi.js: the adapter never loads PixiJS itself.
+// Collision masks of PixiJS 7 and 8 textures: given with setFrameMask, taken from a `.hitmask` atlas, or read once
+// per texture frame from the pixels of the texture's source (PixiJS 8's TextureSource, PixiJS 7's BaseTexture), and
+// cached (weakly: a destroyed texture's mask goes with it). Types only from pixi.js: the adapter never loads PixiJS.
 import type { Texture, TextureSource } from 'pixi.js';
 import type { AtlasFrame, MaskAtlas } from '../core/atlas.js';
 import { checkInt, describe } from '../base/check.js';
 import { Mask, checkMask } from '../core/mask.js';
 import { trim as trimMask } from '../core/transform.js';
 import type { FrameMask } from './sprite.js';
+import { isTexture7, type BaseTexture7, type Texture7, type Uvs } from './pixi7.js';
 
 // A cached mask with what it was read from; `geometry` null = given or from an atlas, never re-read.
 interface Entry {
     readonly frame: FrameMask;
-    readonly source: TextureSource | null;
+    readonly source: object | null;
     readonly geometry: Float64Array | null;
     readonly threshold: number;
 }
@@ -20,27 +21,52 @@ interface Entry {
 let threshold = 127;
 const entries = new WeakMap<Texture, Entry>();
 
-// The numbers that decide which pixels a texture shows: frame, orig, trim, rotate.
+// The texture's source: PixiJS 8's TextureSource, PixiJS 7's BaseTexture (null once destroyed).
+function sourceOf(t: Texture): object | null {
+    return isTexture7(t) ? (t as unknown as Texture7).baseTexture : t.source;
+}
+
+// The source's size in pixels (its size in texture units times its resolution).
+function pixelWidthOf(t: Texture): number {
+    return isTexture7(t) ? (t as unknown as { baseTexture: BaseTexture7 }).baseTexture.realWidth : t.source.pixelWidth;
+}
+
+function pixelHeightOf(t: Texture): number {
+    return isTexture7(t) ? (t as unknown as { baseTexture: BaseTexture7 }).baseTexture.realHeight : t.source.pixelHeight;
+}
+
+// The texture's name for messages: its label (PixiJS 8) or first cache id (PixiJS 7), else its or its source's uid.
+function labelOf(t: Texture): string {
+    if (!isTexture7(t)) return t.label ? `"${t.label}"` : `#${t.uid}`;
+    const t7 = t as unknown as Texture7, id = t7.textureCacheIds?.[0];
+    return id ? `"${id}"` : `#${t7.baseTexture?.uid ?? '?'}`;
+}
+
+// The numbers that decide which pixels a texture shows: frame, orig, trim, rotate, source size.
 function geometryOf(t: Texture): Float64Array {
     const { frame, orig, trim } = t;
     return new Float64Array([frame.x, frame.y, frame.width, frame.height, orig.width, orig.height,
-        trim ? 1 : 0, trim?.x ?? 0, trim?.y ?? 0, trim?.width ?? 0, trim?.height ?? 0, t.rotate, t.source.pixelWidth, t.source.pixelHeight]);
+        trim ? 1 : 0, trim?.x ?? 0, trim?.y ?? 0, trim?.width ?? 0, trim?.height ?? 0, t.rotate, pixelWidthOf(t), pixelHeightOf(t)]);
 }
 
 function sameGeometry(g: Float64Array, t: Texture): boolean {
     const { frame, orig, trim } = t;
     return g[0] === frame.x && g[1] === frame.y && g[2] === frame.width && g[3] === frame.height && g[4] === orig.width && g[5] === orig.height
         && g[6] === (trim ? 1 : 0) && g[7] === (trim?.x ?? 0) && g[8] === (trim?.y ?? 0) && g[9] === (trim?.width ?? 0) && g[10] === (trim?.height ?? 0)
-        && g[11] === t.rotate && g[12] === t.source.pixelWidth && g[13] === t.source.pixelHeight;
+        && g[11] === t.rotate && g[12] === pixelWidthOf(t) && g[13] === pixelHeightOf(t);
 }
 
 function checkTexture(texture: unknown): Texture {
     const t = texture as Texture | null;
-    if (t === null || typeof t !== 'object' || typeof t.source !== 'object' || typeof t.orig !== 'object' || typeof t.frame !== 'object') {
+    if (t === null || typeof t !== 'object' || typeof t.orig !== 'object' || typeof t.frame !== 'object'
+        || (typeof t.source !== 'object' && !isTexture7(t))) {
         throw new TypeError(`texture must be a PixiJS Texture, got ${describe(texture)}.`);
     }
     // A destroyed texture keeps its object but loses its source: say so rather than fail reading null.
-    if (t.destroyed || t.source === null) throw new Error(`texture ${t.label ? `"${t.label}" ` : ''}was destroyed; give the sprite a live texture (or stop testing it).`);
+    if (t.destroyed || sourceOf(t) === null) {
+        const name = isTexture7(t) ? (t as unknown as Texture7).textureCacheIds?.[0] : t.label;
+        throw new Error(`texture ${name ? `"${name}" ` : ''}was destroyed; give the sprite a live texture (or stop testing it).`);
+    }
     return t;
 }
 
@@ -52,9 +78,9 @@ function checkTexture(texture: unknown): Texture {
 export function frameMask(texture: Texture): FrameMask {
     const t = checkTexture(texture);
     const e = entries.get(t);
-    if (e && (e.geometry === null || (e.source === t.source && e.threshold === threshold && sameGeometry(e.geometry, t)))) return e.frame;
+    if (e && (e.geometry === null || (e.source === sourceOf(t) && e.threshold === threshold && sameGeometry(e.geometry, t)))) return e.frame;
     const frame = readTextureMask(t, threshold);
-    entries.set(t, { frame, source: t.source, geometry: geometryOf(t), threshold });
+    entries.set(t, { frame, source: sourceOf(t), geometry: geometryOf(t), threshold });
     return frame;
 }
 
@@ -105,16 +131,32 @@ export function addMaskAtlas(atlas: MaskAtlas, textures: Readonly<Record<string,
 
 let canvas: OffscreenCanvas | HTMLCanvasElement | null = null;
 
+// What pixels a source holds: an element or bitmap to draw, or bytes and whether they are 8-bit RGBA (or BGRA).
+interface Pixels { resource: unknown; rgba8: boolean; format: string; pw: number; ph: number }
+
+// PixiJS 8: the TextureSource's resource; PixiJS 7: the BaseTexture resource's `data` (a BufferResource's bytes,
+// RGBA = 6408 of UNSIGNED_BYTE = 5121) or `source` (an image, canvas, bitmap or video); null for none.
+function pixelsOf(t: Texture): Pixels {
+    if (!isTexture7(t)) {
+        const src: TextureSource = t.source, f = src.format;
+        const rgba8 = f === 'rgba8unorm' || f === 'bgra8unorm' || f === 'rgba8unorm-srgb' || f === 'bgra8unorm-srgb';
+        return { resource: src.resource, rgba8, format: String(f), pw: src.pixelWidth, ph: src.pixelHeight };
+    }
+    const bt = (t as unknown as { baseTexture: BaseTexture7 }).baseTexture;
+    const r = bt.resource as { data?: unknown; source?: unknown } | null | undefined;
+    const resource = r === null || typeof r !== 'object' ? null : ArrayBuffer.isView(r.data) ? r.data : r.source ?? null;
+    return { resource, rgba8: bt.format === 6408 && bt.type === 5121, format: `${bt.format} (type ${bt.type})`, pw: bt.realWidth, ph: bt.realHeight };
+}
+
 // RGBA bytes of a rectangle of the source's pixels, row-major.
-function readPixels(source: TextureSource, x: number, y: number, w: number, h: number, label: string): Uint8Array | Uint8ClampedArray {
-    const res: unknown = source.resource;
+function readPixels(source: Pixels, x: number, y: number, w: number, h: number, label: string): Uint8Array | Uint8ClampedArray {
+    const res = source.resource;
     if (ArrayBuffer.isView(res)) {
-        if ((source.format !== 'rgba8unorm' && source.format !== 'bgra8unorm' && source.format !== 'rgba8unorm-srgb' && source.format !== 'bgra8unorm-srgb')
-            || !(res instanceof Uint8Array || res instanceof Uint8ClampedArray)) {
+        if (!source.rgba8 || !(res instanceof Uint8Array || res instanceof Uint8ClampedArray)) {
             throw new TypeError(`texture ${label}: a buffer source must hold 8-bit RGBA or BGRA bytes, got format ${source.format} in ${describe(res)}.`);
         }
-        const pw = source.pixelWidth;
-        if (res.length < pw * source.pixelHeight * 4) throw new Error(`texture ${label}: its buffer holds ${res.length} bytes, expected ${pw * source.pixelHeight * 4}.`);
+        const pw = source.pw;
+        if (res.length < pw * source.ph * 4) throw new Error(`texture ${label}: its buffer holds ${res.length} bytes, expected ${pw * source.ph * 4}.`);
         const out = new Uint8Array(w * h * 4);
         for (let r = 0; r < h; r++) out.set(res.subarray(((y + r) * pw + x) * 4, ((y + r) * pw + x + w) * 4), r * w * 4);
         return out;
@@ -139,16 +181,19 @@ function readPixels(source: TextureSource, x: number, y: number, w: number, h: n
  * The result is trimmed to its set pixels; (x, y) place it in the untrimmed frame.
  */
 function readTextureMask(t: Texture, threshold: number): FrameMask {
-    const src = t.source, trim = t.trim;
+    const src = pixelsOf(t), trim = t.trim;
     const W = trim ? trim.width : t.orig.width, H = trim ? trim.height : t.orig.height;
     const w = Math.max(0, Math.ceil(W - 1e-9)), h = Math.max(0, Math.ceil(H - 1e-9));
     const ox = trim ? trim.x : 0, oy = trim ? trim.y : 0;
-    const label = t.label ? `"${t.label}"` : `#${t.uid}`;
+    const label = labelOf(t);
     const frame = (mask: Mask, x: number, y: number): FrameMask => ({ mask, x, y, width: t.orig.width, height: t.orig.height, source: 'pixels' });
-    // Texture.EMPTY (a new Sprite's texture) shows nothing: an empty mask, not the no-pixels error.
-    if (w === 0 || h === 0 || (src.resource == null && t.label === 'EMPTY')) return frame(new Mask(0, 0), ox, oy);
+    // Texture.EMPTY (a new Sprite's texture) shows nothing: an empty mask, not the no-pixels error. PixiJS 8 labels
+    // it; PixiJS 7's is the one without a resource whose BaseTexture never became valid.
+    const empty = src.resource == null
+        && (isTexture7(t) ? !(t as unknown as { baseTexture: BaseTexture7 }).baseTexture.valid : t.label === 'EMPTY');
+    if (w === 0 || h === 0 || empty) return frame(new Mask(0, 0), ox, oy);
     // Texel of quad point (s, t) in quad units: corner 0 (top-left) + s·(corner 1 − corner 0)/W + t·(corner 3 − corner 0)/H.
-    const { uvs } = t, pw = src.pixelWidth, ph = src.pixelHeight;
+    const uvs: Uvs = isTexture7(t) ? (t as unknown as { _uvs: Uvs })._uvs : t.uvs, { pw, ph } = src;
     const x0 = uvs.x0 * pw, y0 = uvs.y0 * ph;
     const ux = (uvs.x1 - uvs.x0) * pw / W, uy = (uvs.y1 - uvs.y0) * ph / W;
     const vx = (uvs.x3 - uvs.x0) * pw / H, vy = (uvs.y3 - uvs.y0) * ph / H;

@@ -1,4 +1,5 @@
-// hitmask/pixi: pixel-exact collisions between PixiJS 8 sprites. PixiJS draws; the game asks overlaps(a, b).
+// hitmask/pixi: pixel-exact collisions between PixiJS sprites (7.2+ and 8, told apart per object: pixi7.ts).
+// PixiJS draws; the game asks overlaps(a, b).
 // Masks come once per texture frame (pixi-texture.ts) and are posed with the sprite's current texture (an
 // AnimatedSprite's current frame), anchor, pivot, origin, scale (negative = mirror), rotation and every parent
 // container's transform, read fresh on each call. Only `import type` from pixi.js, so neither this module nor the
@@ -12,6 +13,7 @@ import {
     type DrawStyle, type FrameMask, type PlacedSprite, type SpriteHitmask, type SpritePose
 } from './sprite.js';
 import { frameMask } from './pixi-texture.js';
+import { draw7, globalTransform7, isGraphics7, isNode7, type Affine } from './pixi7.js';
 
 /** The trailing options of hitmask/pixi's functions. */
 export interface HitmaskOptions {
@@ -30,12 +32,12 @@ export interface HitmaskStyle extends DrawStyle, HitmaskOptions {}
 // Scales are snapped to multiples of 2^-36 (see poseInto).
 const SNAP = 2 ** 36;
 
-// A matrix's fields, all the adapter reads of PixiJS's Matrix.
-interface Affine { a: number; b: number; c: number; d: number; tx: number; ty: number }
-
-// Reused PixiJS Matrix objects (got from getGlobalTransform, so that no PixiJS code is imported) and poses.
+// Reused PixiJS 8 Matrix objects (got from getGlobalTransform, so that no PixiJS code is imported), PixiJS 7
+// products and poses.
 let scratch: Matrix | null = null;
 let spaceScratch: Matrix | null = null;
+const scratch7: Affine = { a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0 };
+const spaceScratch7: Affine = { ...scratch7 };
 const poseA: SpritePose = { x: 0, y: 0, originX: 0, originY: 0, scaleX: 1, scaleY: 1, angle: 0 };
 const poseB: SpritePose = { ...poseA };
 
@@ -56,13 +58,15 @@ function spaceOf(options: HitmaskOptions | undefined): Container | null {
     return space;
 }
 
-// The sprite's transform into collision space, computed fresh (worldTransform lags until the next render).
+// The sprite's transform into collision space, computed fresh (worldTransform lags until the next render):
+// getGlobalTransform on PixiJS 8, the product of the local transforms on PixiJS 7, else worldTransform.
 function matrixOf(s: Sprite, space: Container | null): Affine {
-    const m: Affine = typeof s.getGlobalTransform === 'function' ? (scratch = scratch ? s.getGlobalTransform(scratch) : s.getGlobalTransform()) : s.worldTransform;
+    const m: Affine = typeof s.getGlobalTransform === 'function' ? (scratch = scratch ? s.getGlobalTransform(scratch) : s.getGlobalTransform())
+        : isNode7(s) ? globalTransform7(s, scratch7) : s.worldTransform;
     if (!space) return m;
     const w: Affine = typeof space.getGlobalTransform === 'function'
         ? (spaceScratch = spaceScratch ? space.getGlobalTransform(spaceScratch) : space.getGlobalTransform())
-        : space.worldTransform;
+        : isNode7(space) ? globalTransform7(space, spaceScratch7) : space.worldTransform;
     // inverse(W)·M, written out so that no PixiJS Matrix is needed.
     const det = w.a * w.d - w.b * w.c;
     if (det === 0) throw new RangeError('space container has a zero scale: collision coordinates are undefined.');
@@ -177,12 +181,23 @@ export function pixelHitArea(sprite: Sprite, options?: HitmaskOptions): { contai
  * `graphics` holds. Returns the placed mask.
  */
 export function drawHitmask(graphics: Graphics, sprite: Sprite, style: HitmaskStyle = {}): PlacedSprite {
-    if (graphics === null || typeof graphics !== 'object' || typeof graphics.rect !== 'function') {
+    const v7 = graphics !== null && typeof graphics === 'object' && isGraphics7(graphics);
+    if (graphics === null || typeof graphics !== 'object' || (typeof graphics.rect !== 'function' && !v7)) {
         throw new TypeError(`graphics must be a PixiJS Graphics, got ${describe(graphics)}.`);
     }
     const { color = 0xff00ff, alpha = 0.5, outline = null, box = null, lineWidth: width = 1 } = style;
     const placed = hitmaskFor(sprite, style);
     const { mask, x: ox, y: oy } = placed;
+    if (v7) {
+        const some = mask.count() > 0;
+        draw7(graphics, {
+            color: some ? color : null, alpha, outline: some ? outline : null, box, width,
+            runs: rect => forEachRun(mask, (x, y, n) => rect(ox + x, oy + y, n)),
+            edges: line => forEachEdge(mask, (x0, y0, x1, y1) => line(ox + x0, oy + y0, ox + x1, oy + y1)),
+            bounds: { x: ox, y: oy, width: mask.width, height: mask.height }
+        });
+        return placed;
+    }
     if (color !== null && mask.count() > 0) {
         forEachRun(mask, (x, y, n) => graphics.rect(ox + x, oy + y, n, 1));
         graphics.fill({ color, alpha });

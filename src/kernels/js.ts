@@ -104,16 +104,17 @@ function kindOf(bs: number, sh: number, bStrips: number): number {
     return sh === 0 ? 0 : bs < 0 ? 1 : bs + 1 >= bStrips ? 2 : 3;
 }
 
-// The first overlapping pixel of the clip in row-major order into hitX/hitY (true), or false: each
-// strip (or pair) is searched above the best row so far, so ties go to the leftmost strip. With
-// `stopAtAny`, true at the first strip that hits.
+// The first overlapping pixel of rows yb..ye−1 of the clip in row-major order into hitX/hitY (true), or
+// false: each strip (or pair) is searched above the best row so far, so ties go to the leftmost strip.
+// With `stopAtAny`, true at the first strip that hits.
 let hitY = 0, hitX = 0;
-function firstHit(a: MaskWords, b: MaskWords, c: Clip, stopAtAny: boolean): boolean {
-    const A = a.words, B = b.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx, y0 = c.y0;
-    const n0 = y0 - c.dy, sh = (-dx) & 31, m = 1 << (32 - sh), sEnd = (c.x1 - 1) >> 5;
-    let yEnd = c.y1, found = false;
-    for (let s = c.x0 >> 5; s <= sEnd; s++) {
-        const bs = ((s << 5) - dx) >> 5, kind = kindOf(bs, sh, bStrips), i = s * ah + y0, iEnd = i + yEnd - y0;
+function bandHit(a: MaskWords, b: MaskWords, c: Clip, yb: number, ye: number, stopAtAny: boolean): boolean {
+    const A = a.words, B = b.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
+    const n0 = yb - c.dy, sh = (-dx) & 31, m = 1 << (32 - sh), sEnd = (c.x1 - 1) >> 5;
+    let yEnd = ye, found = false;
+    // A hit in the band's first row ends it: no later strip can be above it.
+    for (let s = c.x0 >> 5; s <= sEnd && yEnd > yb; s++) {
+        const bs = ((s << 5) - dx) >> 5, kind = kindOf(bs, sh, bStrips), i = s * ah + yb, iEnd = i + yEnd - yb;
         // B's index of A's row i: strip bs's row, strip 0's on the left edge (bs = −1).
         const d = bs * bh + n0 - i + (kind === 1 ? bh : 0);
         const pair = kind === 3 && s < sEnd && bs + 2 < bStrips;
@@ -123,7 +124,7 @@ function firstHit(a: MaskWords, b: MaskWords, c: Clip, stopAtAny: boolean): bool
             if (stopAtAny) return true;
             let w = A[r] & bWord(B, r + d, bh, sh, kind), x = s << 5;
             if (w === 0) { w = A[r + ah] & bWord(B, r + d + bh, bh, sh, 3); x += 32; }
-            yEnd = r - i + y0;
+            yEnd = r - i + yb;
             hitY = yEnd; hitX = x + ctz(w);
             found = true;
         }
@@ -215,14 +216,24 @@ function andRun(A: Uint32Array, B: Uint32Array, C: Uint32Array, i: number, iEnd:
 /** The kernels in plain JavaScript, on `mask.words`. */
 export const JS: Kernels = {
     any(a, b, c) {
-        return firstHit(a, b, c, true);
+        return bandHit(a, b, c, c.y0, c.y1, true);
     },
 
+    // Bands of rows go across every strip before the next band (bandHit), so the band that holds the
+    // first hit ends the scan however late the left strips' first hits are: the first band is 256 words
+    // (8 rows at least), each next one 32 times the rows of the one before (a band costs a setup per
+    // strip: a full scan pays two or three). One strip is one band.
     first(a, b, c, out) {
-        if (!firstHit(a, b, c, false)) return false;
-        out.x = hitX;
-        out.y = hitY;
-        return true;
+        const y1 = c.y1, strips = ((c.x1 - 1) >> 5) - (c.x0 >> 5) + 1;
+        for (let yb = c.y0, h = strips === 1 ? y1 - yb : Math.max(8, (256 / strips) | 0); yb < y1; yb += h, h *= 32) {
+            if (h > y1 - yb) h = y1 - yb;
+            if (bandHit(a, b, c, yb, yb + h, false)) {
+                out.x = hitX;
+                out.y = hitY;
+                return true;
+            }
+        }
+        return false;
     },
 
     area(a, b, c) {

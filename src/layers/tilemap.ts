@@ -3,6 +3,12 @@ import type { CollisionLayer } from './layer.js';
 import type { Point, Rect } from '../base/types.js';
 import { checkMask, type Mask } from '../core/mask.js';
 import { castTiles, newRayHit, type RayHit } from '../rays/ray.js';
+import { hashBytes, SnapshotReader, SnapshotWriter } from '../base/snapshot.js';
+
+// The tag a tile map's snapshot starts with ("HMTM", little-endian) and its format version.
+const MAGIC = 0x4d544d48, VERSION = 1;
+// The writer of every map's snapshot() and hash() (one call at a time; its buffer is kept).
+const WRITER = new SnapshotWriter();
 
 // Tile range set by TileMap.range(); module scratch instead of a tuple per call (tests run per body per step).
 let C0 = 0, C1 = -1, R0 = 0, R1 = -1;
@@ -133,9 +139,61 @@ export class TileMap implements CollisionLayer {
         return castTiles(this.tileWidth, this.tileHeight, this.columns, this.rows, this.cells, this.tiles, x0, y0, x1, y1, out) ? out : null;
     }
 
+    /**
+     * The map's state as bytes: its size, tile size, tile count and every cell's tile index (the tiles are referred
+     * to by index, not saved). With an `out` large enough, written into it and a view of its start returned.
+     */
+    snapshot(out?: Uint8Array): Uint8Array {
+        if (out !== undefined && !(out instanceof Uint8Array)) throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
+        this.write(WRITER.reset(out));
+        return WRITER.bytes(out);
+    }
+
+    /** Puts back the cells `bytes` (from {@link snapshot} of a map of this shape and tile count) saved; bad bytes throw an Error and change nothing. */
+    restore(bytes: Uint8Array): this {
+        const what = 'TileMap.restore';
+        if (!(bytes instanceof Uint8Array)) throw new TypeError(`${what}: bytes must be a Uint8Array from TileMap.snapshot(), got ${describe(bytes)}.`);
+        const r = new SnapshotReader(bytes, what);
+        if (r.u32() !== MAGIC) throw new Error(`${what}: the bytes do not start with the tile map snapshot tag "HMTM"; they are not a TileMap snapshot.`);
+        const version = r.u32();
+        if (version !== VERSION) throw new Error(`${what}: the snapshot has format version ${version}, expected ${VERSION}.`);
+        const tw = r.u32(), th = r.u32(), columns = r.u32(), rows = r.u32(), tiles = r.u32();
+        if (tw !== this.tileWidth || th !== this.tileHeight || columns !== this.columns || rows !== this.rows || tiles !== this.tiles.length) {
+            throw new Error(`${what}: the snapshot is of a ${columns}x${rows} map of ${tw}x${th} tiles with ${tiles} tile masks, this map is ${this.columns}x${this.rows} of ${this.tileWidth}x${this.tileHeight} with ${this.tiles.length}.`);
+        }
+        const n = this.cells.length;
+        if (bytes.length !== r.offset + 4 * n + 4) throw new Error(`${what}: the snapshot has ${bytes.length} bytes, expected ${r.offset + 4 * n + 4} for ${n} cells; it is truncated or corrupt.`);
+        if (hashBytes(bytes, bytes.length - 4) !== new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(bytes.length - 4, true)) {
+            throw new Error(`${what}: the snapshot's checksum does not match its bytes; it is corrupt.`);
+        }
+        const cells = r.offset;
+        for (let i = 0; i < n; i++) {
+            const t = r.i32();
+            if (t < -1 || t >= tiles) throw new Error(`${what}: cell ${i} holds tile index ${t} in the snapshot, expected -1..${tiles - 1}; the snapshot is corrupt.`);
+        }
+        r.seek(cells);
+        r.i32s(this.cells, n);
+        return this;
+    }
+
+    /** A 32-bit hash of the cells and shape, the same on every machine: the last 4 bytes of {@link snapshot}, little-endian. */
+    hash(): number {
+        return this.write(WRITER.reset());
+    }
+
     /** `<TileMap columns x rows of WxH>`. */
     toString(): string {
         return `<TileMap ${this.columns}x${this.rows} of ${this.tileWidth}x${this.tileHeight}>`;
+    }
+
+    // Writes the snapshot, ending with the hash of the bytes before it; returns that hash.
+    /** @internal */
+    private write(w: SnapshotWriter): number {
+        w.u32(MAGIC).u32(VERSION).u32(this.tileWidth).u32(this.tileHeight).u32(this.columns).u32(this.rows).u32(this.tiles.length);
+        w.i32s(this.cells);
+        const hash = w.hash();
+        w.u32(hash);
+        return hash;
     }
 
     // Tests (count = false, returns 0/1) or counts overlap with every tile under the mask's box.

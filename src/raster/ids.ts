@@ -6,7 +6,8 @@ import type { Clip } from '../kernels/kernels.js';
 import type { Mask } from '../core/mask.js';
 
 // Largest raster that can hold ids: the id plane is one Int32Array entry per pixel.
-const MAX_ID_PIXELS = 2 ** 30;
+/** @internal */
+export const MAX_ID_PIXELS = 2 ** 30;
 
 /** @internal The id store of a CollisionRaster. */
 export class RasterIds {
@@ -14,6 +15,8 @@ export class RasterIds {
     // starting at entry −2 − h. A lone id needs one store instead of a list entry: 3x faster stamping of 1,000 9x18 shots.
     // null until the layer's first id.
     readonly heads: (Int32Array | null)[] = [];
+    // Id planes removed by drop(), reused by plane().
+    readonly spare: (Int32Array | null)[] = [];
     // Per layer entry pool, a linked list per pixel: entry e holds id entId[e] and the next (older) entry entNext[e].
     readonly entId: Int32Array[] = [];
     readonly entNext: Int32Array[] = [];
@@ -26,6 +29,7 @@ export class RasterIds {
     constructor(layers: number, readonly width: number, readonly height: number) {
         for (let i = 0; i < layers; i++) {
             this.heads.push(null);
+            this.spare.push(null);
             this.entId.push(new Int32Array(0));
             this.entNext.push(new Int32Array(0));
         }
@@ -174,7 +178,7 @@ export class RasterIds {
         return e;
     }
 
-    // The layer's id plane, created on the first id; pixels already set get no id.
+    // The layer's id plane, created on the first id (or taken back from drop()); pixels already set get no id.
     plane(layer: number): Int32Array {
         let heads = this.heads[layer];
         if (heads === null) {
@@ -182,9 +186,18 @@ export class RasterIds {
             if (n > MAX_ID_PIXELS) {
                 throw new RangeError(`A ${this.width}x${this.height} raster is too big for ids (more than ${MAX_ID_PIXELS} pixels); stamp without ids or split the playfield.`);
             }
-            heads = this.heads[layer] = new Int32Array(n).fill(-1);
+            heads = this.heads[layer] = (this.spare[layer] ?? new Int32Array(n)).fill(-1);
+            this.spare[layer] = null;
         }
         return heads;
+    }
+
+    // Removes the layer's id plane (a restore to a state before its first id), keeping the array for plane().
+    drop(layer: number): void {
+        if (this.heads[layer] === null) return;
+        this.spare[layer] = this.heads[layer];
+        this.heads[layer] = null;
+        this.entCount[layer] = 0;
     }
 
     /** Copies the `n` ids found into `out` and empties the dedupe set. */

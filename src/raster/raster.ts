@@ -10,6 +10,8 @@ import { RasterIds } from './ids.js';
 import { checkId, checkLayer, checkLayers, checkOptions, checkPoints } from './check.js';
 import { castPlanes, type RasterRayHit } from '../rays/ray.js';
 import { MAX_LAYERS } from '../base/limits.js';
+import { SnapshotWriter } from '../base/snapshot.js';
+import { readRaster, writeRaster, type RasterState } from './snapshot.js';
 
 /** Options of {@link CollisionRaster}. */
 export interface RasterOptions {
@@ -46,6 +48,8 @@ const C: Clip = newClip();
 let RAY_PIXEL: Mask | null = null;
 const RAY_IDS: number[] = [];
 const NO_POINT: Point = { x: 0, y: 0 };
+// The writer of every raster's snapshot() and hash() (one call at a time; its buffer is kept).
+const WRITER = new SnapshotWriter();
 
 /**
  * A playfield-sized set of bit planes (layers) that sprites are stamped into and tested against:
@@ -88,6 +92,9 @@ export class CollisionRaster {
     // Which ids were stamped where (ids.ts).
     /** @internal */
     private readonly ids: RasterIds;
+    // What snapshot() and restore() read and write (snapshot.ts).
+    /** @internal */
+    private readonly state: RasterState;
     /** Creates an empty raster of `width` × `height` pixels with `options.layers` bit planes. */
     constructor(width: number, height: number, options: RasterOptions = {}) {
         checkSize('CollisionRaster width', width);
@@ -108,6 +115,28 @@ export class CollisionRaster {
         this.dirtyY0 = new Int32Array(n).fill(height);
         this.dirtyX1 = new Int32Array(n);
         this.dirtyY1 = new Int32Array(n);
+        this.state = { width, height, layerCount: n, planes: this.planes, dirtyX0: this.dirtyX0, dirtyY0: this.dirtyY0, dirtyX1: this.dirtyX1, dirtyY1: this.dirtyY1, ids: this.ids };
+    }
+
+    /**
+     * The raster's state as bytes: every layer's stamped box, the set pixels in it and their ids (docs/raster.md,
+     * "Snapshots"). With an `out` large enough, written into it and a view of its start returned, allocating nothing.
+     */
+    snapshot(out?: Uint8Array): Uint8Array {
+        if (out !== undefined && !(out instanceof Uint8Array)) throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
+        writeRaster(WRITER.reset(out), this.state);
+        return WRITER.bytes(out);
+    }
+
+    /** Puts the raster back in the state `bytes` (from {@link snapshot} of a raster of this size and layer count) saved; bad bytes throw an Error and change nothing. */
+    restore(bytes: Uint8Array): this {
+        readRaster(bytes, this.state, l => this.clearLayer(l));
+        return this;
+    }
+
+    /** A 32-bit hash of the raster's state, the same on every machine and kernel path: the last 4 bytes of {@link snapshot}, little-endian. */
+    hash(): number {
+        return writeRaster(WRITER.reset(), this.state);
     }
 
     /** The live bit plane of `layer` as a Mask, for reading (debug drawing, `count()`); write through the raster or `clear()` may miss pixels. */

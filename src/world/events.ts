@@ -31,6 +31,16 @@ export class PairEvents<T> {
         if (i >= 0) list.splice(i, 1);
     }
 
+    /** The previous step's pairs (read by snapshots; not to be changed). */
+    get prevA(): readonly Body<T>[] { return this.#prevA; }
+    get prevB(): readonly Body<T>[] { return this.#prevB; }
+
+    /** Replaces the previous step's pairs (a restored snapshot's); they must be in pair order. */
+    setPrev(a: readonly Body<T>[], b: readonly Body<T>[]): void {
+        this.#prevA = a.slice();
+        this.#prevB = b.slice();
+    }
+
     /** Delivers the events of a step whose pairs are hitA/hitB[0..n), commits them, then rethrows what listeners threw. */
     dispatch(hitA: readonly Body<T>[], hitB: readonly Body<T>[], n: number): void {
         const prevA = this.#prevA, prevB = this.#prevB, prevCount = prevA.length;

@@ -9,6 +9,8 @@ export function placeSlot<T>(w: WorldState<T>, s: number): void {
     const t = w.tf[s];
     const p = w.transforms.get(w.source[s] as Mask, t.angle, t.scaleX, t.scaleY, t.flipX, t.flipY);
     w.masks[s] = p.mask;
+    w.snapMask[s] = -1;
+    w.tfIdentity[s] = t.angle === 0 && t.scaleX === 1 && t.scaleY === 1 && !t.flipX && !t.flipY ? 1 : 0;
     w.offX[s] = p.x;
     w.offY[s] = p.y;
     const b = w.boxes;
@@ -54,7 +56,7 @@ export function flushSlots<T>(w: WorldState<T>): void {
 export function growSlots<T>(w: WorldState<T>, cap: number): void {
     const f64 = (a: Float64Array) => { const b = new Float64Array(cap); b.set(a); return b; };
     const i32 = (a: Int32Array) => { const b = new Int32Array(cap); b.set(a); return b; };
-    w.posX = f64(w.posX); w.posY = f64(w.posY);
+    w.posX = f64(w.posX); w.posY = f64(w.posY); w.idOf = f64(w.idOf);
     const b = w.boxes;
     w.boxes = { x0: f64(b.x0), y0: f64(b.y0), x1: f64(b.x1), y1: f64(b.y1) };
     w.offX = i32(w.offX); w.offY = i32(w.offY);
@@ -62,6 +64,9 @@ export function growSlots<T>(w: WorldState<T>, cap: number): void {
     w.rank = i32(w.rank); w.seen = i32(w.seen); w.qbuf = i32(w.qbuf);
     w.order = i32(w.order); w.list = i32(w.list); w.movedList = i32(w.movedList);
     const m = new Uint8Array(cap); m.set(w.moved); w.moved = m;
+    w.snapMask = i32(w.snapMask);
+    const ident = new Uint8Array(cap); ident.set(w.tfIdentity); w.tfIdentity = ident;
+    const seen = new Uint8Array(cap); seen.set(w.snapSeen); w.snapSeen = seen;
     w.cap = cap;
     // The grid reads the boxes arrays it was built with; those were just replaced.
     w.gridValid = false;

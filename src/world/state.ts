@@ -32,6 +32,13 @@ export class WorldState<T> {
     colw = new Int32Array(64);
     grp = new Int32Array(64);
     bodies: (Body<T> | null)[] = [];
+    /** Body ids (as doubles: ids are never reused and may pass 2^31 in a long game). */
+    idOf = new Float64Array(64);
+    /** Snapshots: the source mask's id in the snapshot table (−1 until a snapshot names it), whether the handle is remembered. */
+    snapMask = new Int32Array(64);
+    /** 1 where the transform is the identity (snapshots write transforms only for the others). */
+    tfIdentity = new Uint8Array(64);
+    snapSeen = new Uint8Array(64);
 
     // Slot bookkeeping: slots in use, free ones, removals waiting for the next detection, ids.
     cap = 64;

@@ -15,6 +15,7 @@ import { detectPairs } from './pairs.js';
 import { queryMaskInto, queryPointInto, queryRectInto } from './query.js';
 import { castWorld, type WorldRayHit } from './ray.js';
 import { growSlots, placeSlot, touchSlot } from './slots.js';
+import { hashWorld, restoreWorld, snapshotWorld, SnapshotTables } from './snapshot.js';
 import { isLayerOf, slotOf, WorldState } from './state.js';
 
 export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
@@ -49,6 +50,8 @@ export interface WorldOptions {
 export class World<T = unknown> {
     // Everything the World holds; not enumerable, so logging a World shows no typed arrays.
     readonly #st: WorldState<T>;
+    // The mask table and remembered handles of snapshots, made by the first snapshot.
+    #snap: SnapshotTables<T> | null = null;
 
     constructor(options: WorldOptions = {}) {
         if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
@@ -100,6 +103,8 @@ export class World<T = unknown> {
         this.#st.grp[s] = group;
         this.#st.tf[s] = { angle, scaleX, scaleY, flipX: !!options.flipX, flipY: !!options.flipY };
         this.#st.moved[s] = 0;
+        this.#st.snapSeen[s] = 0;
+        this.#st.idOf[s] = body.id;
         placeSlot(this.#st, s);
         this.#st.order[this.#st.orderCount++] = s;
         this.#st.ranksDirty = true;
@@ -337,6 +342,37 @@ export class World<T = unknown> {
         else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a WorldRayHit object, got ${describe(out)}.`);
         refreshGrid(this.#st);
         return castWorld(this.#st, f, x0, y0, x1, y1, out) ? out : null;
+    }
+
+    /**
+     * The World's state as bytes (docs/rollback.md): live bodies with positions, masks, filters and transforms,
+     * layers with their filters, and the pairs the next step's events compare against. Masks are named by an id
+     * in this World's table, so the bytes restore into this World. With `out` large enough, written there.
+     */
+    snapshot(out?: Uint8Array): Uint8Array {
+        this.#outsideListeners('snapshot');
+        return snapshotWorld(this.#st, this.#snap ??= new SnapshotTables<T>(), out);
+    }
+
+    /**
+     * Makes the World what `bytes` (from this World's {@link snapshot}) says, firing no events: bodies added since
+     * are removed, bodies removed since come back (the same handles while you keep them; new ones, without `data`,
+     * if you dropped them). Corrupt or foreign bytes throw an Error and change nothing.
+     */
+    restore(bytes: Uint8Array): this {
+        this.#outsideListeners('restore');
+        restoreWorld(this.#st, this.#snap ??= new SnapshotTables<T>(), bytes);
+        return this;
+    }
+
+    /** A 32-bit hash of the state a snapshot holds, naming masks by their pixels: equal in every process and engine for equal Worlds. */
+    hash(): number {
+        this.#outsideListeners('hash');
+        return hashWorld(this.#st, this.#snap ??= new SnapshotTables<T>());
+    }
+
+    #outsideListeners(method: string): void {
+        if (this.#st.events.dispatching) throw new Error(`${method}() cannot run inside a collision listener; call it after step() returns.`);
     }
 
     /** Drops cached transformed masks (they are rebuilt on demand). */

@@ -1,0 +1,230 @@
+// A CollisionRaster's snapshot bytes: what decides its future answers, written so that two rasters in the same
+// state give the same bytes (so the checksum at the end is the state's hash). Per layer: its stamped box, the plane
+// words inside that box (every set pixel lies in it; the words outside are zero), and, when the layer has ids,
+// the ids of each set pixel in storage order, run-length coded (a bullet's pixels share one id: 1,000 9x18 shots
+// take about 2,000 runs instead of 130,000 values). Stale ids (under cleared pixels) and the id pool's layout
+// are left out: they are never read. Restore checks every byte before it writes anything.
+import { popcnt } from '../base/bits.js';
+import { describe } from '../base/check.js';
+import { MAX_ID } from '../base/limits.js';
+import { hashBytes, SnapshotReader, type SnapshotWriter } from '../base/snapshot.js';
+import type { Mask } from '../core/mask.js';
+import { MAX_ID_PIXELS, type RasterIds } from './ids.js';
+
+/** @internal The tag the bytes start with ("HMRS", little-endian) and the format version after it. */
+export const RASTER_MAGIC = 0x53524d48, RASTER_VERSION = 1;
+
+/** @internal What a snapshot reads and writes of a CollisionRaster (its arrays, shared, not copied). */
+export interface RasterState {
+    readonly width: number;
+    readonly height: number;
+    readonly layerCount: number;
+    readonly planes: readonly Mask[];
+    readonly dirtyX0: Int32Array;
+    readonly dirtyY0: Int32Array;
+    readonly dirtyX1: Int32Array;
+    readonly dirtyY1: Int32Array;
+    readonly ids: RasterIds;
+}
+
+const WHAT = 'CollisionRaster.restore';
+// Whether typed arrays are little-endian here, so saved words can be read through an Int32Array view.
+const LE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+// The id section being written (writeRaster), kept between calls.
+let SCRATCH: Int32Array = new Int32Array(0);
+
+function grow(a: Int32Array, min: number): Int32Array {
+    const b: Int32Array = new Int32Array(Math.max(min, 2 * a.length));
+    b.set(a);
+    return b;
+}
+
+/** @internal Writes the raster's state, then the hash of the bytes before it; returns that hash. */
+export function writeRaster(out: SnapshotWriter, s: RasterState): number {
+    const W = s.width, H = s.height;
+    out.u32(RASTER_MAGIC).u32(RASTER_VERSION).u32(W).u32(H).u32(s.layerCount);
+    for (let l = 0; l < s.layerCount; l++) {
+        const x0 = s.dirtyX0[l], y0 = s.dirtyY0[l], x1 = s.dirtyX1[l], y1 = s.dirtyY1[l];
+        const heads = s.ids.heads[l];
+        out.i32(x0).i32(y0).i32(x1).i32(y1).u32(heads === null ? 0 : 1);
+        if (x1 <= x0 || y1 <= y0) continue;
+        const A = s.planes[l].words, rows = y1 - y0;
+        for (let st = x0 >> 5, sEnd = (x1 - 1) >> 5; st <= sEnd; st++) out.i32s(A, rows, st * H + y0);
+        if (heads === null) continue;
+        const k = gather(A, heads, s.ids.entId[l], s.ids.entNext[l], s.ids.entCount[l], W, H, x0, y0, x1, y1);
+        out.u32(k).i32s(SCRATCH, k);
+    }
+    const hash = out.hash();
+    out.u32(hash);
+    return hash;
+}
+
+// Writes into SCRATCH the ids of the set pixels of words A in the box, in storage order (strip by strip, row by row,
+// bit by bit), as entries: `v c`, c >= 1 pixels with the lone id v (−1: none), or `−L id…`, one pixel with L >= 2 ids,
+// newest first; returns how many values. A word adds at most 3 values a pixel plus its lists, which the pool bounds.
+function gather(A: Uint32Array, heads: Int32Array, ids: Int32Array, next: Int32Array, pool: number, W: number, H: number, x0: number, y0: number, x1: number, y1: number): number {
+    // The open run is `id` repeated `n` times (n = 0: none), stored at S[k], S[k + 1] when it ends.
+    let S = SCRATCH, k = 0, id = -2, n = 0;
+    for (let st = x0 >> 5, sEnd = (x1 - 1) >> 5; st <= sEnd; st++) {
+        for (let y = y0, ai = st * H + y0; y < y1; y++, ai++) {
+            let v = A[ai] | 0;
+            if (v === 0) continue;
+            if (k + 100 + pool > S.length) S = SCRATCH = grow(S, k + 100 + pool);
+            const p0 = y * W + (st << 5);
+            if (v === -1 && n > 0) {
+                // A full word inside a run (terrain): 32 compares, no bit walk.
+                let j = 0;
+                while (j < 32 && heads[p0 + j] === id) j++;
+                if (j === 32) { n += 32; continue; }
+            }
+            for (; v !== 0; v &= v - 1) {
+                const h = heads[p0 + 31 - Math.clz32(v & -v)];
+                if (h === id && n > 0) { n++; continue; }
+                if (n > 0) { S[k] = id; S[k + 1] = n; k += 2; n = 0; }
+                if (h >= -1) { id = h; n = 1; continue; }
+                const at = k++;
+                for (let e = -2 - h; e >= 0; e = next[e]) S[k++] = ids[e];
+                S[at] = at + 1 - k;
+            }
+        }
+    }
+    if (n > 0) { S[k] = id; S[k + 1] = n; k += 2; }
+    return k;
+}
+
+/**
+ * @internal Restores `bytes` (from {@link writeRaster}) into the raster: checks everything first (an Error naming
+ * what is wrong leaves the raster unchanged), then clears each layer with `clear` and writes the saved state.
+ */
+export function readRaster(bytes: Uint8Array, s: RasterState, clear: (layer: number) => void): void {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`${WHAT}: bytes must be a Uint8Array from CollisionRaster.snapshot(), got ${describe(bytes)}.`);
+    const r = new SnapshotReader(bytes, WHAT);
+    if (r.u32() !== RASTER_MAGIC) throw new Error(`${WHAT}: the bytes do not start with the raster snapshot tag "HMRS"; they are not a CollisionRaster snapshot.`);
+    const version = r.u32();
+    if (version !== RASTER_VERSION) throw new Error(`${WHAT}: the snapshot has format version ${version}, expected ${RASTER_VERSION}.`);
+    const W = r.u32(), H = r.u32(), L = r.u32();
+    if (W !== s.width || H !== s.height || L !== s.layerCount) {
+        throw new Error(`${WHAT}: the snapshot is of a ${W}x${H} raster with ${L} layer${L === 1 ? '' : 's'}, this raster is ${s.width}x${s.height} with ${s.layerCount} layer${s.layerCount === 1 ? '' : 's'}.`);
+    }
+    const sum = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(bytes.length - 4, true);
+    if (hashBytes(bytes, bytes.length - 4) !== sum) throw new Error(`${WHAT}: the snapshot's checksum does not match its bytes; it is corrupt or truncated.`);
+    // Pass 1 checks every layer; pass 2 reads them again and writes.
+    const start = r.offset;
+    for (let l = 0; l < L; l++) layer(r, s, l, false);
+    if (r.offset !== bytes.length - 4) throw new Error(`${WHAT}: the snapshot has ${bytes.length - 4 - r.offset} bytes after its data; it is corrupt or from another version.`);
+    r.seek(start);
+    for (let l = 0; l < L; l++) {
+        clear(l);
+        layer(r, s, l, true);
+    }
+}
+
+// Reads layer l's section at the reader's offset: checks it, or (write) puts it into the raster just cleared.
+function layer(r: SnapshotReader, s: RasterState, l: number, write: boolean): void {
+    const W = s.width, H = s.height;
+    const x0 = r.i32(), y0 = r.i32(), x1 = r.i32(), y1 = r.i32(), flags = r.u32();
+    const empty = x0 === W && y0 === H && x1 === 0 && y1 === 0;
+    if (!empty && !(x0 >= 0 && x0 < x1 && x1 <= W && y0 >= 0 && y0 < y1 && y1 <= H)) {
+        throw new Error(`${WHAT}: layer ${l}'s stamped box is (${x0}, ${y0})-(${x1}, ${y1}), not inside the ${W}x${H} raster; the snapshot is corrupt.`);
+    }
+    if (flags > 1 || (flags === 1 && W * H > MAX_ID_PIXELS)) throw new Error(`${WHAT}: layer ${l}'s flags are ${flags}, expected 0 or 1 (0 on a raster too big for ids); the snapshot is corrupt.`);
+    if (write) {
+        if (flags === 1) s.ids.plane(l);
+        else s.ids.drop(l);
+        if (!empty) { s.dirtyX0[l] = x0; s.dirtyY0[l] = y0; s.dirtyX1[l] = x1; s.dirtyY1[l] = y1; }
+    }
+    if (empty) return;
+    const s0 = x0 >> 5, s1 = (x1 - 1) >> 5, rows = y1 - y0, words = r.offset, A = s.planes[l].words;
+    let set = 0;
+    if (write) {
+        for (let st = s0; st <= s1; st++) r.i32s(A, rows, st * H + y0);
+    } else {
+        r.seek(words + 4 * rows * (s1 - s0 + 1) - 4);
+        r.u32(); // throws when the words run past the end
+        // Bits left of x0 and from x1 on must be clear: the box holds every set pixel.
+        const dv = new DataView(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
+        const left = (1 << (x0 & 31)) - 1, right = (x1 & 31) === 0 ? 0 : ~((1 << (x1 & 31)) - 1), last = words + 4 * (s1 - s0) * rows;
+        for (let y = 0; y < rows; y++) {
+            if ((dv.getUint32(words + 4 * y, true) & left) !== 0 || (dv.getUint32(last + 4 * y, true) & right) !== 0) {
+                throw new Error(`${WHAT}: layer ${l} has set pixels outside its stamped box; the snapshot is corrupt.`);
+            }
+        }
+        if (flags === 1) set = countBits(r.bytes, words, r.offset);
+    }
+    if (flags === 0) return;
+    const k = r.count(`layer ${l}'s id section length`, (r.bytes.length - r.offset) >> 2);
+    if (k > SCRATCH.length) SCRATCH = grow(SCRATCH, k);
+    const T = SCRATCH;
+    r.i32s(T, k);
+    if (!write) checkIds(T, k, set, l);
+    else writeIds(T, s, l, s0, s1, y0, y1);
+}
+
+// The set bits of the little-endian words in bytes[from..to).
+function countBits(bytes: Uint8Array, from: number, to: number): number {
+    let n = 0;
+    if (LE && ((bytes.byteOffset + from) & 3) === 0) {
+        const w = new Int32Array(bytes.buffer, bytes.byteOffset + from, (to - from) >> 2);
+        for (let i = 0; i < w.length; i++) if (w[i] !== 0) n += popcnt(w[i]);
+    } else {
+        const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        for (let at = from; at < to; at += 4) n += popcnt(dv.getInt32(at, true));
+    }
+    return n;
+}
+
+// Throws unless T[0..k) is a well-formed id section for `set` pixels.
+function checkIds(T: Int32Array, k: number, set: number, l: number): void {
+    let i = 0, n = 0;
+    while (i < k) {
+        const v = T[i];
+        if (v >= -1) {
+            if (i + 1 >= k || T[i + 1] < 1) throw new Error(`${WHAT}: layer ${l}'s id run at entry ${i} has no pixel count of at least 1; the snapshot is corrupt.`);
+            n += T[i + 1];
+            if (n > set) break;
+            i += 2;
+            continue;
+        }
+        if (i - v >= k) throw new Error(`${WHAT}: layer ${l}'s id list at entry ${i} (${-v} ids) runs past the section's ${k} entries; the snapshot is corrupt.`);
+        for (let j = i + 1; j <= i - v; j++) if (T[j] < 0) throw new Error(`${WHAT}: layer ${l} has id ${T[j]} at entry ${j}, expected 0..${MAX_ID}; the snapshot is corrupt.`);
+        n++;
+        i += 1 - v;
+    }
+    if (n !== set) throw new Error(`${WHAT}: layer ${l}'s ids cover ${n} pixels, but it has ${set} set pixels; the snapshot is corrupt.`);
+}
+
+// Writes the checked id section T into layer l's id plane (at its set pixels, which are already written) and a
+// fresh entry pool: each list pushed oldest first, so every entry links to the older one.
+function writeIds(T: Int32Array, s: RasterState, l: number, s0: number, s1: number, y0: number, y1: number): void {
+    const W = s.width, H = s.height, A = s.planes[l].words, heads = s.ids.heads[l]!;
+    let i = 0, left = 0, id = -1;
+    for (let st = s0; st <= s1; st++) {
+        for (let y = y0, ai = st * H + y0; y < y1; y++, ai++) {
+            const p0 = y * W + (st << 5);
+            let v = A[ai] | 0;
+            if (v === -1 && left >= 32) {
+                for (let j = 0; j < 32; j++) heads[p0 + j] = id;
+                left -= 32;
+                continue;
+            }
+            for (; v !== 0; v &= v - 1) {
+                if (left === 0) {
+                    const h = T[i];
+                    if (h >= -1) {
+                        id = h;
+                        left = T[i + 1];
+                        i += 2;
+                    } else {
+                        let e = -1;
+                        for (let j = i - h; j > i; j--) e = s.ids.push(l, T[j], e);
+                        heads[p0 + 31 - Math.clz32(v & -v)] = -2 - e;
+                        i += 1 - h;
+                        continue;
+                    }
+                }
+                heads[p0 + 31 - Math.clz32(v & -v)] = id;
+                left--;
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+// CollisionRaster snapshot, restore and hash on seeded random scenes, on both kernel paths: a raster restored to a
+// snapshot answers every query as the original did there and replays the same later calls to the same answers and
+// hashes; the hash is the snapshot's checksum and the same on both kernel paths (and pinned); bad bytes are refused
+// with an Error that names the problem and leave the raster unchanged; snapshot(out) allocates nothing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CollisionRaster, Mask } from '../src/index.js';
+import { hashBytes } from '../src/base/snapshot.js'; // internal: the hash the snapshot ends with
+import { KERNELS, mulberry32, testKernels, withKernels } from './reference.js';
+import { allocations, cost, costText } from './work.js';
+
+const SEED = 20261126;
+const W = 83, H = 47, LAYERS = 3;
+
+function sprite(w: number, h: number, density: number, seed: number): Mask {
+    const rnd = mulberry32(seed), m = new Mask(w, h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (rnd() < density) m.set(x, y);
+    return m;
+}
+const SPRITES = [sprite(9, 18, 0.8, 1), sprite(37, 5, 0.6, 2), sprite(1, 1, 1, 3), sprite(33, 33, 0.3, 4), new Mask(64, 40, true)];
+
+// One call on the raster, as data, so a run can be replayed.
+type Op = (r: CollisionRaster) => void;
+
+function randomOps(seed: number, n: number): Op[] {
+    const rnd = mulberry32(seed), int = (a: number, b: number) => a + Math.floor(rnd() * (b - a + 1));
+    const ops: Op[] = [];
+    for (let i = 0; i < n; i++) {
+        const m = SPRITES[int(0, SPRITES.length - 1)], x = int(-40, W), y = int(-40, H), layer = int(0, LAYERS - 1);
+        const id = rnd() < 0.7 ? int(0, 2 ** 31 - 1) : int(0, 5), k = rnd();
+        const maybe = rnd() < 0.2 ? -1 : id;
+        if (k < 0.3) ops.push(r => r.stamp(m, x, y, { id: maybe, layer }));
+        else if (k < 0.45) {
+            const c = int(1, 12), xs = Array.from({ length: c }, () => int(-10, W)), ys = Array.from({ length: c }, () => int(-10, H));
+            const ids = Array.from({ length: c }, () => int(-1, 9));
+            ops.push(rnd() < 0.8 ? r => r.stampMany(m, xs, ys, { ids, layer }) : r => r.stampMany(m, xs, ys, { layer }));
+        } else if (k < 0.55) {
+            const c = int(1, 30), xs = Array.from({ length: c }, () => int(-2, W)), ys = Array.from({ length: c }, () => int(-2, H));
+            const ids = Array.from({ length: c }, () => int(-1, 3));
+            ops.push(r => r.stampPoints(xs, ys, { ids, layer }));
+        } else if (k < 0.62) ops.push(r => r.stampPixel(x, y, { id, layer }));
+        else if (k < 0.77) ops.push(r => r.erase(m, x, y, { layer }));
+        else if (k < 0.84) {
+            const ex = int(0, W - 1), ey = int(0, H - 1);
+            ops.push(r => r.erasePixel(ex, ey, { layer }));
+        }
+        else if (k < 0.93) ops.push(r => r.clear(layer));
+        else if (k < 0.96) ops.push(r => r.clear());
+        else ops.push(r => r.stamp(m, x, y, { layer })); // anonymous stamps over ids
+    }
+    return ops;
+}
+
+// Every query's answer for a fixed set of probes, as one string to compare.
+function answers(r: CollisionRaster, seed: number): string {
+    const rnd = mulberry32(seed), out: unknown[] = [];
+    for (let i = 0; i < 12; i++) {
+        const m = SPRITES[i % SPRITES.length], x = Math.floor(rnd() * (W + 40)) - 30, y = Math.floor(rnd() * (H + 40)) - 30;
+        const layers = 1 + Math.floor(rnd() * ((1 << LAYERS) - 1));
+        out.push(r.test(m, x, y, layers), r.overlapArea(m, x, y, layers), r.hitPoint(m, x, y, layers), r.hits(m, x, y, layers),
+            r.testPixel(x + 5, y + 5, layers), r.raycast(x, y, W - x, H - y - 1, layers), r.view(layers).bounds());
+    }
+    for (let l = 0; l < LAYERS; l++) out.push(r.plane(l).count(), r.layer(l).bounds());
+    return JSON.stringify(out);
+}
+
+// Runs ops on a fresh raster: the answers and hash after each, and the snapshot taken after op `at` (and its hash).
+function run(ops: Op[], at: number, seed: number): { trace: string[]; hashes: number[]; snap: Uint8Array; snapHash: number; snapAnswers: string; raster: CollisionRaster } {
+    const r = new CollisionRaster(W, H, { layers: LAYERS }), trace: string[] = [], hashes: number[] = [];
+    let snap: Uint8Array = new Uint8Array(0), snapHash = 0, snapAnswers = '';
+    ops.forEach((op, i) => {
+        op(r);
+        trace.push(answers(r, seed + i));
+        hashes.push(r.hash());
+        if (i === at) { snap = r.snapshot(); snapHash = r.hash(); snapAnswers = trace[i]; }
+    });
+    return { trace, hashes, snap, snapHash, snapAnswers, raster: r };
+}
+
+testKernels('restore puts a random scene back: the same answers and hash, then the same replay as the original run', () => {
+    for (let t = 0; t < 12; t++) {
+        const ops = randomOps(SEED + t, 60), at = Math.floor(mulberry32(SEED - t)() * ops.length);
+        const { trace, hashes, snap, snapHash, snapAnswers, raster } = run(ops, at, SEED * 3 + t);
+        // The same raster (its later state, ids and pool discarded) and a fresh one, restored.
+        for (const r of [raster, new CollisionRaster(W, H, { layers: LAYERS })]) {
+            r.restore(snap);
+            assert.equal(r.hash(), snapHash, `scene ${t}: hash after restore`);
+            assert.equal(answers(r, SEED * 3 + t + at), snapAnswers, `scene ${t}: answers after restore`);
+            assert.deepEqual(r.snapshot(), snap, `scene ${t}: the snapshot of the restored raster is the same bytes`);
+            for (let i = at + 1; i < ops.length; i++) {
+                ops[i](r);
+                assert.equal(answers(r, SEED * 3 + t + i), trace[i], `scene ${t}: answers after replayed op ${i}`);
+                assert.equal(r.hash(), hashes[i], `scene ${t}: hash after replayed op ${i}`);
+            }
+        }
+    }
+});
+
+test('the hash is the snapshot\'s last 4 bytes, hashBytes of the rest, and the same on both kernel paths (pinned)', () => {
+    const ops = randomOps(SEED + 99, 80);
+    const seqs = KERNELS.map(mode => withKernels(mode, () => {
+        const r = new CollisionRaster(W, H, { layers: LAYERS }), seq: number[] = [];
+        for (const op of ops) {
+            op(r);
+            const bytes = r.snapshot(), h = r.hash();
+            assert.equal(h, new DataView(bytes.buffer, bytes.byteOffset).getUint32(bytes.length - 4, true));
+            assert.equal(h, hashBytes(bytes, bytes.length - 4));
+            seq.push(h);
+        }
+        return seq;
+    }));
+    for (const seq of seqs) assert.deepEqual(seq, seqs[0]);
+    // The same value on every machine and engine: integer arithmetic over little-endian bytes.
+    let all = 0;
+    for (const h of seqs[0]) all = Math.imul(all ^ h, 0x01000193) >>> 0;
+    assert.equal(all, PINNED, `hash sequence digest ${all}`);
+});
+const PINNED = 4119230267;
+
+testKernels('restoring a state before a layer\'s first id removes its id plane; ids stamped later come back on replay', () => {
+    const r = new CollisionRaster(40, 30, { layers: 2 }), m = new Mask(5, 5, true);
+    r.stamp(m, 3, 3, { layer: 0 });
+    const before = r.snapshot(), h0 = r.hash();
+    r.stamp(m, 5, 5, { id: 7, layer: 0 }).stamp(m, 6, 6, { id: 8, layer: 0 });
+    const h1 = r.hash();
+    assert.deepEqual(r.hits(m, 5, 5, 1), [7, 8]);
+    r.restore(before);
+    assert.equal(r.hash(), h0);
+    assert.deepEqual(r.hits(m, 5, 5, 1), []);
+    r.stamp(m, 5, 5, { id: 7, layer: 0 }).stamp(m, 6, 6, { id: 8, layer: 0 });
+    assert.equal(r.hash(), h1);
+    assert.deepEqual(r.hits(m, 5, 5, 1), [7, 8]);
+});
+
+// A snapshot's bytes with the checksum recomputed, so structural checks (not the checksum) must catch the change.
+function reseal(b: Uint8Array): Uint8Array {
+    new DataView(b.buffer, b.byteOffset).setUint32(b.length - 4, hashBytes(b, b.length - 4), true);
+    return b;
+}
+function setI32(b: Uint8Array, at: number, v: number): Uint8Array {
+    const c = b.slice();
+    new DataView(c.buffer).setInt32(at, v, true);
+    return c;
+}
+
+test('bad bytes throw an Error naming the problem and leave the raster unchanged', () => {
+    const ops = randomOps(SEED + 7, 40);
+    const src = new CollisionRaster(W, H, { layers: LAYERS });
+    ops.forEach(op => op(src));
+    src.stamp(SPRITES[0], 10, 10, { id: 1, layer: 1 }).stamp(SPRITES[0], 11, 11, { id: 2, layer: 1 });
+    const good = src.snapshot();
+    const r = new CollisionRaster(W, H, { layers: LAYERS });
+    randomOps(SEED + 8, 30).forEach(op => op(r));
+    const keep = r.snapshot(), keepAnswers = answers(r, 5);
+    const refused = (bytes: unknown, message: RegExp, type: new () => Error = Error) => {
+        assert.throws(() => r.restore(bytes as Uint8Array), (e: Error) => e.constructor === type && message.test(e.message), String(message));
+        assert.deepEqual(r.snapshot(), keep);
+        assert.equal(answers(r, 5), keepAnswers);
+    };
+    refused([1, 2, 3], /bytes must be a Uint8Array .* got Array/, TypeError);
+    refused(new Uint8Array(0), /ends after 0 bytes.*truncated/);
+    refused(new Uint8Array(64), /do not start with the raster snapshot tag "HMRS"/);
+    refused(setI32(good, 4, 2), /format version 2, expected 1/);
+    refused(new CollisionRaster(W + 1, H, { layers: LAYERS }).snapshot(), /snapshot is of a 84x47 raster with 3 layers, this raster is 83x47 with 3 layers/);
+    refused(new CollisionRaster(W, H, { layers: 1 }).snapshot(), /with 1 layer, this raster is 83x47 with 3 layers/);
+    // Truncated anywhere, and any one byte changed.
+    const rnd = mulberry32(SEED);
+    for (let i = 0; i < 40; i++) refused(good.subarray(0, 20 + Math.floor(rnd() * (good.length - 20))), /checksum does not match|ends after/);
+    refused(good.subarray(0, 12), /ends after 12 bytes/);
+    for (let i = 0; i < 60; i++) {
+        const c = good.slice(), at = 20 + Math.floor(rnd() * (c.length - 20));
+        c[at] ^= 1 << Math.floor(rnd() * 8);
+        refused(c, /checksum does not match/);
+    }
+    // Well sealed but inconsistent: the layer 0 header starts at byte 20 (x0, y0, x1, y1, flags).
+    refused(reseal(setI32(good, 28, W + 1)), /layer 0's stamped box is .* not inside the 83x47 raster/);
+    refused(reseal(setI32(good, 36, 2)), /layer 0's flags are 2, expected 0 or 1/);
+    const extra = new Uint8Array(good.length + 4);
+    extra.set(good.subarray(0, good.length - 4));
+    refused(reseal(extra), /4 bytes after its data/);
+    // A set pixel outside its box: a one-layer raster with one pixel at (3, 2), box (3, 2)-(4, 3), then x0 → 4.
+    const one = new CollisionRaster(8, 8).stampPixel(3, 2, { id: 5 }), small = new CollisionRaster(8, 8);
+    const ob = one.snapshot(), keepSmall = small.snapshot();
+    small.restore(ob);
+    assert.deepEqual(small.hits(new Mask(1, 1, true), 3, 2), [5]);
+    small.restore(keepSmall);
+    assert.throws(() => small.restore(reseal(setI32(ob, 20, 4))), /layer 0's stamped box is \(4, 2\)-\(4, 3\)/);
+    // Box (3,2)-(4,3): words at 40 (1 word), id section length at 44, entries at 48: [5, 1].
+    assert.throws(() => small.restore(reseal(setI32(ob, 40, 1 << 2 | 1 << 3))), /layer 0 has set pixels outside its stamped box/);
+    assert.throws(() => small.restore(reseal(setI32(ob, 52, 2))), /layer 0's ids cover 2 pixels, but it has 1 set pixels/);
+    assert.throws(() => small.restore(reseal(setI32(ob, 52, 0))), /id run at entry 0 has no pixel count of at least 1/);
+    assert.throws(() => small.restore(reseal(setI32(ob, 44, 99))), /id section length is 99 in the snapshot, more than the/);
+    assert.deepEqual(small.snapshot(), keepSmall);
+    // A list of two ids with a negative one.
+    const two = new CollisionRaster(8, 8).stampPixel(3, 2, { id: 5 }).stampPixel(3, 2, { id: 6 }).snapshot();
+    assert.deepEqual(new CollisionRaster(8, 8).restore(two).hits(new Mask(1, 1, true), 3, 2), [6, 5]);
+    assert.throws(() => small.restore(reseal(setI32(two, 52, -3))), /has id -3 at entry 1, expected 0..2147483647/);
+    assert.throws(() => small.restore(reseal(setI32(two, 48, -5))), /id list at entry 0 \(5 ids\) runs past/);
+    assert.deepEqual(small.snapshot(), keepSmall);
+});
+
+testKernels('snapshot(out) with room writes into out and allocates nothing; a smaller out gets a new array', () => {
+    const r = new CollisionRaster(W, H, { layers: LAYERS });
+    randomOps(SEED + 3, 50).forEach(op => op(r));
+    const bytes = r.snapshot(), out = new Uint8Array(bytes.length + 100);
+    let got: Uint8Array = new Uint8Array(0);
+    const seen = allocations(() => { got = r.snapshot(out); });
+    assert.equal(seen.count, 0, `snapshot(out) allocated ${seen.count} arrays (${seen.bytes} bytes)`);
+    assert.equal(got.buffer, out.buffer);
+    assert.deepEqual(got, bytes);
+    assert.deepEqual(r.snapshot(new Uint8Array(8)), bytes);
+    assert.equal(allocations(() => r.hash()).count, 0);
+    // An out that does not start at a word boundary works too.
+    const odd = new Uint8Array(bytes.length + 3).subarray(3);
+    assert.deepEqual(r.snapshot(odd), bytes);
+    assert.deepEqual(new CollisionRaster(W, H, { layers: LAYERS }).restore(odd).snapshot(), bytes);
+    assert.throws(() => r.snapshot([] as never), /out must be a Uint8Array, got Array/);
+});
+
+test('a snapshot holds only each layer\'s stamped box: its size follows what was stamped, not the raster', () => {
+    const r = new CollisionRaster(1920, 1080, { layers: 2 });
+    const empty = r.snapshot().length;
+    assert.ok(empty <= 80, `empty 1920x1080 snapshot: ${empty} bytes`);
+    r.stamp(new Mask(9, 18, true), 100, 100, { id: 3, layer: 1 });
+    const one = r.snapshot().length;
+    // 18 rows of 1 strip, an id section of one run.
+    assert.ok(one - empty <= 18 * 4 + 16, `one 9x18 stamp adds ${one - empty} bytes`);
+    r.clear(1);
+    assert.equal(r.snapshot().length, empty);
+});
+
+test('snapshot + restore of 1,000 bullets on a 1920x1080 2-layer raster with ids, against stampMany (printed, not asserted)', () => {
+    const r = new CollisionRaster(1920, 1080, { layers: 2 }), shot = sprite(9, 18, 0.9, 9), rnd = mulberry32(SEED);
+    const xs = Array.from({ length: 1000 }, () => Math.floor(rnd() * 1920)), ys = Array.from({ length: 1000 }, () => Math.floor(rnd() * 1080));
+    const ids = Array.from({ length: 1000 }, (_, i) => i);
+    r.stamp(new Mask(1920, 200, true), 0, 880, { id: 1e6, layer: 0 });
+    const frame = () => { r.clear(1); r.stampMany(shot, xs, ys, { ids, layer: 1 }); };
+    frame();
+    const out = new Uint8Array(r.snapshot().length);
+    const h = r.hash();
+    const stamp = cost(() => { for (let i = 0; i < 20; i++) frame(); });
+    const both = cost(() => { for (let i = 0; i < 20; i++) r.restore(r.snapshot(out)); });
+    assert.equal(r.hash(), h);
+    console.log(`# 20x clear + stampMany(1,000 with ids): ${costText(stamp)}; 20x snapshot(out) + restore (${out.length} bytes): ${costText(both)}`);
+});

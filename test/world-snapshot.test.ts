@@ -1,0 +1,170 @@
+// World snapshots for rollback: a restored World replays the same changes to the same pairs, events and hashes;
+// restore fires no events, revives the handles of removed bodies and removes bodies added since; corrupt or
+// foreign bytes change nothing; hashes agree across kernel paths (and, in test/world-snapshot-browser.test.ts,
+// with Chromium); a game loop's snapshot(out) allocates nothing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Mask, World, setKernels, type Body } from '../src/index.js';
+import { listen, rng, runScenario, scenarioMasks, scenarioStep, scenarioWorld, type ScenarioLog } from './rollback-scenario.js';
+import { testKernels } from './reference.js';
+import { allocations } from './work.js';
+
+const SEEDS = Number(process.env.HITMASK_SNAPSHOT_SEEDS ?? 12);
+
+testKernels('restore, then the same changes: the same pairs, events and hashes as the first time', () => {
+    for (let seed = 1; seed <= SEEDS; seed++) {
+        const masks = scenarioMasks(seed), world = scenarioWorld(masks), bodies: Body<number>[] = [];
+        const log: ScenarioLog = { hashes: [], events: [], pairs: [] };
+        listen(world, log);
+        const rnd = rng(seed * 31 + 7);
+        const warm = 5 + (seed % 7);
+        for (let s = 0; s < warm; s++) scenarioStep(world, masks, bodies, rnd, log);
+        // Save the World, the game's handle list and the generator's position (a game saves its inputs instead).
+        const bytes = world.snapshot(), hash = world.hash(), kept = bodies.length, seedAt = rnd() * 2 ** 32;
+        const saved = describeBodies(world, bodies);
+        const first: ScenarioLog = { hashes: [], events: [], pairs: [] };
+        log.events.length = 0;
+        const again = rng(seedAt);
+        for (let s = 0; s < 12; s++) scenarioStep(world, masks, bodies, again, first);
+        first.events = log.events.slice();
+        // Roll back and replay.
+        log.events.length = 0;
+        world.restore(bytes);
+        assert.deepEqual(log.events, [], 'restore fires no events');
+        assert.equal(world.hash(), hash, `seed ${seed}: the hash after restore is the hash at the snapshot`);
+        assert.deepEqual(describeBodies(world, bodies.slice(0, kept)), saved, `seed ${seed}: every body as it was`);
+        assert.ok(bodies.slice(kept).every(b => b.removed), 'bodies added after the snapshot are removed');
+        bodies.length = kept;
+        const second: ScenarioLog = { hashes: [], events: [], pairs: [] };
+        const replay = rng(seedAt);
+        for (let s = 0; s < 12; s++) scenarioStep(world, masks, bodies, replay, second);
+        second.events = log.events.slice();
+        assert.deepEqual(second.pairs, first.pairs, `seed ${seed}: pairs per step`);
+        assert.deepEqual(second.events, first.events, `seed ${seed}: events`);
+        assert.deepEqual(second.hashes, first.hashes, `seed ${seed}: hashes`);
+        assert.ok(first.pairs.some(n => n > 0) && first.events.length > 0, `seed ${seed} collides at all`);
+    }
+});
+
+// Every live body as the public API shows it: position, filter, transform, placed mask (size, place and pixels).
+function describeBodies(world: World<number>, bodies: readonly Body<number>[]): string[] {
+    return bodies.filter(b => world.has(b)).map(b => {
+        const p = world.placedMask(b);
+        return JSON.stringify([b.id, b.data, b.x, b.y, world.getFilter(b), world.getTransform(b), p.x, p.y, p.mask.width, p.mask.height, p.mask.toText()]);
+    });
+}
+
+test('the same scenario gives the same hashes and events on the WebAssembly and the JS kernels', () => {
+    const wasm = runScenario(5, 40);
+    setKernels('js');
+    try {
+        assert.deepEqual(runScenario(5, 40), wasm);
+    } finally {
+        setKernels('wasm');
+    }
+    assert.ok(wasm.events.length > 20, `${wasm.events.length} events`);
+    assert.equal(new Set(wasm.hashes).size > 30, true, 'the hash changes as the World does');
+});
+
+test('restore revives removed bodies (the same handles, with their data) and removes bodies added since', () => {
+    const world = new World<string>(), m = new Mask(4, 4, true);
+    const a = world.add({ x: 0, y: 0, mask: m, data: 'a' }), b = world.add({ x: 2, y: 2, mask: m, data: 'b' });
+    const begins: string[] = [];
+    world.on('begin', (p, q) => begins.push(`${p.data}${q.data}`));
+    world.on('end', (p, q) => begins.push(`end ${p.data}${q.data}`));
+    assert.equal(world.step(), 1);
+    const bytes = world.snapshot();
+    world.remove(b);
+    const c = world.add({ x: 1, y: 1, mask: m, data: 'c' });
+    world.move(a, 100, 0);
+    assert.equal(world.step(), 0);
+    world.restore(bytes);
+    assert.equal(b.removed, false, 'b is back');
+    assert.equal(c.removed, true, 'c, added after the snapshot, is gone');
+    assert.equal(world.has(b), true);
+    assert.equal(world.size, 2);
+    assert.deepEqual([a.x, a.y, b.data], [0, 0, 'b']);
+    begins.length = 0;
+    // The pair a–b was overlapping at the snapshot: the next step says `stay`, not `begin`.
+    world.on('stay', (p, q) => begins.push(`stay ${p.data}${q.data}`));
+    assert.equal(world.step(), 1);
+    assert.deepEqual(begins, ['stay ab']);
+    // A body added after the restore gets the id c had: the ids continue from the snapshot.
+    const d = world.add({ x: 50, y: 50, mask: m, data: 'd' });
+    assert.equal(d.id, c.id);
+});
+
+test('restore refuses corrupt, truncated and foreign bytes with an Error and changes nothing', () => {
+    const world = new World(), m = new Mask(3, 3, true);
+    world.add({ x: 0, y: 0, mask: m });
+    world.add({ x: 1, y: 1, mask: m, angle: 1 });
+    world.step();
+    const bytes = world.snapshot(), hash = world.hash();
+    world.add({ x: 9, y: 9, mask: m });
+    const before = world.hash();
+    assert.throws(() => world.restore(bytes.subarray(0, bytes.length - 3)), /^Error: world\.restore\(\): the snapshot ends after/);
+    assert.throws(() => world.restore(new Uint8Array(40)), /^Error: world\.restore\(\): these bytes are not a World snapshot/);
+    const extra = new Uint8Array(bytes.length + 4);
+    extra.set(bytes);
+    assert.throws(() => world.restore(extra), /has 4 bytes after its data/);
+    const huge = bytes.slice();
+    new DataView(huge.buffer).setUint32(20, 0xffffffff, true);
+    assert.throws(() => world.restore(huge), /the body count is 4294967295 in the snapshot, more than the \d+ it can hold/);
+    assert.throws(() => world.restore('x' as never), /^TypeError: restore\(\) needs the Uint8Array/);
+    // Another World's masks are not this World's: the ids name nothing here.
+    const other = new World();
+    other.add({ x: 0, y: 0, mask: new Mask(2, 2, true) });
+    assert.throws(() => world.restore(other.snapshot()), /^Error: world\.restore\(\): the snapshot was taken by another World/);
+    assert.equal(world.hash(), before, 'nothing changed');
+    world.restore(bytes);
+    assert.equal(world.hash(), hash);
+});
+
+test('a disposed mask makes restore throw before anything changes', () => {
+    const world = new World(), m = new Mask(3, 3, true), keep = new Mask(2, 2, true);
+    world.add({ x: 0, y: 0, mask: m });
+    const bytes = world.snapshot();
+    world.add({ x: 5, y: 5, mask: keep });
+    const before = world.hash();
+    world.remove([...world.queryPoint(0, 0)][0]);
+    const after = world.hash();
+    m.dispose();
+    assert.throws(() => world.restore(bytes), /mask \(<Mask 3x3>\) was disposed since the snapshot/);
+    assert.equal(world.hash(), after);
+    void before;
+});
+
+test('hash names masks by their pixels: equal Worlds built apart hash equal; any change shows', () => {
+    const build = (m: Mask) => {
+        const w = new World();
+        w.add({ x: 1.5, y: 2, mask: m, angle: 0.5 });
+        w.add({ x: 3, y: 2, mask: m.clone() });
+        w.step();
+        return w;
+    };
+    const m = Mask.fromText('##.\n###\n.#.');
+    const a = build(m), b = build(Mask.fromText('##.\n###\n.#.'));
+    assert.equal(a.hash(), b.hash());
+    const c = build(Mask.fromText('##.\n###\n.##'));
+    assert.notEqual(a.hash(), c.hash(), 'one pixel of a mask');
+    const [first] = a.queryPoint(2, 3);
+    a.move(first, 1.5 + 2 ** -30, 2);
+    assert.notEqual(a.hash(), b.hash(), 'a position that floors the same still differs');
+});
+
+test('a game loop: snapshot(out) into a reused buffer allocates no new bytes', () => {
+    const world = new World(), m = new Mask(8, 8, true), bodies: Body<unknown>[] = [];
+    for (let i = 0; i < 500; i++) bodies.push(world.add({ x: (i * 13) % 400, y: (i * 7) % 300, mask: m, angle: i % 3 ? 0 : 0.3 }));
+    const out = new Uint8Array(1 << 20);
+    world.step();
+    world.snapshot(out);
+    world.snapshot(out);
+    const seen = allocations(() => {
+        for (let f = 0; f < 20; f++) {
+            for (const b of bodies) world.move(b, b.x + 1, b.y);
+            world.step();
+            world.snapshot(out);
+        }
+    });
+    assert.equal(seen.bytes, 0, `${seen.count} typed arrays, ${seen.bytes} bytes`);
+});
