@@ -12,7 +12,7 @@ export type { AtlasFrame, AtlasTag, HitBox, TagDirection, AddFrameOptions } from
 export { CollisionRaster, RasterView } from './raster/raster.js';
 export type { RasterOptions, StampOptions, StampManyOptions, EraseOptions } from './raster/raster.js';
 export { World, Body } from './world/world.js';
-export type { BodyOptions, LayerOptions, Filter, Pair, Contact, SweepHit, WorldOptions, WorldEvent, PairListener, WorldRayHit } from './world/world.js';
+export type { BodyOptions, LayerOptions, Filter, Pair, Contact, SweepHit, WorldOptions, WorldEvent, PairListener, WorldRayHit, WorldMoveOptions, WorldMoveResult } from './world/world.js';
 export { limits } from './base/limits.js';
 export type { CollisionLayer } from './layers/layer.js';
 export type { RayHit, RasterRayHit } from './rays/ray.js';

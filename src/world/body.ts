@@ -27,6 +27,8 @@ export interface LayerOptions<T = unknown> {
     category?: number;
     /** @default 0xffffffff */
     collidesWith?: number;
+    /** A one-way platform for `World.moveAndSlide`: it holds a body coming down onto it and lets it pass sideways and upward (pairs are unchanged). @default false */
+    oneWay?: boolean;
     data?: T;
 }
 

@@ -120,7 +120,7 @@ function writeWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, w: SnapshotWrite
         const tf = st.tf[order[k]];
         w.u32(k).u32((tf.flipX ? FLIP_X : 0) | (tf.flipY ? FLIP_Y : 0)).f64(tf.angle).f64(tf.scaleX).f64(tf.scaleY);
     }
-    for (let l = 0; l < layers.length; l++) w.f64(layers[l].id).i32(st.layerCat[l]).i32(st.layerColw[l]);
+    for (let l = 0; l < layers.length; l++) w.f64(layers[l].id).i32(st.layerCat[l]).i32(st.layerColw[l]).u32(st.layerOneWay[l] ? 1 : 0);
     // The previous step's pairs whose bodies are all still there (a pair with a removed body is silent forever).
     const pa = st.events.prevA, pb = st.events.prevB;
     let np = 0;
@@ -170,7 +170,7 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
     if (r.u32() !== t.serial) throw new Error('world.restore(): the snapshot was taken by another World; a World restores only its own snapshots (its masks are named by this World\'s table).');
     const nextId = r.f64();
     // Each body takes at least 40 bytes: a count the bytes cannot hold is corrupt, refused before allocating.
-    const n = r.count('the body count', Math.floor(bytes.length / 40)), nl = r.count('the layer count', Math.floor(bytes.length / 16));
+    const n = r.count('the body count', Math.floor(bytes.length / 40)), nl = r.count('the layer count', Math.floor(bytes.length / 20));
     const c = t.columns(n), { ids, maskIds, slots, px, py, cat, colw, grp } = c;
     r.columnF64(ids, n);
     r.columnI32(maskIds, n);
@@ -193,9 +193,11 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
         if (k >= n || (i > 0 && k <= tfs[i - 1].k)) throw new Error(`world.restore(): transform ${i} is for body index ${k}; the snapshot is corrupt.`);
         tfs.push({ k, angle, scaleX, scaleY, flipX: (f & FLIP_X) !== 0, flipY: (f & FLIP_Y) !== 0 });
     }
-    const layers: Body<T>[] = [], layerCat: number[] = [], layerColw: number[] = [];
+    const layers: Body<T>[] = [], layerCat: number[] = [], layerColw: number[] = [], layerOneWay: boolean[] = [];
     for (let l = 0; l < nl; l++) {
-        const id = r.f64(), c = r.i32(), cw = r.i32();
+        const id = r.f64(), c = r.i32(), cw = r.i32(), ow = r.u32();
+        if (ow > 1) throw new Error(`world.restore(): layer ${id} has flags ${ow}; the snapshot is corrupt.`);
+        layerOneWay.push(ow === 1);
         const h = handleOf(st, t, id);
         if (h === null || h.layer === null) throw new Error(`world.restore(): layer ${id} of the snapshot is gone (its handle was dropped after it was removed); keep layer handles while snapshots may be restored.`);
         layers.push(h); layerCat.push(c); layerColw.push(cw);
@@ -239,7 +241,7 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
     const oldLayers = st.layers;
     for (const l of oldLayers) l.slot = -1;
     for (let l = 0; l < nl; l++) layers[l].slot = l;
-    st.layers = layers; st.layerCat = layerCat; st.layerColw = layerColw;
+    st.layers = layers; st.layerCat = layerCat; st.layerColw = layerColw; st.layerOneWay = layerOneWay;
     if (oldLayers.length !== layers.length || oldLayers.some((l, i) => l !== layers[i])) st.ranksDirty = true;
     st.nextId = nextId;
     st.events.setPrev(pa, pb);

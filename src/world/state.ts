@@ -76,6 +76,8 @@ export class WorldState<T> {
     layers: Body<T>[] = [];
     layerCat: number[] = [];
     layerColw: number[] = [];
+    /** Layers that hold bodies only from above (one-way platforms) in `World.moveAndSlide`. */
+    layerOneWay: boolean[] = [];
     layerBox = new Float64Array(8);
 
     // The narrow phase: the pair list, the batch results per candidate, the last step's estimated words, the threads.

@@ -15,6 +15,7 @@ import { detectPairs } from './pairs.js';
 import { queryMaskInto, queryPointInto, queryRectInto } from './query.js';
 import { castWorld, type WorldRayHit } from './ray.js';
 import { growSlots, placeSlot, touchSlot } from './slots.js';
+import { moveBody, Movers, type WorldMoveOptions, type WorldMoveResult } from './move.js';
 import { hashWorld, restoreWorld, snapshotWorld, SnapshotTables } from './snapshot.js';
 import { isLayerOf, slotOf, WorldState } from './state.js';
 
@@ -22,6 +23,7 @@ export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } fro
 export type { Contact, SweepHit } from './contact.js';
 export type { PairListener, WorldEvent } from './events.js';
 export type { WorldRayHit } from './ray.js';
+export type { WorldMoveOptions, WorldMoveResult } from './move.js';
 
 /** Options of the {@link World} constructor. */
 export interface WorldOptions {
@@ -52,6 +54,8 @@ export class World<T = unknown> {
     readonly #st: WorldState<T>;
     // The mask table and remembered handles of snapshots, made by the first snapshot.
     #snap: SnapshotTables<T> | null = null;
+    // The solids views and scratch of moveAndSlide, made by its first call.
+    #movers: Movers<T> | null = null;
 
     constructor(options: WorldOptions = {}) {
         if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
@@ -125,6 +129,8 @@ export class World<T = unknown> {
         this.#st.layers.push(body);
         this.#st.layerCat.push(checkBits('category', options.category ?? 1));
         this.#st.layerColw.push(checkBits('collidesWith', options.collidesWith ?? 0xffffffff));
+        if (options.oneWay !== undefined && typeof options.oneWay !== 'boolean') throw new TypeError(`oneWay must be a boolean, got ${describe(options.oneWay)}.`);
+        this.#st.layerOneWay.push(options.oneWay === true);
         this.#st.ranksDirty = true;
         return body;
     }
@@ -216,6 +222,7 @@ export class World<T = unknown> {
             this.#st.layers.splice(i, 1);
             this.#st.layerCat.splice(i, 1);
             this.#st.layerColw.splice(i, 1);
+            this.#st.layerOneWay.splice(i, 1);
             for (let k = i; k < this.#st.layers.length; k++) this.#st.layers[k].slot = k;
             body.slot = -1;
             this.#st.ranksDirty = true;
@@ -342,6 +349,26 @@ export class World<T = unknown> {
         else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a WorldRayHit object, got ${describe(out)}.`);
         refreshGrid(this.#st);
         return castWorld(this.#st, f, x0, y0, x1, y1, out) ? out : null;
+    }
+
+    /**
+     * Moves `body` by (dx, dy) with the rules of {@link moveAndSlide} (docs/movement.md) against the layers and the
+     * bodies its filter collides with (one-way layers hold it only from above), then carries the bodies that stood
+     * on it by the pixels it moved (moving platforms; `carry: false` does not). The body's position is set as
+     * `world.move` would; pairs and events come at the next step. With `out`, the result is written there.
+     */
+    moveAndSlide(body: Body<T>, dx: number, dy: number, options: WorldMoveOptions = {}, out?: WorldMoveResult<T>): WorldMoveResult<T> {
+        const s = slotOf(this.#st, body, 'moveAndSlide');
+        if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
+        if (options.carry !== undefined && typeof options.carry !== 'boolean') throw new TypeError(`carry must be a boolean, got ${describe(options.carry)}.`);
+        if (out !== undefined && (out === null || typeof out !== 'object')) throw new TypeError(`out must be a WorldMoveResult object to fill, got ${describe(out)}.`);
+        const stepUp = options.stepUp ?? 0, snapDown = options.snapDown ?? 0;
+        for (const [name, v] of [['stepUp', stepUp], ['snapDown', snapDown]] as const) {
+            if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 2 ** 20) throw new RangeError(`${name} must be an integer in 0..${2 ** 20} (pixels), got ${describe(v)}.`);
+        }
+        this.#outsideListeners('moveAndSlide');
+        return moveBody(this.#st, this.#movers ??= new Movers<T>(), s, dx, dy, stepUp, snapDown, options.carry !== false,
+            out ?? { x: 0, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null });
     }
 
     /**
