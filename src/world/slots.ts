@@ -33,6 +33,7 @@ export function flushSlots<T>(w: WorldState<T>): void {
     if (w.pendingFree.length > 0) {
         for (const s of w.pendingFree) {
             w.bodies[s] = null;
+            w.idOf[s] = -1;
             w.source[s] = null;
             w.masks[s] = null;
             w.free.push(s);

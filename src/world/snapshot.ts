@@ -220,20 +220,13 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
             bodies[k] = h ?? new Body<T>(st, ids[k], -1, undefined as T, null);
         }
     }
-    const bodyAt = (k: number): Body<T> => same ? st.bodies[slots[k]] as Body<T> : bodies[k];
-    // Pairs name bodies by id: found by binary search in the sorted ids, layers by a scan.
-    const find = (id: number): Body<T> => {
-        let lo = 0, hi = n - 1;
-        while (lo <= hi) {
-            const mid = (lo + hi) >> 1;
-            if (ids[mid] === id) return bodyAt(mid);
-            if (ids[mid] < id) lo = mid + 1; else hi = mid - 1;
-        }
-        for (const l of layers) if (l.id === id) return l;
-        throw new Error('world.restore(): a pair names a body that is not in the snapshot; the snapshot is corrupt.');
-    };
     const pa: Body<T>[] = new Array(np), pb: Body<T>[] = new Array(np);
-    for (let k = 0; k < np; k++) { pa[k] = find(pairIds[2 * k]); pb[k] = find(pairIds[2 * k + 1]); }
+    for (let k = 0; k < 2 * np; k++) {
+        const id = pairIds[k], i = indexOfId(ids, n, id);
+        const b = i >= 0 ? (same ? st.bodies[slots[i]] as Body<T> : bodies[i]) : layerOfId(layers, id);
+        if (b === null) throw new Error('world.restore(): a pair names a body that is not in the snapshot; the snapshot is corrupt.');
+        if ((k & 1) === 0) pa[k >> 1] = b; else pb[k >> 1] = b;
+    }
 
     // Everything read and checked: now the state changes.
     if (same) updateSlots(st, slots, masks, maskIds, px, py, cat, colw, grp, tfs, n);
@@ -248,6 +241,22 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
     flushOrder(st);
 }
 
+// Pairs name bodies by id: found by binary search in the snapshot's sorted ids, layers by a scan.
+function indexOfId(ids: Float64Array, n: number, id: number): number {
+    let lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        const mid = (lo + hi) >> 1, v = ids[mid];
+        if (v === id) return mid;
+        if (v < id) lo = mid + 1; else hi = mid - 1;
+    }
+    return -1;
+}
+
+function layerOfId<T>(layers: readonly Body<T>[], id: number): Body<T> | null {
+    for (const l of layers) if (l.id === id) return l;
+    return null;
+}
+
 type Tf = { k: number; angle: number; scaleX: number; scaleY: number; flipX: boolean; flipY: boolean };
 
 function sameTransform(a: Omit<Tf, 'k'>, b: Tf): boolean {
@@ -257,11 +266,11 @@ function sameTransform(a: Omit<Tf, 'k'>, b: Tf): boolean {
 // Whether the snapshot's bodies are the World's live bodies now, each in the slot it was saved from.
 function sameBodies<T>(st: WorldState<T>, ids: Float64Array, slots: Int32Array, n: number): boolean {
     if (n !== st.orderCount) return false;
+    // idOf is −1 in free slots and pending removals are flushed, so a typed compare tells a live body.
+    const idOf = st.idOf, used = st.used;
     for (let k = 0; k < n; k++) {
         const s = slots[k];
-        if (s < 0 || s >= st.used) return false;
-        const b = st.bodies[s];
-        if (b === null || b === undefined || b.slot !== s || b.id !== ids[k]) return false;
+        if (s < 0 || s >= used || idOf[s] !== ids[k]) return false;
     }
     return true;
 }
@@ -311,7 +320,7 @@ function layOutSlots<T>(st: WorldState<T>, bodies: readonly Body<T>[], masks: re
     st.bodies.length = st.source.length = st.masks.length = st.tf.length = 0;
     st.free.length = 0;
     st.pendingFree.length = 0;
-    st.cat.fill(0); st.colw.fill(0);
+    st.cat.fill(0); st.colw.fill(0); st.idOf.fill(-1);
     st.posX.set(px.subarray(0, n)); st.posY.set(py.subarray(0, n));
     st.cat.set(cat.subarray(0, n)); st.colw.set(colw.subarray(0, n)); st.grp.set(grp.subarray(0, n));
     let ti = 0;
