@@ -3,21 +3,13 @@
 // hash after every step and every event, so runs can be compared across kernels, processes and browsers.
 // Imported by test/world-snapshot.test.ts in Node and bundled for Chromium.
 import { Mask, TileMap, World, type Body } from '../src/index.js';
+import { mulberry32 } from '../bench/timing.js';
 
 /** What one run produced: the hash after each step, the events in order ("begin 3 7"), the pair count per step. */
 export interface ScenarioLog { hashes: number[]; events: string[]; pairs: number[] }
 
-/** A small deterministic generator (mulberry32). */
-export function rng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+/** A small deterministic generator (mulberry32, the benchmarks' own). */
+export const rng = mulberry32;
 
 /** Random masks of a few shapes (blobs, bars, rings), the same for the same seed. */
 export function scenarioMasks(seed: number): Mask[] {
