@@ -10,6 +10,7 @@ import type { Batch } from './batch.js';
 import { QuadBatch } from './gl.js';
 import { PixelBatch } from './pixels.js';
 import { DemoSim, FRAMES, type Actor, type Input, type Kind, type Mark, type Mode, type SimStats } from './sim.js';
+import { platformerMain } from './platformer-page.js';
 
 /** What the page exposes as `window.hitmaskDemo` for scripted runs (the browser test). */
 export interface DemoHook {
@@ -428,6 +429,8 @@ async function main(): Promise<void> {
             case 'KeyP': state.paused = !state.paused; break;
             case 'KeyN': if (state.paused) stepOnce(); break;
             case 'KeyR': restart(); break;
+            // The platformer scene (platformer-page.ts); its 1 comes back here.
+            case 'Digit2': location.search = '?scene=platformer'; return;
             default: changed = false;
         }
         if (changed) { writeUrl(state, sim.stats().frame); showHud(true); stale = true; }
@@ -491,7 +494,8 @@ async function main(): Promise<void> {
     requestAnimationFrame(loop);
 }
 
-main().catch((e: unknown) => {
+// ?scene=platformer: the platformer scene instead of the shoot'em-up.
+(new URLSearchParams(location.search).get('scene') === 'platformer' ? Promise.resolve().then(platformerMain) : main()).catch((e: unknown) => {
     const hud = document.getElementById('hud');
     if (hud) hud.textContent = `demo failed: ${e instanceof Error ? e.message : String(e)}`;
     console.error(e);

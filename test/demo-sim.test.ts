@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { MaskAtlas } from '../src/index.js';
 import { buildAtlas } from '../src/node/index.js';
 import { DemoSim, bunkerMask, fieldSize, rng, withoutTimings, type SimOptions, type SimStats } from '../demo/sim.js';
+import { moveAndSlide } from '../src/index.js';
+import { PlatformerSim, type Carry, type MoveFn, type PlatformerInput, type PlatformerStats } from '../demo/platformer.js';
+import { referenceMove } from './move-reference.js';
 
 const ASSETS = fileURLToPath(new URL('../demo/assets/', import.meta.url));
 const gifs = readdirSync(ASSETS).filter(f => f.endsWith('.gif')).sort().map(f => join(ASSETS, f));
@@ -83,4 +86,72 @@ test('rng is mulberry32: the same numbers in every engine', () => {
 
 test('an atlas without the game frames is refused, naming the missing frame', () => {
     assert.throws(() => new DemoSim(new MaskAtlas(), { seed: 1, mode: 'pixel', stress: 0, auto: false }), /no frame "player1"/);
+});
+
+// The platformer scene (?scene=platformer), headless: every moveAndSlide call of the scene is compared with
+// the per-pixel rules on the same inputs, and the riders of the lifts are checked right after their carry.
+function platformer(seed: number, frames: number, keys: ((frame: number) => PlatformerInput) | null): { sim: PlatformerSim; stats: PlatformerStats; checked: number; exact: number } {
+    let checked = 0, exact = 0;
+    const move: MoveFn = (solid, mask, x, y, dx, dy, options, out) => {
+        const want = referenceMove(solid, mask, x, y, dx, dy, options);
+        const got = moveAndSlide(solid, mask, x, y, dx, dy, options, out);
+        const { floor, ...rest } = got, { floor: wantFloor, ...wantRest } = want;
+        assert.deepEqual(rest, wantRest, `move of (${dx}, ${dy}) from (${x}, ${y})`);
+        assert.equal(floor, wantFloor);
+        assert.ok(!solid.test(mask, Math.floor(got.x), Math.floor(got.y)), `moved into the terrain at (${got.x}, ${got.y})`);
+        checked++;
+        return got;
+    };
+    const onCarry = (c: Carry) => {
+        const { mover: a, lift: l, result: r } = c, px = Math.floor(r.x), py = Math.floor(r.y);
+        if (r.x === c.x + l.dx && r.y === c.y + l.dy) {
+            // Carried all the way: still standing on the lift, where it stood.
+            assert.ok(a.mask.overlaps(l.mask, l.x - px, l.y - py - 1) && !a.mask.overlaps(l.mask, l.x - px, l.y - py), `rider at (${r.x}, ${r.y}) left its lift at (${l.x}, ${l.y})`);
+            exact++;
+        } else {
+            // Stopped short only by what the rules stop at: a wall, a ceiling going up, ground going down.
+            assert.ok(r.onWall || (l.dy < 0 && r.onCeiling) || (l.dy > 0 && r.onFloor), `carry stopped for no reason: ${JSON.stringify({ x: c.x, y: c.y, dx: l.dx, dy: l.dy, r: { ...r, floor: null } })}`);
+        }
+    };
+    const sim = new PlatformerSim({ seed, auto: keys === null, move, onCarry });
+    const random = rng(seed + 1000);
+    for (let f = 1; f <= frames; f++) {
+        sim.step(keys ? keys(f) : undefined);
+        // A click now and then carves a crater anywhere.
+        if (f % 40 === 0) sim.carve(random() * sim.width, 200 + random() * (sim.height - 200));
+        for (const w of sim.walkers) assert.ok(!sim.solid.test(w.mask, Math.floor(w.x), Math.floor(w.y)), `frame ${f}: a walker in the terrain`);
+    }
+    return { sim, stats: sim.stats(), checked, exact };
+}
+
+test('platformer scene: every move equals the rules, no walker enters the terrain, riders stay on their lifts', () => {
+    const { sim, stats, checked, exact } = platformer(4, 1500, null);
+    assert.equal(checked, stats.moves, 'every move went through moveAndSlide');
+    assert.equal(stats.frame, 1500);
+    assert.equal(stats.walkers, 80);
+    // The scene ran: walkers walked, climbed, turned, fell and landed; lifts carried; bullets and clicks carved.
+    const spread = new Set(sim.walkers.map(w => Math.floor(w.x / 40)));
+    assert.ok(spread.size >= 5, `walkers spread over ${spread.size} columns of 40 px`);
+    assert.ok(stats.moves > 80_000 && stats.turns > 0 && stats.landings > 0 && stats.jumps > 0, JSON.stringify(stats));
+    assert.ok(stats.carried > 0 && exact > 0, `carried ${stats.carried}, ${exact} all the way`);
+    assert.ok(stats.craters > 37, `${stats.craters} craters: the clicks' 37 and the bullets'`);
+    // Deterministic per seed.
+    assert.equal(platformer(4, 1500, null).stats.checksum, stats.checksum);
+});
+
+test('platformer scene by keyboard: runs, jumps, drops through ledges, shoots; the same rules hold', () => {
+    // Held keys change every 20 to 80 frames, seeded.
+    const random = rng(9);
+    let until = 0, held: PlatformerInput = { left: false, right: false, jump: false, down: false, fire: false };
+    const keys = (f: number): PlatformerInput => {
+        if (f >= until) {
+            until = f + 20 + Math.floor(random() * 60);
+            const dir = random();
+            held = { left: dir < 0.4, right: dir > 0.6, jump: random() < 0.5, down: random() < 0.2, fire: random() < 0.5 };
+        }
+        return held;
+    };
+    const { stats, checked } = platformer(6, 1200, keys);
+    assert.equal(checked, stats.moves);
+    assert.ok(stats.jumps > 0 && stats.craters > 30, JSON.stringify(stats));
 });
