@@ -13,9 +13,12 @@ const SEEDS = Number(process.env.HITMASK_MOVE_SEEDS ?? 12);
 // The World as the naive mover sees it: every live body but `mover` whose filter accepts it, and the layers.
 interface LayerInfo { layer: CollisionLayer; category: number; collidesWith: number; oneWay: boolean }
 
+// Bodies added with { oneWay: true } (the naive mover's own record of them).
+const oneWayBodies = new WeakSet<Body<number>>();
+
 function naiveSolids(world: World<number>, bodies: readonly Body<number>[], layerInfo: readonly LayerInfo[], mover: Body<number>, oneWay: boolean): CollisionLayer {
     const f = world.getFilter(mover);
-    const others = () => bodies.filter(b => b !== mover && world.has(b) && !oneWay).filter(b => {
+    const others = () => bodies.filter(b => b !== mover && world.has(b) && oneWayBodies.has(b) === oneWay).filter(b => {
         const g = world.getFilter(b);
         return (g.category & f.collidesWith) !== 0 && (f.category & g.collidesWith) !== 0 && !(f.group !== 0 && g.group === f.group);
     });
@@ -45,7 +48,9 @@ testKernels('world.moveAndSlide equals the naive World mover on seeded scenes (b
         layerInfo.push({ layer: platforms, category: 4, collidesWith: 0xffffffff, oneWay: true });
         for (let k = 0; k < 12; k++) {
             const m = new Mask(4 + Math.floor(rnd() * 12), 4 + Math.floor(rnd() * 12), true);
-            bodies.push(world.add({ x: rnd() * 240, y: rnd() * 110, mask: m, data: k, category: rnd() < 0.3 ? 2 : 1, collidesWith: rnd() < 0.2 ? 1 : 0xffffffff }));
+            const oneWay = rnd() < 0.25;
+            bodies.push(world.add({ x: rnd() * 240, y: rnd() * 110, mask: m, data: k, category: rnd() < 0.3 ? 2 : 1, collidesWith: rnd() < 0.2 ? 1 : 0xffffffff, oneWay }));
+            if (oneWay) oneWayBodies.add(bodies[bodies.length - 1]);
         }
         const shapes = [new Mask(6, 10, true), Mask.fromText('.##.\n####\n####\n.##.'), new Mask(12, 3, true)];
         for (let k = 0; k < 40; k++) {
@@ -93,6 +98,25 @@ test('a moving platform carries its riders, sideways and up and down; carry: fal
     assert.deepEqual(world.collisions().map(p => `${p.a.data}-${p.b.data}`), ['platform-rider']);
 });
 
+test('a one-way body: jumped through from below, landed on from above, and it carries what stands on it', () => {
+    const world = new World<string>();
+    const ledge = world.add({ x: 0, y: 40, mask: new Mask(40, 3, true), data: 'ledge', oneWay: true });
+    const hero = world.add({ x: 10, y: 50, mask: new Mask(6, 8, true), data: 'hero' });
+    world.moveAndSlide(hero, 0, -30);
+    assert.equal(hero.y, 20, 'up through the ledge');
+    const r = world.moveAndSlide(hero, 0, 40);
+    assert.deepEqual([hero.y, r.onFloor, r.floor?.data], [32, true, 'ledge'], 'down onto it');
+    world.moveAndSlide(hero, 50, 0);
+    assert.equal(hero.x, 60, 'and off it sideways: a one-way body never blocks sideways');
+    world.moveAndSlide(hero, -50, 0);
+    world.moveAndSlide(ledge, 4, -3);
+    assert.deepEqual([hero.x, hero.y], [14, 29], 'carried');
+    // Restore keeps the flag: the ledge still holds from above only.
+    const bytes = world.snapshot();
+    world.restore(bytes);
+    assert.equal(world.moveAndSlide(hero, 0, 5).floor, ledge);
+});
+
 test('world.moveAndSlide in a game loop allocates no typed arrays; bad input is refused and nothing moves', () => {
     const world = new World<number>();
     world.addLayer(new TileMap(16, 16, 20, 4, [new Mask(16, 16, true)], Array.from({ length: 80 }, (_, i) => i >= 60 ? 0 : -1)));
@@ -108,5 +132,6 @@ test('world.moveAndSlide in a game loop allocates no typed arrays; bad input is 
     assert.throws(() => world.moveAndSlide(w, 0, 0, { carry: 1 as never }), /^TypeError: carry must be a boolean, got 1/);
     assert.throws(() => world.moveAndSlide({} as Body<number>, 0, 0), /^TypeError: moveAndSlide\(\) needs a Body/);
     assert.throws(() => world.addLayer(new TileMap(1, 1, 1, 1, [], [-1]), { oneWay: 'yes' as never }), /^TypeError: oneWay must be a boolean/);
+    assert.throws(() => world.add({ x: 0, y: 0, mask: new Mask(1, 1), oneWay: 1 as never }), /^TypeError: oneWay must be a boolean, got 1/);
     assert.deepEqual([w.x, w.y], before);
 });

@@ -1,5 +1,5 @@
 // World.moveAndSlide: a body moved by the rules of movement/move.ts against everything it collides with (the
-// other bodies its filter accepts and its layers; one-way layers hold it only from above), then the bodies
+// other bodies its filter accepts and its layers; one-way bodies and layers hold it only from above), then the bodies
 // that stood on it carried by the same pixels. The World's solids are seen through two CollisionLayer views
 // over the state, reconfigured for each call, so a game loop allocates nothing.
 import type { Point, Rect } from '../base/types.js';
@@ -9,7 +9,7 @@ import { moveAndSlide, type MoveResult } from '../movement/move.js';
 import type { Body } from './body.js';
 import { gridCandidates } from './cells.js';
 import { touchSlot } from './slots.js';
-import type { WorldState } from './state.js';
+import { ONE_WAY, type WorldState } from './state.js';
 
 /** Options of `World.moveAndSlide`. */
 export interface WorldMoveOptions {
@@ -49,11 +49,11 @@ class Solids<T> implements CollisionLayer {
     // Calls fn for each solid under the box of `mask` at (x, y) until it returns true.
     #each(mask: Mask, x: number, y: number, fn: (m: Mask | null, b: Body<T>, bx: number, by: number) => boolean): boolean {
         const st = this.st as WorldState<T>, s = this.mover, cat = st.cat[s], colw = st.colw[s], grp = st.grp[s];
-        if (!this.oneWay) {
-            const n = gridCandidates(st, x, y, x + mask.width, y + mask.height, colw, this.#found);
+        if (!this.oneWay || st.oneWayBodies > 0) {
+            const n = gridCandidates(st, x, y, x + mask.width, y + mask.height, colw, this.#found), want = this.oneWay ? ONE_WAY : 0;
             for (let k = 0; k < n; k++) {
                 const b = this.#found[k], j = b.slot;
-                if (j === s || j === this.ignore || (st.colw[j] & cat) === 0 || (grp !== 0 && st.grp[j] === grp)) continue;
+                if (j === s || j === this.ignore || (st.colw[j] & cat) === 0 || (grp !== 0 && st.grp[j] === grp) || (st.flags[j] & ONE_WAY) !== want) continue;
                 if (this.skip.length > 0 && this.skip.indexOf(b) >= 0) continue;
                 if (fn(st.masks[j], b, st.boxes.x0[j], st.boxes.y0[j])) return true;
             }
@@ -68,11 +68,11 @@ class Solids<T> implements CollisionLayer {
     test(mask: Mask, x: number, y: number): boolean {
         // The hot call of a move (every step and sweep asks it): written out, no callback.
         const st = this.st as WorldState<T>, s = this.mover, cat = st.cat[s], colw = st.colw[s], grp = st.grp[s];
-        if (!this.oneWay) {
-            const n = gridCandidates(st, x, y, x + mask.width, y + mask.height, colw, this.#found), { x0, y0 } = st.boxes;
+        if (!this.oneWay || st.oneWayBodies > 0) {
+            const n = gridCandidates(st, x, y, x + mask.width, y + mask.height, colw, this.#found), { x0, y0 } = st.boxes, want = this.oneWay ? ONE_WAY : 0;
             for (let k = 0; k < n; k++) {
                 const j = this.#found[k].slot;
-                if (j === s || j === this.ignore || (st.colw[j] & cat) === 0 || (grp !== 0 && st.grp[j] === grp)) continue;
+                if (j === s || j === this.ignore || (st.colw[j] & cat) === 0 || (grp !== 0 && st.grp[j] === grp) || (st.flags[j] & ONE_WAY) !== want) continue;
                 if (this.skip.length > 0 && this.skip.indexOf(this.#found[k]) >= 0) continue;
                 if (mask.overlaps(st.masks[j] as Mask, x0[j] - x, y0[j] - y)) return true;
             }
@@ -207,6 +207,7 @@ function aim<T>(v: Solids<T>, st: WorldState<T> | null, s: number, ignore: numbe
 }
 
 function hasOneWay<T>(st: WorldState<T>): boolean {
+    if (st.oneWayBodies > 0) return true;
     for (let l = 0; l < st.layerOneWay.length; l++) if (st.layerOneWay[l]) return true;
     return false;
 }

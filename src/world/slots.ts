@@ -66,6 +66,7 @@ export function growSlots<T>(w: WorldState<T>, cap: number): void {
     w.order = i32(w.order); w.list = i32(w.list); w.movedList = i32(w.movedList);
     const m = new Uint8Array(cap); m.set(w.moved); w.moved = m;
     w.snapMask = i32(w.snapMask);
+    w.flags = i32(w.flags);
     const ident = new Uint8Array(cap); ident.set(w.tfIdentity); w.tfIdentity = ident;
     const seen = new Uint8Array(cap); seen.set(w.snapSeen); w.snapSeen = seen;
     w.cap = cap;

@@ -8,7 +8,7 @@ import { describe } from '../base/check.js';
 import type { Mask } from '../core/mask.js';
 import { Body } from './body.js';
 import { flushSlots, growSlots, placeSlot, touchSlot } from './slots.js';
-import type { WorldState } from './state.js';
+import { ONE_WAY, type WorldState } from './state.js';
 
 const MAGIC = 0x53574d48; // 'HMWS'
 const VERSION = 1;
@@ -42,11 +42,11 @@ export class SnapshotTables<T> {
 /** @internal The columns a restore reads into before it changes anything. */
 class Columns {
     readonly ids: Float64Array; readonly px: Float64Array; readonly py: Float64Array;
-    readonly maskIds: Int32Array; readonly slots: Int32Array; readonly cat: Int32Array; readonly colw: Int32Array; readonly grp: Int32Array;
+    readonly maskIds: Int32Array; readonly slots: Int32Array; readonly cat: Int32Array; readonly colw: Int32Array; readonly grp: Int32Array; readonly flags: Int32Array;
     #checked = new Uint8Array(16);
     constructor(n: number) {
         this.ids = new Float64Array(n); this.px = new Float64Array(n); this.py = new Float64Array(n);
-        this.maskIds = new Int32Array(n); this.slots = new Int32Array(n); this.cat = new Int32Array(n); this.colw = new Int32Array(n); this.grp = new Int32Array(n);
+        this.maskIds = new Int32Array(n); this.slots = new Int32Array(n); this.cat = new Int32Array(n); this.colw = new Int32Array(n); this.grp = new Int32Array(n); this.flags = new Int32Array(n);
     }
 
     /** A zeroed flag per mask of the table. */
@@ -109,7 +109,7 @@ function writeWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, w: SnapshotWrite
         w.align8().i32s(ids, n);
     }
     w.gatherF64(st.posX, order, n).gatherF64(st.posY, order, n);
-    w.gatherI32(st.cat, order, n).gatherI32(st.colw, order, n).gatherI32(st.grp, order, n);
+    w.gatherI32(st.cat, order, n).gatherI32(st.colw, order, n).gatherI32(st.grp, order, n).gatherI32(st.flags, order, n);
     // Transforms: only the bodies whose transform is not the identity, by their index in id order.
     const ident = st.tfIdentity;
     let nt = 0;
@@ -169,9 +169,9 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
     if (version !== VERSION) throw new Error(`world.restore(): the snapshot has version ${version}; this hitmask reads version ${VERSION}.`);
     if (r.u32() !== t.serial) throw new Error('world.restore(): the snapshot was taken by another World; a World restores only its own snapshots (its masks are named by this World\'s table).');
     const nextId = r.f64();
-    // Each body takes at least 40 bytes: a count the bytes cannot hold is corrupt, refused before allocating.
-    const n = r.count('the body count', Math.floor(bytes.length / 40)), nl = r.count('the layer count', Math.floor(bytes.length / 20));
-    const c = t.columns(n), { ids, maskIds, slots, px, py, cat, colw, grp } = c;
+    // Each body takes at least 44 bytes: a count the bytes cannot hold is corrupt, refused before allocating.
+    const n = r.count('the body count', Math.floor(bytes.length / 44)), nl = r.count('the layer count', Math.floor(bytes.length / 20));
+    const c = t.columns(n), { ids, maskIds, slots, px, py, cat, colw, grp, flags } = c;
     r.columnF64(ids, n);
     r.columnI32(maskIds, n);
     r.align8();
@@ -186,7 +186,8 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
         if (masks[id].disposed) throw new Error(`world.restore(): body ${ids[k]}'s mask (${masks[id]}) was disposed since the snapshot; keep masks alive while snapshots may be restored.`);
     }
     r.columnF64(px, n); r.columnF64(py, n);
-    r.columnI32(cat, n); r.columnI32(colw, n); r.columnI32(grp, n);
+    r.columnI32(cat, n); r.columnI32(colw, n); r.columnI32(grp, n); r.columnI32(flags, n);
+    for (let k = 0; k < n; k++) if ((flags[k] & ~ONE_WAY) !== 0) throw new Error(`world.restore(): body ${ids[k]} has flags ${flags[k]}; the snapshot is corrupt.`);
     const nt = r.count('the transform count', n), tfs: Tf[] = [];
     for (let i = 0; i < nt; i++) {
         const k = r.u32(), f = r.u32(), angle = r.f64(), scaleX = r.f64(), scaleY = r.f64();
@@ -231,6 +232,9 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
     // Everything read and checked: now the state changes.
     if (same) updateSlots(st, slots, masks, maskIds, px, py, cat, colw, grp, tfs, n);
     else layOutSlots(st, bodies, masks, maskIds, px, py, cat, colw, grp, tfs, n);
+    let oneWay = 0;
+    for (let k = 0; k < n; k++) { const slot = same ? slots[k] : k; st.flags[slot] = flags[k]; oneWay += flags[k] & ONE_WAY; }
+    st.oneWayBodies = oneWay;
     const oldLayers = st.layers;
     for (const l of oldLayers) l.slot = -1;
     for (let l = 0; l < nl; l++) layers[l].slot = l;
@@ -320,7 +324,7 @@ function layOutSlots<T>(st: WorldState<T>, bodies: readonly Body<T>[], masks: re
     st.bodies.length = st.source.length = st.masks.length = st.tf.length = 0;
     st.free.length = 0;
     st.pendingFree.length = 0;
-    st.cat.fill(0); st.colw.fill(0); st.idOf.fill(-1);
+    st.cat.fill(0); st.colw.fill(0); st.idOf.fill(-1); st.flags.fill(0);
     st.posX.set(px.subarray(0, n)); st.posY.set(py.subarray(0, n));
     st.cat.set(cat.subarray(0, n)); st.colw.set(colw.subarray(0, n)); st.grp.set(grp.subarray(0, n));
     let ti = 0;

@@ -36,6 +36,9 @@ export class WorldState<T> {
     idOf = new Float64Array(64);
     /** Snapshots: the source mask's id in the snapshot table (−1 until a snapshot names it), whether the handle is remembered. */
     snapMask = new Int32Array(64);
+    /** Per-body flags: bit 0, a one-way platform (`BodyOptions.oneWay`); and how many live bodies are one-way. */
+    flags = new Int32Array(64);
+    oneWayBodies = 0;
     /** 1 where the transform is the identity (snapshots write transforms only for the others). */
     tfIdentity = new Uint8Array(64);
     snapSeen = new Uint8Array(64);
@@ -103,6 +106,9 @@ export class WorldState<T> {
         this.transforms = new TransformCache(angleSteps);
     }
 }
+
+/** @internal Bit of `WorldState.flags`: a one-way platform. */
+export const ONE_WAY = 1;
 
 /** @internal The slot of a live body of this state; throws naming `method` for anything else (a layer included). */
 export function slotOf<T>(st: WorldState<T>, body: Body<T>, method: string): number {

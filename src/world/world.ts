@@ -17,7 +17,7 @@ import { castWorld, type WorldRayHit } from './ray.js';
 import { growSlots, placeSlot, touchSlot } from './slots.js';
 import { moveBody, Movers, type WorldMoveOptions, type WorldMoveResult } from './move.js';
 import { hashWorld, restoreWorld, snapshotWorld, SnapshotTables } from './snapshot.js';
-import { isLayerOf, slotOf, WorldState } from './state.js';
+import { isLayerOf, ONE_WAY, slotOf, WorldState } from './state.js';
 
 export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 export type { Contact, SweepHit } from './contact.js';
@@ -91,6 +91,8 @@ export class World<T = unknown> {
         const group = checkInt('group', options.group ?? 0, -(2 ** 31), 2 ** 31 - 1);
         const angle = options.angle ?? 0, scaleX = options.scaleX ?? 1, scaleY = options.scaleY ?? 1;
         checkTransform(angle, scaleX, scaleY);
+        if (options.oneWay !== undefined && typeof options.oneWay !== 'boolean') throw new TypeError(`oneWay must be a boolean, got ${describe(options.oneWay)}.`);
+        const oneWay = options.oneWay === true;
         let s: number;
         if (this.#st.free.length > 0) s = this.#st.free.pop() as number;
         else {
@@ -109,6 +111,8 @@ export class World<T = unknown> {
         this.#st.moved[s] = 0;
         this.#st.snapSeen[s] = 0;
         this.#st.idOf[s] = body.id;
+        this.#st.flags[s] = oneWay ? ONE_WAY : 0;
+        if (oneWay) this.#st.oneWayBodies++;
         placeSlot(this.#st, s);
         this.#st.order[this.#st.orderCount++] = s;
         this.#st.ranksDirty = true;
@@ -235,6 +239,7 @@ export class World<T = unknown> {
         this.#st.pendingFree.push(s);
         this.#st.cat[s] = 0;
         this.#st.colw[s] = 0;
+        if ((this.#st.flags[s] & ONE_WAY) !== 0) { this.#st.flags[s] = 0; this.#st.oneWayBodies--; }
         this.#st.live--;
         this.#st.removedSinceBuild = true;
         this.#st.ranksDirty = true;
