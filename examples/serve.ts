@@ -1,6 +1,6 @@
 // Bundles one browser example (examples/NAME/main.ts → examples/NAME/dist/main.js) with esbuild and serves
-// the examples/ folder on localhost: `node --import tsx examples/serve.ts phaser|pixi|matter [port]`
-// (npm run example:phaser, example:pixi, example:matter). PORT or the second argument picks the port (default
+// the examples/ folder on localhost: `node --import tsx examples/serve.ts phaser|phaser3|pixi|pixi7|matter [port]`
+// (npm run example:phaser, example:phaser3, example:pixi, example:pixi7, example:matter). PORT or the second argument picks the port (default
 // 8080); when it is taken, any free port, as `npm start` does.
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -9,18 +9,25 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 export const EXAMPLES = fileURLToPath(new URL('.', import.meta.url));
-export const NAMES = ['phaser', 'pixi', 'matter'] as const;
+export const NAMES = ['phaser', 'phaser3', 'pixi', 'pixi7', 'matter'] as const;
 export type ExampleName = typeof NAMES[number];
+// The other engine majors: the page's source and the devDependency alias bundled for the engine it imports.
+// Phaser 3 runs the Phaser 4 page's source unchanged; PixiJS 7 has a source of its own (its API differs).
+export const MAJORS: Partial<Record<ExampleName, { source: ExampleName; alias: Record<string, string> }>> = {
+    phaser3: { source: 'phaser', alias: { phaser: 'phaser3' } },
+    pixi7: { source: 'pixi7', alias: { 'pixi.js': 'pixi7' } }
+};
 
 const TYPES: Record<string, string> = {
     '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.map': 'application/json',
     '.json': 'application/json', '.png': 'image/png', '.gif': 'image/gif', '.css': 'text/css', '.hitmask': 'application/octet-stream'
 };
 
-/** Bundles examples/NAME/main.ts into `outfile` (default examples/NAME/dist/main.js); returns the output path. */
+/** Bundles the example's main.ts into `outfile` (default examples/NAME/dist/main.js); returns the output path. */
 export async function bundleExample(name: ExampleName, outfile = join(EXAMPLES, name, 'dist', 'main.js')): Promise<string> {
     await build({
-        entryPoints: [join(EXAMPLES, name, 'main.ts')],
+        entryPoints: [join(EXAMPLES, MAJORS[name]?.source ?? name, 'main.ts')],
+        alias: MAJORS[name]?.alias ?? {},
         outfile,
         bundle: true,
         format: 'esm',

@@ -2,7 +2,8 @@
 // plain Canvas 2D, and the default pick): the field is drawn (not blank, and the same picture as Canvas 2D),
 // the HUD shows fps and the split of a frame, the console stays clean. The work is bounded, never a frame
 // rate: 2,000 sprites, the first HUD refresh (the frames of a quarter second, at least one), 120 scripted
-// steps and one screenshot of the paused field. Timings are printed, never asserted.
+// steps and one screenshot of the paused field. Then 10,000 sprites for 150 frames: the median and p90 frame
+// times are printed. Timings are printed, never asserted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
@@ -10,6 +11,8 @@ import type { Browser } from 'playwright-core';
 import type { DemoHook, FrameSplit, Renderer } from '../demo/demo.js';
 import { startDemo, type DemoServer } from '../demo/serve.js';
 import { chromiumMissing as skip, openBrowser, waitFor } from './chromium.js';
+import { PlatformerSim } from '../demo/platformer.js';
+import type { PlatformerHook } from '../demo/platformer-page.js';
 
 
 // Share of pixels that are not the page's black, and the number of distinct colours.
@@ -86,6 +89,78 @@ test('stress mode in headless Chromium: every renderer draws the field, the HUD 
             const d = difference(pictures.get(render) as PNG, pictures.get('canvas') as PNG);
             assert.ok(d < 0.002, `${render} differs from Canvas 2D in ${(d * 100).toFixed(3)}% of the pixels`);
         }
+    } finally {
+        await browser?.close();
+        await demo?.close();
+    }
+});
+
+test('the platformer scene in headless Chromium: the counts Node computes, a drawn field, key 2 switches to it, no errors', { skip }, async () => {
+    let demo: DemoServer | null = null, browser: Browser | null = null;
+    try {
+        demo = await startDemo({ port: 0 });
+        browser = await openBrowser('plain');
+        const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, deviceScaleFactor: 1 });
+        const problems: string[] = [];
+        page.on('console', m => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console.${m.type()}: ${m.text()}`); });
+        page.on('pageerror', e => problems.push(`page error: ${e.message}`));
+        await page.goto(`${demo.url}?scene=platformer&seed=3&auto=1&pause=1`);
+        await waitFor(page, 'the platformer scene to start (window.hitmaskPlatformer)', () => window.hitmaskPlatformer !== undefined);
+        const stats = await page.evaluate(() => (window.hitmaskPlatformer as PlatformerHook).step(300));
+        const sim = new PlatformerSim({ seed: 3, auto: true });
+        for (let i = 0; i < 300; i++) sim.step();
+        assert.deepEqual(stats, sim.stats());
+        assert.match(page.url(), /scene=platformer.*frame=300/);
+        const png = PNG.sync.read(await page.locator('#game').screenshot({ animations: 'disabled' }));
+        const c = coverage(png);
+        assert.ok(c.lit > 0.9 && c.colours >= 6, `a drawn field: ${JSON.stringify(c)}`);
+        // From the shoot'em-up, key 2 opens the platformer scene.
+        await page.goto(demo.url);
+        await waitFor(page, 'the demo to start (window.hitmaskDemo)', () => window.hitmaskDemo !== undefined);
+        await page.keyboard.press('Digit2');
+        await waitFor(page, 'the platformer scene after key 2', () => window.hitmaskPlatformer !== undefined);
+        await page.close();
+        assert.deepEqual(problems, [], 'no console errors or warnings');
+    } finally {
+        await browser?.close();
+        await demo?.close();
+    }
+});
+
+test('stress mode with 10,000 sprites in headless Chromium: frame times printed (median, p90), never asserted', { skip }, async t => {
+    let demo: DemoServer | null = null, browser: Browser | null = null;
+    try {
+        demo = await startDemo({ port: 0 });
+        browser = await openBrowser('webgl');
+        const page = await browser.newPage({ viewport: { width: 1400, height: 1200 }, deviceScaleFactor: 1 });
+        const problems: string[] = [];
+        page.on('pageerror', e => problems.push(`page error: ${e.message}`));
+        await page.goto(`${demo.url}?stress=10000&seed=3&auto=1`);
+        await waitFor(page, 'the demo to start (window.hitmaskDemo)', () => window.hitmaskDemo !== undefined);
+        // The intervals between animation frames, as the page shows them: 30 frames of warm-up, then 120. (A string:
+        // tsx would wrap a named function in a helper the page does not have.)
+        const intervals = await page.evaluate(`new Promise(resolve => {
+            const out = [];
+            let last = -1, k = 0;
+            const frame = t => {
+                if (k++ > 30) out.push(t - last);
+                last = t;
+                if (out.length < 120) requestAnimationFrame(frame);
+                else resolve(out);
+            };
+            requestAnimationFrame(frame);
+        })`) as number[];
+        const split: FrameSplit = await page.evaluate(() => (window.hitmaskDemo as DemoHook).split());
+        const stats = await page.evaluate(() => (window.hitmaskDemo as DemoHook).stats());
+        const renderer = await page.evaluate(() => (window.hitmaskDemo as DemoHook).renderer());
+        await page.close();
+        const sorted = [...intervals].sort((a, b) => a - b), at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+        t.diagnostic(`${stats.sprites} sprites (${renderer}), ${sorted.length} frames: median ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms ` +
+            `(min ${sorted[0].toFixed(1)}, max ${sorted[sorted.length - 1].toFixed(1)}); last HUD split: sim ${split.simMs.toFixed(1)} ms ` +
+            `(collision ${split.collisionMs.toFixed(1)}), render ${split.renderMs.toFixed(1)} ms`);
+        assert.ok(stats.sprites >= 10_000, `${stats.sprites} sprites`);
+        assert.equal(sorted.length, 120);
+        assert.deepEqual(problems, []);
     } finally {
         await browser?.close();
         await demo?.close();

@@ -1,5 +1,7 @@
-// The browser examples (examples/phaser, examples/pixi, examples/matter): they bundle with esbuild against the
-// real Phaser, PixiJS, Matter.js and hitmask sources, type-check under the repository's strict settings, and,
+// The browser examples (examples/phaser, examples/pixi, examples/matter, and the other engine majors:
+// examples/phaser3, the Phaser page's source bundled with Phaser 3, and examples/pixi7, on PixiJS 7): they bundle
+// with esbuild against the real Phaser, PixiJS, Matter.js and hitmask sources, type-check under the repository's
+// strict settings (PixiJS 7's page against hitmask's declarations and PixiJS 7's own types), and,
 // where headless Chromium is installed (/usr/bin/chromium), run: Phaser and PixiJS report pixel hits that
 // Arcade's/the box test alone would not; in Matter.js the mask-built bodies come to rest on the mask terrain,
 // and a shot's crater rebuilds the terrain body with the mask's exact area.
@@ -11,12 +13,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { bundleExample, EXAMPLES, NAMES, serve, type ExampleName } from '../examples/serve.js';
+import { bundleExample, EXAMPLES, MAJORS, NAMES, serve, type ExampleName } from '../examples/serve.js';
 import { chromiumMissing, openBrowser, waitFor } from './chromium.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // A string of each example's own code (or its engine's) that must be in its bundle.
-const MARKER: Record<ExampleName, string> = { phaser: 'must be a textured Phaser game object', pixi: 'must be a PixiJS Sprite', matter: 'function matterBody' };
+const MARKER: Record<ExampleName, string> = {
+    phaser: 'must be a textured Phaser game object', phaser3: 'must be a textured Phaser game object', pixi: 'must be a PixiJS Sprite', pixi7: 'must be a PixiJS Sprite',
+    matter: 'function matterBody'
+};
+// The engine package each page of another major bundles (the alias of the other major).
+const ALIASED: Partial<Record<ExampleName, string>> = { phaser3: 'phaser3', pixi7: 'pixi7' };
+const TSC = join(fileURLToPath(new URL('..', import.meta.url)), 'node_modules', 'typescript', 'bin', 'tsc');
 let site = '';
 
 before(() => {
@@ -43,9 +51,12 @@ test('examples: each bundles with esbuild, with the engine and hitmask inside', 
         assert.ok(/\bMask = class\b/.test(js), `${name}: hitmask's Mask is bundled`);
         assert.ok(js.includes(MARKER[name]), `${name}: the engine and the example's own code are bundled`);
         assert.match(readFileSync(join(EXAMPLES, name, 'index.html'), 'utf8'), /<script type="module" src="dist\/main\.js"><\/script>/);
+        // esbuild heads each module's code with its path.
+        const engine = ALIASED[name];
+        if (engine) assert.ok(js.includes(`// node_modules/${engine}/`), `${name}: bundles ${engine}`);
     }
     // And what the bundle pulls in: the real packages from node_modules and the library's sources.
-    const meta = await build({ entryPoints: NAMES.map(n => join(EXAMPLES, n, 'main.ts')), bundle: true, write: false, outdir: join(site, 'meta'), format: 'esm', metafile: true, logLevel: 'silent' });
+    const meta = await build({ entryPoints: NAMES.filter(n => !MAJORS[n]).map(n => join(EXAMPLES, n, 'main.ts')), bundle: true, write: false, outdir: join(site, 'meta'), format: 'esm', metafile: true, logLevel: 'silent' });
     const inputs = Object.keys(meta.metafile.inputs);
     for (const p of ['node_modules/phaser/', 'node_modules/pixi.js/', 'node_modules/matter-js/', 'src/core/mask.ts', 'src/shapes/convex.ts', 'src/debug/draw.ts',
         'examples/phaser/main.ts', 'examples/pixi/main.ts', 'examples/matter/main.ts']) {
@@ -55,13 +66,41 @@ test('examples: each bundles with esbuild, with the engine and hitmask inside', 
 
 test('examples: they type-check under the repository tsconfig (strict, DOM)', () => {
     const config = join(site, 'tsconfig.json');
+    // Phaser 3's page is the Phaser page's source; PixiJS 7's is checked against PixiJS 7's types below.
+    const sources = NAMES.filter(n => !MAJORS[n]).map(n => join(EXAMPLES, n, 'main.ts'));
     writeFileSync(config, JSON.stringify({
         extends: join(ROOT, 'tsconfig.json'),
         compilerOptions: { typeRoots: [join(ROOT, 'node_modules', '@types')] },
-        files: [...NAMES.map(n => join(EXAMPLES, n, 'main.ts')), join(EXAMPLES, 'serve.ts')],
+        files: [...sources, join(EXAMPLES, 'serve.ts')],
         include: []
     }));
-    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [TSC, '-p', config], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
+test('examples: the PixiJS 7 page type-checks against the declarations hitmask ships and PixiJS 7\'s own types (skipLibCheck off)', () => {
+    // hitmask's declarations as a PixiJS 7 project gets them (dist/, which `npm test` builds first; else emitted
+    // here from the sources, written against PixiJS 8's types); the page's `pixi.js` is PixiJS 7, as in the bundle.
+    let decl = join(ROOT, 'dist');
+    if (!existsSync(join(decl, 'pixi.d.ts'))) {
+        const emit = join(site, 'tsconfig.emit.json');
+        decl = join(site, 'decl');
+        writeFileSync(emit, JSON.stringify({
+            extends: join(ROOT, 'tsconfig.json'), files: [join(ROOT, 'src', 'pixi.ts')], include: [],
+            compilerOptions: { typeRoots: [join(ROOT, 'node_modules', '@types')], noEmit: false, emitDeclarationOnly: true, declarationMap: false, sourceMap: false, outDir: decl, rootDir: join(ROOT, 'src') }
+        }));
+        const e = spawnSync(process.execPath, [TSC, '-p', emit], { encoding: 'utf8' });
+        assert.equal(e.status, 0, e.stdout + e.stderr);
+    }
+    const page = join(site, 'pixi7-main.mts'), source = readFileSync(join(EXAMPLES, 'pixi7', 'main.ts'), 'utf8');
+    assert.ok(source.includes("from '../../src/pixi.js'"));
+    writeFileSync(page, source.replace("from '../../src/pixi.js'", `from ${JSON.stringify(join(decl, 'pixi.js'))}`));
+    const config = join(site, 'tsconfig.pixi7.json');
+    writeFileSync(config, JSON.stringify({
+        extends: join(ROOT, 'tsconfig.json'), files: [page], include: [],
+        compilerOptions: { typeRoots: [join(ROOT, 'node_modules', '@types')], paths: { 'pixi.js': [join(ROOT, 'node_modules', 'pixi7', 'lib', 'index.d.ts')] }, skipLibCheck: false }
+    }));
+    const r = spawnSync(process.execPath, [TSC, '-p', config], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 
@@ -79,10 +118,10 @@ async function inChromium(fn: (browser: import('playwright-core').Browser, port:
     }
 }
 
-test('examples: in headless Chromium the Phaser and PixiJS pages run and report pixel hits, and box-only overlaps they rejected', { skip: chromiumMissing }, async () => {
+test('examples: in headless Chromium the Phaser 3 and 4 and PixiJS 7 and 8 pages run and report pixel hits, and box-only overlaps they rejected', { skip: chromiumMissing }, async () => {
     for (const name of NAMES) if (!existsSync(join(site, name, 'dist', 'main.js'))) await bundleExample(name, join(site, name, 'dist', 'main.js'));
     await inChromium(async (browser, port) => {
-        for (const name of ['phaser', 'pixi'] as const) {
+        for (const name of ['phaser', 'phaser3', 'pixi', 'pixi7'] as const) {
             const page = await browser.newPage();
             const errors: string[] = [];
             page.on('console', m => {

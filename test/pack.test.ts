@@ -1,5 +1,6 @@
 // Packaging: the tarball `npm pack` makes, installed into a fresh project the way a user would install it,
-// then used from plain ESM, from strict TypeScript (NodeNext, skipLibCheck off) and through its CLI.
+// then used from plain ESM, from strict TypeScript (NodeNext, skipLibCheck off) and through its CLI; and beside
+// each engine major (Phaser 3 and 4, PixiJS 7 and 8, from this repository's node_modules) in a strict user project.
 // Needs the npm registry (or npm's cache) for the runtime dependencies; `npm test` builds dist/ first.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -241,6 +242,19 @@ const n: string = m.count();
 void readImage(42);
 void Deep;
 `);
+    // The older "node" (node10) resolution ignores the exports map: the subpath entries resolve through typesVersions.
+    write(join(app, 'tsconfig.legacy.json'), JSON.stringify({ compilerOptions: { ...browser, module: 'ESNext', moduleResolution: 'node', types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules', '@types')], noEmit: true }, files: ['ts/legacy.ts'] }, null, 4));
+    write(join(app, 'ts', 'legacy.ts'), `import { Mask } from 'hitmask';
+import { toPolygons } from 'hitmask/shapes';
+import { drawMask } from 'hitmask/debug';
+import type { ThreadPool } from 'hitmask/threads';
+import { readImage } from 'hitmask/node';
+
+const pool: ThreadPool | null = null;
+console.log(toPolygons(new Mask(2, 2, true)).length, typeof drawMask, pool, typeof readImage);
+`);
+    ok(sh(process.execPath, [TSC, '-p', 'tsconfig.legacy.json'], app), 'tsc legacy.ts (moduleResolution "node")');
     ok(sh(process.execPath, [TSC, '-p', 'tsconfig.browser.json'], app), 'tsc browser.ts (browser project)');
     ok(sh(process.execPath, [TSC, '-p', 'tsconfig.json'], app), 'tsc good.ts (Node project)');
     const run = JSON.parse(ok(sh(process.execPath, [join('out', 'good.js')], app), 'node out/good.js')) as { size: number[]; count: number; p: Point | null; hit: boolean };
@@ -258,6 +272,104 @@ void Deep;
     assert.ok(at(7, 'TS2322'), `count() is a number:\n${bad.stdout}`);
     assert.ok(at(8, 'TS2345'), `readImage takes a path or bytes:\n${bad.stdout}`);
     assert.equal(errors.length, 4, `exactly the four planted errors, none from the shipped declarations:\n${bad.stdout}`);
+});
+
+// A user's game on each engine major: the engine installed from this repository's copy (a `file:` dependency, no
+// network), then the tarball beside it with plain `npm install` (the peer ranges must accept it), then `tsc` on a
+// strict project (`strict: true`, skipLibCheck off, bundler resolution as a bundled browser game has) that imports
+// hitmask, the adapter and the engine. Phaser 4's own phaser.d.ts does not pass skipLibCheck off: every error must
+// be in that file, the project must pass with `skipLibCheck: true`, and docs/phaser.md must say so.
+const ENGINES = [
+    { dir: 'phaser3', name: 'phaser', major: '3', adapter: 'phaser', skipLibCheck: false },
+    { dir: 'phaser', name: 'phaser', major: '4', adapter: 'phaser', skipLibCheck: true },
+    { dir: 'pixi7', name: 'pixi.js', major: '7', adapter: 'pixi', skipLibCheck: false },
+    { dir: 'pixi.js', name: 'pixi.js', major: '8', adapter: 'pixi', skipLibCheck: false }
+] as const;
+
+const USER_GAME: Record<'phaser' | 'pixi', string> = {
+    phaser: `import Phaser from 'phaser';
+import { Mask, World } from 'hitmask';
+import { drawHitmask, hitmaskFor, hitTest, overlaps, pixelHitArea, registerHitmaskLoader } from 'hitmask/phaser';
+
+registerHitmaskLoader(Phaser);
+
+class Play extends Phaser.Scene {
+    preload(): void {
+        this.load.atlas('aliens', 'aliens.png', 'aliens.json');
+        this.load.hitmask('aliens', 'aliens.hitmask');
+    }
+
+    create(): void {
+        const ship = this.physics.add.sprite(100, 100, 'aliens', 'ship'), rock = this.add.sprite(120, 100, 'aliens', 'rock');
+        this.physics.add.overlap(ship, rock, () => rock.destroy(), overlaps);
+        rock.setInteractive(pixelHitArea(rock));
+        const placed: { mask: Mask; x: number; y: number } = hitmaskFor(ship);
+        const hit: boolean = overlaps(ship, rock) || hitTest(rock, 110, 100);
+        drawHitmask(this.add.graphics(), ship, { color: null, outline: 0x00ff00 });
+        // @ts-expect-error: a number is not a game object (an unused directive would fail the check)
+        overlaps(ship, 42);
+        const world = new World();
+        world.add({ mask: placed.mask, x: placed.x, y: placed.y });
+        console.log(hit, world.step());
+    }
+}
+
+new Phaser.Game({ width: 320, height: 240, physics: { default: 'arcade' }, scene: Play });
+`,
+    pixi: `import { Graphics, Sprite, Texture } from 'pixi.js';
+import { Mask, World } from 'hitmask';
+import { drawHitmask, hitmaskFor, hitTest, overlap, overlaps, pixelHitArea } from 'hitmask/pixi';
+
+const ship = new Sprite(Texture.WHITE), rock = new Sprite(Texture.WHITE);
+ship.anchor.set(0.5);
+rock.position.set(8, 4);
+rock.rotation = 0.5;
+rock.eventMode = 'static';
+rock.hitArea = pixelHitArea(rock);
+const placed: { mask: Mask; x: number; y: number } = hitmaskFor(ship);
+const hit: boolean = overlaps(ship, rock) || hitTest(rock, 10, 4);
+const first: { x: number; y: number } | null = overlap(ship, rock);
+drawHitmask(new Graphics(), ship, { color: null, outline: 0x00ff00 });
+// @ts-expect-error: a number is not a sprite (an unused directive would fail the check)
+overlaps(ship, 42);
+const world = new World();
+world.add({ mask: placed.mask, x: placed.x, y: placed.y });
+console.log(hit, first, world.step());
+`
+};
+
+test('pack: beside Phaser 3.90, Phaser 4, PixiJS 7.4 and PixiJS 8, npm install of the tarball needs no flags and a strict user project type-checks', async t => {
+    for (const e of ENGINES) {
+        await t.test(`${e.name} ${e.major} (node_modules/${e.dir})`, () => {
+            const source = join(ROOT, 'node_modules', e.dir);
+            const version = (JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { version: string }).version;
+            assert.equal(version.split('.')[0], e.major);
+            const dir = join(tmp, `engine-${e.dir}`);
+            write(join(dir, 'package.json'), JSON.stringify({ name: `game-${e.adapter}${e.major}`, private: true, type: 'module', dependencies: { [e.name]: `file:${source}` } }, null, 4));
+            // No --legacy-peer-deps, no --force: the peer ranges must take this engine.
+            ok(sh('npm', ['install', join(tmp, packed.filename), '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--loglevel=error'], dir), `npm install <tarball> beside ${e.name}@${version}`);
+            assert.equal((JSON.parse(readFileSync(join(dir, 'node_modules', e.name, 'package.json'), 'utf8')) as { version: string }).version, version);
+            assert.ok(existsSync(join(dir, 'node_modules', 'hitmask', 'dist', `${e.adapter}.d.ts`)));
+            write(join(dir, 'src', 'main.ts'), USER_GAME[e.adapter]);
+            const options = { target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true };
+            write(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: ['src/main.ts'] }, null, 4));
+            const strict = sh(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+            if (!e.skipLibCheck) {
+                assert.equal(strict.status, 0, `tsc (strict, skipLibCheck off) with ${e.name}@${version}:\n${strict.stdout}${strict.stderr}`);
+                return;
+            }
+            // Fails, and only in the engine's own declarations; passes once they are skipped.
+            const errors = strict.stdout.split('\n').filter(l => /error TS\d+/.test(l));
+            assert.equal(strict.status, 2, `tsc fails on ${e.name}@${version}'s own declarations (else drop skipLibCheck from this test and the docs):\n${strict.stdout}`);
+            assert.ok(errors.length > 0);
+            for (const l of errors) assert.match(l, new RegExp(`^\\S*node_modules/${e.dir.replace('.', '\\.')}/`), `an error outside ${e.name}'s own .d.ts:\n${strict.stdout}`);
+            t.diagnostic(`${e.name}@${version}, skipLibCheck off: ${errors.length} errors, all in its own declarations: ${errors.map(l => l.replace(/^.*node_modules\//, '').replace(/:.*?(error TS\d+).*/, ' $1')).join(', ')}`);
+            write(join(dir, 'tsconfig.skip.json'), JSON.stringify({ compilerOptions: { ...options, skipLibCheck: true }, files: ['src/main.ts'] }, null, 4));
+            ok(sh(process.execPath, [TSC, '-p', 'tsconfig.skip.json'], dir), `tsc (strict, skipLibCheck on) with ${e.name}@${version}`);
+            const doc = readFileSync(join(ROOT, 'docs', `${e.adapter}.md`), 'utf8');
+            assert.ok(doc.includes('skipLibCheck: true') && doc.includes(`${e.name === 'phaser' ? 'Phaser' : 'PixiJS'} ${version}`), `docs/${e.adapter}.md says that ${e.name}@${version} needs skipLibCheck: true`);
+        });
+    }
 });
 
 test('pack: the installed hitmask CLI builds, compares and fails with exit 2', () => {

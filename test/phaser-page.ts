@@ -1,4 +1,5 @@
-// Browser side of test/phaser.test.ts: the real Phaser 4 with hitmask/phaser, driven through window.hitmaskTest.
+// Browser side of test/phaser.test.ts: the real Phaser 4 (or Phaser 3, bundled with `phaser` aliased to `phaser3`)
+// with hitmask/phaser, driven through window.hitmaskTest.
 // The reference placement here inverts Phaser's own vertex formula (TransformerImage: quad at −displayOrigin +
 // frame offset, flips adjust the offset and negate the scale, then translate·rotate·scale); it shares no code
 // with src/engines/sprite.ts.
@@ -479,6 +480,32 @@ const api = {
             for (let v = -1; v <= 1; v++) for (let u = -1; u <= 1; u++) on += at(x + u, y + v);
             return { x: wx, y: wy, fired: pointer.downs.includes(`${wx},${wy}`), hit: hitTest(s, wx, wy), drawn: at(x, y) === 1, band: on > 0 && on < 9 };
         });
+    },
+
+    /**
+     * `n` seeded poses (rotation, negative scales, origins, flips; trimmed frames of the bound atlas and of the pixels,
+     * one with a custom pivot), one line each: the placed mask (box and a hash of its words), overlaps() with each of
+     * the 8 sprites before it (1 = true), and whether hitTest agrees with the placed mask at 64 points of its box.
+     * test/phaser.test.ts compares the lines of Phaser 3 and 4, each in its own page.
+     */
+    poses(expected: ExpectedFrame[], seed: number, n: number) {
+        const rnd = mulberry32(seed), names = expected.map(f => f.name), lines: string[] = [], prev: Phaser.GameObjects.Sprite[] = [];
+        for (let i = 0; i < n; i++) {
+            const key = i % 3 === 2 ? 'pix' : 'sheet', s = scene.add.sprite(0, 0, key, names[0]).setVisible(false);
+            apply(s, key, randomParams(rnd, names, 96, 96));
+            const placed = hitmaskFor(s), m = placed.mask;
+            let h = 0x811c9dc5;
+            for (const w of m.words) h = Math.imul(h ^ w, 0x01000193) >>> 0;
+            let agree = 0;
+            for (let k = 0; k < 64; k++) {
+                const X = placed.x + Math.floor(rnd() * (m.width + 2)) - 1, Y = placed.y + Math.floor(rnd() * (m.height + 2)) - 1;
+                if (hitTest(s, X + rnd(), Y + rnd()) === m.get(X - placed.x, Y - placed.y)) agree++;
+            }
+            lines.push(`${s.frame.name} ${placed.x},${placed.y} ${m.width}x${m.height} #${h.toString(16)} overlaps ${prev.map(q => overlaps(q, s) ? 1 : 0).join('')} hitTest ${agree}/64`);
+            if (prev.unshift(s) > 8) prev.pop()?.destroy();
+        }
+        for (const s of prev) s.destroy();
+        return { version: Phaser.VERSION, lines };
     },
 
     /** Costs in µs per call (reported, never asserted): overlaps of touching and of distant sprites, hitmaskFor. */

@@ -2,10 +2,11 @@
 // JSON, and its .hitmask built by buildAtlas), seeded placements against a reference that inverts Phaser's own
 // vertex formula, what Phaser renders against the placed masks, Arcade's processCallback, and the loader.
 // Phaser 4 by default; HITMASK_PHASER=phaser3 bundles the page with Phaser 3 (the devDependency `phaser3`, an
-// alias of phaser@3), as scripts/test.ts does in its Phaser 3 suite.
+// alias of phaser@3), as scripts/test.ts does in its Phaser 3 suite; the Phaser 4 run also loads a Phaser 3 page
+// beside it and compares 150 seeded poses on both.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,8 @@ import { clickBox, pointerRounds } from './pointer-clicks.js';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 // Which package the page bundles as 'phaser'.
 const PHASER = process.env.HITMASK_PHASER ?? 'phaser';
+// Poses compared between Phaser 3 and 4.
+const POSES = 150;
 
 let site = '', browser: Browser | null = null, page: Page | null = null, close: (() => void) | null = null;
 const errors: string[] = [], warnings: string[] = [];
@@ -111,6 +114,13 @@ before(async () => {
     copyFileSync(join(HERE, 'phaser-page.html'), join(site, 'index.html'));
     await build({ entryPoints: [join(HERE, 'phaser-page.ts')], outfile: join(site, 'page.js'), bundle: true, format: 'esm', platform: 'browser',
         target: 'es2022', logLevel: 'warning', alias: PHASER === 'phaser' ? {} : { phaser: PHASER } });
+    // The same page on Phaser 3 (its own page, so each Phaser has its window and its global `Phaser`), for the test
+    // that compares the majors (in the Phaser 4 run).
+    if (PHASER === 'phaser') {
+        await build({ entryPoints: [join(HERE, 'phaser-page.ts')], outfile: join(site, 'page3.js'), bundle: true, format: 'esm', platform: 'browser',
+            target: 'es2022', logLevel: 'warning', alias: { phaser: 'phaser3' } });
+        writeFileSync(join(site, 'phaser3.html'), readFileSync(join(HERE, 'phaser-page.html'), 'utf8').replace('src="page.js"', 'src="page3.js"'));
+    }
     const server = await serve(site, 0);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
@@ -162,6 +172,35 @@ test('phaser: 1,200 seeded placements (rotated, scaled, mirrored, flipped, trimm
     assert.ok(r.set > 200_000, `${r.set} set pixels compared`);
     assert.ok(r.ties < r.set / 4, `${r.ties} ties (centres exactly on a frame pixel edge) of ${r.set}`);
     assert.ok(r.hits > 150 && r.boxOnly > 50, `a mix: ${r.hits} pixel hits, ${r.boxOnly} box-only overlaps`);
+});
+
+test(`phaser: Phaser 3 and 4 give identical placed masks, overlaps() and hitTest() on the same ${POSES} seeded poses`, { skip }, async t => {
+    if (PHASER !== 'phaser') {
+        t.skip('the Phaser 4 run compares both majors');
+        return;
+    }
+    const three = await (browser as Browser).newPage();
+    const threeErrors: string[] = [];
+    three.on('console', m => { if (m.type() === 'error') threeErrors.push(m.text()); });
+    three.on('pageerror', e => threeErrors.push(e.message));
+    try {
+        await three.goto(api().url().replace(/\/[^/]*$/, '/phaser3.html'));
+        await waitFor(three, 'the Phaser 3 page to load (window.hitmaskTest)', () => 'hitmaskTest' in window);
+        const ready = await three.evaluate(() => (window as unknown as { hitmaskTest: HitmaskTestApi }).hitmaskTest.ready());
+        assert.deepEqual(ready.loadErrors, []);
+        const [on4, on3] = await Promise.all([call('poses', frames, 27, POSES), three.evaluate(([f, n]) =>
+            (window as unknown as { hitmaskTest: HitmaskTestApi }).hitmaskTest.poses(f, 27, n), [frames, POSES] as const)]);
+        assert.deepEqual([on4.version.split('.')[0], on3.version.split('.')[0]], ['4', '3']);
+        const hits = on4.lines.reduce((n, l) => n + (/overlaps (\d*)/.exec(l)?.[1].split('1').length ?? 1) - 1, 0);
+        t.diagnostic(`Phaser ${on4.version} and ${on3.version}; first pose: ${on4.lines[0]}; ${hits} of ${8 * POSES - 36} pairs overlap`);
+        assert.equal(on4.lines.length, POSES);
+        assert.ok(hits > 50, 'pairs both overlap and not');
+        assert.deepEqual(on3.lines, on4.lines);
+        assert.ok(on4.lines.every(l => l.endsWith('hitTest 64/64')), 'hitTest agrees with the placed mask');
+    } finally {
+        await three.close();
+    }
+    assert.deepEqual(threeErrors, []);
 });
 
 test('phaser: what Phaser renders is the placed mask up to the 1-pixel rounding band, and exactly when the offset is whole; drawHitmask draws it exactly', { skip }, async t => {

@@ -1,6 +1,6 @@
 import { lastWordMask, popcnt } from '../base/bits.js';
 import { checkCoord, checkSize, describe, MAX_WORDS } from '../base/check.js';
-import { clearOutside, clip, JS, newClip, pick, pickFor, pickWasm, WASM, type Clip } from '../kernels/kernels.js';
+import { clip, JS, newClip, pick, pickFor, pickWasm, WASM, type Clip } from '../kernels/kernels.js';
 import { buffer, generation, K, wasmOn } from '../kernels/memory.js';
 import { allocMask, freeMask, holdMask, noteJsMask, type MaskHolding } from '../kernels/storage.js';
 import { checkRGBA, colorKeyOf, thresholdOf, toleranceOf, type ColorKey, type ColorKeyOptions, type RGBAColors, type ThresholdOptions } from './rgba.js';
@@ -359,12 +359,12 @@ export class Mask {
         return out;
     }
 
-    // out = this & other on the clip in C (when `hit`), every other word of out zeroed.
+    // out = this & other on the clip in C (when `hit`), every other word of out zeroed (by the kernel). The
+    // kernel writes all of out, so out's size picks it: a small clip in a large mask takes one WebAssembly call.
     #and(other: Mask, out: Mask, hit: boolean): void {
-        if (!hit) { pickFor(out, null, out.strips * out.height).fill(out, 0, out.strips * out.height, 0); return; }
-        const k = out._ptr >= 0 ? pick(this, other, C) : JS;
-        k.and(this, other, C, out);
-        clearOutside(k, out, C);
+        const n = out.strips * out.height;
+        if (!hit) { pickFor(out, null, n).fill(out, 0, n, 0); return; }
+        (out._ptr >= 0 ? pickFor(this, other, n) : JS).and(this, other, C, out);
     }
 
     /** ORs `other` into this mask with its top-left at (dx, dy), clipped to this mask. */

@@ -34,7 +34,7 @@ export interface Kernels {
     first(a: MaskWords, b: MaskWords, c: Clip, out: Point): boolean;
     /** Number of pixels set in both. */
     area(a: MaskWords, b: MaskWords, c: Clip): number;
-    /** `out = A & B` on the clip's rows of the clip's strips (out has A's size; other words untouched). */
+    /** `out = A & B` on the clip's rows of the clip's strips, every other word of out zeroed (out has A's size; out may be A). */
     and(a: MaskWords, b: MaskWords, c: Clip, out: MaskWords): void;
     /** `A |= B` over the clip, padding past A's width kept clear (draw; never A === B here). */
     or(a: MaskWords, b: MaskWords, c: Clip): void;

@@ -213,6 +213,12 @@ function andRun(A: Uint32Array, B: Uint32Array, C: Uint32Array, i: number, iEnd:
     }
 }
 
+// C[from..to−1] = 0: a loop for the few words between strips (a fill() call costs more than it), fill() beyond.
+function zero(C: Uint32Array, from: number, to: number): void {
+    if (to - from > 32) C.fill(0, from, to);
+    else for (; from < to; from = (from + 1) | 0) C[from] = 0;
+}
+
 /** The kernels in plain JavaScript, on `mask.words`. */
 export const JS: Kernels = {
     any(a, b, c) {
@@ -247,13 +253,18 @@ export const JS: Kernels = {
         return n;
     },
 
+    // Zeros go between one strip's rows y1.. and the next strip's rows ..y0 (the strip layout).
     and(a, b, c, out) {
         const A = a.words, B = b.words, C = out.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
         const rows = c.y1 - c.y0, n0 = c.y0 - c.dy, sh = (-dx) & 31;
+        let z = 0;
         for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
             const bs = ((s << 5) - dx) >> 5, i = s * ah + c.y0, kind = kindOf(bs, sh, bStrips);
+            zero(C, z, i);
             andRun(A, B, C, i, i + rows, bs * bh + n0 - i + (kind === 1 ? bh : 0), bh, sh, kind);
+            z = i + rows;
         }
+        zero(C, z, out.strips * ah);
     },
 
     or(a, b, c) {

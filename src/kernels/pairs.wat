@@ -340,17 +340,19 @@
         (f64.add (f64.convert_i32_u (i32x4.extract_lane 2 (local.get $acc))) (f64.convert_i32_u (i32x4.extract_lane 3 (local.get $acc)))))
       (f64.convert_i32_u (local.get $tail))))
 
-  ;; C = A & shifted B over the clip (C is zeroed by the caller and has A's size; cp is its pointer).
-  ;; op 0: C = A & B (overlapMask); op 1: A |= B & keep (draw; keep clears padding on A's last strip);
-  ;; op 2: A &= ~B (erase). One function keeps the module small; op is loop-invariant, so the
-  ;; branches below sit outside the row loops.
+  ;; C = A & shifted B over the clip, C's other words zeroed (C has A's size; cp is its pointer).
+  ;; op 0: C = A & B (overlapMask; lastStrip is A's last strip, the end of C's zeroing); op 1: A |= B & keep
+  ;; (draw; keep clears padding on A's last strip); op 2: A &= ~B (erase). One function keeps the module
+  ;; small; op is loop-invariant, so the branches below sit outside the row loops. Zeroing C around the
+  ;; clip here ($zero) saves a call from JS per strip.
   (func $combine (export "combine")
     (param $ap i32) (param $ah i32) (param $bp i32) (param $bh i32) (param $bn i32)
     (param $dx i32) (param $dy i32) (param $x0 i32) (param $x1 i32) (param $y0 i32) (param $y1 i32)
     (param $cp i32) (param $op i32) (param $lastStrip i32) (param $edge i32)
     (local $s i32) (local $send i32) (local $ls i32) (local $rs i32)
     (local $ai i32) (local $bi i32) (local $bj i32) (local $ci i32) (local $end i32) (local $rows4 i32)
-    (local $both i32) (local $keep i32) (local $kv v128) (local $bv v128) (local $w i32)
+    (local $both i32) (local $keep i32) (local $kv v128) (local $bv v128) (local $w i32) (local $z i32)
+    (local.set $z (local.get $cp))
     (local.set $s (i32.shr_s (local.get $x0) (i32.const 5)))
     (local.set $send (i32.shr_s (i32.sub (local.get $x1) (i32.const 1)) (i32.const 5)))
     (local.set $rows4 (i32.shl (i32.sub (local.get $y1) (local.get $y0)) (i32.const 2)))
@@ -358,6 +360,11 @@
       (local.set $ai (i32.shl (i32.add (i32.mul (local.get $s) (local.get $ah)) (local.get $y0)) (i32.const 2)))
       (local.set $ci (i32.add (local.get $cp) (local.get $ai)))
       (local.set $ai (i32.add (local.get $ap) (local.get $ai)))
+      ;; op 0: zero C from the end of the last strip's rows to this strip's first row.
+      (if (i32.eqz (local.get $op))
+        (then
+          (call $zero (local.get $z) (local.get $ci))
+          (local.set $z (i32.add (local.get $ci) (local.get $rows4)))))
       (call $strip (local.get $s) (local.get $dx) (local.get $dy) (local.get $y0) (local.get $bp) (local.get $bh) (local.get $bn))
       (local.set $both) (local.set $ls) (local.set $rs) (local.set $bj) (local.set $bi)
       (local.set $end (i32.add (local.get $ai) (local.get $rows4)))
@@ -406,4 +413,18 @@
         (local.set $ci (i32.add (local.get $ci) (i32.const 4)))
         (br $t)))
       (local.set $s (i32.add (local.get $s) (i32.const 1)))
-      (br_if $strip (i32.le_s (local.get $s) (local.get $send)))))
+      (br_if $strip (i32.le_s (local.get $s) (local.get $send))))
+    (if (i32.eqz (local.get $op))
+      (then (call $zero (local.get $z)
+        (i32.add (local.get $cp) (i32.shl (i32.mul (i32.add (local.get $lastStrip) (i32.const 1)) (local.get $ah)) (i32.const 2)))))))
+
+  ;; Zeroes the bytes p..end−1 (whole words): short runs (the rows between two strips' clips) word by word,
+  ;; since a memory.fill is a call out of the WebAssembly code; longer ones with memory.fill.
+  (func $zero (param $p i32) (param $end i32)
+    (if (i32.gt_u (i32.sub (local.get $end) (local.get $p)) (i32.const 64))
+      (then (memory.fill (local.get $p) (i32.const 0) (i32.sub (local.get $end) (local.get $p))) (return)))
+    (block $done (loop $l
+      (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+      (i32.store (local.get $p) (i32.const 0))
+      (local.set $p (i32.add (local.get $p) (i32.const 4)))
+      (br $l))))
