@@ -1,6 +1,6 @@
 // Bundles one browser example (examples/NAME/main.ts → examples/NAME/dist/main.js) with esbuild and serves
-// the examples/ folder on localhost: `node --import tsx examples/serve.ts phaser|phaser3|pixi|pixi7|matter [port]`
-// (npm run example:phaser, example:phaser3, example:pixi, example:pixi7, example:matter). PORT or the second argument picks the port (default
+// the examples/ folder on localhost: `node --import tsx examples/serve.ts phaser|phaser3|pixi|pixi7|matter|phaser-move|pixi-move [port]`
+// (npm run example:phaser, example:phaser3, example:pixi, example:pixi7, example:matter, example:phaser-move, example:pixi-move). PORT or the second argument picks the port (default
 // 8080); when it is taken, any free port, as `npm start` does.
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 export const EXAMPLES = fileURLToPath(new URL('.', import.meta.url));
-export const NAMES = ['phaser', 'phaser3', 'pixi', 'pixi7', 'matter'] as const;
+export const NAMES = ['phaser', 'phaser3', 'pixi', 'pixi7', 'matter', 'phaser-move', 'pixi-move'] as const;
 export type ExampleName = typeof NAMES[number];
 // The other engine majors: the page's source and the devDependency alias bundled for the engine it imports.
 // Phaser 3 runs the Phaser 4 page's source unchanged; PixiJS 7 has a source of its own (its API differs).

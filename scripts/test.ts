@@ -18,6 +18,7 @@ import { chromiumMissing, shareBrowsers } from '../test/chromium.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const NODE = process.execPath;
 const TSC = 'node_modules/typescript/bin/tsc';
+const CLEAN_DIST = "require('node:fs').rmSync('dist', { recursive: true, force: true })";
 
 // The core unit tests (`npm run test:fast`).
 const FAST = ['mask', 'mask-errors', 'raster', 'world', 'world-api', 'world-errors', 'grid', 'pairs', 'transform', 'tilemap', 'atlas',
@@ -130,7 +131,8 @@ async function main(): Promise<number> {
 
     // Generated source every job needs, then dist/ for the CLI, pack and docs tests (not in the fast set).
     const prepare: Job[] = [{ name: 'build:wasm', cmd: [NODE, '--import', 'tsx', 'scripts/build-wasm.ts'] }];
-    if (!fast) prepare.push({ name: 'build (tsc -p tsconfig.build.json)', cmd: [NODE, TSC, '-p', 'tsconfig.build.json'] });
+    // dist/ is emptied first: tsc never removes the output of a source file that moved, and npm pack would ship it.
+    if (!fast) prepare.push({ name: 'clean dist/', cmd: [NODE, '-e', CLEAN_DIST] }, { name: 'build (tsc -p tsconfig.build.json)', cmd: [NODE, TSC, '-p', 'tsconfig.build.json'] });
     for (const job of prepare) report(await run(job, {}));
 
     const queue: Job[] = [];

@@ -1,10 +1,12 @@
-// The browser examples (examples/phaser, examples/pixi, examples/matter, and the other engine majors:
-// examples/phaser3, the Phaser page's source bundled with Phaser 3, and examples/pixi7, on PixiJS 7): they bundle
+// The browser examples (examples/phaser, examples/pixi, examples/matter, the platformers examples/phaser-move and
+// examples/pixi-move, and the other engine majors: examples/phaser3, the Phaser page's source bundled with
+// Phaser 3, and examples/pixi7, on PixiJS 7): they bundle
 // with esbuild against the real Phaser, PixiJS, Matter.js and hitmask sources, type-check under the repository's
 // strict settings (PixiJS 7's page against hitmask's declarations and PixiJS 7's own types), and,
 // where headless Chromium is installed (/usr/bin/chromium), run: Phaser and PixiJS report pixel hits that
 // Arcade's/the box test alone would not; in Matter.js the mask-built bodies come to rest on the mask terrain,
-// and a shot's crater rebuilds the terrain body with the mask's exact area.
+// and a shot's crater rebuilds the terrain body with the mask's exact area; the platformers' hero climbs and
+// lands by moveAndSlide, its placed mask never inside the terrain.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -20,7 +22,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // A string of each example's own code (or its engine's) that must be in its bundle.
 const MARKER: Record<ExampleName, string> = {
     phaser: 'must be a textured Phaser game object', phaser3: 'must be a textured Phaser game object', pixi: 'must be a PixiJS Sprite', pixi7: 'must be a PixiJS Sprite',
-    matter: 'function matterBody'
+    matter: 'function matterBody', 'phaser-move': 'Phaser platformer: frames', 'pixi-move': 'PixiJS platformer: frames'
 };
 // The engine package each page of another major bundles (the alias of the other major).
 const ALIASED: Partial<Record<ExampleName, string>> = { phaser3: 'phaser3', pixi7: 'pixi7' };
@@ -59,7 +61,7 @@ test('examples: each bundles with esbuild, with the engine and hitmask inside', 
     const meta = await build({ entryPoints: NAMES.filter(n => !MAJORS[n]).map(n => join(EXAMPLES, n, 'main.ts')), bundle: true, write: false, outdir: join(site, 'meta'), format: 'esm', metafile: true, logLevel: 'silent' });
     const inputs = Object.keys(meta.metafile.inputs);
     for (const p of ['node_modules/phaser/', 'node_modules/pixi.js/', 'node_modules/matter-js/', 'src/core/mask.ts', 'src/shapes/convex.ts', 'src/debug/draw.ts',
-        'examples/phaser/main.ts', 'examples/pixi/main.ts', 'examples/matter/main.ts']) {
+        'examples/phaser/main.ts', 'examples/pixi/main.ts', 'examples/matter/main.ts', 'examples/phaser-move/main.ts', 'examples/pixi-move/main.ts', 'src/movement/move.ts']) {
         assert.ok(inputs.some(i => i.includes(p)), `bundle inputs include ${p}`);
     }
 });
@@ -139,6 +141,31 @@ test('examples: in headless Chromium the Phaser 3 and 4 and PixiJS 7 and 8 pages
             assert.deepEqual(errors, [], `${name}: no console errors`);
             assert.ok(status.pixel > 0, `${name}: a pixel hit (${JSON.stringify(status)})`);
             assert.ok(status.box > status.pixel, `${name}: box overlaps whose pixels did not touch were rejected (${JSON.stringify(status)})`);
+        }
+    });
+});
+
+test('examples: in headless Chromium the Phaser and PixiJS platformers move the hero with moveAndSlide: it climbs, lands, and is never inside the terrain', { skip: chromiumMissing }, async () => {
+    for (const name of ['phaser-move', 'pixi-move'] as const) if (!existsSync(join(site, name, 'dist', 'main.js'))) await bundleExample(name, join(site, name, 'dist', 'main.js'));
+    await inChromium(async (browser, port) => {
+        for (const name of ['phaser-move', 'pixi-move'] as const) {
+            const page = await browser.newPage();
+            const errors: string[] = [];
+            page.on('console', m => {
+                if (m.type() === 'error') errors.push(m.text());
+            });
+            page.on('pageerror', e => errors.push(e.message));
+            await page.goto(`http://127.0.0.1:${port}/${name}/`);
+            // The auto-pilot drops the hero onto the ground, walks up the slope, jumps every 150 frames.
+            const seen = await waitFor(page, '300 frames with a climb and two landings (#status data-frames, data-climbs, data-landings)', () => {
+                const d = document.getElementById('status')?.dataset;
+                return d !== undefined && Number(d.frames) >= 300 && Number(d.climbs) > 0 && Number(d.landings) >= 2 ? { ...d } : null;
+            }).catch((e: unknown) => { errors.push(String(e)); return null; });
+            await page.close();
+            assert.equal(errors.length, 0, `${name}: no console errors: ${errors.join(' | ')}`);
+            const s = Object.fromEntries(Object.entries(seen ?? {}).map(([k, v]) => [k, Number(v)]));
+            assert.ok(s.moves > 100, `${name}: the hero moved (${JSON.stringify(s)})`);
+            assert.equal(s.inside, 0, `${name}: the hero's placed mask never overlapped the terrain (${JSON.stringify(s)})`);
         }
     });
 });

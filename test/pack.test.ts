@@ -64,13 +64,17 @@ after(() => {
 
 test('pack: the tarball holds dist with declarations, the CLI and docs, and no tests or benchmarks', () => {
     const files = packed.files.map(f => f.path);
-    for (const f of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/node/index.js', 'dist/node/index.d.ts', 'dist/node/cli.js', 'dist/mask.d.ts', 'docs/format.md']) {
+    for (const f of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/node/index.js', 'dist/node/index.d.ts', 'dist/node/cli.js', 'dist/core/mask.d.ts', 'docs/format.md']) {
         assert.ok(files.includes(f), `${f} is packed`);
     }
     const bad = files.filter(f => /^(test|bench|examples|demo|\.ci|node_modules)\/|\.test\.|\.tgz$|(^|\/)tsconfig|eslint\.config/.test(f));
     assert.deepEqual(bad, [], 'nothing but the library, its sources, README and docs');
-    // Every compiled module has its declaration next to it.
-    for (const js of files.filter(f => /^dist\/.*\.js$/.test(f))) assert.ok(files.includes(js.replace(/\.js$/, '.d.ts')), `${js} has a .d.ts`);
+    // Every compiled module has its declaration next to it, and comes from a source file of today (no stale
+    // output of a file that moved or was removed).
+    for (const js of files.filter(f => /^dist\/.*\.js$/.test(f))) {
+        assert.ok(files.includes(js.replace(/\.js$/, '.d.ts')), `${js} has a .d.ts`);
+        assert.ok(files.includes(js.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts')), `${js} is built from a source file in src/ (a stale build? npm run build cleans dist/)`);
+    }
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'hitmask', 'package.json'), 'utf8')) as { bin: Record<string, string> };
     assert.equal(manifest.bin.hitmask, './dist/node/cli.js');
 });
@@ -192,10 +196,11 @@ console.log(JSON.stringify({
 
 test('pack: the shipped declarations hold no internals', () => {
     const dist = join(app, 'node_modules', 'hitmask', 'dist');
-    const body = readFileSync(join(dist, 'body.d.ts'), 'utf8'), world = readFileSync(join(dist, 'world.d.ts'), 'utf8');
-    const mask = readFileSync(join(dist, 'mask.d.ts'), 'utf8'), raster = readFileSync(join(dist, 'raster.d.ts'), 'utf8');
-    assert.doesNotMatch(body, /\bslot\b/, 'Body.slot is internal');
-    assert.doesNotMatch(world, /\bposX\b|\bprivate\b|\bdetect\b/, 'World internals');
+    const body = readFileSync(join(dist, 'world', 'body.d.ts'), 'utf8'), world = readFileSync(join(dist, 'world', 'world.d.ts'), 'utf8');
+    const mask = readFileSync(join(dist, 'core', 'mask.d.ts'), 'utf8'), raster = readFileSync(join(dist, 'raster', 'raster.d.ts'), 'utf8');
+    assert.doesNotMatch(body, /\bslot\b|\bstate[:;]/, 'Body.slot and Body.state are internal');
+    // `#private;` is how TypeScript declares that a class has private fields; a `private x` member would be a leak.
+    assert.doesNotMatch(world.replace(/^\s*#private;$/m, ''), /\bposX\b|\bprivate\b|\bdetect\b|WorldState/, 'World internals');
     assert.doesNotMatch(mask, /_ptr|\bInit\b|UNZEROED|getBit/, 'Mask internals');
     assert.doesNotMatch(raster, /\bprivate\b/, 'CollisionRaster internals');
     const index = readFileSync(join(dist, 'index.d.ts'), 'utf8');
