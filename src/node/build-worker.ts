@@ -3,7 +3,7 @@
 // itself, so that results, notes and errors (naming the file) are exactly those of a build without workers.
 import { parentPort } from 'node:worker_threads';
 import { stillPngMask } from './pngmask.js';
-import { readInput } from './read.js';
+import { readInputSync } from './read.js';
 
 /** A job: the index of the file in the build, its path, the threshold and the decode budget. */
 export interface WorkerJob { k: number; path: string; threshold: number; maxBytes: number }
@@ -15,11 +15,11 @@ if (port) {
     // One file at a time, in the order sent: each job waits for the one before it.
     let queue = Promise.resolve();
     port.on('message', (job: WorkerJob) => {
-        queue = queue.then(async () => {
+        queue = queue.then(() => {
             let r;
             try {
                 // Read as the main thread reads: regular files only, within the budget.
-                r = stillPngMask(await readInput(job.path, job.maxBytes, 'image', true), job.threshold, job.maxBytes, (w, h) => new Uint32Array(((w + 31) >>> 5) * h));
+                r = stillPngMask(readInputSync(job.path, job.maxBytes, 'image'), job.threshold, job.maxBytes, (w, h) => new Uint32Array(((w + 31) >>> 5) * h));
             } catch {
                 r = null;
             }

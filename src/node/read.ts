@@ -2,6 +2,7 @@
 // from its size before any byte is read, and a device or FIFO (whose size says nothing: /dev/zero never ends)
 // is refused as soon as one byte more than the budget arrives, so that no input costs more memory than that.
 import type { Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { mib } from './image.js';
 
@@ -36,6 +37,57 @@ export async function readInput(path: string, limit: number, what: string, regul
         return bytes;
     } finally {
         await file.close();
+    }
+}
+
+/**
+ * {@link readInput} with `regularOnly`, synchronously: a build reads many small files, and each asynchronous call
+ * is a thread-pool round trip (908 sprites: about 270 ms of waiting against 10 ms read here). Opened without
+ * blocking, so that a file swapped for a FIFO since the check is refused rather than waited on.
+ */
+export function readInputSync(path: string, limit: number, what: string): Uint8Array {
+    const name = `${what ? `${what} ` : ''}${JSON.stringify(path)}`;
+    const io = <T>(fn: () => T): T => {
+        try {
+            return fn();
+        } catch (e) {
+            const err = e as NodeJS.ErrnoException;
+            throw new Error(`Cannot read ${name}: ${err.code === 'ENOENT' ? 'no such file' : err.message}.`, { cause: e });
+        }
+    };
+    const refuse = (st: Stats) => new Error(`Cannot read ${name}: it is ${fileKind(st)}, not a regular file; hitmask reads only regular files (a symbolic link to one is fine).`);
+    const over = (how: string) => new RangeError(`Cannot read ${name}: ${how}; raise maxBytes (CLI: --max-mib) if the file is trusted.`);
+    const first = io(() => statSync(path));
+    if (!first.isFile()) throw refuse(first);
+    const fd = io(() => openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)));
+    try {
+        const st = io(() => fstatSync(fd));
+        if (!st.isFile()) throw refuse(st);
+        if (st.size > limit) throw over(`it is ${st.size} bytes, more than the ${mib(limit)} MiB budget`);
+        const bytes = readUpToSync((buffer, offset) => io(() => readSync(fd, buffer, offset, buffer.length - offset, null)), st.size > 0 ? st.size : null, limit);
+        if (bytes === null) throw over(`it is ${fileKind(st)} that gave more than the ${mib(limit)} MiB budget (${limit} bytes)`);
+        return bytes;
+    } finally {
+        closeSync(fd);
+    }
+}
+
+// readUpTo with a synchronous `read`.
+function readUpToSync(read: (buffer: Buffer, offset: number) => number, size: number | null, limit: number): Uint8Array | null {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+        const chunk = Buffer.allocUnsafe(Math.min(limit + 1 - total, chunks.length === 0 && size !== null ? size + 1 : CHUNK));
+        let filled = 0;
+        while (filled < chunk.length) {
+            const n = read(chunk, filled);
+            if (n === 0) break;
+            filled += n;
+        }
+        total += filled;
+        if (total > limit) return null;
+        chunks.push(chunk.subarray(0, filled));
+        if (filled < chunk.length) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
     }
 }
 
