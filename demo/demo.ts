@@ -42,6 +42,8 @@ const RENDERERS: readonly string[] = ['webgl', 'pixels', 'canvas'];
 export interface FrameSplit {
     /** Displayed frames per second. */
     fps: number;
+    /** The 90th percentile of the intervals between the last 120 displayed frames, in ms (the slow frames fps hides). */
+    p90Ms: number;
     /** Simulation steps run per displayed frame (fixed 60 Hz steps). */
     steps: number;
     /** All simulation steps of a frame, collision included. */
@@ -165,6 +167,8 @@ async function main(): Promise<void> {
         layer.id = 'overlay';
         layer.width = sim.width;
         layer.height = sim.height;
+        // Hidden while nothing is drawn on it: an empty layer is still a field-sized quad blended every frame.
+        layer.style.visibility = 'hidden';
         canvas.after(layer);
     } else if (renderer === 'pixels') batch = new PixelBatch(canvas, images);
     const ctx = layer.getContext('2d') as CanvasRenderingContext2D;
@@ -292,6 +296,7 @@ async function main(): Promise<void> {
         // The overlays stay Canvas 2D (the debug helpers draw on a 2D context); a separate layer is cleared
         // only after it was drawn on.
         if (overlayDrawn && layer !== canvas) ctx.clearRect(0, 0, layer.width, layer.height);
+        if (layer !== canvas && overlayDrawn !== (state.debug || state.shapes)) layer.style.visibility = state.debug || state.shapes ? '' : 'hidden';
         overlayDrawn = state.debug || state.shapes;
         if (state.debug) renderDebug();
         if (state.shapes) renderShapes();
@@ -373,12 +378,24 @@ async function main(): Promise<void> {
 
     // The frame split: sums over the frames since the last refresh, shown as per-frame averages.
     const sums = { frames: 0, steps: 0, sim: 0, collision: 0, render: 0, since: now() };
-    let split: FrameSplit = { fps: 0, steps: 0, simMs: 0, collisionMs: 0, renderMs: 0 };
-    const account = (steps: number, simMs: number, collisionMs: number, renderMs: number) => {
+    let split: FrameSplit = { fps: 0, p90Ms: 0, steps: 0, simMs: 0, collisionMs: 0, renderMs: 0 };
+    // The intervals between the last INTERVALS frames (a ring), sorted in a scratch copy at each refresh.
+    const INTERVALS = 120, intervals = new Float64Array(INTERVALS), sorted = new Float64Array(INTERVALS);
+    let intervalCount = 0, lastFrame = -1;
+    const p90 = (): number => {
+        const n = Math.min(intervalCount, INTERVALS);
+        if (n === 0) return 0;
+        sorted.set(intervals);
+        const s = sorted.subarray(0, n).sort();
+        return s[Math.min(n - 1, Math.floor(0.9 * n))];
+    };
+    const account = (start: number, steps: number, simMs: number, collisionMs: number, renderMs: number) => {
+        if (lastFrame >= 0) intervals[intervalCount++ % INTERVALS] = start - lastFrame;
+        lastFrame = start;
         sums.frames++; sums.steps += steps; sums.sim += simMs; sums.collision += collisionMs; sums.render += renderMs;
         const t = now(), n = sums.frames;
         if (t - sums.since < 250) return;
-        split = { fps: 1000 * n / (t - sums.since), steps: sums.steps / n, simMs: sums.sim / n, collisionMs: sums.collision / n, renderMs: sums.render / n };
+        split = { fps: 1000 * n / (t - sums.since), p90Ms: p90(), steps: sums.steps / n, simMs: sums.sim / n, collisionMs: sums.collision / n, renderMs: sums.render / n };
         Object.assign(sums, { frames: 0, steps: 0, sim: 0, collision: 0, render: 0, since: t });
     };
 
@@ -394,15 +411,18 @@ async function main(): Promise<void> {
             `sprites <b>${s.sprites}</b> · pairs ${s.pairs} · collision <b>${s.collisionAvgMs.toFixed(3)} ms</b>/frame (avg; last ${s.collisionMs.toFixed(3)})\n` +
             `box pairs ${tt.boxPairs}, pixel pairs ${tt.pixelPairs}, <span class="near">near misses ${tt.nearMisses}</span> so far · ` +
             `aliens down ${tt.kills} · hits taken ${tt.playerHits} · bombs shot ${tt.intercepts} · craters ${tt.craters}\n` +
-            `<b>${split.fps.toFixed(1)} fps</b> · a frame: simulation ${split.simMs.toFixed(1)} ms (collision ${split.collisionMs.toFixed(1)} ms of it), ` +
+            `frame interval p90 <b>${split.p90Ms.toFixed(1)} ms</b>, <b>${split.fps.toFixed(1)} fps</b> · a frame: simulation ${split.simMs.toFixed(1)} ms (collision ${split.collisionMs.toFixed(1)} ms of it), ` +
             `render ${split.renderMs.toFixed(1)} ms · ${split.steps.toFixed(2)} steps/frame · ${RENDERER_NAMES[renderer]}`;
     };
 
-    const input = (): Input => ({
-        left: keys.has('ArrowLeft') || keys.has('KeyA'),
-        right: keys.has('ArrowRight') || keys.has('KeyD'),
-        fire: keys.has('Space')
-    });
+    // One Input object, refilled each step: nothing allocated per frame.
+    const held: Input = { left: false, right: false, fire: false };
+    const input = (): Input => {
+        held.left = keys.has('ArrowLeft') || keys.has('KeyA');
+        held.right = keys.has('ArrowRight') || keys.has('KeyD');
+        held.fire = keys.has('Space');
+        return held;
+    };
     const stepOnce = () => sim.step(input(), now);
 
     const restart = () => {
@@ -458,13 +478,15 @@ async function main(): Promise<void> {
             }
         } else acc = 0;
         if (state.paused && !stale) {
+            // A pause is no slow frame: the interval after it is not counted.
+            lastFrame = -1;
             requestAnimationFrame(loop);
             return;
         }
         stale = false;
         const t1 = now();
         render();
-        account(steps, t1 - t, collision, now() - t1);
+        account(t, steps, t1 - t, collision, now() - t1);
         showHud();
         requestAnimationFrame(loop);
     };
