@@ -4,32 +4,12 @@
 // the ground. An auto-pilot walks, jumps and turns. Run: npm run example:pixi-move (bundles this file, serves
 // examples/ on localhost). The same moves with Phaser 4: examples/phaser-move/main.ts.
 import { Application, Assets, Graphics, Sprite, Texture } from 'pixi.js';
-import { CollisionRaster, Mask, moveAndSlide, type MoveResult } from '../../src/index.js'; // in a game: from 'hitmask'
+import { moveAndSlide, type MoveResult } from '../../src/index.js'; // in a game: from 'hitmask'
+import { drawTerrain, GRAVITY, H, JUMP, SPEED, terrainLayer, W } from '../move-terrain.js';
 import { drawHitmask, hitmaskFor } from '../../src/pixi.js'; // in a game: from 'hitmask/pixi'
 
-const W = 640, H = 320;
-const GRAVITY = 0.35, JUMP = -6.5, SPEED = 1.5;
-
-/** The terrain, drawn on a canvas: walls at both sides; left to right, flat ground, a slope up, six 3-px steps down, a 24-px ledge, a 45° slope down. */
-function drawTerrain(): HTMLCanvasElement {
-    const canvas = document.createElement('canvas');
-    canvas.width = W;
-    canvas.height = H;
-    const g = canvas.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
-    const stairs = [1, 2, 3, 4, 5, 6].flatMap(i => [[250 + i * 10, 227 + i * 3], [250 + i * 10, 230 + i * 3]]);
-    const ground = [[0, 270], [110, 270], [190, 230], [250, 230], ...stairs, [360, 248], [360, 224], [430, 224], [470, 264], [W, 264], [W, H], [0, H]];
-    g.fillStyle = '#6b4f2a';
-    g.beginPath();
-    for (const [x, y] of ground) g.lineTo(x, y);
-    g.fill();
-    g.fillRect(0, 0, 10, H);
-    g.fillRect(W - 10, 0, 10, H);
-    return canvas;
-}
-
-// The terrain's collision layer, from the very pixels the engine draws (alpha above the default threshold is solid).
 const canvas = drawTerrain();
-const terrain = new CollisionRaster(W, H).stamp(Mask.fromImageData((canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, W, H)), 0, 0).view();
+const terrain = terrainLayer(canvas);
 
 const app = new Application();
 await app.init({ width: W, height: H, background: '#223', preference: 'webgl' });

@@ -72,43 +72,50 @@ export function readInputSync(path: string, limit: number, what: string): Uint8A
     }
 }
 
+// The chunks of readUpTo and readUpToSync: a file of known `size` in one buffer of that size and one byte more
+// (to see its end without a second buffer), anything else in chunks; at most `limit` bytes.
+class Chunks {
+    readonly #chunks: Buffer[] = [];
+    #total = 0;
+    constructor(readonly size: number | null, readonly limit: number) {}
+
+    /** The next buffer to fill. */
+    next(): Buffer {
+        return Buffer.allocUnsafe(Math.min(this.limit + 1 - this.#total, this.#chunks.length === 0 && this.size !== null ? this.size + 1 : CHUNK));
+    }
+
+    /** Takes a buffer filled up to `filled`: the bytes once the source ended, null past the limit, undefined to go on. */
+    add(chunk: Buffer, filled: number): Uint8Array | null | undefined {
+        this.#total += filled;
+        if (this.#total > this.limit) return null;
+        this.#chunks.push(chunk.subarray(0, filled));
+        if (filled === chunk.length) return undefined;
+        return this.#chunks.length === 1 ? this.#chunks[0] : Buffer.concat(this.#chunks, this.#total);
+    }
+}
+
 // readUpTo with a synchronous `read`.
 function readUpToSync(read: (buffer: Buffer, offset: number) => number, size: number | null, limit: number): Uint8Array | null {
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const c = new Chunks(size, limit);
     for (;;) {
-        const chunk = Buffer.allocUnsafe(Math.min(limit + 1 - total, chunks.length === 0 && size !== null ? size + 1 : CHUNK));
+        const chunk = c.next();
         let filled = 0;
-        while (filled < chunk.length) {
-            const n = read(chunk, filled);
-            if (n === 0) break;
-            filled += n;
-        }
-        total += filled;
-        if (total > limit) return null;
-        chunks.push(chunk.subarray(0, filled));
-        if (filled < chunk.length) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+        for (let n = -1; filled < chunk.length && n !== 0; filled += n) n = read(chunk, filled);
+        const done = c.add(chunk, filled);
+        if (done !== undefined) return done;
     }
 }
 
 // At most `limit` bytes from `read` (which fills a buffer from an offset and says how many bytes it put there, 0 at
-// the end), or null when there are more: a file of known `size` in one buffer of that size and one byte more (to
-// see its end without a second buffer), anything else in chunks; a chunk is filled before the next is made.
+// the end), or null when there are more; a chunk is filled before the next is made.
 async function readUpTo(read: (buffer: Buffer, offset: number) => Promise<number>, size: number | null, limit: number): Promise<Uint8Array | null> {
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const c = new Chunks(size, limit);
     for (;;) {
-        const chunk = Buffer.allocUnsafe(Math.min(limit + 1 - total, chunks.length === 0 && size !== null ? size + 1 : CHUNK));
+        const chunk = c.next();
         let filled = 0;
-        while (filled < chunk.length) {
-            const n = await read(chunk, filled);
-            if (n === 0) break;
-            filled += n;
-        }
-        total += filled;
-        if (total > limit) return null;
-        chunks.push(chunk.subarray(0, filled));
-        if (filled < chunk.length) return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+        for (let n = -1; filled < chunk.length && n !== 0; filled += n) n = await read(chunk, filled);
+        const done = c.add(chunk, filled);
+        if (done !== undefined) return done;
     }
 }
 
