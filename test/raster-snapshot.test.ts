@@ -4,7 +4,7 @@
 // with an Error that names the problem and leave the raster unchanged; snapshot(out) allocates nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CollisionRaster, Mask } from '../src/index.js';
+import { CollisionRaster, Mask, TileMap } from '../src/index.js';
 import { hashBytes } from '../src/base/snapshot.js'; // internal: the hash the snapshot ends with
 import { KERNELS, mulberry32, testKernels, withKernels } from './reference.js';
 import { allocations, cost, costText } from './work.js';
@@ -242,4 +242,16 @@ test('snapshot + restore of 1,000 bullets on a 1920x1080 2-layer raster with ids
     const both = cost(() => { for (let i = 0; i < 20; i++) r.restore(r.snapshot(out)); });
     assert.equal(r.hash(), h);
     console.log(`# 20x clear + stampMany(1,000 with ids): ${costText(stamp)}; 20x snapshot(out) + restore (${out.length} bytes): ${costText(both)}`);
+});
+
+test('snapshot(out) of a raster or a tile map refuses an out that is not a Uint8Array', () => {
+    const raster = new CollisionRaster(8, 8), map = new TileMap(4, 4, 2, 2, [new Mask(4, 4, true)], [0, -1, -1, 0]);
+    for (const bad of ['out', [0, 0], new Uint32Array(4)]) {
+        assert.throws(() => raster.snapshot(bad as never), /^TypeError: out must be a Uint8Array, got /);
+        assert.throws(() => map.snapshot(bad as never), /^TypeError: out must be a Uint8Array, got /);
+    }
+    // An out too small is not written: a new array comes back, with the same bytes.
+    const small = new Uint8Array(4), bytes = raster.snapshot(small);
+    assert.notEqual(bytes.buffer, small.buffer);
+    assert.deepEqual(bytes, raster.snapshot());
 });

@@ -135,3 +135,32 @@ test('world.moveAndSlide in a game loop allocates no typed arrays; bad input is 
     assert.throws(() => world.add({ x: 0, y: 0, mask: new Mask(1, 1), oneWay: 1 as never }), /^TypeError: oneWay must be a boolean, got 1/);
     assert.deepEqual([w.x, w.y], before);
 });
+
+test('a throwing layer or a listener: world.moveAndSlide rethrows and moves nothing, and refuses to run inside a listener', () => {
+    const world = new World<string>();
+    let fail = false;
+    const floor = new TileMap(16, 16, 4, 1, [new Mask(16, 16, true)], [0, 0, 0, 0]);
+    world.addLayer({
+        test: (m, x, y) => { if (fail) throw new Error('layer broke'); return floor.test(m, x, y); },
+        overlapArea: (m, x, y) => floor.overlapArea(m, x, y), hitPoint: (m, x, y) => floor.hitPoint(m, x, y), testPixel: (x, y) => floor.testPixel(x, y)
+    }, { data: 'floor' });
+    const hero = world.add({ x: 4, y: -20, mask: new Mask(4, 4, true), data: 'hero' });
+    fail = true;
+    assert.throws(() => world.moveAndSlide(hero, 3, 30), /layer broke/);
+    assert.deepEqual([hero.x, hero.y], [4, -20], 'nothing moved');
+    fail = false;
+    const r = world.moveAndSlide(hero, 3, 30);
+    assert.deepEqual([hero.x, hero.y, r.onFloor, r.floor?.data], [7, -4, true, 'floor'], 'the next call works');
+    // Inside a listener the World is mid-step: moving (or saving) it there is refused with the way out.
+    const other = world.add({ x: 8, y: -4, mask: new Mask(4, 4, true), data: 'other' });
+    const seen: string[] = [];
+    world.on('begin', (a) => {
+        for (const call of [() => world.moveAndSlide(a, 1, 0), () => world.snapshot(), () => world.restore(new Uint8Array(8)), () => world.hash()]) {
+            try { call(); seen.push('ran'); } catch (e) { seen.push((e as Error).message.replace(/\(\).*/, '()')); }
+        }
+    });
+    world.move(other, 7, -4);
+    assert.equal(world.step(), 1);
+    assert.deepEqual(seen, ['moveAndSlide()', 'snapshot()', 'restore()', 'hash()']);
+    assert.throws(() => world.snapshot('out' as never), /^TypeError: out must be a Uint8Array, got "out"/);
+});

@@ -150,9 +150,15 @@ export function moveBody<T>(st: WorldState<T>, mv: Movers<T>, s: number, dx: num
     const riders = carry ? ridersOf(st, mv, s) : mv.riders;
     if (!carry) riders.length = 0;
     // The mover passes through its riders (they move with it), then each rider moves by what it moved.
+    // A layer's test() may throw (user code): the views are put back whatever happens, the body stays unmoved.
     mv.solid.skip = riders;
-    moveOne(st, mv, s, -1, dx, dy, stepUp, snapDown, out);
-    mv.solid.skip = NONE;
+    try {
+        moveOne(st, mv, s, -1, dx, dy, stepUp, snapDown, out);
+    } finally {
+        mv.solid.skip = NONE;
+        aim(mv.solid, null, -1, -1);
+        aim(mv.oneWay, null, -1, -1);
+    }
     const mx = st.boxes.x0[s] - x0, my = st.boxes.y0[s] - y0;
     // Riders move by the pixels the mover moved, against everything but the mover (they were on it).
     if (mx !== 0 || my !== 0) for (let k = 0; k < riders.length; k++) if (riders[k].slot >= 0) moveOne(st, mv, riders[k].slot, s, mx, my, 0, 0, mv.carried);
