@@ -140,10 +140,11 @@ test('a throwing layer or a listener: world.moveAndSlide rethrows and moves noth
     const world = new World<string>();
     let fail = false;
     const floor = new TileMap(16, 16, 4, 1, [new Mask(16, 16, true)], [0, 0, 0, 0]);
-    world.addLayer({
+    const flaky: CollisionLayer = {
         test: (m, x, y) => { if (fail) throw new Error('layer broke'); return floor.test(m, x, y); },
         overlapArea: (m, x, y) => floor.overlapArea(m, x, y), hitPoint: (m, x, y) => floor.hitPoint(m, x, y), testPixel: (x, y) => floor.testPixel(x, y)
-    }, { data: 'floor' });
+    };
+    world.addLayer(flaky, { data: 'floor' });
     const hero = world.add({ x: 4, y: -20, mask: new Mask(4, 4, true), data: 'hero' });
     fail = true;
     assert.throws(() => world.moveAndSlide(hero, 3, 30), /layer broke/);
