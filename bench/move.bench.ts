@@ -1,6 +1,6 @@
 // moveAndSlide against the per-pixel rules it implements (test/move-reference.ts, one layer test per pixel
 // step): a crowd of walkers (the demo's sprites) on a large carved terrain as a 32-px TileMap, and long falls
-// in one call; then the same on a real game's terrain where Debian's hedgewars-data is installed (Hedgewars'
+// of 300-1,000 px in one call; then the same on a real game's terrain where Debian's hedgewars-data is installed (Hedgewars'
 // 4096x2048 Cave map). Both sides replay the same recorded moves and are checked to agree first.
 // Usage: node --import tsx bench/move.bench.ts [--walkers N] [--frames N]
 import { existsSync, readFileSync } from 'node:fs';
@@ -72,15 +72,24 @@ function crowd(ground: CollisionLayer, width: number, height: number): Call[] {
     return calls;
 }
 
-// Long falls from above the world onto the terrain, in one call each.
-function falls(width: number, height: number): Call[] {
-    return Array.from({ length: 64 }, (_, k) => ({ mask: sprites[k % sprites.length], x: 20 + rnd() * (width - 90), y: -300, dx: 0, dy: height + 300 }));
+// Long falls in one call: 64 starts where the mover is free and, by the per-pixel rules, falls 300 to 1,000 px
+// before it lands (drawn from above and inside the terrain: caves, overhangs, off ledges).
+function falls(ground: CollisionLayer, width: number, height: number): Call[] {
+    const calls: Call[] = [];
+    for (let tries = 0; calls.length < 64 && tries < 100_000; tries++) {
+        const mask = sprites[calls.length % sprites.length], x = Math.floor(rnd() * (width - mask.width)), y = Math.floor(rnd() * (height + 300)) - 300;
+        if (ground.test(mask, x, y)) continue;
+        const d = referenceMove(ground, mask, x, y, 0, 1200, options).y - y;
+        if (d >= 300 && d <= 1000) calls.push({ mask, x, y, dx: 0, dy: 1200 });
+    }
+    if (calls.length < 64) throw new Error(`only ${calls.length} starts with a 300-1,000 px fall were found`);
+    return calls;
 }
 
 function compare(where: string, ground: CollisionLayer, width: number, height: number): string[][] {
     const rows: string[][] = [];
-    const fell = falls(width, height);
-    const ys = fell.map(c => moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options).y + 300);
+    const fell = falls(ground, width, height);
+    const ys = fell.map(c => moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options).y - c.y);
     for (const [name, list] of [[`${where}: crowd of ${WALKERS} walkers x ${FRAMES} frames`, crowd(ground, width, height)],
         [`${where}: 64 falls (${Math.min(...ys).toFixed(0)}-${Math.max(...ys).toFixed(0)} px)`, fell]] as const) {
         for (const c of list) {
