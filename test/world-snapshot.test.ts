@@ -152,19 +152,91 @@ test('hash names masks by their pixels: equal Worlds built apart hash equal; any
     assert.notEqual(a.hash(), b.hash(), 'a position that floors the same still differs');
 });
 
-test('a game loop: snapshot(out) into a reused buffer allocates no new bytes', () => {
+test('a game loop: snapshot(out) into a reused buffer and restore allocate no new bytes', () => {
     const world = new World(), m = new Mask(8, 8, true), bodies: Body<unknown>[] = [];
     for (let i = 0; i < 500; i++) bodies.push(world.add({ x: (i * 13) % 400, y: (i * 7) % 300, mask: m, angle: i % 3 ? 0 : 0.3 }));
     const out = new Uint8Array(1 << 20);
     world.step();
     world.snapshot(out);
     world.snapshot(out);
+    const ring = [new Uint8Array(1 << 20), new Uint8Array(1 << 20)], saved = [world.snapshot(ring[0]), world.snapshot(ring[1])];
+    world.restore(saved[0]);
     const seen = allocations(() => {
         for (let f = 0; f < 20; f++) {
             for (const b of bodies) world.move(b, b.x + 1, b.y);
             world.step();
             world.snapshot(out);
+            // A rollback: the frame before, then this one again.
+            saved[f & 1] = world.snapshot(ring[f & 1]);
+            world.restore(saved[(f + 1) & 1]);
+            world.restore(saved[f & 1]);
         }
     });
     assert.equal(seen.bytes, 0, `${seen.count} typed arrays, ${seen.bytes} bytes`);
+});
+
+test('a restore sets back masks, transforms and filters changed since, through any branch of changes', () => {
+    const world = new World(), a = new Mask(4, 4, true), b = Mask.fromText('#.\n.#'), bodies: Body<unknown>[] = [];
+    for (let i = 0; i < 40; i++) bodies.push(world.add({ x: i * 3, y: i % 5, mask: i % 2 ? a : b, angle: i % 7 === 0 ? 0.4 : 0 }));
+    world.step();
+    const s0 = world.snapshot(), h0 = world.hash();
+    world.setFilter(bodies[3], { category: 4 });
+    world.move(bodies[5], 100, 100);
+    const s1 = world.snapshot(), h1 = world.hash();
+    world.restore(s0);
+    assert.equal(world.hash(), h0);
+    assert.equal(world.getFilter(bodies[3]).category, 1);
+    // Another branch: a different change after the same snapshot must not pass for the first one.
+    world.setFilter(bodies[3], { category: 8 });
+    world.setMask(bodies[6], a);
+    world.setTransform(bodies[7], { angle: 1 });
+    const h2 = world.hash();
+    world.restore(s1);
+    assert.equal(world.hash(), h1, 'the first branch, whole');
+    assert.equal(world.getFilter(bodies[3]).category, 4);
+    assert.equal(world.placedMask(bodies[6]).mask.width, 2);
+    assert.equal(world.getTransform(bodies[7]).angle, 0.4);
+    world.restore(s0);
+    assert.equal(world.hash(), h0);
+    // Positions only: the same bodies, masks and filters; each restore is exact both ways.
+    for (let f = 0; f < 5; f++) {
+        for (const body of bodies) world.move(body, body.x + 1.5, body.y - 0.25);
+        world.step();
+        const s = world.snapshot(), h = world.hash();
+        world.restore(s0);
+        assert.equal(world.hash(), h0);
+        world.restore(s);
+        assert.equal(world.hash(), h);
+    }
+    assert.notEqual(h2, h1);
+});
+
+test('after a restore of positions only, the next step finds the pairs of the restored places', () => {
+    const world = new World(), m = new Mask(8, 8, true), bodies: Body<unknown>[] = [];
+    // A row of pairs; far apart from each other, so the grid has many cells.
+    for (let i = 0; i < 200; i++) bodies.push(world.add({ x: (i >> 1) * 100 + (i & 1) * 4, y: 0, mask: m }));
+    assert.equal(world.step(), 100);
+    const saved = world.snapshot();
+    for (let i = 1; i < 200; i += 2) world.move(bodies[i], bodies[i].x + 50, 500);
+    assert.equal(world.step(), 0);
+    world.restore(saved);
+    assert.equal(world.step(), 100, 'every pair is back');
+    world.restore(saved);
+    for (let i = 0; i < 200; i += 2) world.move(bodies[i], bodies[i].x, 1000);
+    assert.equal(world.step(), 0);
+});
+
+test('snapshot(out) into a view at any byte offset restores the same', () => {
+    const world = new World(), m = new Mask(5, 5, true), bodies: Body<unknown>[] = [];
+    for (let i = 0; i < 30; i++) bodies.push(world.add({ x: i * 2.5, y: i % 3, mask: m, angle: i % 4 ? 0 : 0.7 }));
+    world.step();
+    const h = world.hash(), plain = world.snapshot(), big = new Uint8Array(plain.length + 16);
+    for (const at of [1, 3, 4, 8]) {
+        const bytes = world.snapshot(big.subarray(at));
+        assert.equal(bytes.buffer, big.buffer, `offset ${at}: written into out`);
+        assert.deepEqual(bytes, plain);
+        world.move(bodies[at], 40, 40);
+        world.restore(bytes);
+        assert.equal(world.hash(), h, `offset ${at}`);
+    }
 });

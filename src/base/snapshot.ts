@@ -64,6 +64,16 @@ export class SnapshotWriter {
         return this;
     }
 
+    /** `n` doubles of a column, 8-byte aligned, as they are (read back with {@link SnapshotReader.columnF64}). */
+    f64col(a: Float64Array, n: number): this {
+        this.align8();
+        this.#room(8 * n);
+        if (LE && ((this.#buf.byteOffset + this.#n) & 7) === 0) new Float64Array(this.#buf.buffer, this.#buf.byteOffset + this.#n, n).set(a.subarray(0, n));
+        else for (let i = 0; i < n; i++) this.#view.setFloat64(this.#n + 8 * i, a[i], true);
+        this.#n += 8 * n;
+        return this;
+    }
+
     f64s(a: Float64Array, n = a.length): this {
         this.#room(8 * n);
         for (let i = 0; i < n; i++) this.#view.setFloat64(this.#n + 8 * i, a[i], true);
@@ -84,8 +94,8 @@ export class SnapshotWriter {
     gatherI32(a: Int32Array, idx: Int32Array, n: number): this {
         this.align8();
         this.#room(4 * n);
-        if (LE) {
-            const v = new Int32Array(this.#buf.buffer, this.#n, n);
+        if (LE && ((this.#buf.byteOffset + this.#n) & 3) === 0) {
+            const v = new Int32Array(this.#buf.buffer, this.#buf.byteOffset + this.#n, n);
             for (let k = 0; k < n; k++) v[k] = a[idx[k]];
         } else for (let k = 0; k < n; k++) this.#view.setInt32(this.#n + 4 * k, a[idx[k]], true);
         this.#n += 4 * n;
@@ -96,8 +106,8 @@ export class SnapshotWriter {
     gatherF64(a: Float64Array, idx: Int32Array, n: number): this {
         this.align8();
         this.#room(8 * n);
-        if (LE) {
-            const v = new Float64Array(this.#buf.buffer, this.#n, n);
+        if (LE && ((this.#buf.byteOffset + this.#n) & 7) === 0) {
+            const v = new Float64Array(this.#buf.buffer, this.#buf.byteOffset + this.#n, n);
             for (let k = 0; k < n; k++) v[k] = a[idx[k]];
         } else for (let k = 0; k < n; k++) this.#view.setFloat64(this.#n + 8 * k, a[idx[k]], true);
         this.#n += 8 * n;

@@ -35,10 +35,11 @@ export class PairEvents<T> {
     get prevA(): readonly Body<T>[] { return this.#prevA; }
     get prevB(): readonly Body<T>[] { return this.#prevB; }
 
-    /** Replaces the previous step's pairs (a restored snapshot's); they must be in pair order. */
+    /** Replaces the previous step's pairs (a restored snapshot's, copied); they must be in pair order. */
     setPrev(a: readonly Body<T>[], b: readonly Body<T>[]): void {
-        this.#prevA = a.slice();
-        this.#prevB = b.slice();
+        const pa = this.#prevA, pb = this.#prevB, n = a.length;
+        for (let k = 0; k < n; k++) { pa[k] = a[k]; pb[k] = b[k]; }
+        pa.length = pb.length = n;
     }
 
     /** Delivers the events of a step whose pairs are hitA/hitB[0..n), commits them, then rethrows what listeners threw. */
