@@ -8,6 +8,7 @@ import { Mask, World, setKernels, type Body } from '../src/index.js';
 import { listen, rng, runScenario, scenarioMasks, scenarioStep, scenarioWorld, type ScenarioLog } from './rollback-scenario.js';
 import { testKernels } from './reference.js';
 import { allocations } from './work.js';
+import { SnapshotWriter } from '../src/base/snapshot.js';
 
 const SEEDS = Number(process.env.HITMASK_SNAPSHOT_SEEDS ?? 12);
 
@@ -239,4 +240,19 @@ test('snapshot(out) into a view at any byte offset restores the same', () => {
         world.restore(bytes);
         assert.equal(world.hash(), h, `offset ${at}`);
     }
+});
+
+test('snapshot bytes: a writer given an out too small, call after call, keeps one buffer of its own', () => {
+    const w = new SnapshotWriter(), small = new Uint8Array(16), data = new Int32Array(5000).map((_, i) => i * 7);
+    let first: Uint8Array | null = null;
+    for (let k = 0; k < 40; k++) {
+        w.reset(small).u32(k).i32s(data);
+        const bytes = w.bytes(small);
+        assert.equal(bytes.length, 4 + 4 * data.length);
+        assert.notEqual(bytes.buffer, small.buffer, 'an out too small is not returned');
+        assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getInt32(4 + 4 * 4999, true), 4999 * 7);
+        first ??= bytes;
+    }
+    const seen = allocations(() => { for (let k = 0; k < 10; k++) w.reset(small).u32(k).i32s(data); });
+    assert.equal(seen.count, 0, `the own buffer is reused (${seen.count} made, ${seen.bytes} bytes)`);
 });

@@ -14,10 +14,16 @@ export class SnapshotWriter {
     #n = 0;
 
     #room(n: number): void {
-        if (this.#n + n <= this.#buf.length) return;
-        let cap = Math.max(this.#own.length, 1024) * 2;
-        while (cap < this.#n + n) cap *= 2;
-        const b = new Uint8Array(cap);
+        const need = this.#n + n;
+        if (need <= this.#buf.length) return;
+        // Out of an `out` too small: into the own buffer, grown only when it is too small itself (an own buffer
+        // doubled at every call with a small `out` would soon pass every size limit).
+        let b = this.#own;
+        if (b === this.#buf || b.length < need) {
+            let cap = Math.max(b.length, 1024);
+            while (cap < need) cap *= 2;
+            b = new Uint8Array(cap);
+        }
         b.set(this.#buf.subarray(0, this.#n));
         this.#buf = this.#own = b;
         this.#view = new DataView(b.buffer);
