@@ -28,13 +28,13 @@ const NO_SHARED = ['mask', 'mask-errors', 'memory', 'memory-ceiling', 'simd', 's
     'world-api', 'fixtures', 'threads', 'ray', 'ray-raster', 'ray-world', 'move', 'world-snapshot', 'raster-snapshot', 'overlap-first', 'trig', 'world-move'];
 // Started first: the files that take longest (a 2-core machine, quiet), so that the short ones fill in around them.
 const SLOW = ['demo-stress', 'examples', 'pack', 'cli', 'cli-polygons', 'pixi', 'docs', 'shapes', 'ray-world', 'fuzz-decode', 'atlas-polygons',
-    'phaser', 'shapes-convex', 'browser', 'browser-kernels'];
+    'phaser', 'shapes-convex', 'browser', 'browser-kernels', 'server'];
 // Run a second time with the other engine major the adapters support (the devDependency alias).
 const ENGINE_MAJORS: Record<string, { name: string; env: Record<string, string> }> = {
     phaser: { name: 'phaser 3', env: { HITMASK_PHASER: 'phaser3' } }, pixi: { name: 'pixi 7', env: { HITMASK_PIXI: 'pixi7' } }
 };
 // Files that drive Chromium: at most BROWSER_JOBS of them at once (each page keeps several processes busy).
-const BROWSER = new Set(['browser', 'browser-kernels', 'decode-chromium', 'demo-stress', 'examples', 'phaser', 'pixi', 'world-snapshot-browser']);
+const BROWSER = new Set(['browser', 'browser-kernels', 'decode-chromium', 'demo-stress', 'examples', 'phaser', 'pixi', 'world-snapshot-browser', 'server']);
 const BROWSER_JOBS = 1;
 
 interface Job {

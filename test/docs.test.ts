@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The documents this test owns: the README and the guides written against the 0.2 API. */
 const DOCS = ['README.md', 'docs/masks.md', 'docs/world.md', 'docs/raster.md', 'docs/rays.md', 'docs/shapes.md',
     'docs/pipeline.md', 'docs/performance.md', 'docs/internals.md', 'docs/threads.md', 'docs/limits.md', 'docs/attacks.md',
-    'docs/movement.md', 'docs/rollback.md'];
+    'docs/movement.md', 'docs/rollback.md', 'docs/server.md'];
 // Engine guides: their examples need a browser and the engine (test/phaser.test.ts and test/pixi.test.ts run
 // and type-check them); here they get the structure and link checks.
 const ENGINE_DOCS = ['docs/phaser.md', 'docs/pixi.md'];
