@@ -21,6 +21,8 @@ export function simplify(t: Traced, tolerance: number): Traced {
     for (;;) {
         indexSegments(xy, start, keep, ringOf, grid);
         bad.fill(0);
+        // Shortcuts refined in the last round are new segments: every pair is compared again.
+        stamp.fill(-1);
         markClashes(xy, start, keep, ringOf, grid, stamp, bad);
         markCrossings(xy, start, shared, keep, ringOf, grid, bad);
         markFlips(xy, start, t.area2, keep, ringOf, bad);
@@ -235,7 +237,7 @@ function indexSegments(xy: Int32Array, start: Int32Array, keep: Uint8Array, ring
 }
 
 // Marks segments that clash with another segment (both of them), and shortcuts that pass over a vertex of
-// another ring. `stamp[o]` is the last segment o was compared with (kept from round to round).
+// another ring. `stamp[o]` is the last segment o was compared with in this round.
 function markClashes(xy: Int32Array, start: Int32Array, keep: Uint8Array, ringOf: Int32Array, grid: Grid, stamp: Int32Array, bad: Uint8Array): void {
     const { cell, gw, segments } = grid;
     for (let v = 0; v < ringOf.length; v++) {
