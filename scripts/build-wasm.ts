@@ -49,13 +49,13 @@ if (shared.length !== plain.length || diff.length !== 1) throw new Error(`the pl
 
 // The 31 copies of each constant-shift function are byte for byte the same but for their shift immediates
 // (1..31 and 32 − that, one LEB128 byte each). They ship once, with the positions of those bytes, and
-// src/kernels/memory.ts writes the 93 functions back at load: the shipped binary is about a fifth the size.
+// src/kernels/memory.ts writes the 124 functions back at load: the shipped binary is about a fifth the size.
 function leb(bytes: Uint8Array, p: number): [number, number] {
     let v = 0, shift = 0, b: number;
     do { b = bytes[p++]; v |= (b & 0x7f) << shift; shift += 7; } while (b & 0x80);
     return [v >>> 0, p];
 }
-const TEMPLATES = ['$scanBoth', '$areaBoth', '$andBoth'];
+const TEMPLATES = ['$scanBoth', '$areaBoth', '$andBoth', '$rowsBoth'];
 // Defined functions in module order: the first copy's index is the count of functions declared before it.
 const first = (wat.slice(0, wat.indexOf(`(func ${TEMPLATES[0]}1 `)).match(/^\s*\(func\s/gm) ?? []).length;
 let p = 8, codeAt = -1, codeEnd = -1;

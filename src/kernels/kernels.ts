@@ -66,8 +66,8 @@ export const WASM: Kernels = {
     },
 
     first(a, b, c, out) {
-        // Its own kernel (the overlaps loops with $scanBoth over bands of rows across the strips, stopping
-        // at the band that hits): a full scan pays a strip setup per band (two or three bands) over overlaps().
+        // Its own kernel: groups of 16 rows across the strips ($firstRows, $rowsBoth in pairs.wat and
+        // kernels.wat), stopping at the group that hits; small clips in bands of rows across the strips.
         const y = K.first(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1, TABLE);
         if (y < 0) return false;
         out.x = heap32()[TABLE >> 2];

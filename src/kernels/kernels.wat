@@ -43,8 +43,9 @@
   (type $scan (func (param i32 i32 i32 i32) (result i32)))
   (type $count (func (param i32 i32 i32 i32) (result v128)))
   (type $write (func (param i32 i32 i32 i32 i32)))
-  (table $shifts 93 funcref)
-  (elem (table $shifts) (i32.const 0) func {EACH $scanBoth} {EACH $areaBoth} {EACH $andBoth})
+  (type $rows (func (param i32 i32 i32 i32 i32 i32 i32) (result i32 i32)))
+  (table $shifts 124 funcref)
+  (elem (table $shifts) (i32.const 0) func {EACH $scanBoth} {EACH $areaBoth} {EACH $andBoth} {EACH $rowsBoth})
 
   ;; @each
   ;; The rows from ai where A meets (B[bi] >>> {SH}) | (B[bj] << {LS}), 16 then 4 at a time: returns the
@@ -125,4 +126,76 @@
       (local.set $bj (i32.add (local.get $bj) (i32.const 64)))
       (local.set $ci (i32.add (local.get $ci) (i32.const 64)))
       (br $v))))
+  ;; Groups of 16 rows across the strips, for $firstRows (pairs.wat): A from a (its first strip), B's
+  ;; strip bs + 1 of that strip from b; n strips with both B strips, then (edges & 2) the right edge's
+  ;; strip with strip bs alone; (edges & 1) the first strip is on the left edge (no strip bs). Each B word
+  ;; is loaded once: strip bs + 1 of one strip is strip bs of the next. Group after group until a reaches
+  ;; end (the last group ends there, seeing some rows twice): returns the a of the first group that hits
+  ;; and its rows that hit (bit k: row k), or end and 0.
+  (func $rowsBoth{SH} (type $rows) (param $a i32) (param $b i32) (param $n i32) (param $astep i32) (param $bstep i32)
+    (param $edges i32) (param $end i32) (result i32 i32)
+    (local $pa i32) (local $pb i32) (local $k i32) (local $m i32) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
+    (local $n0 v128) (local $n1 v128) (local $n2 v128) (local $n3 v128) (local $acc0 v128) (local $acc1 v128) (local $acc2 v128) (local $acc3 v128)
+    (block $none (loop $group
+      (local.set $pa (local.get $a))
+      (local.set $pb (local.get $b))
+      (local.set $c0 (v128.const i64x2 0 0))
+      (local.set $c1 (v128.const i64x2 0 0))
+      (local.set $c2 (v128.const i64x2 0 0))
+      (local.set $c3 (v128.const i64x2 0 0))
+      (if (i32.eqz (i32.and (local.get $edges) (i32.const 1)))
+        (then
+          (local.set $k (i32.sub (local.get $pb) (local.get $bstep)))
+          (local.set $c0 (v128.load (local.get $k)))
+          (local.set $c1 (v128.load offset=16 (local.get $k)))
+          (local.set $c2 (v128.load offset=32 (local.get $k)))
+          (local.set $c3 (v128.load offset=48 (local.get $k)))))
+      (local.set $acc0 (v128.const i64x2 0 0))
+      (local.set $acc1 (v128.const i64x2 0 0))
+      (local.set $acc2 (v128.const i64x2 0 0))
+      (local.set $acc3 (v128.const i64x2 0 0))
+      (local.set $k (local.get $n))
+      (block $sdone (loop $strip
+        (br_if $sdone (i32.eqz (local.get $k)))
+        (local.set $n0 (v128.load (local.get $pb)))
+        (local.set $n1 (v128.load offset=16 (local.get $pb)))
+        (local.set $n2 (v128.load offset=32 (local.get $pb)))
+        (local.set $n3 (v128.load offset=48 (local.get $pb)))
+        (local.set $acc0 (v128.or (local.get $acc0) (v128.and (v128.load (local.get $pa))
+          (v128.or (i32x4.shr_u (local.get $c0) (i32.const {SH})) (i32x4.shl (local.get $n0) (i32.const {LS}))))))
+        (local.set $acc1 (v128.or (local.get $acc1) (v128.and (v128.load offset=16 (local.get $pa))
+          (v128.or (i32x4.shr_u (local.get $c1) (i32.const {SH})) (i32x4.shl (local.get $n1) (i32.const {LS}))))))
+        (local.set $acc2 (v128.or (local.get $acc2) (v128.and (v128.load offset=32 (local.get $pa))
+          (v128.or (i32x4.shr_u (local.get $c2) (i32.const {SH})) (i32x4.shl (local.get $n2) (i32.const {LS}))))))
+        (local.set $acc3 (v128.or (local.get $acc3) (v128.and (v128.load offset=48 (local.get $pa))
+          (v128.or (i32x4.shr_u (local.get $c3) (i32.const {SH})) (i32x4.shl (local.get $n3) (i32.const {LS}))))))
+        (local.set $c0 (local.get $n0))
+        (local.set $c1 (local.get $n1))
+        (local.set $c2 (local.get $n2))
+        (local.set $c3 (local.get $n3))
+        (local.set $pa (i32.add (local.get $pa) (local.get $astep)))
+        (local.set $pb (i32.add (local.get $pb) (local.get $bstep)))
+        (local.set $k (i32.sub (local.get $k) (i32.const 1)))
+        (br $strip)))
+      (if (i32.and (local.get $edges) (i32.const 2))
+        (then
+          (local.set $acc0 (v128.or (local.get $acc0) (v128.and (v128.load (local.get $pa)) (i32x4.shr_u (local.get $c0) (i32.const {SH})))))
+          (local.set $acc1 (v128.or (local.get $acc1) (v128.and (v128.load offset=16 (local.get $pa)) (i32x4.shr_u (local.get $c1) (i32.const {SH})))))
+          (local.set $acc2 (v128.or (local.get $acc2) (v128.and (v128.load offset=32 (local.get $pa)) (i32x4.shr_u (local.get $c2) (i32.const {SH})))))
+          (local.set $acc3 (v128.or (local.get $acc3) (v128.and (v128.load offset=48 (local.get $pa)) (i32x4.shr_u (local.get $c3) (i32.const {SH})))))))
+      (if (local.tee $m (i32.or (i32.or (i32x4.bitmask (i32x4.ne (local.get $acc0) (v128.const i64x2 0 0)))
+            (i32.shl (i32x4.bitmask (i32x4.ne (local.get $acc1) (v128.const i64x2 0 0))) (i32.const 4)))
+            (i32.or (i32.shl (i32x4.bitmask (i32x4.ne (local.get $acc2) (v128.const i64x2 0 0))) (i32.const 8))
+              (i32.shl (i32x4.bitmask (i32x4.ne (local.get $acc3) (v128.const i64x2 0 0))) (i32.const 12)))))
+        (then (return (local.get $a) (local.get $m))))
+      ;; the next 16 rows; the last group ends at the clip's last row (the rows it sees twice have no hit)
+      (local.set $a (i32.add (local.get $a) (i32.const 64)))
+      (local.set $b (i32.add (local.get $b) (i32.const 64)))
+      (br_if $none (i32.eq (local.get $a) (local.get $end)))
+      (if (i32.gt_u (i32.add (local.get $a) (i32.const 64)) (local.get $end))
+        (then
+          (local.set $b (i32.sub (local.get $b) (i32.sub (i32.add (local.get $a) (i32.const 64)) (local.get $end))))
+          (local.set $a (i32.sub (local.get $end) (i32.const 64)))))
+      (br $group)))
+    (local.get $end) (i32.const 0))
   ;; @end
