@@ -7,6 +7,7 @@ import { type Mask, MaskAtlas, type Pair, toRGBA } from '../src/index.js';
 import { drawBox, drawIntersection, drawMask, drawNormal, drawOverlap, drawPieces, drawPolygons, drawRay, forgetMask } from '../src/debug.js';
 import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
 import type { Batch } from './batch.js';
+import { StepClock } from './clock.js';
 import { QuadBatch } from './gl.js';
 import { PixelBatch } from './pixels.js';
 import { DemoSim, FRAMES, type Actor, type Input, type Kind, type Mark, type Mode, type SimStats } from './sim.js';
@@ -462,21 +463,18 @@ async function main(): Promise<void> {
     // Catching up after a slow frame: up to 4 steps normally. A stress step costs about half a display frame,
     // so there catching up would make the next frame slower still (and the one after): one step at most, the
     // game slows down instead of the frame rate.
-    const MAX_STEPS = state.stress > 0 ? 1 : 4;
-    let last = now(), acc = 0;
+    const clock = new StepClock(STEP_MS, state.stress > 0 ? 1 : 4);
+    let last = now();
     const loop = () => {
-        const t = now();
-        acc = Math.min(acc + t - last, MAX_STEPS * STEP_MS);
+        const t = now(), due = clock.due(t - last);
         last = t;
         let steps = 0, collision = 0;
         if (!state.paused) {
-            while (acc >= STEP_MS) {
+            for (; steps < due; steps++) {
                 stepOnce();
                 collision += sim.worldMs.pixel + sim.worldMs.box;
-                steps++;
-                acc -= STEP_MS;
             }
-        } else acc = 0;
+        } else clock.reset();
         if (state.paused && !stale) {
             // A pause is no slow frame: the interval after it is not counted.
             lastFrame = -1;

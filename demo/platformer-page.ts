@@ -2,6 +2,7 @@
 // takes the keyboard (arrows or WASD, space to jump, F to shoot, S or down to drop through a ledge) and
 // clicks (a crater where clicked), and keeps its state (seed, auto, pause, frame) in the URL.
 import { type Mask, toRGBA } from '../src/index.js';
+import { StepClock } from './clock.js';
 import { LEDGES, PlatformerSim, TERRAIN, type Mover, type PlatformerInput, type PlatformerStats } from './platformer.js';
 
 /** What the page exposes as `window.hitmaskPlatformer` for scripted runs. */
@@ -131,13 +132,14 @@ export function platformerMain(): void {
         render();
     });
 
-    let last = performance.now(), acc = 0;
+    const clock = new StepClock(STEP_MS, 4);
+    let last = performance.now();
     const loop = () => {
         const t = performance.now();
-        acc = Math.min(acc + t - last, 4 * STEP_MS);
+        const due = clock.due(t - last);
         last = t;
-        if (state.paused) acc = 0;
-        for (; acc >= STEP_MS; acc -= STEP_MS) sim.step(input());
+        if (state.paused) clock.reset();
+        else for (let k = 0; k < due; k++) sim.step(input());
         render();
         showHud();
         requestAnimationFrame(loop);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MaskAtlas } from '../src/index.js';
 import { buildAtlas } from '../src/node/index.js';
+import { StepClock } from '../demo/clock.js';
 import { DemoSim, bunkerMask, fieldSize, rng, withoutTimings, type SimOptions, type SimStats } from '../demo/sim.js';
 import { moveAndSlide } from '../src/index.js';
 import { PlatformerSim, type Carry, type MoveFn, type PlatformerInput, type PlatformerStats } from '../demo/platformer.js';
@@ -154,4 +155,22 @@ test('platformer scene by keyboard: runs, jumps, drops through ledges, shoots; t
     const { stats, checked } = platformer(6, 1200, keys);
     assert.equal(checked, stats.moves);
     assert.ok(stats.jumps > 0 && stats.craters > 30, JSON.stringify(stats));
+});
+
+test('the demo clock: one 60 Hz step a frame at 60 fps with jittered frame intervals, half at 120 fps, at most maxSteps', () => {
+    const run = (clock: StepClock, intervals: number[]) => intervals.map(dt => clock.due(dt));
+    const jitter = Array.from({ length: 600 }, (_, i) => 1000 / 60 + (i % 2 ? 0.02 : -0.02) + (i % 7 === 0 ? 0.4 : 0) - (i % 11 === 0 ? 0.4 : 0));
+    for (const max of [1, 4]) {
+        const steps = run(new StepClock(1000 / 60, max), jitter);
+        assert.equal(steps.reduce((a, b) => a + b, 0), 600, `max ${max}: every frame's step runs`);
+        assert.ok(steps.every(n => n === 1), `max ${max}: one step a frame, never none then two`);
+    }
+    const fast = run(new StepClock(1000 / 60, 4), Array.from({ length: 600 }, () => 1000 / 120));
+    assert.equal(fast.reduce((a, b) => a + b, 0), 300, '120 fps: a step every other frame');
+    // 30 fps: two steps a frame when the clock may catch up, one (the game slows down) when it may not.
+    assert.deepEqual([...new Set(run(new StepClock(1000 / 60, 4), Array.from({ length: 60 }, () => 1000 / 30)))], [2]);
+    assert.deepEqual([...new Set(run(new StepClock(1000 / 60, 1), Array.from({ length: 60 }, () => 1000 / 30)))], [1]);
+    // A long stall (a hidden tab) runs maxSteps, then the clock goes on from there.
+    const clock = new StepClock(1000 / 60, 4);
+    assert.deepEqual(run(clock, [5000, 1000 / 60, 1000 / 60]), [4, 1, 1]);
 });
