@@ -1,11 +1,14 @@
 // CollisionRaster snapshot, restore and hash on seeded random scenes, on both kernel paths: a raster restored to a
 // snapshot answers every query as the original did there and replays the same later calls to the same answers and
 // hashes; the hash is the snapshot's checksum and the same on both kernel paths (and pinned); bad bytes are refused
-// with an Error that names the problem and leave the raster unchanged; snapshot(out) allocates nothing.
+// with an Error that names the problem and leave the raster unchanged; snapshot(out) allocates nothing. Deltas
+// (snapshotChanges): rings of keyframes and deltas against full copies, refusals, and the bytes a frame copies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CollisionRaster, Mask, TileMap } from '../src/index.js';
 import { hashBytes } from '../src/base/snapshot.js'; // internal: the hash the snapshot ends with
+import { restoreWork } from '../src/raster/snapshot.js'; // internal: plane words restore wrote
+import { TILE_ROWS } from '../src/raster/changes.js'; // internal: rows of a tracked tile
 import { KERNELS, mulberry32, testKernels, withKernels } from './reference.js';
 import { allocations, cost, costText } from './work.js';
 
@@ -254,4 +257,185 @@ test('snapshot(out) of a raster or a tile map refuses an out that is not a Uint8
     const small = new Uint8Array(4), bytes = raster.snapshot(small);
     assert.notEqual(bytes.buffer, small.buffer);
     assert.deepEqual(bytes, raster.snapshot());
+});
+
+// ---- Delta snapshots (snapshotChanges) ----
+
+const MAGIC_FULL = 0x53524d48;
+const isFull = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset).getUint32(0, true) === MAGIC_FULL;
+const tail = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset).getUint32(b.length - 4, true);
+
+// randomOps plus the writers it lacks: a layer stamped onto itself (and onto another layer), a layer erased by itself.
+function deltaOps(seed: number, n: number): Op[] {
+    const base = randomOps(seed, n), rnd = mulberry32(seed ^ 0x5eed), ops: Op[] = [];
+    for (const op of base) {
+        ops.push(op);
+        const k = rnd(), l = Math.floor(rnd() * LAYERS), x = Math.floor(rnd() * 20) - 10, y = Math.floor(rnd() * 20) - 10;
+        if (k < 0.04) ops.push(r => r.stamp(r.plane(l), x, y, { layer: l, id: 77 }));
+        else if (k < 0.07) ops.push(r => r.stamp(r.plane(l), x, y, { layer: (l + 1) % LAYERS }));
+        else if (k < 0.09) ops.push(r => r.erase(r.plane(l), x, y, { layer: l }));
+    }
+    return ops;
+}
+
+testKernels('deltas: a ring of keyframes and deltas restores any saved frame to the state a full copy kept, then replays the same', () => {
+    for (let t = 0; t < 10; t++) {
+        const rnd = mulberry32(SEED + 1000 + t), ops = deltaOps(SEED + 2000 + t, 400);
+        const K = 2 + Math.floor(rnd() * 6), RING = 12;
+        const r = new CollisionRaster(W, H, { layers: LAYERS }); // under test: keyframes every K frames, deltas between
+        const m = new CollisionRaster(W, H, { layers: LAYERS }); // the reference: a full snapshot every frame
+        const ring: Uint8Array[] = [], full: Uint8Array[] = [];
+        let next = 0, deltas = 0, rollbacks = 0;
+        const rollback = (F: number) => {
+            let k = F;
+            while (!isFull(ring[k])) k--;
+            for (let i = k; i <= F; i++) r.restore(ring[i]);
+            m.restore(full[F]);
+            assert.equal(r.hash(), tail(full[F]), `scene ${t}: hash after restoring frame ${F} from keyframe ${k}`);
+            assert.equal(answers(r, t), answers(m, t), `scene ${t}: answers after restoring frame ${F}`);
+            ring.length = full.length = F + 1;
+            rollbacks++;
+        };
+        for (let frame = 0; next < ops.length; frame++) {
+            for (let j = 1 + Math.floor(rnd() * 4); j > 0 && next < ops.length; j--, next++) { ops[next](r); ops[next](m); }
+            // A late input mid-frame: roll back with the raster written since its last snapshot.
+            if (frame > 0 && rnd() < 0.08) { rollback(Math.max(0, frame - 1 - Math.floor(rnd() * Math.min(RING, frame)))); frame = ring.length; }
+            const bytes = frame % K === 0 ? r.snapshot() : r.snapshotChanges();
+            if (!isFull(bytes)) deltas++;
+            ring[frame] = bytes;
+            full[frame] = m.snapshot();
+            assert.equal(r.hash(), m.hash(), `scene ${t}: hash at frame ${frame}`);
+            assert.equal(r.hash(), tail(full[frame]));
+            if (rnd() < 0.12) { rollback(Math.max(0, frame - Math.floor(rnd() * Math.min(RING, frame + 1)))); frame = ring.length - 1; }
+        }
+        assert.ok(deltas > 20 && rollbacks > 5, `scene ${t}: ${deltas} deltas, ${rollbacks} rollbacks`);
+    }
+});
+
+testKernels('deltas: restoring any delta chain gives the same bytes as the full snapshot of that frame', () => {
+    const ops = deltaOps(SEED + 77, 120), r = new CollisionRaster(W, H, { layers: LAYERS }), m = new CollisionRaster(W, H, { layers: LAYERS });
+    const chain: Uint8Array[] = [r.snapshot()], full: Uint8Array[] = [m.snapshot()];
+    for (const op of ops) {
+        op(r); op(m);
+        chain.push(r.snapshotChanges());
+        full.push(m.snapshot());
+    }
+    const fresh = new CollisionRaster(W, H, { layers: LAYERS });
+    for (let i = 0; i < chain.length; i++) {
+        fresh.restore(chain[i]);
+        assert.equal(fresh.hash(), tail(full[i]), `frame ${i}: hash`);
+        assert.equal(answers(fresh, i), answers(m.restore(full[i]), i), `frame ${i}: answers`);
+    }
+    // snapshot() starts a new base: the next delta of the chain no longer applies (hash() is the check that keeps it).
+    const d = chain.findIndex((b, i) => i > 1 && !isFull(b) && !isFull(chain[i - 1]));
+    for (let i = 0; i < d; i++) fresh.restore(chain[i]);
+    fresh.snapshot();
+    assert.throws(() => fresh.restore(chain[d]), /applies only to the state of the snapshot tagged/);
+});
+
+test('deltas: one applied to a raster not at its base throws an Error and changes nothing; so do corrupt and truncated ones', () => {
+    const r = new CollisionRaster(W, H, { layers: LAYERS });
+    deltaOps(SEED + 5, 40).forEach(op => op(r));
+    r.clear(0).stamp(sprite(W, 40, 0.7, 5), 0, 3, { id: 1, layer: 0 });
+    const key = r.snapshot();
+    r.stamp(SPRITES[0], 10, 10, { id: 3, layer: 1 }).erase(new Mask(3, 3, true), 5, 5, { layer: 0 });
+    const delta = r.snapshotChanges();
+    assert.ok(!isFull(delta), 'a small change gives a delta');
+    const target = r.hash();
+    r.stampPixel(1, 1, { id: 9 });
+    const other = new CollisionRaster(W, H, { layers: LAYERS });
+    const keep = (x: CollisionRaster) => [x.hash(), answers(x, 3)];
+    const refused = (x: CollisionRaster, bytes: Uint8Array, message: RegExp) => {
+        const before = keep(x);
+        assert.throws(() => x.restore(bytes), (e: Error) => e.constructor === Error && message.test(e.message), String(message));
+        assert.deepEqual(keep(x), before);
+    };
+    refused(other, delta, /applies only to the state of the snapshot tagged \d+ .* but this raster has taken or restored no snapshot yet/);
+    refused(r, delta, /but this raster was written since its last snapshot or restore; restore that snapshot first/);
+    r.restore(key);
+    r.stampPixel(1, 1, { layer: 2 }).clear(2); // a write that changed nothing still leaves the base
+    refused(r, delta, /written since/);
+    const writers: Op[] = [x => x.stamp(SPRITES[2], 200, 0), x => x.stamp(SPRITES[0], 3, 3), x => x.stampMany(SPRITES[0], [1], [2]), x => x.stampPoints([1], [2], { ids: [4] }),
+        x => x.stampPixel(2, 2), x => x.erase(SPRITES[0], 0, 0), x => x.erasePixel(2, 2), x => x.clear(1), x => x.clear(), x => x.stamp(x.plane(0), 1, 0)];
+    for (const w of writers) {
+        r.restore(key);
+        w(r);
+        refused(r, delta, /written since/);
+    }
+    r.restore(key).restore(delta);
+    assert.equal(r.hash(), target);
+    refused(r, delta, /but this raster is at the snapshot tagged \d+/); // applied twice
+    other.restore(r.snapshot()); // a full snapshot: no base needed
+    refused(other, delta, /is at the snapshot tagged/);
+    // Corrupt, truncated, or well sealed but inconsistent: refused while the raster is at the delta's base, which then still applies.
+    r.restore(key);
+    const rnd = mulberry32(SEED + 1);
+    for (let i = 0; i < 30; i++) refused(r, delta.subarray(0, 24 + Math.floor(rnd() * (delta.length - 24))), /checksum does not match|ends after/);
+    for (let i = 0; i < 30; i++) {
+        const c = delta.slice(), at = 24 + Math.floor(rnd() * (c.length - 24));
+        c[at] ^= 1 << Math.floor(rnd() * 8);
+        refused(r, c, /checksum does not match/);
+    }
+    // Layer 0's section starts at byte 24: kind, x0, y0, x1, y1, flags, runs, then run 0: strip, first row, rows.
+    const dv = new DataView(delta.buffer, delta.byteOffset);
+    assert.equal(dv.getUint32(24, true), 0, 'layer 0 is sent as changed tiles');
+    refused(r, reseal(setI32(delta, 24, 7)), /layer 0's section kind is 7, expected 1 or 0/);
+    refused(r, reseal(setI32(delta, 52, 99)), /layer 0's run 0 is strip 99, .* not inside the 3 strips of 47 rows/);
+    refused(r, reseal(setI32(delta, 60, 0)), /layer 0's run 0 .* not inside/);
+    refused(r, reseal(setI32(delta, 28, 40)), /layer 0 has set pixels outside its stamped box/);
+    refused(r, reseal(setI32(delta, 20, 12345)), /applies only to the state of the snapshot tagged 12345/);
+    r.restore(delta);
+    assert.equal(r.hash(), target);
+});
+
+test('deltas: a frame that clears a layer and stamps k small sprites copies O(k × sprite area), not the raster', () => {
+    const r = new CollisionRaster(1920, 1080, { layers: 2 }), shot = sprite(9, 18, 0.9, 9), rnd = mulberry32(SEED);
+    r.stamp(new Mask(1920, 200, true), 0, 880, { id: 1e6, layer: 0 });
+    for (const k of [1, 10, 100]) {
+        const xs = Array.from({ length: k }, () => Math.floor(rnd() * 1900)), ys = Array.from({ length: k }, () => Math.floor(rnd() * 1060));
+        const ids = xs.map((_, i) => i);
+        r.clear(1).stampMany(shot, xs, ys, { ids, layer: 1 });
+        const key = r.snapshot(), before = r.hash();
+        // One frame: the bullets move, a crater is blown into the terrain.
+        for (let i = 0; i < k; i++) { xs[i] += 3; ys[i] -= 5; }
+        r.clear(1).stampMany(shot, xs, ys, { ids, layer: 1 }).erase(new Mask(5, 5, true), 100, 878, { layer: 0 });
+        const after = r.hash(), delta = r.snapshotChanges();
+        // Each 9x18 shot touches at most 2 strips × ceil((18 + TILE_ROWS − 1) / TILE_ROWS) tiles, before and after the
+        // move; the 5x5 crater 2 × 2. A tile's bytes: its words, a run header, its ids (at most a run per word).
+        const per = 2 * Math.ceil((18 + TILE_ROWS - 1) / TILE_ROWS), tiles = 2 * k * per + 4;
+        const bound = 100 + tiles * (TILE_ROWS * 4 + 12 + 4 + TILE_ROWS * 2 * 4);
+        assert.ok(!isFull(delta) && delta.length <= bound, `k=${k}: delta ${delta.length} bytes, bound ${bound}, full ${key.length}`);
+        assert.ok(delta.length * 10 < key.length, `k=${k}: delta ${delta.length} bytes vs full ${key.length}`);
+        r.restore(key);
+        assert.equal(r.hash(), before);
+        const w0 = restoreWork.words;
+        r.restore(delta);
+        assert.ok(restoreWork.words - w0 <= tiles * TILE_ROWS, `k=${k}: restore wrote ${restoreWork.words - w0} words`);
+        assert.equal(r.hash(), after);
+        console.log(`# k=${k}: delta ${delta.length} bytes, full snapshot ${key.length} bytes, restore wrote ${restoreWork.words - w0} words`);
+    }
+});
+
+testKernels('deltas: most of the raster changed gives a full snapshot; snapshotChanges(out) allocates nothing', () => {
+    const r = new CollisionRaster(W, H, { layers: 1 });
+    assert.ok(isFull(r.snapshotChanges()), 'no base yet: full');
+    r.stamp(new Mask(W, 30, true), 0, 10).snapshotChanges();
+    r.stampPixel(3, 3);
+    assert.ok(!isFull(r.snapshotChanges()), 'one pixel changed: a delta');
+    const dot = new CollisionRaster(W, H).stampPixel(3, 3);
+    dot.snapshot();
+    assert.ok(isFull(dot.stampPixel(4, 3).snapshotChanges()), 'a 16-word tile is more than the 1-word box: full');
+    r.stamp(new Mask(W, H, true), 0, 0);
+    const all = r.snapshotChanges();
+    assert.ok(isFull(all), 'the whole raster changed: full');
+    assert.equal(tail(all), r.hash());
+    const out = new Uint8Array(64 * 1024);
+    r.stampPixel(5, 5, { id: 4 });
+    r.snapshotChanges(out);
+    r.stampPixel(6, 5, { id: 4 }).erase(SPRITES[0], 3, 3);
+    let got: Uint8Array = new Uint8Array(0);
+    const seen = allocations(() => { got = r.snapshotChanges(out); });
+    assert.equal(seen.count, 0, `snapshotChanges(out) allocated ${seen.count} arrays`);
+    assert.equal(got.buffer, out.buffer);
+    assert.throws(() => r.snapshotChanges([] as never), /^TypeError: out must be a Uint8Array, got Array/);
 });

@@ -11,7 +11,8 @@ import { checkId, checkLayer, checkLayers, checkOptions, checkPoints } from './c
 import { castPlanes, type RasterRayHit } from '../rays/ray.js';
 import { MAX_LAYERS } from '../base/limits.js';
 import { SnapshotWriter } from '../base/snapshot.js';
-import { readRaster, writeRaster, type RasterState } from './snapshot.js';
+import { readRaster, writeChanges, writeRaster, type RasterState } from './snapshot.js';
+import { RasterChanges } from './changes.js';
 
 /** Options of {@link CollisionRaster}. */
 export interface RasterOptions {
@@ -95,6 +96,19 @@ export class CollisionRaster {
     // What snapshot() and restore() read and write (snapshot.ts).
     /** @internal */
     private readonly state: RasterState;
+    // The tiles changed since the last snapshot or restore (deltas copy those), and the tiles stamped since each
+    // layer's last clear (a clear changes those); inked[l] false: not known since a restore, so the whole box.
+    /** @internal */
+    private readonly changes: RasterChanges;
+    /** @internal */
+    private readonly stamped: RasterChanges;
+    /** @internal */
+    private readonly inked: boolean[] = [];
+    // The tag of the snapshot the raster was at after its last snapshot or restore (its checksum), and whether there was one.
+    /** @internal */
+    private tag = 0;
+    /** @internal */
+    private based = false;
     /** Creates an empty raster of `width` × `height` pixels with `options.layers` bit planes. */
     constructor(width: number, height: number, options: RasterOptions = {}) {
         checkSize('CollisionRaster width', width);
@@ -116,6 +130,9 @@ export class CollisionRaster {
         this.dirtyX1 = new Int32Array(n);
         this.dirtyY1 = new Int32Array(n);
         this.state = { width, height, layerCount: n, planes: this.planes, dirtyX0: this.dirtyX0, dirtyY0: this.dirtyY0, dirtyX1: this.dirtyX1, dirtyY1: this.dirtyY1, ids: this.ids };
+        this.changes = new RasterChanges(n, width, height);
+        this.stamped = new RasterChanges(n, width, height);
+        for (let i = 0; i < n; i++) this.inked.push(true);
     }
 
     /**
@@ -124,14 +141,44 @@ export class CollisionRaster {
      */
     snapshot(out?: Uint8Array): Uint8Array {
         if (out !== undefined && !(out instanceof Uint8Array)) throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
-        writeRaster(WRITER.reset(out), this.state);
+        this.tag = writeRaster(WRITER.reset(out), this.state);
+        this.rebase();
         return WRITER.bytes(out);
     }
 
-    /** Puts the raster back in the state `bytes` (from {@link snapshot} of a raster of this size and layer count) saved; bad bytes throw an Error and change nothing. */
+    /**
+     * The changes since the last {@link snapshot}, `snapshotChanges` or {@link restore}, as bytes that {@link restore}
+     * applies to the raster in that state only (docs/raster.md, "Deltas"); a full snapshot instead when there was
+     * none or when it would copy no more. `out` as in {@link snapshot}.
+     */
+    snapshotChanges(out?: Uint8Array): Uint8Array {
+        if (out !== undefined && !(out instanceof Uint8Array)) throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
+        const tag = this.based ? writeChanges(WRITER.reset(out), this.state, this.changes, this.tag) : -1;
+        this.tag = tag !== -1 ? tag : writeRaster(WRITER.reset(out), this.state);
+        this.rebase();
+        return WRITER.bytes(out);
+    }
+
+    /**
+     * Puts the raster back in the state `bytes` saved: a {@link snapshot} of a raster of this size and layer count, or a
+     * {@link snapshotChanges} delta when the raster is in the state of the snapshot taken just before it and unwritten
+     * since. Bad bytes, and a delta for another state, throw an Error and change nothing.
+     */
     restore(bytes: Uint8Array): this {
-        readRaster(bytes, this.state, l => this.clearLayer(l));
+        const at = !this.based ? 1 : this.changes.written() ? 2 : 0;
+        this.tag = readRaster(bytes, this.state, l => this.clearLayer(l), this.tag, at);
+        // Restored tiles were not stamped by this raster's calls: the next clear of a layer changes its whole box.
+        this.stamped.reset();
+        this.inked.fill(false);
+        this.rebase();
         return this;
+    }
+
+    // The raster's state is now the base of the next delta.
+    /** @internal */
+    private rebase(): void {
+        this.based = true;
+        this.changes.reset();
     }
 
     /** A 32-bit hash of the raster's state, the same on every machine and kernel path: the last 4 bytes of {@link snapshot}, little-endian. */
@@ -166,6 +213,7 @@ export class CollisionRaster {
         const id = options.id ?? -1, layer = options.layer ?? 0;
         checkId(id);
         checkLayer(layer, this.layerCount);
+        this.changes.touched = true;
         this.put(mask, x, y, id, layer);
         return this;
     }
@@ -182,6 +230,7 @@ export class CollisionRaster {
         checkLayer(layer, this.layerCount);
         // The id plane is created (and may refuse a huge raster) before anything is stamped.
         if (ids !== undefined && this.ids.heads[layer] === null) for (let i = 0; i < ids.length; i++) if (ids[i] >= 0) { this.ids.plane(layer); break; }
+        this.changes.touched = true;
         for (let i = 0, n = xs.length; i < n; i++) this.put(mask, Math.floor(xs[i]), Math.floor(ys[i]), ids === undefined ? -1 : ids[i], layer);
         return this;
     }
@@ -199,6 +248,8 @@ export class CollisionRaster {
         }
         if (!clip(this.width, this.height, mask.width, mask.height, x, y, c)) return;
         this.grow(layer, c.x0, c.y0, c.x1, c.y1);
+        this.changes.mark(layer, c.x0, c.y0, c.x1, c.y1);
+        this.stamped.mark(layer, c.x0, c.y0, c.x1, c.y1);
         const heads = id >= 0 ? this.ids.plane(layer) : this.ids.heads[layer];
         // Anonymous stamps on a layer without ids are Mask.draw's kernel: 0.33x the JS time for 1,000 32² stamps,
         // 0.14x for 100 256² ones (bench/raster.bench.ts).
@@ -218,6 +269,8 @@ export class CollisionRaster {
         const layer = options.layer ?? 0;
         checkLayer(layer, this.layerCount);
         // Ids live in chains that are only read where the bit is set, so clearing bits is enough.
+        this.changes.touched = true;
+        if (clip(this.width, this.height, mask.width, mask.height, x, y, C)) this.changes.mark(layer, C.x0, C.y0, C.x1, C.y1);
         this.planes[layer].erase(mask, x, y);
         return this;
     }
@@ -230,8 +283,11 @@ export class CollisionRaster {
         const id = options.id ?? -1, layer = options.layer ?? 0;
         checkId(id);
         checkLayer(layer, this.layerCount);
+        this.changes.touched = true;
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) return this;
         this.grow(layer, x, y, x + 1, y + 1);
+        this.changes.markPixel(layer, x, y);
+        this.stamped.markPixel(layer, x, y);
         this.setPixel(layer, x, y, id, id >= 0 ? this.ids.plane(layer) : this.ids.heads[layer]);
         return this;
     }
@@ -243,7 +299,9 @@ export class CollisionRaster {
         checkOptions(options, '{ layer }');
         const layer = options.layer ?? 0;
         checkLayer(layer, this.layerCount);
+        this.changes.touched = true;
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) return this;
+        this.changes.markPixel(layer, x, y);
         this.planes[layer].words[(x >>> 5) * this.height + y] &= ~(1 << (x & 31));
         return this;
     }
@@ -262,9 +320,13 @@ export class CollisionRaster {
         let heads = this.ids.heads[layer];
         if (ids !== undefined && heads === null) for (let i = 0; i < n && heads === null; i++) if (ids[i] >= 0) heads = this.ids.plane(layer);
         let minX = W, minY = H, maxX = -1, maxY = -1;
+        const changes = this.changes, stamped = this.stamped;
+        changes.touched = true;
         for (let i = 0; i < n; i++) {
             const fx = Math.floor(xs[i]), fy = Math.floor(ys[i]);
             if (!(fx >= 0 && fy >= 0 && fx < W && fy < H)) continue;
+            changes.markPixel(layer, fx, fy);
+            stamped.markPixel(layer, fx, fy);
             if (fx < minX) minX = fx;
             if (fx > maxX) maxX = fx;
             if (fy < minY) minY = fy;
@@ -278,8 +340,17 @@ export class CollisionRaster {
 
     /** Empties `layer`, or every layer when none is given. Only the area stamped since the last clear is zeroed. */
     clear(layer?: number): this {
-        if (layer === undefined) for (let i = 0; i < this.layerCount; i++) this.clearLayer(i);
-        else this.clearLayer(checkLayer(layer, this.layerCount));
+        if (layer !== undefined) checkLayer(layer, this.layerCount);
+        this.changes.touched = true;
+        for (let i = layer ?? 0, end = layer ?? this.layerCount - 1; i <= end; i++) {
+            // What a clear changes: the tiles stamped since the last clear, or (after a restore) the whole box.
+            const x0 = this.dirtyX0[i], y0 = this.dirtyY0[i], x1 = this.dirtyX1[i], y1 = this.dirtyY1[i];
+            if (this.inked[i]) this.changes.markAll(i, this.stamped);
+            else if (x1 > x0 && y1 > y0) this.changes.mark(i, x0, y0, x1, y1);
+            this.stamped.resetLayer(i);
+            this.inked[i] = true;
+            this.clearLayer(i);
+        }
         return this;
     }
 

@@ -1,0 +1,81 @@
+// Which parts of a CollisionRaster changed since its last snapshot or restore, for delta snapshots (delta.ts):
+// per layer, tiles of one 32-pixel strip by TILE_ROWS rows (TILE_ROWS consecutive plane words, since a plane
+// stores each strip's rows one after another), each marked once in a flag array and listed in marking order.
+
+/** @internal Rows of a tile: a tile is TILE_ROWS words of one strip (32 pixels wide). */
+export const TILE_ROWS = 8;
+/** @internal log2 of TILE_ROWS. */
+export const TILE_SHIFT = 3;
+
+/** @internal The changed tiles of each layer of a raster. */
+export class RasterChanges {
+    /** Tile rows per strip: ceil(height / TILE_ROWS); tile (strip s, tile row t) has index s * tileRows + t. */
+    readonly tileRows: number;
+    // Per layer: 1 where the tile changed, and the changed tiles' indices in marking order (count in `count`).
+    readonly flags: Uint8Array[] = [];
+    readonly list: Int32Array[] = [];
+    readonly count: Int32Array;
+    /** Whether any write call was made since the last snapshot or restore (even one that changed no pixel). */
+    touched = false;
+
+    constructor(layers: number, width: number, readonly height: number) {
+        this.tileRows = (height + TILE_ROWS - 1) >> TILE_SHIFT;
+        const n = ((width + 31) >> 5) * this.tileRows;
+        for (let l = 0; l < layers; l++) {
+            this.flags.push(new Uint8Array(n));
+            this.list.push(new Int32Array(n));
+        }
+        this.count = new Int32Array(layers);
+    }
+
+    /** Marks the tiles of layer `layer` under pixels x0..x1−1, y0..y1−1 (inside the raster, not empty) as changed. */
+    mark(layer: number, x0: number, y0: number, x1: number, y1: number): void {
+        const f = this.flags[layer], list = this.list[layer], TR = this.tileRows;
+        const t0 = y0 >> TILE_SHIFT, t1 = (y1 - 1) >> TILE_SHIFT;
+        let n = this.count[layer];
+        for (let s = x0 >> 5, sEnd = (x1 - 1) >> 5; s <= sEnd; s++) {
+            for (let i = s * TR + t0, iEnd = s * TR + t1; i <= iEnd; i++) {
+                if (f[i] === 0) { f[i] = 1; list[n++] = i; }
+            }
+        }
+        this.count[layer] = n;
+    }
+
+    /** Marks the one tile of pixel (x, y) of `layer`. */
+    markPixel(layer: number, x: number, y: number): void {
+        const i = (x >>> 5) * this.tileRows + (y >> TILE_SHIFT), f = this.flags[layer];
+        if (f[i] === 0) { f[i] = 1; this.list[layer][this.count[layer]++] = i; }
+    }
+
+    /** Marks every tile of `from`'s layer `layer` in this set's layer `layer`. */
+    markAll(layer: number, from: RasterChanges): void {
+        const f = this.flags[layer], list = this.list[layer], src = from.list[layer];
+        let n = this.count[layer];
+        for (let k = 0, m = from.count[layer]; k < m; k++) {
+            const i = src[k];
+            if (f[i] === 0) { f[i] = 1; list[n++] = i; }
+        }
+        this.count[layer] = n;
+    }
+
+    /** Whether anything was written since the last snapshot or restore. */
+    written(): boolean {
+        if (this.touched) return true;
+        for (let l = 0; l < this.count.length; l++) if (this.count[l] !== 0) return true;
+        return false;
+    }
+
+    /** Forgets the changes of `layer`. */
+    resetLayer(layer: number): void {
+        const f = this.flags[layer], list = this.list[layer], n = this.count[layer];
+        if (n > f.length >> 3) f.fill(0);
+        else for (let k = 0; k < n; k++) f[list[k]] = 0;
+        this.count[layer] = 0;
+    }
+
+    /** Forgets every change: the raster's state is the new base. */
+    reset(): void {
+        for (let l = 0; l < this.count.length; l++) this.resetLayer(l);
+        this.touched = false;
+    }
+}
