@@ -180,7 +180,11 @@ function layer(r: SnapshotReader, s: RasterState, l: number, write: boolean): vo
         }
         if (flags === 1) set = countBits(r.bytes, words, r.offset);
     }
-    if (flags === 0) return;
+    if (flags !== 0) ids(r, s, l, write, set, s0, s1, y0, y1);
+}
+
+// A layer's id section: checked against its `set` pixels, or written into strips s0..s1, rows y0..y1 − 1.
+function ids(r: SnapshotReader, s: RasterState, l: number, write: boolean, set: number, s0: number, s1: number, y0: number, y1: number): void {
     const k = r.count(`layer ${l}'s id section length`, (r.bytes.length - r.offset) >> 2);
     if (k > SCRATCH.length) SCRATCH = grow(SCRATCH, k);
     const T = SCRATCH;
@@ -348,12 +352,6 @@ function tiles(r: SnapshotReader, s: RasterState, l: number, write: boolean): vo
             }
             if (flags === 1) set = countBits(r.bytes, words, r.offset);
         }
-        if (flags === 0) continue;
-        const c = r.count(`layer ${l}'s id section length`, (r.bytes.length - r.offset) >> 2);
-        if (c > SCRATCH.length) SCRATCH = grow(SCRATCH, c);
-        const T = SCRATCH;
-        r.i32s(T, c);
-        if (!write) checkIds(T, c, set, l);
-        else writeIds(T, s, l, st, st, row0, row0 + rows);
+        if (flags !== 0) ids(r, s, l, write, set, st, st, row0, row0 + rows);
     }
 }
