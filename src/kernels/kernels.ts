@@ -10,7 +10,7 @@ import { lastWordMask } from '../base/bits.js';
 import { JS } from './js.js';
 import type { MaskWords } from './mask-words.js';
 import { clip, newClip, type Clip, type Kernels } from './contract.js';
-import { heap32, heap8, K, Scratch, TABLE, wasmMinWords, wasmOn } from './memory.js';
+import { buffer, generation, heap32, heap8, K, Scratch, TABLE, wasmMinWords, wasmOn } from './memory.js';
 
 /** Runs a batch of overlap records (see $overlapsBatch in batch.wat) on the shared memory: a ThreadPool. */
 export interface BatchRunner {
@@ -57,6 +57,9 @@ export function pickWasm(a: MaskWords, b: MaskWords): boolean {
 
 const rgbaScratch = new Scratch();
 
+// WASM.first's view of the slot its kernel writes x to, and the memory generation it was made in.
+let slot: Int32Array<ArrayBufferLike> = new Int32Array(0), slotGen = -1;
+
 /** The kernels in WebAssembly, on the masks' words in its memory (every mask passed has `_ptr >= 0`). */
 export const WASM: Kernels = {
     // Strips whose rows take two B words run a loop with constant shifts, one per shift ($scanBoth1..31
@@ -70,7 +73,10 @@ export const WASM: Kernels = {
         // kernels.wat), stopping at the group that hits; small clips in bands of rows across the strips.
         const y = K.first(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1, TABLE);
         if (y < 0) return false;
-        out.x = heap32()[TABLE >> 2];
+        // The x the kernel wrote, through a view of that one slot kept while the memory is not replaced:
+        // cheaper than checking the whole-memory view's buffer on every call.
+        if (slotGen !== generation) { slot = new Int32Array(buffer, TABLE, 1); slotGen = generation; }
+        out.x = slot[0];
         out.y = y;
         return true;
     },
