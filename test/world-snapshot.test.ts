@@ -256,3 +256,48 @@ test('snapshot bytes: a writer given an out too small, call after call, keeps on
     const seen = allocations(() => { for (let k = 0; k < 10; k++) w.reset(small).u32(k).i32s(data); });
     assert.equal(seen.count, 0, `the own buffer is reused (${seen.count} made, ${seen.bytes} bytes)`);
 });
+
+test('restore of bytes with random bit flips and cuts: an Error naming restore, the World unchanged, or a World that steps', () => {
+    let seed = 9;
+    const rnd = () => ((seed = Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5 | 0) >>> 0) / 2 ** 32;
+    const world = new World(), masks = [new Mask(5, 5, true), Mask.fromText('##.\n.##'), new Mask(9, 3, true)], bodies: Body<unknown>[] = [];
+    for (let i = 0; i < 60; i++) bodies.push(world.add({ x: rnd() * 100, y: rnd() * 60, mask: masks[i % 3], angle: i % 7 === 0 ? 0.3 : 0, oneWay: i % 11 === 0 }));
+    world.step();
+    const saved = world.snapshot();
+    let threw = 0, took = 0;
+    for (let k = 0; k < 3000; k++) {
+        world.restore(saved);
+        for (let i = 0; i < 5; i++) world.move(bodies[i], rnd() * 100, rnd() * 60);
+        if (k % 3 === 0) world.setFilter(bodies[7], { category: 2 });      // the other path: not only positions differ
+        const before = world.hash(), bad = saved.slice();
+        for (let f = 1 + Math.floor(rnd() * 3); f > 0; f--) bad[Math.floor(rnd() * bad.length)] ^= 1 << Math.floor(rnd() * 8);
+        try {
+            world.restore(rnd() < 0.2 ? bad.subarray(0, Math.floor(rnd() * bad.length)) : bad);
+            took++;
+            world.step();
+        } catch (e) {
+            threw++;
+            assert.ok(e instanceof Error && e.constructor === Error && e.message.startsWith('world.restore(): '), String(e));
+            assert.equal(world.hash(), before, `nothing changed: ${(e as Error).message}`);
+        }
+    }
+    assert.ok(threw > 1000 && took > 500, `${threw} refused, ${took} taken`);
+    // A transform no mask can take (the scale field of the first transform set to Infinity) is refused up front.
+    const at = transformAt(saved);
+    const bad = saved.slice();
+    new DataView(bad.buffer).setFloat64(at + 8 + 8, Infinity, true);
+    world.setFilter(bodies[7], { category: 8 });
+    const before = world.hash();
+    assert.throws(() => world.restore(bad), /^Error: world\.restore\(\): body \d+'s transform cannot be applied \(scaleX must be a finite number > 0/);
+    assert.equal(world.hash(), before);
+});
+
+// Byte offset of the first transform record of a World snapshot (after the header and the slot columns).
+function transformAt(bytes: Uint8Array): number {
+    const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const n = v.getUint32(20, true), used = v.getUint32(24, true);
+    let at = 48;                                    // header: 3 u32, f64, 5 u32, f64
+    at = (at + 7) & ~7; at += 24 * used;            // ids, x, y
+    at += 20 * used + 4 * n;                        // mask ids, category, collidesWith, group, flags; the id order
+    return at;
+}

@@ -11,8 +11,10 @@
 // hash equal, in every process and engine.
 import { SnapshotReader, SnapshotWriter, hashBytes } from '../base/snapshot.js';
 import { describe } from '../base/check.js';
+import { MAX_COORD } from '../base/limits.js';
+import { checkTransform } from '../core/transform.js';
 import type { Mask } from '../core/mask.js';
-import { Body } from './body.js';
+import { Body, comparePairs } from './body.js';
 import { flushSlots, growSlots, placeSlot, touchSlot } from './slots.js';
 import { ONE_WAY, type WorldState } from './state.js';
 
@@ -222,10 +224,17 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
     // positions differs, and the other columns are not read.
     flushOrder(st);
     const masks = t.masks, idOf = st.idOf, now = st.used;
+    // In the same pass, positions within ±2^50 (as add() and move() take them), whichever path.
     let same = true;
-    for (let s = 0; same && s < used; s++) if ((s < now ? idOf[s] : -1) !== ids[s]) same = false;
+    for (let s = 0; s < used; s++) {
+        const id = ids[s];
+        if (same && (s < now ? idOf[s] : -1) !== id) same = false;
+        if (id !== -1 && !(Math.abs(px[s]) <= MAX_COORD && Math.abs(py[s]) <= MAX_COORD)) throw new Error(`world.restore(): body ${id} is at (${px[s]}, ${py[s]}); the snapshot is corrupt.`);
+    }
     for (let s = used; same && s < now; s++) if (idOf[s] !== -1) same = false;
     const moved = same && epoch === st.epoch;
+    if (!(Number.isSafeInteger(nextId) && nextId >= 1)) throw new Error(`world.restore(): the next id is ${nextId}; the snapshot is corrupt.`);
+    if (moved && n > 0 && !(nextId > idOf[st.order[st.orderCount - 1]])) throw new Error(`world.restore(): the next id ${nextId} is not past every body's; the snapshot is corrupt.`);
     if (!moved) {
         // Each slot holds a body (an id ≥ 1, below the next id) or is free (−1); each mask of the table is checked once.
         const checked = c.checked(masks.length);
@@ -257,6 +266,15 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
         tfAngle[i] = r.f64(); tfSX[i] = r.f64(); tfSY[i] = r.f64();
         if (s >= used || ids[s] === -1 || (i > 0 && s <= tfSlot[i - 1]) || f > (FLIP_X | FLIP_Y)) throw new Error(`world.restore(): transform ${i} is for slot ${s}; the snapshot is corrupt.`);
         tfSlot[i] = s; tfFlags[i] = f;
+        if (moved) continue;
+        // Placed now, before anything changes: a transform no mask can take (a scale too large, not finite) is
+        // refused here instead of half way through the restore. The cache keeps the result for placeSlot.
+        try {
+            checkTransform(tfAngle[i], tfSX[i], tfSY[i]);
+            st.transforms.get(masks[maskIds[s]], tfAngle[i], tfSX[i], tfSY[i], (f & FLIP_X) !== 0, (f & FLIP_Y) !== 0);
+        } catch (e) {
+            throw new Error(`world.restore(): body ${ids[s]}'s transform cannot be applied (${e instanceof Error ? e.message : String(e)}); the snapshot is corrupt.`, { cause: e });
+        }
     }
     const { layers, layerCat, layerColw, layerOneWay } = c;
     layers.length = layerCat.length = layerColw.length = layerOneWay.length = 0;
@@ -293,6 +311,13 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
     for (let k = 0; k < 2 * np; k++) {
         const v = pairs[k], b = v < 0 ? layers[-1 - v] : (same ? st.bodies[v] : bodies[v]) as Body<T>;
         if ((k & 1) === 0) pa[k >> 1] = b; else pb[k >> 1] = b;
+    }
+    // In pair order, each once, a body first and the lower id first (what the next step's begin/stay/end merge relies on).
+    for (let k = 0; k < np; k++) {
+        if (pa[k].layer !== null || (pb[k].layer === null && pa[k].id >= pb[k].id) || (k > 0 && comparePairs(pa[k - 1], pb[k - 1], pa[k], pb[k]) >= 0)) {
+            pa.length = pb.length = 0;
+            throw new Error(`world.restore(): pair ${k} is out of pair order; the snapshot is corrupt.`);
+        }
     }
 
     // Everything read and checked: now the state changes.
