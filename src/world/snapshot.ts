@@ -9,7 +9,7 @@
 // The hash is canonical instead: bodies in id order, masks named by their pixels, pairs by body ids, no slot
 // numbers and no World serial, so two Worlds that went through different slot histories to the same bodies
 // hash equal, in every process and engine.
-import { SnapshotReader, SnapshotWriter, hashBytes } from '../base/snapshot.js';
+import { SnapshotReader, SnapshotWriter, hashBytes, hashEnd, hashF64, hashStart, hashWord } from '../base/snapshot.js';
 import { describe } from '../base/check.js';
 import { MAX_COORD } from '../base/limits.js';
 import { checkTransform } from '../core/transform.js';
@@ -39,6 +39,8 @@ export class SnapshotTables<T> {
     readonly handles = new Map<number, WeakRef<Body<T>>>();
     /** Reused by snapshot() and hash(). */
     readonly writer = new SnapshotWriter();
+    /** Reused by hash(): its masks' content names. */
+    readonly contentIds = new Map<Mask, number>();
     scratch = new Int32Array(64);
     #cols: Columns<T> | null = null;
 
@@ -161,33 +163,47 @@ export function snapshotWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, out?: 
     return w.bytes(out);
 }
 
-/** @internal A hash of the state, the same in every process and engine for the same bodies, masks and pairs. */
+/**
+ * @internal A hash of the state, the same in every process and engine for the same bodies, masks and pairs: the
+ * hash of canonical bytes (the header, then each column in id order 8-byte aligned, the transforms, layers and
+ * pairs), fed value by value instead of written out.
+ */
 export function hashWorld<T>(st: WorldState<T>, t: SnapshotTables<T>): number {
     flushOrder(st);
-    const n = st.orderCount, order = st.order, layers = st.layers, w = t.writer, contentIds = new Map<Mask, number>();
-    // The hash's bytes have their own version: a snapshot's layout may change without changing any hash.
-    w.reset().u32(MAGIC).u32(1).u32(0).f64(st.nextId).u32(n).u32(layers.length);
-    w.gatherF64(st.idOf, order, n);
-    if (t.scratch.length < n) t.scratch = new Int32Array(Math.max(n, 2 * t.scratch.length));
-    const ids = t.scratch;
-    for (let k = 0; k < n; k++) ids[k] = contentId(contentIds, st.source[order[k]] as Mask);
-    w.align8().i32s(ids, n);
-    w.gatherF64(st.posX, order, n).gatherF64(st.posY, order, n);
-    w.gatherI32(st.cat, order, n).gatherI32(st.colw, order, n).gatherI32(st.grp, order, n).gatherI32(st.flags, order, n);
-    const ident = st.tfIdentity;
+    const n = st.orderCount, order = st.order, layers = st.layers, ident = st.tfIdentity, contentIds = t.contentIds;
     let nt = 0;
     for (let k = 0; k < n; k++) nt += 1 - ident[order[k]];
-    w.u32(nt);
+    const np = livePairs(st), odd = n & 1;
+    // The bytes' length comes first: a 28-byte header, then the columns (a 4-byte pad before each column that
+    // follows an odd count of 4-byte values), transforms, layers and pairs.
+    const length = 32 + 8 * n + 4 * n + 4 * odd + 16 * n + 4 * (4 * n + 4 * odd) - 4 * odd + 4 + 32 * nt + 20 * layers.length + 4 + 16 * np;
+    // The hash's bytes have their own version: a snapshot's layout may change without changing any hash.
+    let h = hashF64(hashWord(hashWord(hashWord(hashStart(length), MAGIC), 1), 0), st.nextId);
+    h = hashWord(hashWord(hashWord(h, n), layers.length), 0);
+    for (let k = 0; k < n; k++) h = hashF64(h, st.idOf[order[k]]);
+    contentIds.clear();
+    for (let k = 0; k < n; k++) h = hashWord(h, contentId(contentIds, st.source[order[k]] as Mask));
+    if (odd) h = hashWord(h, 0);
+    const px = st.posX, py = st.posY;
+    for (let k = 0; k < n; k++) h = hashF64(h, px[order[k]]);
+    for (let k = 0; k < n; k++) h = hashF64(h, py[order[k]]);
+    const cols = [st.cat, st.colw, st.grp, st.flags];
+    for (let c = 0; c < 4; c++) {
+        const col = cols[c];
+        if (c > 0 && odd) h = hashWord(h, 0);
+        for (let k = 0; k < n; k++) h = hashWord(h, col[order[k]]);
+    }
+    h = hashWord(h, nt);
     for (let k = 0; k < n; k++) {
         if (ident[order[k]] === 1) continue;
         const tf = st.tf[order[k]];
-        w.u32(k).u32((tf.flipX ? FLIP_X : 0) | (tf.flipY ? FLIP_Y : 0)).f64(tf.angle).f64(tf.scaleX).f64(tf.scaleY);
+        h = hashF64(hashF64(hashF64(hashWord(hashWord(h, k), (tf.flipX ? FLIP_X : 0) | (tf.flipY ? FLIP_Y : 0)), tf.angle), tf.scaleX), tf.scaleY);
     }
-    for (let l = 0; l < layers.length; l++) w.f64(layers[l].id).i32(st.layerCat[l]).i32(st.layerColw[l]).u32(st.layerOneWay[l] ? 1 : 0);
+    for (let l = 0; l < layers.length; l++) h = hashWord(hashWord(hashWord(hashF64(h, layers[l].id), st.layerCat[l]), st.layerColw[l]), st.layerOneWay[l] ? 1 : 0);
     const pa = st.events.prevA, pb = st.events.prevB;
-    w.u32(livePairs(st));
-    for (let k = 0; k < pa.length; k++) if (pa[k].slot >= 0 && pb[k].slot >= 0) w.f64(pa[k].id).f64(pb[k].id);
-    return w.hash();
+    h = hashWord(h, np);
+    for (let k = 0; k < pa.length; k++) if (pa[k].slot >= 0 && pb[k].slot >= 0) h = hashF64(hashF64(h, pa[k].id), pb[k].id);
+    return hashEnd(h);
 }
 
 // A mask's name in a hash: its size and words, hashed once per hash() call.
