@@ -1,7 +1,7 @@
 // World behaviour: callbacks and when their changes take effect, contacts, sweeps, filters, edge cases, errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask } from '../src/index.js';
+import { Mask, transformMask } from '../src/index.js';
 import { TileMap } from '../src/index.js';
 import { World, type Body, type Contact, type Pair } from '../src/index.js';
 
@@ -327,4 +327,20 @@ test('bad input: clear errors naming the value', () => {
     assert.throws(() => world.setFilter(layer, { group: 1 }), /Layers have no group/);
     const listener = (): void => {};
     world.on('end', listener).off('end', listener);
+});
+
+test('editing the mask of a rotated body: setMask with the same mask makes its copy anew', () => {
+    const world = new World(), m = new Mask(8, 8, true), wall = new Mask(4, 20, true);
+    const spinner = world.add({ x: 0, y: 0, mask: m, angle: Math.PI / 4 });
+    world.add({ x: 7, y: -4, mask: wall });
+    assert.equal(world.step(), 1);
+    // Carve away the right half: the rotated copy placed before still has it.
+    for (let y = 0; y < 8; y++) for (let x = 4; x < 8; x++) m.set(x, y, false);
+    const stale = world.placedMask(spinner).mask.count();
+    world.setMask(spinner, m);
+    const fresh = transformMask(m, { angle: Math.PI / 4 });
+    const placed = world.placedMask(spinner);
+    assert.ok(placed.mask.equals(fresh.mask), 'the placed copy is the edited mask, rotated');
+    assert.ok(placed.mask.count() < stale, `${placed.mask.count()} pixels now, ${stale} in the stale copy`);
+    assert.equal(world.step(), 0, 'the carved side no longer reaches the wall');
 });

@@ -126,6 +126,11 @@ export class TransformCache {
         this.cache = new WeakMap();
     }
 
+    /** Drops the cached transforms of `mask`: call it after changing the mask's pixels (they are made anew on demand). */
+    forget(mask: Mask): void {
+        this.cache.delete(mask);
+    }
+
     /** The quantised angle in radians that {@link get} uses for `angle`. */
     quantise(angle: number): number {
         const s = this.steps;

@@ -155,10 +155,15 @@ export class World<T = unknown> {
         touchSlot(this.#st, s);
     }
 
-    /** Replaces a body's mask (e.g. the next animation frame), keeping its position and transform. */
+    /**
+     * Replaces a body's mask (e.g. the next animation frame), keeping its position and transform. Setting the
+     * mask it already has tells the World that its pixels changed: a rotated, scaled or flipped body's copy is made anew.
+     */
     setMask(body: Body<T>, mask: Mask): void {
         const s = slotOf(this.#st, body, 'setMask');
         checkMask(mask, 'mask');
+        // The cached transforms of an edited mask would still hold its old pixels.
+        if (this.#st.source[s] === mask) this.#st.transforms.forget(mask);
         this.#st.source[s] = mask;
         placeSlot(this.#st, s);
     }
