@@ -439,3 +439,25 @@ testKernels('deltas: most of the raster changed gives a full snapshot; snapshotC
     assert.equal(got.buffer, out.buffer);
     assert.throws(() => r.snapshotChanges([] as never), /^TypeError: out must be a Uint8Array, got Array/);
 });
+
+test('isDelta tells a delta (restores onto its base only) from the full snapshot snapshotChanges falls back to', () => {
+    const r = new CollisionRaster(256, 64), m = new Mask(4, 4, true);
+    r.stamp(new Mask(256, 32, true), 0, 32, { id: 1 });        // ground: a full snapshot holds it, a delta need not
+    const first = r.snapshotChanges();                         // no base yet: a full snapshot
+    assert.equal(CollisionRaster.isDelta(first), false);
+    r.stamp(m, 10, 10, { id: 3 });
+    const delta = r.snapshotChanges();
+    assert.equal(CollisionRaster.isDelta(delta), true);
+    assert.ok(delta.length < first.length);
+    r.stamp(new Mask(256, 64, true), 0, 0);                    // everything changed: no smaller as a delta
+    const whole = r.snapshotChanges();
+    assert.equal(CollisionRaster.isDelta(whole), false);
+    // The full one restores from any state, the delta only onto its base.
+    r.restore(first).restore(delta);
+    assert.equal(r.hits(m, 10, 10).join(), '3');
+    assert.equal(r.hits(m, 10, 40).join(), '1');
+    r.restore(whole);
+    assert.throws(() => r.restore(delta), /^Error: /);
+    assert.equal(CollisionRaster.isDelta(new Uint8Array(2)), false);
+    assert.throws(() => CollisionRaster.isDelta('HMRD' as never), /^TypeError: bytes must be a Uint8Array/);
+});

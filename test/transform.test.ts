@@ -184,3 +184,16 @@ test('rotated fixtures give the recorded pixels (no engine-dependent math)', asy
     }
     assert.deepEqual(got, GOLDEN);
 });
+
+test('TransformCache.forget drops the transforms of a mask, made anew from its pixels now; a non-mask is a TypeError', () => {
+    const cache = new TransformCache(), m = new Mask(6, 6, true);
+    const before = cache.get(m, Math.PI / 3, 1, 1, false, false);
+    assert.equal(cache.get(m, Math.PI / 3, 1, 1, false, false), before, 'cached');
+    m.clear().set(0, 0);
+    assert.equal(cache.get(m, Math.PI / 3, 1, 1, false, false), before, 'still the old copy until forget()');
+    cache.forget(m);
+    const after = cache.get(m, Math.PI / 3, 1, 1, false, false);
+    assert.equal(after.mask.count(), transformMask(m, { angle: Math.PI / 3 }).mask.count());
+    assert.ok(after.mask.count() < before.mask.count());
+    assert.throws(() => cache.forget(null as never), /^TypeError: mask must be a Mask/);
+});

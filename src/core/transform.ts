@@ -128,6 +128,7 @@ export class TransformCache {
 
     /** Drops the cached transforms of `mask`: call it after changing the mask's pixels (they are made anew on demand). */
     forget(mask: Mask): void {
+        checkMask(mask, 'mask');
         this.cache.delete(mask);
     }
 

@@ -11,7 +11,7 @@ import { checkId, checkLayer, checkLayers, checkOptions, checkPoints } from './c
 import { castPlanes, type RasterRayHit } from '../rays/ray.js';
 import { MAX_LAYERS } from '../base/limits.js';
 import { SnapshotWriter } from '../base/snapshot.js';
-import { readRaster, writeChanges, writeRaster, type RasterState } from './snapshot.js';
+import { DELTA_MAGIC, readRaster, writeChanges, writeRaster, type RasterState } from './snapshot.js';
 import { RasterChanges } from './changes.js';
 
 /** Options of {@link CollisionRaster}. */
@@ -172,6 +172,16 @@ export class CollisionRaster {
         this.inked.fill(false);
         this.rebase();
         return this;
+    }
+
+    /**
+     * Whether `bytes` are a delta from {@link snapshotChanges}, which restores only onto its base, rather than a full
+     * snapshot, which restores from any state (`snapshotChanges` returns one when there is no base or a delta would
+     * be no smaller): a rollback ring can treat those as keyframes.
+     */
+    static isDelta(bytes: Uint8Array): boolean {
+        if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array from snapshot() or snapshotChanges(), got ${describe(bytes)}.`);
+        return bytes.length >= 4 && ((bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24) >>> 0) === DELTA_MAGIC;
     }
 
     // The raster's state is now the base of the next delta.

@@ -187,12 +187,10 @@ export function hashWorld<T>(st: WorldState<T>, t: SnapshotTables<T>): number {
     const px = st.posX, py = st.posY;
     for (let k = 0; k < n; k++) h = hashF64(h, px[order[k]]);
     for (let k = 0; k < n; k++) h = hashF64(h, py[order[k]]);
-    const cols = [st.cat, st.colw, st.grp, st.flags];
-    for (let c = 0; c < 4; c++) {
-        const col = cols[c];
-        if (c > 0 && odd) h = hashWord(h, 0);
-        for (let k = 0; k < n; k++) h = hashWord(h, col[order[k]]);
-    }
+    h = hashColumn(h, st.cat, order, n);
+    h = hashColumn(odd ? hashWord(h, 0) : h, st.colw, order, n);
+    h = hashColumn(odd ? hashWord(h, 0) : h, st.grp, order, n);
+    h = hashColumn(odd ? hashWord(h, 0) : h, st.flags, order, n);
     h = hashWord(h, nt);
     for (let k = 0; k < n; k++) {
         if (ident[order[k]] === 1) continue;
@@ -204,6 +202,12 @@ export function hashWorld<T>(st: WorldState<T>, t: SnapshotTables<T>): number {
     h = hashWord(h, np);
     for (let k = 0; k < pa.length; k++) if (pa[k].slot >= 0 && pb[k].slot >= 0) h = hashF64(hashF64(h, pa[k].id), pb[k].id);
     return hashEnd(h);
+}
+
+// The hash state after col[order[0..n)] as 32-bit words.
+function hashColumn(h: number, col: Int32Array, order: Int32Array, n: number): number {
+    for (let k = 0; k < n; k++) h = hashWord(h, col[order[k]]);
+    return h;
 }
 
 // A mask's name in a hash: its size and words, hashed once per hash() call.
