@@ -11,13 +11,16 @@ import { build, type Metafile } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-// Limits in gzipped bytes, set a little above the size measured when they were set (see CHANGELOG.md). The
-// issue's goal for `import { Mask }` is 10 KB: not met, see docs/performance.md. The World is 25.6 KB without its
+// Limits in gzipped bytes (see CHANGELOG.md). `import { Mask }` may not pass 12 KB, the project's line (12,281
+// bytes when it was set: the pair queries' content boxes took 430 bytes, paid for by folding the JS kernels'
+// right-edge loops into their two-word loops and dropping their strip pairs); the issue's older goal of 10 KB
+// is not met, see docs/performance.md. The World is 25.6 KB without its
 // methods snapshot/restore/hash (about 6 KB: the format's checks and messages, a restore that refuses any corrupt
 // field before it changes anything, a snapshot written in slot order and a hash in id order, restore's fast path
 // for moves only), the deterministic sine and cosine (1 KB) and moveAndSlide with riders (3 KB: the movement
-// rules come with it); methods cannot be tree-shaken.
-const MASK_LIMIT = 12_200, WORLD_LIMIT = 37_000;
+// rules come with it); methods cannot be tree-shaken. The World's limit sits a little above its size (37.0 KB
+// with the content boxes).
+const MASK_LIMIT = 12 * 1024, WORLD_LIMIT = 37_400;
 
 interface Size { min: number; gz: number; inputs: string[] }
 

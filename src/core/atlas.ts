@@ -208,7 +208,7 @@ export class MaskAtlas {
         for (const b of boxes) names.push(enc.encode(b.box.name));
         let stringBytes = 0, wordCount = 0;
         for (const s of names) stringBytes += s.length;
-        for (const f of this.list) wordCount += f.mask.words.length;
+        for (const f of this.list) wordCount += f.mask._words.length;
         const F = this.list.length, T = this.tagList.length, B = boxes.length;
         const wordsAt = HEADER + FRAME * F + TAG * T + BOX * B + pad4(stringBytes);
         const v2 = this.list.some(f => f.polygons !== undefined || f.pieces !== undefined);
@@ -253,9 +253,9 @@ export class MaskAtlas {
         if (LITTLE) {
             const words = new Uint32Array(out.buffer, wordsAt, wordCount);
             let w = 0;
-            for (const f of this.list) { words.set(f.mask.words, w); w += f.mask.words.length; }
+            for (const f of this.list) { words.set(f.mask._words, w); w += f.mask._words.length; }
         } else {
-            for (const f of this.list) for (const word of f.mask.words) { dv.setUint32(p, word, true); p += 4; }
+            for (const f of this.list) for (const word of f.mask._words) { dv.setUint32(p, word, true); p += 4; }
         }
         if (v2) {
             p = polyAt;

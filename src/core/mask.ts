@@ -1,5 +1,6 @@
 import { lastWordMask, popcnt } from '../base/bits.js';
 import { checkCoord, checkSize, describe, MAX_WORDS } from '../base/check.js';
+import { contentBox } from '../kernels/content-box.js';
 import { clip, JS, newClip, pick, pickFor, pickWasm, WASM, type Clip } from '../kernels/kernels.js';
 import { buffer, generation, K, wasmOn } from '../kernels/memory.js';
 import { allocMask, freeMask, holdMask, noteJsMask, type MaskHolding } from '../kernels/storage.js';
@@ -53,6 +54,18 @@ export function keepAlive(m: Mask, message: string): void {
 // Clip scratch of the pair calls (each fills it, then passes it to the kernel; nothing reads it later).
 const C: Clip = newClip();
 
+// Pair queries on clips of at least this many words clip to the boxes: below it a scan ends about as soon.
+const BOX_MIN_WORDS = 256;
+
+// Narrows clip c to box b (x0, y0, x1, y1) placed at (dx, dy), when b is known.
+function narrow(c: Clip, b: Int32Array | null, dx: number, dy: number): void {
+    if (b === null) return;
+    c.x0 = Math.max(c.x0, b[0] + dx);
+    c.y0 = Math.max(c.y0, b[1] + dy);
+    c.x1 = Math.min(c.x1, b[2] + dx);
+    c.y1 = Math.min(c.y1, b[3] + dy);
+}
+
 /**
  * A 1-bit-per-pixel collision mask.
  *
@@ -83,6 +96,11 @@ export class Mask {
     // The memory generation #words was made in (a plain WebAssembly memory detaches its views when it grows);
     // STALE before the first view, DISPOSED once disposed.
     #gen: number = STALE;
+    // What the mask knows of the box of its set pixels, #bounds (see contentBox): 0 nothing (no large query
+    // since its last change), 1 asked once (the next large query computes it, so a mask changed before every
+    // query never pays for it), 2 the box; −1 never (words adopted by Mask.fromWords, written unseen).
+    #box = 0;
+    #bounds: Int32Array | null = null;
 
     /** Creates an empty (or, with `filled`, a full) mask of `width` × `height` pixels. */
     constructor(width: number, height: number, filled?: boolean);
@@ -103,6 +121,7 @@ export class Mask {
         // typeof, not instanceof Init: instanceof is a generic builtin call, a fifth of a small mask's creation.
         if (typeof filled === 'object' && filled.words !== null) {
             this.#words = filled.words;
+            this.#box = -1;
             if (wasmOn) this.#ref = noteJsMask(this);
             return;
         }
@@ -136,9 +155,17 @@ export class Mask {
     /**
      * Packed bits, `strips * height` words; see the class comment for the layout. A view into shared
      * memory: read it again after creating masks (growing WebAssembly memory may replace it), copy it
-     * (`words.slice()`) to keep or transfer it, and keep the mask alive while you use it.
+     * (`words.slice()`) to keep or transfer it, and keep the mask alive while you use it. Reading it tells
+     * the mask its pixels may change (pair queries keep the box of its set pixels until then), so write
+     * through a view read after the mask's last pair query, never through one kept from before it.
      */
     get words(): Uint32Array {
+        this._touch();
+        return this._words;
+    }
+
+    /** @internal The words, for reading (kernels, rays, queries): unlike `words`, keeps what the mask knows of its pixels. */
+    get _words(): Uint32Array {
         if (this.#gen !== generation) this.#refresh();
         // An adopted array whose buffer was transferred (postMessage, structuredClone) reads as empty: an
         // Error rather than a mask that silently lost its pixels.
@@ -146,6 +173,11 @@ export class Mask {
             throw new Error(`${this} lost its words: the array given to Mask.fromWords was detached (its buffer was transferred). Pass words.slice() to Mask.fromWords to keep a copy.`);
         }
         return this.#words;
+    }
+
+    /** @internal Tells the mask its pixels changed: every kernel that writes a mask calls it. */
+    _touch(): void {
+        if (this.#box > 0) this.#box = 0;
     }
 
     // A new view after the WebAssembly memory grew (the old one is detached); throws once disposed.
@@ -230,7 +262,7 @@ export class Mask {
     /** Rows of `#` and `.` joined by newlines (for tests and debugging: at most 2^27 characters, a RangeError beyond). */
     toText(): string {
         this.#live();
-        return wordsToText(this.words, this.width, this.height);
+        return wordsToText(this._words, this.width, this.height);
     }
 
     /** Whether pixel (x, y) is set; coordinates are floored, and anything outside the mask is clear. */
@@ -282,7 +314,7 @@ export class Mask {
 
     /** Number of set pixels. */
     count(): number {
-        const words = this.words;
+        const words = this._words;
         let n = 0;
         for (let i = 0; i < words.length; i++) n += popcnt(words[i]);
         return n;
@@ -293,7 +325,7 @@ export class Mask {
         this.#live();
         const m = new Mask(this.width, this.height, UNZEROED);
         if (m._ptr >= 0 && this._ptr >= 0) K.copy32(m._ptr, this._ptr, m.strips * m.height);
-        else m.words.set(this.words);
+        else m.words.set(this._words);
         return m;
     }
 
@@ -301,7 +333,7 @@ export class Mask {
     equals(other: Mask): boolean {
         checkMask(other);
         if (other.width !== this.width || other.height !== this.height) return false;
-        const a = this.words, b = other.words;
+        const a = this._words, b = other._words;
         for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
         return true;
     }
@@ -314,19 +346,19 @@ export class Mask {
     overlap(other: Mask, dx: number, dy: number, out?: Point): Point | null {
         if (out === undefined) out = { x: 0, y: 0 };
         else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
-        if (!this.#clip(other, dx, dy)) return null;
+        if (!this.#pairClip(other, dx, dy)) return null;
         return (pickWasm(this, other) ? WASM.first(this, other, C, out) : JS.first(this, other, C, out)) ? out : null;
     }
 
     /** Whether any pixel is set in both masks with `other`'s top-left at (dx, dy); stops at the first overlapping word. */
     overlaps(other: Mask, dx: number, dy: number): boolean {
-        if (!this.#clip(other, dx, dy)) return false;
+        if (!this.#pairClip(other, dx, dy)) return false;
         return pickWasm(this, other) ? WASM.any(this, other, C) : JS.any(this, other, C);
     }
 
     /** Number of pixels set in both masks with `other`'s top-left at (dx, dy). */
     overlapArea(other: Mask, dx: number, dy: number): number {
-        if (!this.#clip(other, dx, dy)) return 0;
+        if (!this.#pairClip(other, dx, dy)) return 0;
         return pickWasm(this, other) ? WASM.area(this, other, C) : JS.area(this, other, C);
     }
 
@@ -336,7 +368,7 @@ export class Mask {
      */
     overlapMask(other: Mask, dx: number, dy: number, out?: Mask): Mask {
         if (out === undefined) {
-            const hit = this.#clip(other, dx, dy);
+            const hit = this.#pairClip(other, dx, dy);
             // Every word of the new mask is written below: the clip's by the kernel, the rest zeroed, so it needs no clearing first.
             const m = new Mask(this.width, this.height, UNZEROED);
             this.#and(other, m, hit);
@@ -346,12 +378,11 @@ export class Mask {
         if (out.width !== this.width || out.height !== this.height) {
             throw new RangeError(`out is ${out.width}x${out.height}, expected ${this.width}x${this.height} (this mask's size).`);
         }
-        const hit = this.#clip(other, dx, dy);
+        const hit = this.#pairClip(other, dx, dy);
         if (out === other) {
             // The kernel would overwrite `other` while still reading it shifted: go through a temporary.
             const t = this.overlapMask(other, dx, dy);
-            if (out._ptr >= 0 && t._ptr >= 0) K.copy32(out._ptr, t._ptr, out.strips * out.height);
-            else out.words.set(t.words);
+            out.clear().draw(t, 0, 0);
             t.dispose();
             return out;
         }
@@ -387,10 +418,8 @@ export class Mask {
     // kernels would otherwise read rows they have already changed.
     #selfOp(dx: number, dy: number, erase: boolean): this {
         const copy = this.clone();
-        clip(this.width, this.height, copy.width, copy.height, Math.floor(dx), Math.floor(dy), C);
-        const k = pick(this, copy, C);
-        if (erase) k.andNot(this, copy, C);
-        else k.or(this, copy, C);
+        if (erase) this.erase(copy, dx, dy);
+        else this.draw(copy, dx, dy);
         copy.dispose();
         return this;
     }
@@ -407,6 +436,30 @@ export class Mask {
             dy = checkCoord('dy', dy);
         }
         return clip(this.width, this.height, other.width, other.height, dx, dy, C);
+    }
+
+    // #clip for the pair queries, then, on a large clip, C narrowed to the boxes of both masks' set pixels
+    // where they are known (the kernels scan only where both have pixels); false when nothing can overlap.
+    #pairClip(other: Mask, dx: number, dy: number): boolean {
+        const c = C;
+        if (!this.#clip(other, dx, dy)) return false;
+        if ((c.y1 - c.y0) * (((c.x1 - 1) >> 5) - (c.x0 >> 5) + 1) < BOX_MIN_WORDS) return true;
+        narrow(c, this.#boxOf(), 0, 0);
+        narrow(c, other.#boxOf(), c.dx, c.dy);
+        return c.x0 < c.x1 && c.y0 < c.y1;
+    }
+
+    // The box of the set pixels (see contentBox), or null while unknown: computed on the second large query since the last change.
+    #boxOf(): Int32Array | null {
+        if (this.#box !== 2) {
+            if (this.#box !== 1) {
+                if (this.#box === 0) this.#box = 1;
+                return null;
+            }
+            contentBox(this._words, this.height, this.strips, this.#bounds ??= new Int32Array(4));
+            this.#box = 2;
+        }
+        return this.#bounds;
     }
 
     // Throws once disposed.
@@ -447,5 +500,5 @@ export function checkMask(m: unknown, name = 'other'): asserts m is Mask {
 
 /** @internal Unchecked bit read; callers guarantee 0 <= x < width, 0 <= y < height. */
 export function getBit(m: Mask, x: number, y: number): boolean {
-    return ((m.words[(x >>> 5) * m.height + y] >>> (x & 31)) & 1) !== 0;
+    return ((m._words[(x >>> 5) * m.height + y] >>> (x & 31)) & 1) !== 0;
 }

@@ -33,7 +33,7 @@ export function boundingRect(mask: Mask): Rect | null {
 export function boundingRects(mask: Mask): Rect[] {
     checkMask(mask, 'mask');
     const m = mask;
-    const runs = labelRuns(m.words, m.width, m.height);
+    const runs = labelRuns(m._words, m.width, m.height);
     const rects: Rect[] = [];
     const maxX: number[] = [];
     for (let r = 0; r < runs.count; r++) {
@@ -129,7 +129,7 @@ export function connectedComponent(mask: Mask, x?: number, y?: number): Mask {
     checkMask(mask, 'mask');
     const m = mask;
     const out = new Mask(m.width, m.height);
-    const runs = labelRuns(m.words, m.width, m.height);
+    const runs = labelRuns(m._words, m.width, m.height);
     if (runs.count === 0) {
         if (x !== undefined || y !== undefined) checkInside(m, x, y);
         return out;
@@ -160,7 +160,7 @@ export function connectedComponents(mask: Mask, minArea = 0): Mask[] {
     checkMask(mask, 'mask');
     const m = mask;
     checkInt('minArea', minArea, -(2 ** 53), 2 ** 53);
-    const runs = labelRuns(m.words, m.width, m.height);
+    const runs = labelRuns(m._words, m.width, m.height);
     const area = new Float64Array(runs.components);
     for (let r = 0; r < runs.count; r++) area[runs.label[r]] += runs.x1[r] - runs.x0[r];
     const masks: (Mask | null)[] = [];

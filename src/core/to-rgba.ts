@@ -8,5 +8,5 @@ import { wordsToRGBA, type RGBAColors } from './rgba.js';
  */
 export function toRGBA(mask: Mask, options: RGBAColors = {}, out?: Uint8ClampedArray | Uint8Array): Uint8ClampedArray | Uint8Array {
     checkMask(mask, 'mask');
-    return wordsToRGBA(mask.words, mask.width, mask.height, options, out);
+    return wordsToRGBA(mask._words, mask.width, mask.height, options, out);
 }

@@ -72,7 +72,7 @@ function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX:
     const dw = Math.max(0, Math.ceil(cx + ex - 1e-9) - ox), dh = Math.max(0, Math.ceil(cy + ey - 1e-9) - oy);
     if (w === 0 || h === 0) return { mask: new Mask(0, 0), x: 0, y: 0 };
     const out = new Mask(dw, dh);
-    const src = mask.words, dst = out.words;
+    const src = mask._words, dst = out.words;
     // Inverse map of a destination offset (qx, qy) from the centre: u = (cos qx + sin qy) / sx,
     // v = (−sin qx + cos qy) / sy; stepping one pixel right adds a constant, so two adds per pixel.
     const ux = cos / sx, vx = -sin / sy, uy = sin / sx, vy = cos / sy;
@@ -164,7 +164,7 @@ export function scale(m: Mask, width: number, height: number): Mask {
     checkSize('scale height', height);
     const out = new Mask(width, height);
     if (m.width === 0 || m.height === 0 || width === 0) return out;
-    const sw = m.width, sh = m.height, src = m.words, dst = out.words, strips = out.strips;
+    const sw = m.width, sh = m.height, src = m._words, dst = out.words, strips = out.strips;
     const mapX = new Int32Array(width);
     for (let x = 0; x < width; x++) mapX[x] = Math.floor(x * sw / width);
     let prevSy = -1;

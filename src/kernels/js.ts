@@ -3,10 +3,13 @@
 //
 // A's strip s meets B's strip bs = o >> 5 shifted right by sh = o & 31 (o = 32s − dx) ORed with strip
 // bs + 1 shifted left by 32 − sh (see kernels.ts). sh is the same for every strip of a call, so each
-// strip takes one of four loops: aligned (sh = 0: B's word as it is), left edge (bs = −1: only strip 0,
-// shifted left), right edge (no strip bs + 1: only strip bs, shifted right) and two-word.
+// strip is one of four kinds: aligned (sh = 0: B's word as it is), left edge (bs = −1: only strip 0,
+// shifted left), right edge (no strip bs + 1: only strip bs, shifted right) and two-word. The right edge
+// runs the two-word loop with its second word multiplied by 0 (one strip a call, one more read a row) except
+// in overlapArea, where its own loop measured 7% faster; the bytes saved pay for the pair queries' content
+// boxes in the 12 KB of `import { Mask }`.
 //
-// The four loops together are measured 1.15-1.7x faster than one loop per strip. How they are written:
+// Loops per kind are measured 1.15-1.7x faster than one loop per strip. How they are written:
 // - One index per row (A's), B's rows at fixed distances from it, index arithmetic `| 0`: a truncated
 //   add has no overflow check, which TurboFan keeps on every `i + 1` otherwise (measured 11% faster).
 // - The left shift is a multiply, Math.imul(x, 1 << ls): x86 shifts by a variable count need it in cl,
@@ -14,9 +17,8 @@
 //   (measured 11% faster).
 // - Words shifted right are read `B[j] | 0`: a Uint32Array word of 2^31 or more into `>>>` otherwise
 //   deoptimizes the loop ("lost precision") into code about 2x slower.
-// - Two A strips at a time against three B strips read the middle B word once (3 -> 2.5 loads a word;
-//   measured 4-7% faster).
-// - Not taken: four strips at a time (3-7% faster than pairs, not worth one more loop); row-major order
+// - Not taken: two A strips at a time against three B strips, reading the middle B word once (3 -> 2.5
+//   loads a word, 3% faster in the compiled kernel: not worth its bundle bytes); row-major order
 //   (all strips of a row, carrying the shared B word) is slower (strides of a strip height, short inner loops).
 // Once any ArrayBuffer has been detached in the process (a transfer, a plain WebAssembly memory growing),
 // V8 checks every typed-array access for it, and these loops take ~25% longer.
@@ -50,20 +52,9 @@ function rowL(A: Uint32Array, B: Uint32Array, i: number, iEnd: number, d: number
     return -1;
 }
 
-// Right edge: B's row at i + d shifted right by sh.
-function rowR(A: Uint32Array, B: Uint32Array, i: number, iEnd: number, d: number, sh: number): number {
-    for (const i4 = (iEnd - 3) | 0; i < i4; i = (i + 4) | 0) {
-        const j = (i + d) | 0;
-        if (((A[i] & ((B[j] | 0) >>> sh)) | (A[(i + 1) | 0] & ((B[(j + 1) | 0] | 0) >>> sh)) |
-            (A[(i + 2) | 0] & ((B[(j + 2) | 0] | 0) >>> sh)) | (A[(i + 3) | 0] & ((B[(j + 3) | 0] | 0) >>> sh))) !== 0) break;
-    }
-    for (; i < iEnd; i = (i + 1) | 0) if ((A[i] & ((B[(i + d) | 0] | 0) >>> sh)) !== 0) return i;
-    return -1;
-}
-
-// Two words: B's rows at i + d (shifted right by sh) and i + d + bh (times m = 2^(32 − sh)).
-function row2(A: Uint32Array, B: Uint32Array, i: number, iEnd: number, d: number, bh: number, sh: number): number {
-    const m = 1 << (32 - sh), e = (d + bh) | 0;
+// Two words: B's rows at i + d (shifted right by sh) and i + e (times m = 2^(32 − sh)). The right edge is
+// m = 0, e = d: one more read a row on one strip, where a loop of its own cost bundle bytes.
+function row2(A: Uint32Array, B: Uint32Array, i: number, iEnd: number, d: number, e: number, sh: number, m: number): number {
     for (const i4 = (iEnd - 3) | 0; i < i4; i = (i + 4) | 0) {
         const j = (i + d) | 0, k = (i + e) | 0;
         if (((A[i] & (((B[j] | 0) >>> sh) | Math.imul(B[k], m))) | (A[(i + 1) | 0] & (((B[(j + 1) | 0] | 0) >>> sh) | Math.imul(B[(k + 1) | 0], m))) |
@@ -71,22 +62,6 @@ function row2(A: Uint32Array, B: Uint32Array, i: number, iEnd: number, d: number
             (A[(i + 3) | 0] & (((B[(j + 3) | 0] | 0) >>> sh) | Math.imul(B[(k + 3) | 0], m)))) !== 0) break;
     }
     for (; i < iEnd; i = (i + 1) | 0) if ((A[i] & (((B[(i + d) | 0] | 0) >>> sh) | Math.imul(B[(i + e) | 0], m))) !== 0) return i;
-    return -1;
-}
-
-// Two-word strips s and s + 1 (A's rows at i and i + ah) against B's strips bs..bs + 2, the middle one
-// read once for both; two rows at a time. Returns strip s's index of the first row where either hits.
-function rowPair(A: Uint32Array, B: Uint32Array, i: number, iEnd: number, ah: number, d: number, bh: number, sh: number): number {
-    const m = 1 << (32 - sh), e = (d + bh) | 0, f = (e + bh - ah) | 0;
-    for (const i2 = (iEnd - 1) | 0; i < i2; i = (i + 2) | 0) {
-        const p = (i + ah) | 0, i1 = (i + 1) | 0, p1 = (p + 1) | 0, b0 = B[(i + e) | 0] | 0, b1 = B[(i1 + e) | 0] | 0;
-        if (((A[i] & (((B[(i + d) | 0] | 0) >>> sh) | Math.imul(b0, m))) | (A[p] & ((b0 >>> sh) | Math.imul(B[(p + f) | 0], m))) |
-            (A[i1] & (((B[(i1 + d) | 0] | 0) >>> sh) | Math.imul(b1, m))) | (A[p1] & ((b1 >>> sh) | Math.imul(B[(p1 + f) | 0], m)))) !== 0) break;
-    }
-    for (; i < iEnd; i = (i + 1) | 0) {
-        const p = (i + ah) | 0, b0 = B[(i + e) | 0] | 0;
-        if (((A[i] & (((B[(i + d) | 0] | 0) >>> sh) | Math.imul(b0, m))) | (A[p] & ((b0 >>> sh) | Math.imul(B[(p + f) | 0], m)))) !== 0) return i;
-    }
     return -1;
 }
 
@@ -109,7 +84,7 @@ function kindOf(bs: number, sh: number, bStrips: number): number {
 // With `stopAtAny`, true at the first strip that hits.
 let hitY = 0, hitX = 0;
 function bandHit(a: MaskWords, b: MaskWords, c: Clip, yb: number, ye: number, stopAtAny: boolean): boolean {
-    const A = a.words, B = b.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
+    const A = a._words, B = b._words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
     const n0 = yb - c.dy, sh = (-dx) & 31, m = 1 << (32 - sh), sEnd = (c.x1 - 1) >> 5;
     let yEnd = ye, found = false;
     // A hit in the band's first row ends it: no later strip can be above it.
@@ -117,18 +92,13 @@ function bandHit(a: MaskWords, b: MaskWords, c: Clip, yb: number, ye: number, st
         const bs = ((s << 5) - dx) >> 5, kind = kindOf(bs, sh, bStrips), i = s * ah + yb, iEnd = i + yEnd - yb;
         // B's index of A's row i: strip bs's row, strip 0's on the left edge (bs = −1).
         const d = bs * bh + n0 - i + (kind === 1 ? bh : 0);
-        const pair = kind === 3 && s < sEnd && bs + 2 < bStrips;
-        const r = kind === 0 ? row0(A, B, i, iEnd, d) : kind === 1 ? rowL(A, B, i, iEnd, d, m) : kind === 2 ? rowR(A, B, i, iEnd, d, sh)
-            : pair ? rowPair(A, B, i, iEnd, ah, d, bh, sh) : row2(A, B, i, iEnd, d, bh, sh);
+        const r = kind === 0 ? row0(A, B, i, iEnd, d) : kind === 1 ? rowL(A, B, i, iEnd, d, m) : kind === 2 ? row2(A, B, i, iEnd, d, d, sh, 0) : row2(A, B, i, iEnd, d, d + bh, sh, m);
         if (r >= 0) {
             if (stopAtAny) return true;
-            let w = A[r] & bWord(B, r + d, bh, sh, kind), x = s << 5;
-            if (w === 0) { w = A[r + ah] & bWord(B, r + d + bh, bh, sh, 3); x += 32; }
             yEnd = r - i + yb;
-            hitY = yEnd; hitX = x + ctz(w);
+            hitY = yEnd; hitX = (s << 5) + ctz(A[r] & bWord(B, r + d, bh, sh, kind));
             found = true;
         }
-        if (pair) s++;
     }
     return found;
 }
@@ -197,11 +167,10 @@ function andRun(A: Uint32Array, B: Uint32Array, C: Uint32Array, i: number, iEnd:
     } else if (kind === 1) {
         const m = 1 << (32 - sh);
         for (; i < iEnd; i = (i + 1) | 0) C[i] = A[i] & Math.imul(B[(i + d) | 0], m);
-    } else if (kind === 2) {
-        for (; i < iEnd; i = (i + 1) | 0) C[i] = A[i] & ((B[(i + d) | 0] | 0) >>> sh);
     } else {
         // Four rows an iteration (this kernel alone): measured 1.17x faster (strip pairs measured no better).
-        const m = 1 << (32 - sh), e = (d + bh) | 0;
+        // The right edge (kind 2) as two words with m = 0, e = d (see row2).
+        const m = kind === 2 ? 0 : 1 << (32 - sh), e = kind === 2 ? d : (d + bh) | 0;
         for (const i4 = (iEnd - 3) | 0; i < i4; i = (i + 4) | 0) {
             const j = (i + d) | 0, k = (i + e) | 0;
             C[i] = A[i] & (((B[j] | 0) >>> sh) | Math.imul(B[k], m));
@@ -219,7 +188,7 @@ function zero(C: Uint32Array, from: number, to: number): void {
     else for (; from < to; from = (from + 1) | 0) C[from] = 0;
 }
 
-/** The kernels in plain JavaScript, on `mask.words`. */
+/** The kernels in plain JavaScript, on `mask._words`. */
 export const JS: Kernels = {
     any(a, b, c) {
         return bandHit(a, b, c, c.y0, c.y1, true);
@@ -245,7 +214,7 @@ export const JS: Kernels = {
     },
 
     area(a, b, c) {
-        const A = a.words, B = b.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
+        const A = a._words, B = b._words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
         const rows = c.y1 - c.y0, n0 = c.y0 - c.dy, sh = (-dx) & 31;
         let n = 0;
         for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
@@ -257,7 +226,8 @@ export const JS: Kernels = {
 
     // Zeros go between one strip's rows y1.. and the next strip's rows ..y0 (the strip layout).
     and(a, b, c, out) {
-        const A = a.words, B = b.words, C = out.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
+        const A = a._words, B = b._words, C = out._words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
+        out._touch();
         const rows = c.y1 - c.y0, n0 = c.y0 - c.dy, sh = (-dx) & 31;
         let z = 0;
         for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
@@ -278,11 +248,13 @@ export const JS: Kernels = {
     },
 
     fill(m, from, to, value) {
-        m.words.fill(value, from, to);
+        m._words.fill(value, from, to);
+        m._touch();
     },
 
     rgba(m, data, op, key, t) {
-        const { words, strips, width, height } = m;
+        const { _words: words, strips, width, height } = m;
+        m._touch();
         const kr = key & 255, kg = (key >>> 8) & 255, kb = (key >>> 16) & 255;
         for (let y = 0; y < height; y++) {
             let p = y * width * 4;
@@ -306,39 +278,39 @@ export const JS: Kernels = {
 // op 1: A |= B (padding kept clear); op 2: A &= ~B. The four loop kinds as in andRun; `keep` masks
 // A's last strip, where B shifted right could reach the padding past A's width.
 function combineJS(a: MaskWords, b: MaskWords, c: Clip, op: number): void {
-    const A = a.words, B = b.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
+    a._touch();
+    const A = a._words, B = b._words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
     const rows = c.y1 - c.y0, n0 = c.y0 - c.dy, sh = (-dx) & 31, m = 1 << (32 - sh), lastStrip = a.strips - 1, edge = lastWordMask(a.width);
     for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
         const bs = ((s << 5) - dx) >> 5, kind = kindOf(bs, sh, bStrips), keep = s === lastStrip ? edge : -1;
         let i = s * ah + c.y0;
-        const iEnd = i + rows, d = bs * bh + n0 - i + (kind === 1 ? bh : 0), e = d + bh;
+        // The right edge (kind 2) as two words with m = 0, e = d (see row2).
+        const iEnd = i + rows, d = bs * bh + n0 - i + (kind === 1 ? bh : 0), e = kind === 2 ? d : d + bh, m2 = kind === 2 ? 0 : m;
         if (op === 1) {
             if (kind === 0) for (; i < iEnd; i = (i + 1) | 0) A[i] |= B[(i + d) | 0] & keep;
             else if (kind === 1) for (; i < iEnd; i = (i + 1) | 0) A[i] |= Math.imul(B[(i + d) | 0], m) & keep;
-            else if (kind === 2) for (; i < iEnd; i = (i + 1) | 0) A[i] |= ((B[(i + d) | 0] | 0) >>> sh) & keep;
             else {
                 for (const i4 = (iEnd - 3) | 0; i < i4; i = (i + 4) | 0) {
                     const j = (i + d) | 0, k = (i + e) | 0;
-                    A[i] |= (((B[j] | 0) >>> sh) | Math.imul(B[k], m)) & keep;
-                    A[(i + 1) | 0] |= (((B[(j + 1) | 0] | 0) >>> sh) | Math.imul(B[(k + 1) | 0], m)) & keep;
-                    A[(i + 2) | 0] |= (((B[(j + 2) | 0] | 0) >>> sh) | Math.imul(B[(k + 2) | 0], m)) & keep;
-                    A[(i + 3) | 0] |= (((B[(j + 3) | 0] | 0) >>> sh) | Math.imul(B[(k + 3) | 0], m)) & keep;
+                    A[i] |= (((B[j] | 0) >>> sh) | Math.imul(B[k], m2)) & keep;
+                    A[(i + 1) | 0] |= (((B[(j + 1) | 0] | 0) >>> sh) | Math.imul(B[(k + 1) | 0], m2)) & keep;
+                    A[(i + 2) | 0] |= (((B[(j + 2) | 0] | 0) >>> sh) | Math.imul(B[(k + 2) | 0], m2)) & keep;
+                    A[(i + 3) | 0] |= (((B[(j + 3) | 0] | 0) >>> sh) | Math.imul(B[(k + 3) | 0], m2)) & keep;
                 }
-                for (; i < iEnd; i = (i + 1) | 0) A[i] |= (((B[(i + d) | 0] | 0) >>> sh) | Math.imul(B[(i + e) | 0], m)) & keep;
+                for (; i < iEnd; i = (i + 1) | 0) A[i] |= (((B[(i + d) | 0] | 0) >>> sh) | Math.imul(B[(i + e) | 0], m2)) & keep;
             }
         } else {
             if (kind === 0) for (; i < iEnd; i = (i + 1) | 0) A[i] &= ~B[(i + d) | 0];
             else if (kind === 1) for (; i < iEnd; i = (i + 1) | 0) A[i] &= ~Math.imul(B[(i + d) | 0], m);
-            else if (kind === 2) for (; i < iEnd; i = (i + 1) | 0) A[i] &= ~((B[(i + d) | 0] | 0) >>> sh);
             else {
                 for (const i4 = (iEnd - 3) | 0; i < i4; i = (i + 4) | 0) {
                     const j = (i + d) | 0, k = (i + e) | 0;
-                    A[i] &= ~(((B[j] | 0) >>> sh) | Math.imul(B[k], m));
-                    A[(i + 1) | 0] &= ~(((B[(j + 1) | 0] | 0) >>> sh) | Math.imul(B[(k + 1) | 0], m));
-                    A[(i + 2) | 0] &= ~(((B[(j + 2) | 0] | 0) >>> sh) | Math.imul(B[(k + 2) | 0], m));
-                    A[(i + 3) | 0] &= ~(((B[(j + 3) | 0] | 0) >>> sh) | Math.imul(B[(k + 3) | 0], m));
+                    A[i] &= ~(((B[j] | 0) >>> sh) | Math.imul(B[k], m2));
+                    A[(i + 1) | 0] &= ~(((B[(j + 1) | 0] | 0) >>> sh) | Math.imul(B[(k + 1) | 0], m2));
+                    A[(i + 2) | 0] &= ~(((B[(j + 2) | 0] | 0) >>> sh) | Math.imul(B[(k + 2) | 0], m2));
+                    A[(i + 3) | 0] &= ~(((B[(j + 3) | 0] | 0) >>> sh) | Math.imul(B[(k + 3) | 0], m2));
                 }
-                for (; i < iEnd; i = (i + 1) | 0) A[i] &= ~(((B[(i + d) | 0] | 0) >>> sh) | Math.imul(B[(i + e) | 0], m));
+                for (; i < iEnd; i = (i + 1) | 0) A[i] &= ~(((B[(i + d) | 0] | 0) >>> sh) | Math.imul(B[(i + e) | 0], m2));
             }
         }
     }

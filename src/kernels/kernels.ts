@@ -89,19 +89,23 @@ export const WASM: Kernels = {
     // One call writes every word of out, the clip's and the zeros around it (measured 1.1-1.2x faster at 64²
     // and 256² than a fill call from JS per strip).
     and(a, b, c, out) {
+        out._touch();
         K.combine(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1, out._ptr, 0, out.strips - 1, 0);
     },
 
     or(a, b, c) {
+        a._touch();
         K.combine(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1, 0, 1, a.strips - 1, lastWordMask(a.width));
     },
 
     andNot(a, b, c) {
+        a._touch();
         K.combine(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1, 0, 2, 0, 0);
     },
 
     fill(m, from, to, value) {
         // TypedArray.fill on WebAssembly's shared memory is ~10x slower than a memset in WebAssembly.
+        m._touch();
         if (to > from) K.fill32(m._ptr + from * 4, to - from, value);
     },
 
@@ -115,6 +119,7 @@ export const WASM: Kernels = {
         const cols = rowBytes <= chunk ? width : chunk >> 2;
         const p = rgbaScratch.get(rows * cols * 4);
         if (p < 0) return false;
+        m._touch();
         // The copy is about half the time (bound by reading the source), the kernel the other half; a
         // Uint8ClampedArray source copies as fast as a Uint8Array.
         const view = heap8().subarray(p, p + rows * cols * 4), ptr = m._ptr;

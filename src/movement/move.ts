@@ -168,7 +168,7 @@ class Sweeps {
 
     constructor(mask: Mask) {
         this.#mask = mask;
-        this.#words = mask.words.slice();
+        this.#words = mask._words.slice();
     }
 
     /** The cached sweeps of `mask`, rebuilt when its size or pixels changed since they were made. */
@@ -179,7 +179,7 @@ class Sweeps {
     }
 
     #fresh(): boolean {
-        const a = this.#mask.words, b = this.#words;
+        const a = this.#mask._words, b = this.#words;
         if (a.length !== b.length) return false;
         for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
         return true;

@@ -42,7 +42,7 @@ export class RasterIds {
      */
     stamp(plane: Mask, mask: Mask, x: number, y: number, c: Clip, id: number, layer: number, heads: Int32Array): void {
         const X0 = c.x0, Y0 = c.y0, X1 = c.x1, Y1 = c.y1;
-        const A = plane.words, B = mask.words, H = this.height, W = this.width;
+        const A = plane.words, B = mask._words, H = this.height, W = this.width;
         const bh = mask.height, bStrips = mask.strips, rows = Y1 - Y0, n0 = Y0 - y;
         const lastStrip = plane.strips - 1, edge = lastWordMask(W);
         let ids = this.entId[layer], next = this.entNext[layer], cnt = this.entCount[layer];
@@ -94,7 +94,7 @@ export class RasterIds {
      */
     collect(planes: readonly Mask[], layers: number, mask: Mask, x: number, y: number, c: Clip): number {
         const X0 = c.x0, Y0 = c.y0, X1 = c.x1, Y1 = c.y1;
-        const B = mask.words, H = this.height, W = this.width, bh = mask.height, bStrips = mask.strips;
+        const B = mask._words, H = this.height, W = this.width, bh = mask.height, bStrips = mask.strips;
         const sEnd = (X1 - 1) >> 5;
         let n = 0;
         for (let yy = Y0; yy < Y1; yy++) {

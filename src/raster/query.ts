@@ -22,7 +22,7 @@ export function queryPlanes(planes: readonly Mask[], k: number, b: Mask, c: Clip
         if (op === FIRST && r >= 0) out.x = T[t];
         return r;
     }
-    for (let j = 0; j < k; j++) selWords[j] = planes[j].words;
+    for (let j = 0; j < k; j++) selWords[j] = planes[j]._words;
     const r = queryJS(k, planes[0].height, b, c, op, out);
     for (let j = 0; j < k; j++) selWords[j] = EMPTY;
     return r;
@@ -33,7 +33,7 @@ const EMPTY = new Uint32Array(0);
 
 // B against the OR of selWords[0..k) (planes of height H, the clip in their pixels); see queryPlanes.
 function queryJS(k: number, H: number, b: Mask, c: Clip, op: number, out: Point): number {
-    const sel = selWords, B = b.words, bh = b.height, bStrips = b.strips, x = c.dx, y0 = c.y0, n0 = y0 - c.dy;
+    const sel = selWords, B = b._words, bh = b.height, bStrips = b.strips, x = c.dx, y0 = c.y0, n0 = y0 - c.dy;
     let n = 0, bestY = c.y1, bestX = 0;
     for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
         const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;

@@ -350,7 +350,7 @@ export function raycast(mask: Mask, x0: number, y0: number, x1: number, y1: numb
 export function castMask(mask: Mask, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
     checkRay(x0, y0, x1, y1, out);
     const st = acquire();
-    st.words[0] = mask.words;
+    st.words[0] = mask._words;
     st.k = 1;
     try {
         if (!cast(st, mask.width, mask.height, 0, 0, x0, y0, x1, y1)) return false;
@@ -365,7 +365,7 @@ export function castMask(mask: Mask, x0: number, y0: number, x1: number, y1: num
 export function castPlanes(planes: readonly Mask[], count: number, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
     checkRay(x0, y0, x1, y1, out);
     const m = planes[0], st = acquire();
-    for (let p = 0; p < count; p++) st.words[p] = planes[p].words;
+    for (let p = 0; p < count; p++) st.words[p] = planes[p]._words;
     st.k = count;
     try {
         if (!cast(st, m.width, m.height, 0, 0, x0, y0, x1, y1)) return false;
@@ -411,7 +411,7 @@ function walkTiles(st: RayState, tw: number, th: number, columns: number, rows: 
         const t = cells[r * columns + c], tile = t >= 0 ? tiles[t] : null;
         // Tiles are visited in the order the segment enters them, so the first hit is the nearest.
         if (tile) {
-            st.words[0] = tile.words;
+            st.words[0] = tile._words;
             if (walk(st, tw, th, c * tw, r * th, x0, y0, x1, y1, sx, sy)) { write(st, out); return true; }
         }
         const sxFirst = before(xt, xo, yt, yo), syFirst = before(yt, yo, xt, xo);

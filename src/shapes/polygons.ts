@@ -26,7 +26,7 @@ export function toPolygons(mask: Mask, options: PolygonOptions = {}): Polygon[] 
         throw new RangeError(`tolerance must be a finite number >= 0 (pixels), got ${describe(tolerance)}.`);
     }
     if (mask.width === 0 || mask.height === 0) return [];
-    let t: Traced = trace(mask.words, mask.width, mask.height);
+    let t: Traced = trace(mask._words, mask.width, mask.height);
     if (tolerance > 0) t = simplify(t, tolerance);
     return assemble(t);
 }

@@ -35,7 +35,7 @@ function consider(st: RayState, q: Search, s: number): void {
     const b = q.bodies[s];
     if (!b || b.slot < 0 || (q.cat[s] & q.f) === 0) return;
     const m = q.masks[s] as Mask;
-    st.words[0] = m.words;
+    st.words[0] = m._words;
     if (!cast(st, m.width, m.height, q.boxes.x0[s], q.boxes.y0[s], q.x0, q.y0, q.x1, q.y1)) return;
     if (st.d < q.d || (st.d === q.d && b.id < (q.best as Body<unknown>).id)) {
         q.best = b; q.px = st.px; q.py = st.py; q.x = st.x; q.y = st.y; q.d = st.d; q.nx = st.nx; q.ny = st.ny;

@@ -214,7 +214,7 @@ function hashColumn(h: number, col: Int32Array, order: Int32Array, n: number): n
 function contentId(ids: Map<Mask, number>, m: Mask): number {
     let id = ids.get(m);
     if (id === undefined) {
-        const words = m.words, bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
+        const words = m._words, bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
         id = (hashBytes(bytes) ^ Math.imul(m.width, 0x9e3779b1) ^ Math.imul(m.height, 0x85ebca6b)) >>> 0;
         ids.set(m, id);
     }
