@@ -162,8 +162,21 @@ testKernels('a known box narrows the clip the kernels scan, and boxes that do no
         assert.equal(a.overlap(b, 100, -80), null);
         assert.equal(clips.length, 1);
         assert.deepEqual([clips[0].y0, clips[0].y1], [120, 140]);
-        a.dispose();
-        b.dispose();
+        // The top moves down by whole blocks of 4 rows (the words' alignment): this A's box moves it from 0 to 40;
+        // B's pixels, from its row 201 now, land on row 51 (B at y -150): 11 rows lower, so the top moves 8, to 48.
+        for (let x = 10; x < 30; x++) b.set(x, 200, false);
+        clips.length = 0;
+        const big = new Mask(512, 256);
+        for (let y = 40; y < 100; y++) for (let x = 100; x < 140; x++) big.set(x, y);
+        for (let q = 0; q < 3; q++) big.overlap(b, 100, -150);
+        assert.deepEqual([clips[2].y0, clips[2].y1], [48, 70]);
+        // Masks whose boxes are most of their words are not narrowed (it would cost more than it saves).
+        const full = new Mask(256, 256, true), most = new Mask(256, 256, true);
+        most.set(0, 0, false);
+        clips.length = 0;
+        for (let q = 0; q < 3; q++) full.overlap(most, 5, 3);
+        assert.deepEqual([clips[2].x0, clips[2].y0, clips[2].x1, clips[2].y1], [5, 3, 256, 256]);
+        for (const m of [a, b, big, full, most]) m.dispose();
     } finally {
         for (const { k, first } of spied) k.first = first;
     }

@@ -208,6 +208,21 @@ test('fromRGBA sets bits where alpha > threshold; fromColorKey where RGB differs
     assert.equal(Mask.fromImageData({ data: px, width: 2, height: 2 }).toText(), '.#\n#.');
 });
 
+test('fromRGBA and fromColorKey: sheets taller than one 256 KiB block, rows wider than one (65,537 px, the JS loop)', () => {
+    const rnd = mulberry32(41);
+    for (const [w, h] of [[300, 500], [65537, 2], [70001, 3]]) {
+        const data = new Uint8Array(w * h * 4);
+        for (let i = 0; i < data.length; i++) data[i] = rnd() < 0.5 ? 0 : 200;
+        const ra = new Ref(w, h), rk = new Ref(w, h);
+        for (let i = 0; i < w * h; i++) {
+            ra.px[i] = data[i * 4 + 3] > 127 ? 1 : 0;
+            rk.px[i] = data[i * 4] !== 0 || data[i * 4 + 1] !== 0 || data[i * 4 + 2] !== 0 ? 1 : 0;
+        }
+        assert.ok(sameMask(Mask.fromRGBA(data, w, h), ra), `fromRGBA ${w}x${h}`);
+        assert.ok(sameMask(Mask.fromColorKey(data, w, h, 0), rk), `fromColorKey ${w}x${h}`);
+    }
+});
+
 test('boundingRect, boundingRects and connected components match a flood-fill reference', () => {
     fc.assert(fc.property(arbRef, fc.integer({ min: 0, max: 6 }), (r, minArea) => {
         const m = r.toMask();

@@ -57,11 +57,12 @@ const C: Clip = newClip();
 // Pair queries on clips of at least this many words clip to the boxes: below it a scan ends about as soon.
 const BOX_MIN_WORDS = 256;
 
-// Narrows clip c to box b (x0, y0, x1, y1) placed at (dx, dy), when b is known.
+// Narrows clip c to box b (x0, y0, x1, y1) placed at (dx, dy), when b is known. The top moves down by whole
+// blocks of 4 rows: a start off the words' 16-byte alignment made full scans 10% slower.
 function narrow(c: Clip, b: Int32Array | null, dx: number, dy: number): void {
     if (b === null) return;
     c.x0 = Math.max(c.x0, b[0] + dx);
-    c.y0 = Math.max(c.y0, b[1] + dy);
+    c.y0 += Math.max(0, b[1] + dy - c.y0) & ~3;
     c.x1 = Math.min(c.x1, b[2] + dx);
     c.y1 = Math.min(c.y1, b[3] + dy);
 }
@@ -98,7 +99,8 @@ export class Mask {
     #gen: number = STALE;
     // What the mask knows of the box of its set pixels, #bounds (see contentBox): 0 nothing (no large query
     // since its last change), 1 asked once (the next large query computes it, so a mask changed before every
-    // query never pays for it), 2 the box; −1 never (words adopted by Mask.fromWords, written unseen).
+    // query never pays for it), 2 the box, 3 known to be most of the mask; −1 never (words adopted by
+    // Mask.fromWords, written unseen).
     #box = 0;
     #bounds: Int32Array | null = null;
 
@@ -443,23 +445,22 @@ export class Mask {
     #pairClip(other: Mask, dx: number, dy: number): boolean {
         const c = C;
         if (!this.#clip(other, dx, dy)) return false;
-        if ((c.y1 - c.y0) * (((c.x1 - 1) >> 5) - (c.x0 >> 5) + 1) < BOX_MIN_WORDS) return true;
+        // Both boxes known to be most of their masks (3): nothing to narrow, and no call to find that out.
+        if ((c.y1 - c.y0) * (((c.x1 - 1) >> 5) - (c.x0 >> 5) + 1) < BOX_MIN_WORDS || this.#box + other.#box === 6) return true;
         narrow(c, this.#boxOf(), 0, 0);
         narrow(c, other.#boxOf(), c.dx, c.dy);
         return c.x0 < c.x1 && c.y0 < c.y1;
     }
 
-    // The box of the set pixels (see contentBox), or null while unknown: computed on the second large query since the last change.
+    // The box of the set pixels (see contentBox), or null while unknown or when it is most of the mask (3):
+    // computed on the second large query since the last change.
     #boxOf(): Int32Array | null {
-        if (this.#box !== 2) {
-            if (this.#box !== 1) {
-                if (this.#box === 0) this.#box = 1;
-                return null;
-            }
-            contentBox(this._words, this.height, this.strips, this.#bounds ??= new Int32Array(4));
-            this.#box = 2;
-        }
-        return this.#bounds;
+        if (this.#box === 1) {
+            const b = contentBox(this._words, this.height, this.strips, this.#bounds ??= new Int32Array(4));
+            // A box of at least 7/8 of the words saves less than narrowing to it costs (5 ns).
+            this.#box = (b[2] - b[0]) * (b[3] - b[1]) < this.strips * this.height * 28 ? 2 : 3;
+        } else if (this.#box === 0) this.#box = 1;
+        return this.#box === 2 ? this.#bounds : null;
     }
 
     // Throws once disposed.

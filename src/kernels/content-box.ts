@@ -3,11 +3,11 @@
 
 /**
  * Writes the box of the set pixels of `words` (strip layout, `height` rows, `strips` strips) into `out` as
- * x0, y0, x1, y1 (x1, y1 exclusive; x in whole strips, which is all the kernels can skip); x0 ≥ x1 when no
- * pixel is set. Each strip is read from the top and from the bottom to its first set word: a solid sprite
+ * x0, y0, x1, y1 (x1, y1 exclusive; x in whole strips, which is all the kernels can skip), and returns it;
+ * x0 ≥ x1 when no pixel is set. Each strip is read from the top and from the bottom to its first set word: a solid sprite
  * costs its margins.
  */
-export function contentBox(words: Uint32Array, height: number, strips: number, out: Int32Array): void {
+export function contentBox(words: Uint32Array, height: number, strips: number, out: Int32Array): Int32Array {
     out.set([strips << 5, height, 0, 0]);
     for (let s = 0, base = 0; s < strips; s++, base += height) {
         let y = 0, z = height;
@@ -19,4 +19,5 @@ export function contentBox(words: Uint32Array, height: number, strips: number, o
         out[2] = (s + 1) << 5;
         out[3] = Math.max(out[3], z);
     }
+    return out;
 }
