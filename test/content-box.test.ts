@@ -25,10 +25,10 @@ test('contentBox equals the naive box of the set pixels, x in whole strips', () 
         one.px[Math.floor(rnd() * w * h)] = 1;
         cases.push(one);
         for (const r of cases) {
-            // The naive box with x widened to whole strips (x0 ≥ x1 for an empty mask).
+            // The naive box with x widened to whole strips (all 0 for an empty mask).
             const m = r.toMask(), box = r.boundingRect();
             contentBox(m.words, m.height, m.strips, out);
-            if (box === null) assert.ok(out[0] >= out[2], `empty ${w}x${h}`);
+            if (box === null) assert.deepEqual([...out], [0, 0, 0, 0], `empty ${w}x${h}`);
             else assert.deepEqual([...out], [box.x & ~31, box.y, (box.x + box.width + 31) & ~31, box.y + box.height], `${w}x${h}`);
         }
     }
@@ -176,7 +176,12 @@ testKernels('a known box narrows the clip the kernels scan, and boxes that do no
         clips.length = 0;
         for (let q = 0; q < 3; q++) full.overlap(most, 5, 3);
         assert.deepEqual([clips[2].x0, clips[2].y0, clips[2].x1, clips[2].y1], [5, 3, 256, 256]);
-        for (const m of [a, b, big, full, most]) m.dispose();
+        // An empty mask's box meets nothing: once known, no query of it reaches a kernel.
+        const empty = new Mask(256, 256);
+        clips.length = 0;
+        for (let q = 0; q < 3; q++) assert.equal(full.overlap(empty, 7, 9), null);
+        assert.equal(clips.length, 1);
+        for (const m of [a, b, big, full, most, empty]) m.dispose();
     } finally {
         for (const { k, first } of spied) k.first = first;
     }
