@@ -100,7 +100,7 @@ export class Mask {
     // What the mask knows of the box of its set pixels, #bounds (see contentBox): 0 nothing (no large query
     // since its last change), 1 asked once (the next large query computes it, so a mask changed before every
     // query never pays for it), 2 the box, 3 known to be most of the mask; −1 never (words adopted by
-    // Mask.fromWords, written unseen).
+    // Mask.fromWords, or read through `words`: either may be written unseen).
     #box = 0;
     #bounds: Int32Array | null = null;
 
@@ -157,12 +157,12 @@ export class Mask {
     /**
      * Packed bits, `strips * height` words; see the class comment for the layout. A view into shared
      * memory: read it again after creating masks (growing WebAssembly memory may replace it), copy it
-     * (`words.slice()`) to keep or transfer it, and keep the mask alive while you use it. Reading it tells
-     * the mask its pixels may change (pair queries keep the box of its set pixels until then), so write
-     * through a view read after the mask's last pair query, never through one kept from before it.
+     * (`words.slice()`) to keep or transfer it, and keep the mask alive while you use it. Reading it switches
+     * off, for good, the box of set pixels that large pair queries on this mask clip to: writes through the
+     * view are unseen, so the mask stops trusting what it knew of its pixels.
      */
     get words(): Uint32Array {
-        this._touch();
+        this.#box = -1;
         return this._words;
     }
 
@@ -177,7 +177,7 @@ export class Mask {
         return this.#words;
     }
 
-    /** @internal Tells the mask its pixels changed: every kernel that writes a mask calls it. */
+    /** @internal Tells the mask its pixels changed: every kernel and method that writes a mask calls it. */
     _touch(): void {
         if (this.#box > 0) this.#box = 0;
     }
@@ -231,7 +231,7 @@ export class Mask {
     static fromText(text: string): Mask {
         const rows = textRows(text);
         const m = new Mask(rows.length === 0 ? 0 : rows[0].length, rows.length);
-        textToWords(rows, m.words);
+        textToWords(rows, m._words);
         return m;
     }
 
@@ -281,9 +281,10 @@ export class Mask {
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) {
             throw new RangeError(`Pixel (${x}, ${y}) is outside the ${this.width}x${this.height} mask.`);
         }
-        const i = (x >>> 5) * this.height + y;
-        if (on) this.words[i] |= 1 << (x & 31);
-        else this.words[i] &= ~(1 << (x & 31));
+        const i = (x >>> 5) * this.height + y, words = this._words;
+        this._touch();
+        if (on) words[i] |= 1 << (x & 31);
+        else words[i] &= ~(1 << (x & 31));
         return this;
     }
 
@@ -306,7 +307,8 @@ export class Mask {
 
     /** Flips every pixel. */
     invert(): this {
-        const { words, height, strips } = this;
+        const { _words: words, height, strips } = this;
+        this._touch();
         if (strips === 0) return this;
         const edge = lastWordMask(this.width), last = (strips - 1) * height;
         for (let i = 0; i < last; i++) words[i] = ~words[i];
@@ -327,7 +329,7 @@ export class Mask {
         this.#live();
         const m = new Mask(this.width, this.height, UNZEROED);
         if (m._ptr >= 0 && this._ptr >= 0) K.copy32(m._ptr, this._ptr, m.strips * m.height);
-        else m.words.set(this._words);
+        else m._words.set(this._words);
         return m;
     }
 

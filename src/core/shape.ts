@@ -172,7 +172,7 @@ export function connectedComponents(mask: Mask, minArea = 0): Mask[] {
 
 // Sets pixels x0..x1-1 of row y.
 function setRun(m: Mask, x0: number, x1: number, y: number): void {
-    const h = m.height, words = m.words;
+    const h = m.height, words = m._words;
     for (let s = x0 >>> 5, last = (x1 - 1) >>> 5; s <= last; s++) {
         const lo = s === x0 >>> 5 ? x0 & 31 : 0;
         const hi = s === last ? ((x1 - 1) & 31) + 1 : 32;

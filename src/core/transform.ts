@@ -72,7 +72,7 @@ function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX:
     const dw = Math.max(0, Math.ceil(cx + ex - 1e-9) - ox), dh = Math.max(0, Math.ceil(cy + ey - 1e-9) - oy);
     if (w === 0 || h === 0) return { mask: new Mask(0, 0), x: 0, y: 0 };
     const out = new Mask(dw, dh);
-    const src = mask._words, dst = out.words;
+    const src = mask._words, dst = out._words;
     // Inverse map of a destination offset (qx, qy) from the centre: u = (cos qx + sin qy) / sx,
     // v = (−sin qx + cos qy) / sy; stepping one pixel right adds a constant, so two adds per pixel.
     const ux = cos / sx, vx = -sin / sy, uy = sin / sx, vy = cos / sy;
@@ -164,7 +164,7 @@ export function scale(m: Mask, width: number, height: number): Mask {
     checkSize('scale height', height);
     const out = new Mask(width, height);
     if (m.width === 0 || m.height === 0 || width === 0) return out;
-    const sw = m.width, sh = m.height, src = m._words, dst = out.words, strips = out.strips;
+    const sw = m.width, sh = m.height, src = m._words, dst = out._words, strips = out.strips;
     const mapX = new Int32Array(width);
     for (let x = 0; x < width; x++) mapX[x] = Math.floor(x * sw / width);
     let prevSy = -1;
@@ -193,7 +193,7 @@ export function flipX(m: Mask): Mask {
     const { width, height, strips, words } = m;
     const out = new Mask(width, height);
     if (strips === 0) return out;
-    const pad = (strips << 5) - width, dst = out.words;
+    const pad = (strips << 5) - width, dst = out._words;
     for (let y = 0; y < height; y++) {
         // Reversed row in a strips*32-wide frame has `pad` empty pixels first; shift them out.
         for (let k = 0; k < strips; k++) {
@@ -212,7 +212,7 @@ const mirrorX = (m: Mask): Mask => flipX(m), mirrorY = (m: Mask): Mask => flipY(
 export function flipY(m: Mask): Mask {
     checkMask(m, 'mask');
     const { width, height, strips, words } = m;
-    const out = new Mask(width, height), dst = out.words;
+    const out = new Mask(width, height), dst = out._words;
     for (let s = 0; s < strips; s++) {
         const base = s * height;
         for (let y = 0; y < height; y++) dst[base + y] = words[base + height - 1 - y];
@@ -231,8 +231,8 @@ export function rotate90(m: Mask, turns = 1): Mask {
     const out = new Mask(h, w);
     // Clockwise: (x, y) -> (h - 1 - y, x); anticlockwise: (x, y) -> (y, w - 1 - x).
     eachSet(m, t === 1
-        ? (x, y) => { out.words[((h - 1 - y) >>> 5) * w + x] |= 1 << ((h - 1 - y) & 31); }
-        : (x, y) => { out.words[(y >>> 5) * w + (w - 1 - x)] |= 1 << (y & 31); });
+        ? (x, y) => { out._words[((h - 1 - y) >>> 5) * w + x] |= 1 << ((h - 1 - y) & 31); }
+        : (x, y) => { out._words[(y >>> 5) * w + (w - 1 - x)] |= 1 << (y & 31); });
     return out;
 }
 

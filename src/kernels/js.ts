@@ -226,7 +226,8 @@ export const JS: Kernels = {
 
     // Zeros go between one strip's rows y1.. and the next strip's rows ..y0 (the strip layout).
     and(a, b, c, out) {
-        const A = a._words, B = b._words, C = out.words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
+        const A = a._words, B = b._words, C = out._words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
+        out._touch();
         const rows = c.y1 - c.y0, n0 = c.y0 - c.dy, sh = (-dx) & 31;
         let z = 0;
         for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
@@ -247,11 +248,13 @@ export const JS: Kernels = {
     },
 
     fill(m, from, to, value) {
-        m.words.fill(value, from, to);
+        m._words.fill(value, from, to);
+        m._touch();
     },
 
     rgba(m, data, op, key, t) {
-        const { words, strips, width, height } = m;
+        const { _words: words, strips, width, height } = m;
+        m._touch();
         const kr = key & 255, kg = (key >>> 8) & 255, kb = (key >>> 16) & 255;
         for (let y = 0; y < height; y++) {
             let p = y * width * 4;
@@ -275,7 +278,8 @@ export const JS: Kernels = {
 // op 1: A |= B (padding kept clear); op 2: A &= ~B. The four loop kinds as in andRun; `keep` masks
 // A's last strip, where B shifted right could reach the padding past A's width.
 function combineJS(a: MaskWords, b: MaskWords, c: Clip, op: number): void {
-    const A = a.words, B = b._words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
+    a._touch();
+    const A = a._words, B = b._words, ah = a.height, bh = b.height, bStrips = b.strips, dx = c.dx;
     const rows = c.y1 - c.y0, n0 = c.y0 - c.dy, sh = (-dx) & 31, m = 1 << (32 - sh), lastStrip = a.strips - 1, edge = lastWordMask(a.width);
     for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
         const bs = ((s << 5) - dx) >> 5, kind = kindOf(bs, sh, bStrips), keep = s === lastStrip ? edge : -1;

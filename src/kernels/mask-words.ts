@@ -11,8 +11,6 @@ export interface MaskWords {
     readonly strips: number;
     /** Packed bits, `strips * height` words: the word of pixel (x, y) is `words[(x >>> 5) * height + y]`, at bit `x & 31`. For reading. */
     readonly _words: Uint32Array;
-    /** The same words, for writing: reading them marks the mask changed (see `_touch`). */
-    readonly words: Uint32Array;
     /** Byte offset of the words in WebAssembly memory; −1 for words on the JS heap. */
     readonly _ptr: number;
     /** Tells the mask its words changed (it drops what it knows of its pixels): every kernel that writes a mask calls it. */

@@ -65,7 +65,7 @@ export function decodePngMask(bytes: Uint8Array, threshold: number, options: Dec
     const limit = maxBytes(options);
     if (!(bytes instanceof Uint8Array)) throw unknownFormat(bytes);
     let mask: Mask | null = null;
-    stillPngMask(bytes, threshold, limit, (width, height) => (mask = new Mask(width, height)).words);
+    stillPngMask(bytes, threshold, limit, (width, height) => (mask = new Mask(width, height))._words);
     return mask;
 }
 
