@@ -106,6 +106,16 @@ test('examples: the PixiJS 7 page type-checks against the declarations hitmask s
     assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 
+// A new page, and the console errors and page errors it reports, collected as they come.
+async function openPage(browser: import('playwright-core').Browser): Promise<{ page: import('playwright-core').Page; errors: string[] }> {
+    const page = await browser.newPage(), errors: string[] = [];
+    page.on('console', m => {
+        if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', e => errors.push(e.message));
+    return { page, errors };
+}
+
 // Serves the examples on a free port and runs `fn` with a headless Chromium; closes both after.
 async function inChromium(fn: (browser: import('playwright-core').Browser, port: number) => Promise<void>): Promise<void> {
     const server = await serve(site, 0);
@@ -124,12 +134,7 @@ test('examples: in headless Chromium the Phaser 3 and 4 and PixiJS 7 and 8 pages
     for (const name of NAMES) if (!existsSync(join(site, name, 'dist', 'main.js'))) await bundleExample(name, join(site, name, 'dist', 'main.js'));
     await inChromium(async (browser, port) => {
         for (const name of ['phaser', 'phaser3', 'pixi', 'pixi7'] as const) {
-            const page = await browser.newPage();
-            const errors: string[] = [];
-            page.on('console', m => {
-                if (m.type() === 'error') errors.push(m.text());
-            });
-            page.on('pageerror', e => errors.push(e.message));
+            const { page, errors } = await openPage(browser);
             await page.goto(`http://127.0.0.1:${port}/${name}/`);
             // The ship sweeps across three rocks: boxes meet before pixels do, so both counts grow.
             await waitFor(page, 'a pixel hit and more box overlaps than pixel hits (#status data-pixel, data-box)', () => {
@@ -149,12 +154,7 @@ test('examples: in headless Chromium the Phaser and PixiJS platformers move the 
     for (const name of ['phaser-move', 'pixi-move'] as const) if (!existsSync(join(site, name, 'dist', 'main.js'))) await bundleExample(name, join(site, name, 'dist', 'main.js'));
     await inChromium(async (browser, port) => {
         for (const name of ['phaser-move', 'pixi-move'] as const) {
-            const page = await browser.newPage();
-            const errors: string[] = [];
-            page.on('console', m => {
-                if (m.type() === 'error') errors.push(m.text());
-            });
-            page.on('pageerror', e => errors.push(e.message));
+            const { page, errors } = await openPage(browser);
             await page.goto(`http://127.0.0.1:${port}/${name}/`);
             // The auto-pilot drops the hero onto the ground, walks up the slope, jumps every 150 frames.
             const seen = await waitFor(page, '300 frames with a climb and two landings (#status data-frames, data-climbs, data-landings)', () => {
@@ -173,12 +173,7 @@ test('examples: in headless Chromium the Phaser and PixiJS platformers move the 
 test('examples: in headless Chromium the Matter.js bodies from masks come to rest on the mask terrain, and a shot rebuilds it exactly', { skip: chromiumMissing }, async () => {
     if (!existsSync(join(site, 'matter', 'dist', 'main.js'))) await bundleExample('matter', join(site, 'matter', 'dist', 'main.js'));
     await inChromium(async (browser, port) => {
-        const page = await browser.newPage();
-        const errors: string[] = [];
-        page.on('console', m => {
-            if (m.type() === 'error') errors.push(m.text());
-        });
-        page.on('pageerror', e => errors.push(e.message));
+        const { page, errors } = await openPage(browser);
         // The page's #status data-* of one frame, as numbers.
         const parse = (d: Record<string, string | undefined>) => ({ bodies: Number(d.bodies), resting: Number(d.resting), sunk: Number(d.sunk),
             carves: Number(d.carves), terrainArea: Number(d.terrainArea), maskCount: Number(d.maskCount), terrainPieces: Number(d.terrainPieces),
