@@ -15,7 +15,7 @@ export function contentBox(words: Uint32Array, height: number, strips: number, o
         if (y === z) continue;
         while (words[base + z - 1] === 0) z--;
         // the first strip with pixels sets the left edge and a first top
-        if (out[2] === 0) out.set([s << 5, y]);
+        if (out[2] === 0) { out[0] = s << 5; out[1] = y; }
         out[1] = Math.min(out[1], y);
         out[2] = (s + 1) << 5;
         out[3] = Math.max(out[3], z);
