@@ -8,8 +8,13 @@ export default tseslint.config(
     {
         languageOptions: {
             globals: {
-                console: 'readonly', process: 'readonly', performance: 'readonly',
-                window: 'readonly', document: 'readonly', URL: 'readonly', setTimeout: 'readonly'
+                console: 'readonly',
+                process: 'readonly',
+                performance: 'readonly',
+                window: 'readonly',
+                document: 'readonly',
+                URL: 'readonly',
+                setTimeout: 'readonly'
             }
         },
         rules: {

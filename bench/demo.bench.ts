@@ -14,7 +14,14 @@ import { banner, table } from './harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 // SwiftShader behind ANGLE: WebGL without a GPU, the same path in CI and on a laptop without drivers.
-const BASE = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const BASE = [
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic'
+];
 const GPU: Record<string, string[]> = {
     swiftshader: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
     // No GPU process: Canvas 2D drawn by Skia on the CPU in the renderer, and no WebGL at all.
@@ -30,9 +37,13 @@ const { values } = parseArgs({
         gpu: { type: 'string', default: 'swiftshader' }
     }
 });
-const stress = Number(values.stress), seconds = Number(values.seconds), warmup = Number(values.warmup);
-if (!Number.isInteger(stress) || stress < 0) throw new RangeError(`--stress must be an integer ≥ 0, got ${values.stress}.`);
-if (!(seconds > 0) || !(warmup >= 0)) throw new RangeError(`--seconds must be > 0 and --warmup ≥ 0, got ${values.seconds} and ${values.warmup}.`);
+const stress = Number(values.stress),
+    seconds = Number(values.seconds),
+    warmup = Number(values.warmup);
+if (!Number.isInteger(stress) || stress < 0)
+    throw new RangeError(`--stress must be an integer ≥ 0, got ${values.stress}.`);
+if (!(seconds > 0) || !(warmup >= 0))
+    throw new RangeError(`--seconds must be > 0 and --warmup ≥ 0, got ${values.seconds} and ${values.warmup}.`);
 if (!existsSync(CHROMIUM)) {
     console.log(`${CHROMIUM} is missing: nothing to measure.`);
     process.exit(0);
@@ -72,11 +83,13 @@ const MEASURE = `(warm, ms) => new Promise(resolve => {
 function chromiumCpu(): Map<string, number> {
     const out = new Map<string, number>();
     if (!existsSync('/proc/self/stat')) return out;
-    const parent = new Map<string, string>(), fields = new Map<string, string[]>();
+    const parent = new Map<string, string>(),
+        fields = new Map<string, string[]>();
     for (const pid of readdirSync('/proc')) {
         if (!/^\d+$/.test(pid)) continue;
         try {
-            const stat = readFileSync(`/proc/${pid}/stat`, 'utf8'), f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            const stat = readFileSync(`/proc/${pid}/stat`, 'utf8'),
+                f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
             parent.set(pid, f[1]);
             fields.set(pid, f);
         } catch {
@@ -84,13 +97,18 @@ function chromiumCpu(): Map<string, number> {
         }
     }
     const ours = (pid: string): boolean => {
-        for (let p = parent.get(pid), n = 0; p !== undefined && n < 16; p = parent.get(p), n++) if (p === String(process.pid)) return true;
+        for (let p = parent.get(pid), n = 0; p !== undefined && n < 16; p = parent.get(p), n++)
+            if (p === String(process.pid)) return true;
         return false;
     };
     for (const [pid, f] of fields) {
         if (!ours(pid)) continue;
         let cmd: string;
-        try { cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; }
+        try {
+            cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        } catch {
+            continue;
+        }
         if (!/chrom/.test(cmd.split('\0')[0])) continue;
         const type = /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser';
         // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
@@ -107,8 +125,12 @@ try {
         if (!GPU[gpu]) throw new RangeError(`--gpu takes ${Object.keys(GPU).join(', ')}, got ${JSON.stringify(gpu)}.`);
         const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: [...BASE, ...GPU[gpu]] });
         try {
-            if (rows.length === 0) console.log(`browser: Chromium ${browser.version()}; --gpu off: ${GPU.off.join(' ')}; --gpu swiftshader: ${GPU.swiftshader.join(' ')}\n`);
-            for (const render of (values.render as string).split(',')) rows.push([gpu, render, ...await runPage(browser, render)]);
+            if (rows.length === 0)
+                console.log(
+                    `browser: Chromium ${browser.version()}; --gpu off: ${GPU.off.join(' ')}; --gpu swiftshader: ${GPU.swiftshader.join(' ')}\n`
+                );
+            for (const render of (values.render as string).split(','))
+                rows.push([gpu, render, ...(await runPage(browser, render))]);
         } finally {
             await browser.close();
         }
@@ -121,28 +143,68 @@ try {
 async function runPage(browser: Browser, render: string): Promise<(string | number)[]> {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1200 }, deviceScaleFactor: 1 });
     const errors: string[] = [];
-    page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('console', m => {
+        if (m.type() === 'error') errors.push(m.text());
+    });
     page.on('pageerror', e => errors.push(e.message));
     await page.goto(`${demo.url}?stress=${stress}${render === 'default' ? '' : `&render=${render}`}`);
     await page.waitForFunction(() => window.hitmaskDemo !== undefined, null, { timeout: 120_000 });
     await page.waitForTimeout(warmup * 1000);
     const before = chromiumCpu();
-    const r = await page.evaluate(`(${MEASURE})(0, ${seconds * 1000})`) as PageRun;
-    const after = chromiumCpu(), frames = r.intervals.length + 1;
-    const cpu = (type: string): string => after.has(type) ? (((after.get(type) as number) - (before.get(type) ?? 0)) / frames).toFixed(1) : 'n/a';
+    const r = (await page.evaluate(`(${MEASURE})(0, ${seconds * 1000})`)) as PageRun;
+    const after = chromiumCpu(),
+        frames = r.intervals.length + 1;
+    const cpu = (type: string): string =>
+        after.has(type) ? (((after.get(type) as number) - (before.get(type) ?? 0)) / frames).toFixed(1) : 'n/a';
     await page.close();
     if (errors.length > 0) console.log(`${render}: page errors: ${errors.join('; ')}`);
-    const s = [...r.intervals].sort((x, y) => x - y), med = pct(s, 0.5);
-    const split = r.split ? `${r.split.simMs.toFixed(1)} / ${r.split.collisionMs.toFixed(1)} / ${r.split.renderMs.toFixed(1)} (${r.split.steps.toFixed(2)} steps)` : 'n/a';
+    const s = [...r.intervals].sort((x, y) => x - y),
+        med = pct(s, 0.5);
+    const split = r.split
+        ? `${r.split.simMs.toFixed(1)} / ${r.split.collisionMs.toFixed(1)} / ${r.split.renderMs.toFixed(1)} (${r.split.steps.toFixed(2)} steps)`
+        : 'n/a';
     const mean = s.reduce((a, b) => a + b, 0) / s.length;
-    return [r.renderer, r.sprites, s.length, med.toFixed(1), mean.toFixed(1), `${s[0].toFixed(1)}–${s[s.length - 1].toFixed(1)}`,
-        `${pct(s, 0.1).toFixed(1)}–${pct(s, 0.9).toFixed(1)}`, (1000 / med).toFixed(1), split, `${cpu('renderer')} / ${cpu('gpu-process')}`];
+    return [
+        r.renderer,
+        r.sprites,
+        s.length,
+        med.toFixed(1),
+        mean.toFixed(1),
+        `${s[0].toFixed(1)}–${s[s.length - 1].toFixed(1)}`,
+        `${pct(s, 0.1).toFixed(1)}–${pct(s, 0.9).toFixed(1)}`,
+        (1000 / med).toFixed(1),
+        split,
+        `${cpu('renderer')} / ${cpu('gpu-process')}`
+    ];
 }
 
-table(['--gpu', '?render=', 'renderer used', 'sprites', 'frames', 'median interval ms', 'mean ms', 'min–max ms', 'p10–p90 ms', 'fps (median)',
-    'HUD split ms: sim / collision / render (steps per frame)', 'CPU ms per frame: renderer / GPU process'], rows);
-console.log('HUD split, per displayed frame over its last quarter second: sim = the fixed 60 Hz step(s) run in that frame, collision');
-console.log('included; collision = the two Worlds\' step() (pixel and box); render = drawing (the script\'s side; the GPU process or');
-console.log('the compositor rasterize on other threads). CPU per frame: all threads of the page\'s renderer process and of the GPU');
-console.log('process (SwiftShader composites each frame there); on 2 cores their sum bounds the frame rate. Load on the 2 cores');
+table(
+    [
+        '--gpu',
+        '?render=',
+        'renderer used',
+        'sprites',
+        'frames',
+        'median interval ms',
+        'mean ms',
+        'min–max ms',
+        'p10–p90 ms',
+        'fps (median)',
+        'HUD split ms: sim / collision / render (steps per frame)',
+        'CPU ms per frame: renderer / GPU process'
+    ],
+    rows
+);
+console.log(
+    'HUD split, per displayed frame over its last quarter second: sim = the fixed 60 Hz step(s) run in that frame, collision'
+);
+console.log(
+    "included; collision = the two Worlds' step() (pixel and box); render = drawing (the script's side; the GPU process or"
+);
+console.log(
+    "the compositor rasterize on other threads). CPU per frame: all threads of the page's renderer process and of the GPU"
+);
+console.log(
+    'process (SwiftShader composites each frame there); on 2 cores their sum bounds the frame rate. Load on the 2 cores'
+);
 console.log('skews everything: the banner shows it.');

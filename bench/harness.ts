@@ -21,8 +21,15 @@ export function fmtTiming(t: Timing): string {
 export function banner(title: string): void {
     const cpus = os.cpus();
     console.log(`# ${title}`);
-    console.log(`machine: ${cpus[0]?.model ?? 'unknown CPU'} × ${cpus.length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.arch()}, load ${os.loadavg().map(l => l.toFixed(2)).join(' ')} (1/5/15 min)`);
-    console.log(`runtime: Node ${process.version} (V8 ${process.versions.v8}); timings are median (min–max) of repeated samples after warm-up\n`);
+    console.log(
+        `machine: ${cpus[0]?.model ?? 'unknown CPU'} × ${cpus.length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.arch()}, load ${os
+            .loadavg()
+            .map(l => l.toFixed(2))
+            .join(' ')} (1/5/15 min)`
+    );
+    console.log(
+        `runtime: Node ${process.version} (V8 ${process.versions.v8}); timings are median (min–max) of repeated samples after warm-up\n`
+    );
 }
 
 /** Prints a Markdown table. */

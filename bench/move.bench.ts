@@ -15,7 +15,8 @@ const arg = (name: string, fallback: number) => {
     const i = process.argv.indexOf(name);
     return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const WALKERS = arg('--walkers', 400), FRAMES = arg('--frames', 120);
+const WALKERS = arg('--walkers', 400),
+    FRAMES = arg('--frames', 120);
 
 // Terrain 4096 x 1024: rolling hills, overhangs, floating ledges, then craters as bullets would carve them.
 function terrain(rnd: () => number, w: number, h: number): Mask {
@@ -25,14 +26,19 @@ function terrain(rnd: () => number, w: number, h: number): Mask {
         for (let y = Math.max(0, g); y < h; y++) m.set(x, y);
     }
     for (let k = 0; k < 60; k++) {
-        const x0 = Math.floor(rnd() * w), y = Math.floor(rnd() * h * 0.6), len = 40 + Math.floor(rnd() * 200);
+        const x0 = Math.floor(rnd() * w),
+            y = Math.floor(rnd() * h * 0.6),
+            len = 40 + Math.floor(rnd() * 200);
         for (let x = x0; x < Math.min(w, x0 + len); x++) for (let t = 0; t < 6; t++) m.set(x, y + t);
     }
     for (let k = 0; k < 400; k++) {
-        const cx = Math.floor(rnd() * w), cy = Math.floor(h * 0.35 + rnd() * h * 0.5), r = 6 + Math.floor(rnd() * 30);
-        for (let y = cy - r; y <= cy + r; y++) for (let x = cx - r; x <= cx + r; x++) {
-            if (x >= 0 && y >= 0 && x < w && y < h && (x - cx) ** 2 + (y - cy) ** 2 <= r * r) m.set(x, y, false);
-        }
+        const cx = Math.floor(rnd() * w),
+            cy = Math.floor(h * 0.35 + rnd() * h * 0.5),
+            r = 6 + Math.floor(rnd() * 30);
+        for (let y = cy - r; y <= cy + r; y++)
+            for (let x = cx - r; x <= cx + r; x++) {
+                if (x >= 0 && y >= 0 && x < w && y < h && (x - cx) ** 2 + (y - cy) ** 2 <= r * r) m.set(x, y, false);
+            }
     }
     return m;
 }
@@ -45,8 +51,22 @@ const sprites = ['alien1', 'alien2', 'alien3', 'player1', 'bomb'].map(name => {
     return Mask.fromRGBA(px, gif.width, gif.height);
 });
 
-interface Call { mask: Mask; x: number; y: number; dx: number; dy: number }
-type Mover = (solid: CollisionLayer, mask: Mask, x: number, y: number, dx: number, dy: number, options: MoveOptions) => MoveResult;
+interface Call {
+    mask: Mask;
+    x: number;
+    y: number;
+    dx: number;
+    dy: number;
+}
+type Mover = (
+    solid: CollisionLayer,
+    mask: Mask,
+    x: number,
+    y: number,
+    dx: number,
+    dy: number,
+    options: MoveOptions
+) => MoveResult;
 
 banner('Movement: moveAndSlide against the per-pixel rules');
 const rnd = mulberry32(2024);
@@ -57,7 +77,14 @@ const naive: Mover = (s, m, x, y, dx, dy, o) => referenceMove(s, m, x, y, dx, dy
 // Records a crowd on `ground`: walk, turn at walls and the world's edges, fall with gravity, jump now and then.
 function crowd(ground: CollisionLayer, width: number, height: number): Call[] {
     const calls: Call[] = [];
-    const walkers = Array.from({ length: WALKERS }, (_, i) => ({ mask: sprites[i % sprites.length], x: rnd() * (width - 90), y: rnd() * height * 0.3, vy: 0, dir: rnd() < 0.5 ? -1 : 1, r: null as MoveResult | null }));
+    const walkers = Array.from({ length: WALKERS }, (_, i) => ({
+        mask: sprites[i % sprites.length],
+        x: rnd() * (width - 90),
+        y: rnd() * height * 0.3,
+        vy: 0,
+        dir: rnd() < 0.5 ? -1 : 1,
+        r: null as MoveResult | null
+    }));
     for (let f = 0; f < FRAMES; f++) {
         for (const w of walkers) {
             w.vy = w.r?.onFloor ? (rnd() < 0.01 ? -7 : 0.5) : Math.min(w.vy + 0.35, 14);
@@ -65,7 +92,8 @@ function crowd(ground: CollisionLayer, width: number, height: number): Call[] {
             const c = { mask: w.mask, x: w.x, y: w.y, dx: w.dir * 1.25, dy: w.vy };
             calls.push(c);
             w.r = moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options);
-            w.x = w.r.x; w.y = w.r.y > height ? 0 : w.r.y;
+            w.x = w.r.x;
+            w.y = w.r.y > height ? 0 : w.r.y;
             if (w.r.onCeiling && w.vy < 0) w.vy = 0;
         }
     }
@@ -77,7 +105,9 @@ function crowd(ground: CollisionLayer, width: number, height: number): Call[] {
 function falls(ground: CollisionLayer, width: number, height: number): Call[] {
     const calls: Call[] = [];
     for (let tries = 0; calls.length < 64 && tries < 100_000; tries++) {
-        const mask = sprites[calls.length % sprites.length], x = Math.floor(rnd() * (width - mask.width)), y = Math.floor(rnd() * (height + 300)) - 300;
+        const mask = sprites[calls.length % sprites.length],
+            x = Math.floor(rnd() * (width - mask.width)),
+            y = Math.floor(rnd() * (height + 300)) - 300;
         if (ground.test(mask, x, y)) continue;
         const d = referenceMove(ground, mask, x, y, 0, 1200, options).y - y;
         if (d >= 300 && d <= 1000) calls.push({ mask, x, y, dx: 0, dy: 1200 });
@@ -90,19 +120,36 @@ function compare(where: string, ground: CollisionLayer, width: number, height: n
     const rows: string[][] = [];
     const fell = falls(ground, width, height);
     const ys = fell.map(c => moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options).y - c.y);
-    for (const [name, list] of [[`${where}: crowd of ${WALKERS} walkers x ${FRAMES} frames`, crowd(ground, width, height)],
-        [`${where}: 64 falls (${Math.min(...ys).toFixed(0)}-${Math.max(...ys).toFixed(0)} px)`, fell]] as const) {
+    for (const [name, list] of [
+        [`${where}: crowd of ${WALKERS} walkers x ${FRAMES} frames`, crowd(ground, width, height)],
+        [`${where}: 64 falls (${Math.min(...ys).toFixed(0)}-${Math.max(...ys).toFixed(0)} px)`, fell]
+    ] as const) {
         for (const c of list) {
-            const a = moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options), b = referenceMove(ground, c.mask, c.x, c.y, c.dx, c.dy, options);
-            if (a.x !== b.x || a.y !== b.y || a.onFloor !== b.onFloor || a.onWall !== b.onWall || a.onCeiling !== b.onCeiling) throw new Error(`the two disagree on ${JSON.stringify(c)}`);
+            const a = moveAndSlide(ground, c.mask, c.x, c.y, c.dx, c.dy, options),
+                b = referenceMove(ground, c.mask, c.x, c.y, c.dx, c.dy, options);
+            if (
+                a.x !== b.x ||
+                a.y !== b.y ||
+                a.onFloor !== b.onFloor ||
+                a.onWall !== b.onWall ||
+                a.onCeiling !== b.onCeiling
+            )
+                throw new Error(`the two disagree on ${JSON.stringify(c)}`);
         }
         const replay = (move: Mover) => () => {
             let n = 0;
             for (const c of list) if (move(ground, c.mask, c.x, c.y, c.dx, c.dy, options).onFloor) n++;
             return n;
         };
-        const t1 = time(replay(fast), { samples: 9, sampleMs: 50 }), t0 = time(replay(naive), { samples: 9, sampleMs: 50 });
-        rows.push([name, `${(t1.median / list.length / 1000).toFixed(2)} µs`, fmtTiming(t1), fmtTiming(t0), (t1.median / t0.median).toFixed(2)]);
+        const t1 = time(replay(fast), { samples: 9, sampleMs: 50 }),
+            t0 = time(replay(naive), { samples: 9, sampleMs: 50 });
+        rows.push([
+            name,
+            `${(t1.median / list.length / 1000).toFixed(2)} µs`,
+            fmtTiming(t1),
+            fmtTiming(t0),
+            (t1.median / t0.median).toFixed(2)
+        ]);
     }
     return rows;
 }
@@ -110,7 +157,10 @@ function compare(where: string, ground: CollisionLayer, width: number, height: n
 const rows = compare('generated 4096x1024, TileMap', tileMapOf(terrain(rnd, 4096, 1024), 32), 4096, 1024);
 const CAVE = '/usr/share/games/hedgewars/Data/Maps/Cave/map.png';
 if (existsSync(CAVE)) {
-    const img = decodeImage(readFileSync(CAVE)), cave = Mask.fromRGBA(img.data, img.width, img.height);
-    rows.push(...compare(`Hedgewars Cave ${cave.width}x${cave.height}, TileMap`, tileMapOf(cave, 32), cave.width, cave.height));
+    const img = decodeImage(readFileSync(CAVE)),
+        cave = Mask.fromRGBA(img.data, img.width, img.height);
+    rows.push(
+        ...compare(`Hedgewars Cave ${cave.width}x${cave.height}, TileMap`, tileMapOf(cave, 32), cave.width, cave.height)
+    );
 } else console.log(`(${CAVE} is missing: apt-get install hedgewars-data for the real-terrain rows)\n`);
 table(['moves', 'per call', 'moveAndSlide', 'per-pixel rules', 'ratio (target: crowd ≤ 0.5, falls ≤ 0.1)'], rows);

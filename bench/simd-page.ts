@@ -17,11 +17,17 @@ export interface SimdRun {
 export function run(): SimdRun {
     const [s256, s1024] = [256, 1024].map(size => {
         const sc = makeScene(size, 'none');
-        return { a: Mask.fromRGBA(toRGBA(sc.a), size, size), b: Mask.fromRGBA(toRGBA(sc.b), size, size), dx: sc.dx, dy: sc.dy };
+        return {
+            a: Mask.fromRGBA(toRGBA(sc.a), size, size),
+            b: Mask.fromRGBA(toRGBA(sc.b), size, size),
+            dx: sc.dx,
+            dy: sc.dy
+        };
     });
     for (const { a, b, dx, dy } of [s256, s1024]) {
         const m = a.overlapMask(b, dx, dy);
-        if (a.overlaps(b, dx, dy) || a.overlapArea(b, dx, dy) !== 0 || m.count() !== 0) throw new Error(`the ${a.width}² scene overlaps`);
+        if (a.overlaps(b, dx, dy) || a.overlapArea(b, dx, dy) !== 0 || m.count() !== 0)
+            throw new Error(`the ${a.width}² scene overlaps`);
         m.dispose();
     }
     const ops: [string, () => boolean | number | Mask][] = [
@@ -31,10 +37,18 @@ export function run(): SimdRun {
         ['overlapArea 1024²', () => s1024.a.overlapArea(s1024.b, s1024.dx, s1024.dy)],
         // Disposed inside the timed call: in a synchronous loop nothing collected is freed (finalizers wait
         // for the event loop), so WebAssembly memory would otherwise grow by 8 KiB per call.
-        ['overlapMask + dispose 256²', () => { const m = s256.a.overlapMask(s256.b, s256.dx, s256.dy); m.dispose(); return m; }]
+        [
+            'overlapMask + dispose 256²',
+            () => {
+                const m = s256.a.overlapMask(s256.b, s256.dx, s256.dy);
+                m.dispose();
+                return m;
+            }
+        ]
     ];
     const ns: Record<string, number> = {};
     for (const [name, fn] of ops) ns[name] = time(fn).median;
-    const k = kernelStats(), isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
+    const k = kernelStats(),
+        isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
     return { isolated: isolated ?? null, kernels: k.kernels, sharedMemory: k.sharedMemory, ns };
 }

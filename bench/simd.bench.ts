@@ -28,38 +28,61 @@ banner('hitmask WebAssembly SIMD kernels vs JS kernels vs naive loop vs pygame.m
 
 function naiveOverlaps(a: Uint8Array, b: Uint8Array, s: number, dx: number, dy: number): boolean {
     for (let y = Math.max(0, dy); y < Math.min(s, dy + s); y++) {
-        for (let x = Math.max(0, dx); x < Math.min(s, dx + s); x++) if (a[y * s + x] && b[(y - dy) * s + x - dx]) return true;
+        for (let x = Math.max(0, dx); x < Math.min(s, dx + s); x++)
+            if (a[y * s + x] && b[(y - dy) * s + x - dx]) return true;
     }
     return false;
 }
 
 // Both backends' masks for every scene, built while that backend is selected (it decides where words live).
 const dir = mkdtempSync(join(tmpdir(), 'hitmask-simd-'));
-const scenes = SIZES.flatMap(size => KINDS.map(kind => {
-    const sc = makeScene(size, kind), ra = toRGBA(sc.a), rb = toRGBA(sc.b);
-    const pa = join(dir, `${size}-${kind}-a.rgba`), pb = join(dir, `${size}-${kind}-b.rgba`);
-    writeFileSync(pa, ra); writeFileSync(pb, rb);
-    setKernels('js');
-    const js = [Mask.fromRGBA(ra, size, size), Mask.fromRGBA(rb, size, size), new Mask(size, size)];
-    setKernels('wasm');
-    const wasm = [Mask.fromRGBA(ra, size, size), Mask.fromRGBA(rb, size, size), new Mask(size, size)];
-    return { ...sc, js, wasm, pa, pb };
-}));
+const scenes = SIZES.flatMap(size =>
+    KINDS.map(kind => {
+        const sc = makeScene(size, kind),
+            ra = toRGBA(sc.a),
+            rb = toRGBA(sc.b);
+        const pa = join(dir, `${size}-${kind}-a.rgba`),
+            pb = join(dir, `${size}-${kind}-b.rgba`);
+        writeFileSync(pa, ra);
+        writeFileSync(pb, rb);
+        setKernels('js');
+        const js = [Mask.fromRGBA(ra, size, size), Mask.fromRGBA(rb, size, size), new Mask(size, size)];
+        setKernels('wasm');
+        const wasm = [Mask.fromRGBA(ra, size, size), Mask.fromRGBA(rb, size, size), new Mask(size, size)];
+        return { ...sc, js, wasm, pa, pb };
+    })
+);
 
 const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const py = spawnSync(python, [new URL('./pygame-bench.py', import.meta.url).pathname], {
     input: JSON.stringify(scenes.map(s => ({ size: s.size, kind: s.kind, a: s.pa, b: s.pb, dx: s.dx, dy: s.dy }))),
-    encoding: 'utf8', maxBuffer: 16 << 20
+    encoding: 'utf8',
+    maxBuffer: 16 << 20
 });
 rmSync(dir, { recursive: true, force: true });
 type PyTiming = { median: number; min: number };
-type PyResult = { size: number; kind: string; check: number; overlap: PyTiming; overlap_area?: PyTiming; overlap_mask?: PyTiming; call_overhead?: PyTiming };
+type PyResult = {
+    size: number;
+    kind: string;
+    check: number;
+    overlap: PyTiming;
+    overlap_area?: PyTiming;
+    overlap_mask?: PyTiming;
+    call_overhead?: PyTiming;
+};
 let pyOut: { pygame: string; python: string; results: PyResult[] } | null = null;
 if (py.status === 0) pyOut = JSON.parse(py.stdout);
-else console.log(`pygame columns skipped: ${(py.stderr || py.error?.message || 'python3 failed').trim().split('\n').pop()}\n`);
-if (pyOut) console.log(`pygame ${pyOut.pygame} on Python ${pyOut.python}, timed in-process with timeit on the same masks and offsets\n`);
+else
+    console.log(
+        `pygame columns skipped: ${(py.stderr || py.error?.message || 'python3 failed').trim().split('\n').pop()}\n`
+    );
+if (pyOut)
+    console.log(
+        `pygame ${pyOut.pygame} on Python ${pyOut.python}, timed in-process with timeit on the same masks and offsets\n`
+    );
 const pyFor = (size: number, kind: string) => pyOut?.results.find(r => r.size === size && r.kind === kind);
-const r = (ours: Timing, other: { median: number } | undefined) => other ? (ours.median / other.median).toFixed(2) : 'n/a';
+const r = (ours: Timing, other: { median: number } | undefined) =>
+    other ? (ours.median / other.median).toFixed(2) : 'n/a';
 
 // The pure-JavaScript fallback (no WebAssembly SIMD) against pygame's C, op by op: full scans (no hit)
 // for overlaps and overlap(), the "late" scene (one hit, at the last pixel) for overlapArea and
@@ -76,72 +99,178 @@ const r = (ours: Timing, other: { median: number } | undefined) => other ? (ours
         for (const kind of ['none', 'late'] as const) {
             const s = scenes.find(x => x.size === size && x.kind === kind);
             if (s === undefined) continue;
-            const { dx, dy } = s, [ja, jb, jo] = s.js, p = pyFor(size, kind);
-            const list: Case[] = kind === 'none'
-                ? [['overlaps', () => ja.overlaps(jb, dx, dy), p?.overlap], ['overlap (first point)', () => ja.overlap(jb, dx, dy), p?.overlap]]
-                : [['overlapArea', () => ja.overlapArea(jb, dx, dy), p?.overlap_area],
-                    ['overlapMask + dispose', () => { ja.overlapMask(jb, dx, dy).dispose(); return 0; }, p?.overlap_mask],
-                    ['overlapMask(…, out)', () => ja.overlapMask(jb, dx, dy, jo), p?.overlap_mask]];
+            const { dx, dy } = s,
+                [ja, jb, jo] = s.js,
+                p = pyFor(size, kind);
+            const list: Case[] =
+                kind === 'none'
+                    ? [
+                          ['overlaps', () => ja.overlaps(jb, dx, dy), p?.overlap],
+                          ['overlap (first point)', () => ja.overlap(jb, dx, dy), p?.overlap]
+                      ]
+                    : [
+                          ['overlapArea', () => ja.overlapArea(jb, dx, dy), p?.overlap_area],
+                          [
+                              'overlapMask + dispose',
+                              () => {
+                                  ja.overlapMask(jb, dx, dy).dispose();
+                                  return 0;
+                              },
+                              p?.overlap_mask
+                          ],
+                          ['overlapMask(…, out)', () => ja.overlapMask(jb, dx, dy, jo), p?.overlap_mask]
+                      ];
             for (const c of list) cases.push({ size, kind, c });
         }
     }
     setKernels('js');
-    const run = () => cases.map(({ c: [, fn] }) => {
-        // ~50 ms of calls first: on a loaded machine the optimizing compiler (a background thread) can
-        // finish after time()'s short warm-up, and the first samples would time unoptimized code.
-        for (const t0 = performance.now(); performance.now() - t0 < 50;) for (let k = 0; k < 100; k++) fn();
-        return time(fn as () => number, { samples: 41, sampleMs: 5 });
-    });
+    const run = () =>
+        cases.map(({ c: [, fn] }) => {
+            // ~50 ms of calls first: on a loaded machine the optimizing compiler (a background thread) can
+            // finish after time()'s short warm-up, and the first samples would time unoptimized code.
+            for (const t0 = performance.now(); performance.now() - t0 < 50;) for (let k = 0; k < 100; k++) fn();
+            return time(fn as () => number, { samples: 41, sampleMs: 5 });
+        });
     const clean = run();
     const buf = new ArrayBuffer(8);
     structuredClone(buf, { transfer: [buf] });
     const detached = run();
-    table(['size', 'op (JS fallback kernels)', 'scene', 'JS', 'JS best', 'JS best, buffer detached', 'pygame', 'pygame best', 'JS / pygame', 'best / best', 'detached best / best'],
+    table(
+        [
+            'size',
+            'op (JS fallback kernels)',
+            'scene',
+            'JS',
+            'JS best',
+            'JS best, buffer detached',
+            'pygame',
+            'pygame best',
+            'JS / pygame',
+            'best / best',
+            'detached best / best'
+        ],
         cases.map(({ size, kind, c: [name, , pt] }, k) => {
-            const t = clean[k], d = detached[k];
-            return [`${size}²`, name, kind, fmt(t.median), fmt(t.min), fmt(d.min), pt ? fmt(pt.median) : 'n/a', pt ? fmt(pt.min) : 'n/a',
-                r(t, pt), pt ? (t.min / pt.min).toFixed(2) : 'n/a', pt ? (d.min / pt.min).toFixed(2) : 'n/a'];
-        }));
+            const t = clean[k],
+                d = detached[k];
+            return [
+                `${size}²`,
+                name,
+                kind,
+                fmt(t.median),
+                fmt(t.min),
+                fmt(d.min),
+                pt ? fmt(pt.median) : 'n/a',
+                pt ? fmt(pt.min) : 'n/a',
+                r(t, pt),
+                pt ? (t.min / pt.min).toFixed(2) : 'n/a',
+                pt ? (d.min / pt.min).toFixed(2) : 'n/a'
+            ];
+        })
+    );
     if (process.argv.includes('--js')) process.exit(0);
 }
 
-const rows: (string | number)[][] = [], ops: (string | number)[][] = [];
+const rows: (string | number)[][] = [],
+    ops: (string | number)[][] = [];
 for (const s of scenes) {
-    const { size, kind, dx, dy } = s, [ja, jb] = s.js, [wa, wb] = s.wasm, p = pyFor(size, kind);
+    const { size, kind, dx, dy } = s,
+        [ja, jb] = s.js,
+        [wa, wb] = s.wasm,
+        p = pyFor(size, kind);
     const want = naiveOverlaps(s.a, s.b, size, dx, dy);
-    if (ja.overlaps(jb, dx, dy) !== want || wa.overlaps(wb, dx, dy) !== want || want !== (kind !== 'none')) throw new Error(`overlaps disagrees at ${size} ${kind}`);
-    if (p && (p.check !== ja.overlapArea(jb, dx, dy) || p.check !== wa.overlapArea(wb, dx, dy))) throw new Error(`area disagrees with pygame at ${size} ${kind}`);
+    if (ja.overlaps(jb, dx, dy) !== want || wa.overlaps(wb, dx, dy) !== want || want !== (kind !== 'none'))
+        throw new Error(`overlaps disagrees at ${size} ${kind}`);
+    if (p && (p.check !== ja.overlapArea(jb, dx, dy) || p.check !== wa.overlapArea(wb, dx, dy)))
+        throw new Error(`area disagrees with pygame at ${size} ${kind}`);
     setKernels('js');
     const tj = time(() => ja.overlaps(jb, dx, dy), QUICK);
     setKernels('wasm');
     const tw = time(() => wa.overlaps(wb, dx, dy), QUICK);
-    const naive = kind === 'none' ? time(() => naiveOverlaps(s.a, s.b, size, dx, dy), { samples: 3, sampleMs: 10 }) : null;
-    rows.push([`${size}²`, kind, fmt(tj.median), fmt(tw.median), (tj.median / tw.median).toFixed(1) + '×', naive ? fmt(naive.median) : '', p ? fmt(p.overlap.median) : 'n/a', r(tj, p?.overlap), r(tw, p?.overlap)]);
+    const naive =
+        kind === 'none' ? time(() => naiveOverlaps(s.a, s.b, size, dx, dy), { samples: 3, sampleMs: 10 }) : null;
+    rows.push([
+        `${size}²`,
+        kind,
+        fmt(tj.median),
+        fmt(tw.median),
+        (tj.median / tw.median).toFixed(1) + '×',
+        naive ? fmt(naive.median) : '',
+        p ? fmt(p.overlap.median) : 'n/a',
+        r(tj, p?.overlap),
+        r(tw, p?.overlap)
+    ]);
     if (kind === 'none') {
         // overlap() (the first point) scans everything when nothing hits: against pygame's overlap on the same scene.
         setKernels('js');
         const j = time(() => ja.overlap(jb, dx, dy), QUICK);
         setKernels('wasm');
         const w = time(() => wa.overlap(wb, dx, dy), QUICK);
-        ops.push([`${size}²`, 'overlap (first point), no hit', fmt(j.median), fmt(w.median), (j.median / w.median).toFixed(1) + '×', p ? fmt(p.overlap.median) : 'n/a', r(j, p?.overlap), r(w, p?.overlap)]);
+        ops.push([
+            `${size}²`,
+            'overlap (first point), no hit',
+            fmt(j.median),
+            fmt(w.median),
+            (j.median / w.median).toFixed(1) + '×',
+            p ? fmt(p.overlap.median) : 'n/a',
+            r(j, p?.overlap),
+            r(w, p?.overlap)
+        ]);
     }
     if (kind !== 'late') continue;
     for (const [name, fj, fw, pt] of [
         ['overlapArea', () => ja.overlapArea(jb, dx, dy), () => wa.overlapArea(wb, dx, dy), p?.overlap_area],
         // Each result is disposed: a timing loop never yields, so dropped results would never be freed and
         // every call would map fresh memory (the cost of the loop, not of the kernel; README, Memory).
-        ['overlapMask + dispose', () => { ja.overlapMask(jb, dx, dy).dispose(); return 0; }, () => { wa.overlapMask(wb, dx, dy).dispose(); return 0; }, p?.overlap_mask],
-        ['overlapMask(…, out)', () => ja.overlapMask(jb, dx, dy, s.js[2]), () => wa.overlapMask(wb, dx, dy, s.wasm[2]), p?.overlap_mask],
+        [
+            'overlapMask + dispose',
+            () => {
+                ja.overlapMask(jb, dx, dy).dispose();
+                return 0;
+            },
+            () => {
+                wa.overlapMask(wb, dx, dy).dispose();
+                return 0;
+            },
+            p?.overlap_mask
+        ],
+        [
+            'overlapMask(…, out)',
+            () => ja.overlapMask(jb, dx, dy, s.js[2]),
+            () => wa.overlapMask(wb, dx, dy, s.wasm[2]),
+            p?.overlap_mask
+        ],
         ['draw', () => ja.draw(jb, dx, dy), () => wa.draw(wb, dx, dy), undefined]
     ] as const) {
         setKernels('js');
         const j = time(fj, QUICK);
         setKernels('wasm');
         const w = time(fw, QUICK);
-        ops.push([`${size}²`, name, fmt(j.median), fmt(w.median), (j.median / w.median).toFixed(1) + '×', pt ? fmt(pt.median) : 'n/a', r(j, pt), r(w, pt)]);
+        ops.push([
+            `${size}²`,
+            name,
+            fmt(j.median),
+            fmt(w.median),
+            (j.median / w.median).toFixed(1) + '×',
+            pt ? fmt(pt.median) : 'n/a',
+            r(j, pt),
+            r(w, pt)
+        ]);
     }
 }
-table(['size', 'hit', 'overlaps JS', 'overlaps WASM SIMD', 'JS / SIMD', 'naive loop', 'pygame overlap', 'JS / pygame', 'SIMD / pygame'], rows);
+table(
+    [
+        'size',
+        'hit',
+        'overlaps JS',
+        'overlaps WASM SIMD',
+        'JS / SIMD',
+        'naive loop',
+        'pygame overlap',
+        'JS / pygame',
+        'SIMD / pygame'
+    ],
+    rows
+);
 table(['size', 'op', 'JS', 'WASM SIMD', 'JS / SIMD', 'pygame', 'JS / pygame', 'SIMD / pygame'], ops);
 const oh = pyOut?.results.find(x => x.call_overhead)?.call_overhead;
 if (oh) console.log(`pygame's per-call floor (an early-rejected overlap, Python call included): ${fmt(oh.median)}.\n`);
@@ -153,8 +282,12 @@ if (oh) console.log(`pygame's per-call floor (an early-rejected overlap, Python 
     if (cc === undefined) {
         console.log('C reference loops skipped: no C compiler (cc, gcc or clang) on PATH.\n');
     } else {
-        const tmp = mkdtempSync(join(tmpdir(), 'hitmask-c-')), src = fileURLToPath(new URL('./c/overlaps.c', import.meta.url));
-        const builds = [['SSE2', ['-msse2']], ['AVX2', ['-mavx2', '-DUSE_AVX2']]] as const;
+        const tmp = mkdtempSync(join(tmpdir(), 'hitmask-c-')),
+            src = fileURLToPath(new URL('./c/overlaps.c', import.meta.url));
+        const builds = [
+            ['SSE2', ['-msse2']],
+            ['AVX2', ['-mavx2', '-DUSE_AVX2']]
+        ] as const;
         const exe: Record<string, string | null> = {};
         for (const [name, flags] of builds) {
             const out = join(tmp, name);
@@ -162,9 +295,17 @@ if (oh) console.log(`pygame's per-call floor (an early-rejected overlap, Python 
         }
         const crow: (string | number)[][] = [];
         for (const s of scenes.filter(x => x.kind === 'none' && x.size >= 256)) {
-            const [wa, wb] = s.wasm, file = join(tmp, `${s.size}.bin`);
+            const [wa, wb] = s.wasm,
+                file = join(tmp, `${s.size}.bin`);
             const head = new Int32Array([wa.width, wa.height, wb.width, wb.height, s.dx, s.dy]);
-            writeFileSync(file, Buffer.concat([Buffer.from(head.buffer), Buffer.from(wa.words.slice().buffer), Buffer.from(wb.words.slice().buffer)]));
+            writeFileSync(
+                file,
+                Buffer.concat([
+                    Buffer.from(head.buffer),
+                    Buffer.from(wa.words.slice().buffer),
+                    Buffer.from(wb.words.slice().buffer)
+                ])
+            );
             const ours = time(() => wa.overlaps(wb, s.dx, s.dy), QUICK).median;
             const c: Record<string, number | null> = {};
             for (const [name] of builds) {
@@ -173,8 +314,14 @@ if (oh) console.log(`pygame's per-call floor (an early-rejected overlap, Python 
                 if (r?.status === 0 && hit !== 0) throw new Error(`C reference disagrees at ${s.size}²`);
                 c[name] = r?.status === 0 ? ns : null;
             }
-            crow.push([`${s.size}²`, fmt(ours), c.SSE2 === null ? 'n/a' : fmt(c.SSE2), c.AVX2 === null ? 'n/a (no AVX2 build or CPU)' : fmt(c.AVX2),
-                c.SSE2 === null ? 'n/a' : (ours / c.SSE2).toFixed(2), c.AVX2 === null ? 'n/a' : (ours / c.AVX2).toFixed(2)]);
+            crow.push([
+                `${s.size}²`,
+                fmt(ours),
+                c.SSE2 === null ? 'n/a' : fmt(c.SSE2),
+                c.AVX2 === null ? 'n/a (no AVX2 build or CPU)' : fmt(c.AVX2),
+                c.SSE2 === null ? 'n/a' : (ours / c.SSE2).toFixed(2),
+                c.AVX2 === null ? 'n/a' : (ours / c.AVX2).toFixed(2)
+            ]);
         }
         rmSync(tmp, { recursive: true, force: true });
         table(['overlaps, no hit', 'hitmask WASM', `C SSE2 (${cc} -O3)`, 'C AVX2', 'WASM / SSE2', 'WASM / AVX2'], crow);
@@ -185,12 +332,14 @@ if (oh) console.log(`pygame's per-call floor (an early-rejected overlap, Python 
 // queries no longer switch: WebAssembly won at every size here, down to 2 words).
 const thr: (string | number)[][] = [];
 for (const size of [15, 16, 20, 24, 32, 48, 64]) {
-    const sc = makeScene(size, 'none'), ra = toRGBA(sc.a), rb = toRGBA(sc.b);
+    const sc = makeScene(size, 'none'),
+        ra = toRGBA(sc.a),
+        rb = toRGBA(sc.b);
     setKernels('js');
     const [ja, jb] = [Mask.fromRGBA(ra, size, size), Mask.fromRGBA(rb, size, size)];
     setKernels('wasm');
     const [wa, wb] = [Mask.fromRGBA(ra, size, size), Mask.fromRGBA(rb, size, size)];
-    const words = (size - sc.dy) * ((((size - 1) >> 5) - (sc.dx >> 5)) + 1);
+    const words = (size - sc.dy) * (((size - 1) >> 5) - (sc.dx >> 5) + 1);
     setKernels('js');
     const j = time(() => ja.overlaps(jb, sc.dx, sc.dy), QUICK);
     setKernels('wasm');
@@ -200,40 +349,63 @@ for (const size of [15, 16, 20, 24, 32, 48, 64]) {
     thr.push([`${size}²`, words, fmt(j.median), fmt(w.median), j.median < w.median ? 'JS' : 'WASM']);
 }
 table(['size (no hit)', 'words scanned', 'JS', 'WASM (forced)', 'faster'], thr);
-console.log(`overlaps, overlapArea and overlap use WebAssembly at every size (kernels.ts, pickWasm); draw, erase and overlapMask from ${AUTO_MIN} words of intersection (wasmMinWords).\n`);
+console.log(
+    `overlaps, overlapArea and overlap use WebAssembly at every size (kernels.ts, pickWasm); draw, erase and overlapMask from ${AUTO_MIN} words of intersection (wasmMinWords).\n`
+);
 
 // Batched small sprites: 2000 pairs of 16² to 48² disc sprites whose boxes intersect, per pair.
 const rnd = mulberry32(9);
 function sprite(): Uint8Array {
-    const n = 16 + Math.floor(rnd() * 33), c = (n - 1) / 2, px = new Uint8Array(n * n * 4);
-    for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) if ((x - c) ** 2 + (y - c) ** 2 <= c * c) px[(y * n + x) * 4 + 3] = 255;
+    const n = 16 + Math.floor(rnd() * 33),
+        c = (n - 1) / 2,
+        px = new Uint8Array(n * n * 4);
+    for (let y = 0; y < n; y++)
+        for (let x = 0; x < n; x++) if ((x - c) ** 2 + (y - c) ** 2 <= c * c) px[(y * n + x) * 4 + 3] = 255;
     return px;
 }
 const spritePx = Array.from({ length: 64 }, sprite).map(px => ({ px, n: Math.sqrt(px.length / 4) }));
-const build = (mode: 'js' | 'wasm') => { setKernels(mode); return spritePx.map(s => Mask.fromRGBA(s.px, s.n, s.n)); };
-const jm = build('js'), wm = build('wasm');
-const NP = 2000, P = new Int32Array(NP * 4), out = new Uint8Array(NP);
+const build = (mode: 'js' | 'wasm') => {
+    setKernels(mode);
+    return spritePx.map(s => Mask.fromRGBA(s.px, s.n, s.n));
+};
+const jm = build('js'),
+    wm = build('wasm');
+const NP = 2000,
+    P = new Int32Array(NP * 4),
+    out = new Uint8Array(NP);
 for (let k = 0; k < NP; k++) {
-    const ia = Math.floor(rnd() * 64), ib = Math.floor(rnd() * 64), na = spritePx[ia].n, nb = spritePx[ib].n;
+    const ia = Math.floor(rnd() * 64),
+        ib = Math.floor(rnd() * 64),
+        na = spritePx[ia].n,
+        nb = spritePx[ib].n;
     P.set([ia, ib, Math.floor(rnd() * (na + nb)) - nb, Math.floor(rnd() * (na + nb)) - nb], 4 * k);
 }
-const loop = (m: Mask[]) => () => { let h = 0; for (let k = 0; k < NP; k++) if (m[P[4 * k]].overlaps(m[P[4 * k + 1]], P[4 * k + 2], P[4 * k + 3])) h++; return h; };
+const loop = (m: Mask[]) => () => {
+    let h = 0;
+    for (let k = 0; k < NP; k++) if (m[P[4 * k]].overlaps(m[P[4 * k + 1]], P[4 * k + 2], P[4 * k + 3])) h++;
+    return h;
+};
 setKernels('js');
 const hitsJs = loop(jm)();
-const bl = time(loop(jm), QUICK), bmj = time(() => overlapsMany(jm, P, out), QUICK);
+const bl = time(loop(jm), QUICK),
+    bmj = time(() => overlapsMany(jm, P, out), QUICK);
 setKernels('wasm');
 if (loop(wm)() !== hitsJs || overlapsMany(wm, P, out) !== hitsJs) throw new Error('batch disagrees');
-const wl = time(loop(wm), QUICK), bmw = time(() => overlapsMany(wm, P, out), QUICK);
+const wl = time(loop(wm), QUICK),
+    bmw = time(() => overlapsMany(wm, P, out), QUICK);
 setWasmMinWords(0);
 const wl0 = time(loop(wm), QUICK);
 setWasmMinWords(AUTO_MIN);
-table(['2000 pairs, 16²–48² disc sprites, boxes intersecting', 'per pair'], [
-    ['JS kernels, one overlaps() per pair', fmt(bl.median / NP)],
-    ['JS kernels, overlapsMany', fmt(bmj.median / NP)],
-    ['WASM kernels, one overlaps() per pair (auto threshold)', fmt(wl.median / NP)],
-    ['WASM kernels, one overlaps() per pair (every call in WASM)', fmt(wl0.median / NP)],
-    ['WASM kernels, overlapsMany (one call)', fmt(bmw.median / NP)]
-]);
+table(
+    ['2000 pairs, 16²–48² disc sprites, boxes intersecting', 'per pair'],
+    [
+        ['JS kernels, one overlaps() per pair', fmt(bl.median / NP)],
+        ['JS kernels, overlapsMany', fmt(bmj.median / NP)],
+        ['WASM kernels, one overlaps() per pair (auto threshold)', fmt(wl.median / NP)],
+        ['WASM kernels, one overlaps() per pair (every call in WASM)', fmt(wl0.median / NP)],
+        ['WASM kernels, overlapsMany (one call)', fmt(bmw.median / NP)]
+    ]
+);
 console.log(`${hitsJs} of ${NP} pairs overlap. Scenes: two s×s masks, b at (13, 2); "none" = full scan without a hit.`);
 console.log('Shared 2-core machine: short runs (7 samples × 10 ms), expect ±10–20 % between runs.');
 
@@ -246,7 +418,9 @@ if (!existsSync(CHROMIUM)) {
     console.log(`Browser table skipped: ${CHROMIUM} is missing (apt-get install chromium).`);
 } else {
     const expect = (where: string, got: SimdRun, shared: boolean, isolated: boolean | null) => {
-        console.log(`${where}: kernels ${got.kernels}, sharedMemory ${got.sharedMemory}, crossOriginIsolated ${got.isolated ?? 'n/a'}`);
+        console.log(
+            `${where}: kernels ${got.kernels}, sharedMemory ${got.sharedMemory}, crossOriginIsolated ${got.isolated ?? 'n/a'}`
+        );
         if (got.kernels !== 'wasm' || got.sharedMemory !== shared || got.isolated !== isolated) {
             throw new Error(`${where}: expected kernels wasm, sharedMemory ${shared}, crossOriginIsolated ${isolated}`);
         }
@@ -258,10 +432,23 @@ if (!existsSync(CHROMIUM)) {
     // their number (the Map in src/kernels/memory.ts that holds one entry per block).
     await new Promise(r => setTimeout(r, 10));
     const left = kernelStats();
-    console.log(`Node shared runs in this process, after the tables above: ${left.wasmMasks} masks live, ${(left.memoryBytes / 2 ** 20).toFixed(0)} MiB of WebAssembly memory.`);
+    console.log(
+        `Node shared runs in this process, after the tables above: ${left.wasmMasks} masks live, ${(left.memoryBytes / 2 ** 20).toFixed(0)} MiB of WebAssembly memory.`
+    );
     const nodeShared = expect('Node shared', runSimdPage(), true, null);
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/env/no-shared-memory.mjs', '--input-type=module', '-e',
-        'const { run } = await import(\'./bench/simd-page.ts\'); console.log(JSON.stringify(run()));'], { cwd: root, encoding: 'utf8' });
+    const child = spawnSync(
+        process.execPath,
+        [
+            '--import',
+            'tsx',
+            '--import',
+            './test/env/no-shared-memory.mjs',
+            '--input-type=module',
+            '-e',
+            "const { run } = await import('./bench/simd-page.ts'); console.log(JSON.stringify(run()));"
+        ],
+        { cwd: root, encoding: 'utf8' }
+    );
     if (child.status !== 0) throw new Error(`the no-SharedArrayBuffer child failed: ${child.stderr}`);
     const nodePlain = expect('Node no-SAB', JSON.parse(child.stdout) as SimdRun, false, null);
 
@@ -278,32 +465,66 @@ if (!existsSync(CHROMIUM)) {
     try {
         const bundle = await esbuild.build({
             entryPoints: [fileURLToPath(new URL('./simd-page.ts', import.meta.url))],
-            bundle: true, format: 'iife', globalName: 'hitmaskSimdPage', write: false, target: 'es2022'
+            bundle: true,
+            format: 'iife',
+            globalName: 'hitmaskSimdPage',
+            write: false,
+            target: 'es2022'
         });
         // Imported here, not at the top: loading playwright-core detaches an ArrayBuffer, after which V8
         // checks for detached buffers on every typed-array access (see the JS fallback table).
         const { chromium } = await import('playwright-core');
         browser = await chromium.launch({
             executablePath: CHROMIUM,
-            args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
+            args: [
+                '--no-sandbox',
+                '--disable-gpu',
+                '--disable-background-networking',
+                '--disable-component-update',
+                '--disable-sync',
+                '--no-first-run',
+                '--disable-quic'
+            ]
         });
         const inPage = async (path: string): Promise<SimdRun> => {
             const page = await (browser as Browser).newPage();
             // A fallback warning (WebAssembly memory at its ceiling) or an error would make the column meaningless.
-            page.on('console', m => { if (m.type() === 'warning' || m.type() === 'error') console.log(`page ${path} console.${m.type()}: ${m.text()}`); });
+            page.on('console', m => {
+                if (m.type() === 'warning' || m.type() === 'error')
+                    console.log(`page ${path} console.${m.type()}: ${m.text()}`);
+            });
             await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
-            const r = await page.evaluate(`${bundle.outputFiles[0].text}\nhitmaskSimdPage.run()`) as SimdRun;
+            const r = (await page.evaluate(`${bundle.outputFiles[0].text}\nhitmaskSimdPage.run()`)) as SimdRun;
             await page.close();
             return r;
         };
         const isolated = expect('Chromium isolated', await inPage('/isolated'), true, true);
         const plain = expect('Chromium plain', await inPage('/plain'), false, false);
-        console.log(`Chromium ${browser.version()} (headless, ${CHROMIUM}); each figure: median of 15 samples of ~20 ms after warm-up.\n`);
+        console.log(
+            `Chromium ${browser.version()} (headless, ${CHROMIUM}); each figure: median of 15 samples of ~20 ms after warm-up.\n`
+        );
         const us = (ns: number) => (ns / 1e3).toFixed(ns < 1e4 ? 3 : 1);
         const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
-        table(['op (no hit: full scan)', 'Node shared µs', 'Node no-SAB µs', 'Chromium isolated µs', 'Chromium plain µs', 'plain / isolated', 'no-SAB / shared'],
-            Object.keys(nodeShared.ns).map(op => [op, us(nodeShared.ns[op]), us(nodePlain.ns[op]), us(isolated.ns[op]), us(plain.ns[op]),
-                x(plain.ns[op], isolated.ns[op]), x(nodePlain.ns[op], nodeShared.ns[op])]));
+        table(
+            [
+                'op (no hit: full scan)',
+                'Node shared µs',
+                'Node no-SAB µs',
+                'Chromium isolated µs',
+                'Chromium plain µs',
+                'plain / isolated',
+                'no-SAB / shared'
+            ],
+            Object.keys(nodeShared.ns).map(op => [
+                op,
+                us(nodeShared.ns[op]),
+                us(nodePlain.ns[op]),
+                us(isolated.ns[op]),
+                us(plain.ns[op]),
+                x(plain.ns[op], isolated.ns[op]),
+                x(nodePlain.ns[op], nodeShared.ns[op])
+            ])
+        );
     } finally {
         await browser?.close();
         server.close();

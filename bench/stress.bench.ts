@@ -19,22 +19,39 @@ const { values } = parseArgs({
         seed: { type: 'string', default: '1' }
     }
 });
-const stress = Number(values.stress), warmup = Number(values.warmup), steps = Number(values.steps), seed = Number(values.seed);
-for (const [name, v, min] of [['stress', stress, 0], ['warmup', warmup, 0], ['steps', steps, 1], ['seed', seed, 0]] as const) {
-    if (!Number.isInteger(v) || v < min) throw new RangeError(`--${name} must be an integer ≥ ${min}, got ${values[name]}.`);
+const stress = Number(values.stress),
+    warmup = Number(values.warmup),
+    steps = Number(values.steps),
+    seed = Number(values.seed);
+for (const [name, v, min] of [
+    ['stress', stress, 0],
+    ['warmup', warmup, 0],
+    ['steps', steps, 1],
+    ['seed', seed, 0]
+] as const) {
+    if (!Number.isInteger(v) || v < min)
+        throw new RangeError(`--${name} must be an integer ≥ ${min}, got ${values[name]}.`);
 }
 
 const ASSETS = fileURLToPath(new URL('../demo/assets/', import.meta.url));
-const gifs = readdirSync(ASSETS).filter(f => f.endsWith('.gif')).sort().map(f => join(ASSETS, f));
+const gifs = readdirSync(ASSETS)
+    .filter(f => f.endsWith('.gif'))
+    .sort()
+    .map(f => join(ASSETS, f));
 const atlas = (await buildAtlas(gifs, {})).atlas;
 
-banner(`hitmask demo stress scene in Node: DemoSim with stress=${stress}, seed ${seed}, pilot on, ${steps} steps after ${warmup} warm-up steps`);
+banner(
+    `hitmask demo stress scene in Node: DemoSim with stress=${stress}, seed ${seed}, pilot on, ${steps} steps after ${warmup} warm-up steps`
+);
 
 const sim = new DemoSim(atlas, { seed, mode: 'pixel', stress, auto: true });
 const now = (): number => performance.now();
 for (let i = 0; i < warmup; i++) sim.step(undefined, now);
-const total: number[] = [], pixel: number[] = [], box: number[] = [];
-let pairs = 0, boxPairs = 0;
+const total: number[] = [],
+    pixel: number[] = [],
+    box: number[] = [];
+let pairs = 0,
+    boxPairs = 0;
 for (let i = 0; i < steps; i++) {
     const t0 = performance.now();
     sim.step(undefined, now);
@@ -53,10 +70,15 @@ function spread(t: number[]): string {
 }
 
 const stats = sim.stats();
-console.log(`sprites ${stats.sprites}, field ${sim.width}×${sim.height}; per step on average ${(boxPairs / steps).toFixed(1)} box pairs, ${(pairs / steps).toFixed(1)} pixel pairs\n`);
-table(['ms per step', 'median (min–max; p10, p90)'], [
-    ['DemoSim.step (whole step: game, both Worlds, analysis)', spread(total)],
-    ['pixel World.step', spread(pixel)],
-    ['box World.step', spread(box)],
-    ['both World.step calls', spread(pixel.map((p, i) => p + box[i]))]
-]);
+console.log(
+    `sprites ${stats.sprites}, field ${sim.width}×${sim.height}; per step on average ${(boxPairs / steps).toFixed(1)} box pairs, ${(pairs / steps).toFixed(1)} pixel pairs\n`
+);
+table(
+    ['ms per step', 'median (min–max; p10, p90)'],
+    [
+        ['DemoSim.step (whole step: game, both Worlds, analysis)', spread(total)],
+        ['pixel World.step', spread(pixel)],
+        ['box World.step', spread(box)],
+        ['both World.step calls', spread(pixel.map((p, i) => p + box[i]))]
+    ]
+);

@@ -7,19 +7,32 @@ import type { Scene } from './world-scene.js';
 /** A step function over the scene's current positions: returns the pixel-overlapping pairs. */
 export function sortAndSweep(s: Scene, masks: Mask[]): () => number {
     const n = s.x.length;
-    const w = Int32Array.from(s.kind, k => masks[k].width), h = Int32Array.from(s.kind, k => masks[k].height);
-    const order = Int32Array.from({ length: n }, (_, i) => i), x0 = new Float64Array(n), y0 = new Float64Array(n);
+    const w = Int32Array.from(s.kind, k => masks[k].width),
+        h = Int32Array.from(s.kind, k => masks[k].height);
+    const order = Int32Array.from({ length: n }, (_, i) => i),
+        x0 = new Float64Array(n),
+        y0 = new Float64Array(n);
     return () => {
-        for (let i = 0; i < n; i++) { x0[i] = Math.floor(s.x[i]); y0[i] = Math.floor(s.y[i]); }
+        for (let i = 0; i < n; i++) {
+            x0[i] = Math.floor(s.x[i]);
+            y0[i] = Math.floor(s.y[i]);
+        }
         for (let i = 1; i < n; i++) {
-            const v = order[i], key = x0[v];
+            const v = order[i],
+                key = x0[v];
             let j = i - 1;
-            while (j >= 0 && x0[order[j]] > key) { order[j + 1] = order[j]; j--; }
+            while (j >= 0 && x0[order[j]] > key) {
+                order[j + 1] = order[j];
+                j--;
+            }
             order[j + 1] = v;
         }
         let count = 0;
         for (let a = 0; a < n; a++) {
-            const i = order[a], xe = x0[i] + w[i], ya = y0[i], ye = ya + h[i];
+            const i = order[a],
+                xe = x0[i] + w[i],
+                ya = y0[i],
+                ye = ya + h[i];
             for (let b = a + 1; b < n; b++) {
                 const j = order[b];
                 if (x0[j] >= xe) break;

@@ -30,8 +30,11 @@ export function loadSprites(): { masks: Mask[]; source: string } {
             const m = new Mask(s, s);
             const blobs = 4;
             for (let k = 0; k < blobs; k++) {
-                const cx = s * (0.3 + 0.4 * rnd()), cy = s * (0.3 + 0.4 * rnd()), r = s * (0.2 + 0.2 * rnd());
-                for (let y = 0; y < s; y++) for (let x = 0; x < s; x++) if ((x - cx) ** 2 + (y - cy) ** 2 < r * r) m.set(x, y);
+                const cx = s * (0.3 + 0.4 * rnd()),
+                    cy = s * (0.3 + 0.4 * rnd()),
+                    r = s * (0.2 + 0.2 * rnd());
+                for (let y = 0; y < s; y++)
+                    for (let x = 0; x < s; x++) if ((x - cx) ** 2 + (y - cy) ** 2 < r * r) m.set(x, y);
             }
             return m;
         });
@@ -39,19 +42,38 @@ export function loadSprites(): { masks: Mask[]; source: string } {
     }
 }
 
-export interface Scene { x: Float64Array; y: Float64Array; vx: Float64Array; vy: Float64Array; kind: Uint8Array; side: number }
+export interface Scene {
+    x: Float64Array;
+    y: Float64Array;
+    vx: Float64Array;
+    vy: Float64Array;
+    kind: Uint8Array;
+    side: number;
+}
 
 // Constant density: the world's area grows with N so that sprite boxes cover about 8% of it.
 export function makeScene(n: number, masks: Mask[], seed: number): Scene {
     const rnd = mulberry32(seed);
     const kind = new Uint8Array(n);
     let area = 0;
-    for (let i = 0; i < n; i++) { kind[i] = Math.floor(rnd() * masks.length); area += masks[kind[i]].width * masks[kind[i]].height; }
-    const side = Math.sqrt(area / 0.08);
-    const s: Scene = { x: new Float64Array(n), y: new Float64Array(n), vx: new Float64Array(n), vy: new Float64Array(n), kind, side };
     for (let i = 0; i < n; i++) {
-        s.x[i] = rnd() * side; s.y[i] = rnd() * side;
-        s.vx[i] = (rnd() - 0.5) * 6; s.vy[i] = (rnd() - 0.5) * 6;
+        kind[i] = Math.floor(rnd() * masks.length);
+        area += masks[kind[i]].width * masks[kind[i]].height;
+    }
+    const side = Math.sqrt(area / 0.08);
+    const s: Scene = {
+        x: new Float64Array(n),
+        y: new Float64Array(n),
+        vx: new Float64Array(n),
+        vy: new Float64Array(n),
+        kind,
+        side
+    };
+    for (let i = 0; i < n; i++) {
+        s.x[i] = rnd() * side;
+        s.y[i] = rnd() * side;
+        s.vx[i] = (rnd() - 0.5) * 6;
+        s.vy[i] = (rnd() - 0.5) * 6;
     }
     return s;
 }
@@ -59,7 +81,8 @@ export function makeScene(n: number, masks: Mask[], seed: number): Scene {
 export function advance(s: Scene): void {
     const { x, y, vx, vy, side } = s;
     for (let i = 0; i < x.length; i++) {
-        x[i] += vx[i]; y[i] += vy[i];
+        x[i] += vx[i];
+        y[i] += vy[i];
         if (x[i] < 0 || x[i] > side) vx[i] = -vx[i];
         if (y[i] < 0 || y[i] > side) vy[i] = -vy[i];
     }

@@ -27,8 +27,20 @@ export interface Batch {
 }
 
 /** Queues a box outline as four rectangles (a filled box when it is too small for a hole), as drawBox does. */
-export function boxAsRects(batch: Batch, x: number, y: number, w: number, h: number, rgba: number, line: number, alpha = 1): void {
-    if (w <= 2 * line || h <= 2 * line) { batch.rect(x, y, w, h, rgba, alpha); return; }
+export function boxAsRects(
+    batch: Batch,
+    x: number,
+    y: number,
+    w: number,
+    h: number,
+    rgba: number,
+    line: number,
+    alpha = 1
+): void {
+    if (w <= 2 * line || h <= 2 * line) {
+        batch.rect(x, y, w, h, rgba, alpha);
+        return;
+    }
     batch.rect(x, y, w, line, rgba, alpha);
     batch.rect(x, y + h - line, w, line, rgba, alpha);
     batch.rect(x, y + line, line, h - 2 * line, rgba, alpha);

@@ -11,11 +11,15 @@ const SLACK_MS = 1;
 export class StepClock {
     #acc = 0;
 
-    constructor(readonly stepMs: number, readonly maxSteps: number) {}
+    constructor(
+        readonly stepMs: number,
+        readonly maxSteps: number
+    ) {}
 
     /** How many steps to run for a frame `dt` ms after the last; time past `maxSteps` steps is dropped (the game slows down, not the frame rate). */
     due(dt: number): number {
-        let acc = this.#acc + dt, n = 0;
+        let acc = this.#acc + dt,
+            n = 0;
         while (acc >= this.stepMs - SLACK_MS && n < this.maxSteps) {
             acc -= this.stepMs;
             n++;

@@ -4,7 +4,17 @@
 // stress mode two batches: WebGL2 (gl.ts, one draw call, the debug overlays on a 2D canvas above it) and
 // pixels (pixels.ts, the frame composed in script and put with one putImageData).
 import { type Mask, MaskAtlas, type Pair, toRGBA } from '../src/index.js';
-import { drawBox, drawIntersection, drawMask, drawNormal, drawOverlap, drawPieces, drawPolygons, drawRay, forgetMask } from '../src/debug.js';
+import {
+    drawBox,
+    drawIntersection,
+    drawMask,
+    drawNormal,
+    drawOverlap,
+    drawPieces,
+    drawPolygons,
+    drawRay,
+    forgetMask
+} from '../src/debug.js';
 import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
 import type { Batch } from './batch.js';
 import { StepClock } from './clock.js';
@@ -67,7 +77,9 @@ export interface ShapesDrawn {
 }
 
 declare global {
-    interface Window { hitmaskDemo?: DemoHook }
+    interface Window {
+        hitmaskDemo?: DemoHook;
+    }
 }
 
 interface State {
@@ -83,13 +95,27 @@ interface State {
 }
 
 const TINT: Record<Kind, number> = {
-    player: 0x00ff8060, alien: 0xff40ff50, shot: 0x40c0ff90, bomb: 0xff800090, debris: 0x40c0ff60, terrain: 0x8080ff50
+    player: 0x00ff8060,
+    alien: 0xff40ff50,
+    shot: 0x40c0ff90,
+    bomb: 0xff800090,
+    debris: 0x40c0ff60,
+    terrain: 0x8080ff50
 };
 // Shapes overlay: exact polygons (toPolygons) over their convex pieces (convexPieces), as a physics engine gets them.
-const POLYGON = 0xffd000ff, PIECE = 0x40c0ffb0;
-const NEAR = 0xffd800ff, HIT = 0xff2020ff, ZONE = 0xffff0040, NORMAL = 0x00ff40ff, LASER = 0xff3030ff;
+const POLYGON = 0xffd000ff,
+    PIECE = 0x40c0ffb0;
+const NEAR = 0xffd800ff,
+    HIT = 0xff2020ff,
+    ZONE = 0xffff0040,
+    NORMAL = 0x00ff40ff,
+    LASER = 0xff3030ff;
 const STEP_MS = 1000 / 60;
-const RENDERER_NAMES: Record<Renderer, string> = { webgl: 'WebGL', pixels: 'batched Canvas 2D (one putImageData)', canvas: 'Canvas 2D' };
+const RENDERER_NAMES: Record<Renderer, string> = {
+    webgl: 'WebGL',
+    pixels: 'batched Canvas 2D (one putImageData)',
+    canvas: 'Canvas 2D'
+};
 
 // Near misses drawn: the newest 500. A stress scene keeps about 1,500 on screen, one over the other (and
 // drawing them cost as much as all 10,000 sprites); a normal game never has 500.
@@ -99,7 +125,8 @@ const debugPairs: Pair<Actor>[] = [];
 
 // Index of the oldest of the newest NEAR_MARKS near misses (marks are in the order they happened).
 function firstNearMark(marks: readonly Mark[]): number {
-    let i = marks.length, n = 0;
+    let i = marks.length,
+        n = 0;
     while (i > 0 && n < NEAR_MARKS) if (marks[--i].near) n++;
     return i;
 }
@@ -118,7 +145,7 @@ function readState(): State {
         paused: q.get('pause') === '1',
         stress: int('stress', 0, 100000),
         seed: int('seed', 1, 2 ** 31 - 1),
-        render: RENDERERS.includes(q.get('render') ?? '') ? q.get('render') as Renderer : null
+        render: RENDERERS.includes(q.get('render') ?? '') ? (q.get('render') as Renderer) : null
     };
 }
 
@@ -132,7 +159,10 @@ function writeUrl(state: State, frame: number): void {
     if (state.seed !== 1) q.set('seed', String(state.seed));
     if (state.render) q.set('render', state.render);
     // A paused view is shareable down to the frame (replayed deterministically on load).
-    if (state.paused) { q.set('pause', '1'); q.set('frame', String(frame)); }
+    if (state.paused) {
+        q.set('pause', '1');
+        q.set('frame', String(frame));
+    }
     const s = q.toString();
     history.replaceState(null, '', s ? `?${s}` : location.pathname);
 }
@@ -149,8 +179,13 @@ async function main(): Promise<void> {
     const hud = document.getElementById('hud') as HTMLElement;
     const state = readState();
     const [bytes, images, background] = await Promise.all([
-        fetch('masks.hitmask').then(r => { if (!r.ok) throw new Error(`masks.hitmask: HTTP ${r.status}`); return r.arrayBuffer(); }),
-        Promise.all(FRAMES.map(async f => [f, await loadImage(f)] as const)).then(list => new Map<string, HTMLImageElement>(list)),
+        fetch('masks.hitmask').then(r => {
+            if (!r.ok) throw new Error(`masks.hitmask: HTTP ${r.status}`);
+            return r.arrayBuffer();
+        }),
+        Promise.all(FRAMES.map(async f => [f, await loadImage(f)] as const)).then(
+            list => new Map<string, HTMLImageElement>(list)
+        ),
         loadImage('background')
     ]);
     const atlas = MaskAtlas.from(new Uint8Array(bytes));
@@ -160,8 +195,9 @@ async function main(): Promise<void> {
     // A batch draws the field where asked for, and in stress mode by default: WebGL on a GPU, else batched
     // pixels (bench/demo.bench.ts: software WebGL is the slowest there). With WebGL the debug overlays go to
     // a transparent 2D canvas laid over it (in the same grid cell of #field). No WebGL: batched pixels.
-    const wanted = state.render ?? (state.stress > 0 ? QuadBatch.hardware() ? 'webgl' : 'pixels' : 'canvas');
-    let layer = canvas, batch: Batch | null = wanted === 'webgl' ? QuadBatch.create(canvas, images) : null;
+    const wanted = state.render ?? (state.stress > 0 ? (QuadBatch.hardware() ? 'webgl' : 'pixels') : 'canvas');
+    let layer = canvas,
+        batch: Batch | null = wanted === 'webgl' ? QuadBatch.create(canvas, images) : null;
     const renderer: Renderer = batch ? 'webgl' : wanted === 'canvas' ? 'canvas' : 'pixels';
     if (batch) {
         layer = document.createElement('canvas');
@@ -184,7 +220,17 @@ async function main(): Promise<void> {
     const groundTile = document.createElement('canvas');
     groundTile.width = background.width;
     groundTile.height = 48;
-    (groundTile.getContext('2d') as CanvasRenderingContext2D).drawImage(background, 0, background.height - 48, background.width, 48, 0, 0, background.width, 48);
+    (groundTile.getContext('2d') as CanvasRenderingContext2D).drawImage(
+        background,
+        0,
+        background.height - 48,
+        background.width,
+        48,
+        0,
+        0,
+        background.width,
+        48
+    );
     const ground = tctx.createPattern(groundTile, 'repeat') as CanvasPattern;
     let terrainVersion = -1;
     const drawTerrain = () => {
@@ -203,9 +249,14 @@ async function main(): Promise<void> {
     };
 
     const sprite = (a: Actor) => {
-        const img = images.get(a.frame) as HTMLImageElement, x = Math.floor(a.x), y = Math.floor(a.y);
+        const img = images.get(a.frame) as HTMLImageElement,
+            x = Math.floor(a.x),
+            y = Math.floor(a.y);
         if (a.kind === 'player' && sim.invulnerable > 0 && (sim.invulnerable >> 2) % 2 === 1) return;
-        if (!a.flip) { ctx.drawImage(img, x, y); return; }
+        if (!a.flip) {
+            ctx.drawImage(img, x, y);
+            return;
+        }
         ctx.save();
         ctx.translate(x + a.width, y);
         ctx.scale(-1, 1);
@@ -232,7 +283,9 @@ async function main(): Promise<void> {
         // Explosions: explosion1.gif, mirrored every 3 frames as pygame's aliens example does, fading out.
         const boom = images.get('explosion1') as HTMLImageElement;
         for (const b of sim.blasts) {
-            const s = b.scale * (1 + b.age / 48), w = boom.width * s, h = boom.height * s;
+            const s = b.scale * (1 + b.age / 48),
+                w = boom.width * s,
+                h = boom.height * s;
             ctx.save();
             ctx.globalAlpha = Math.max(0, 1 - b.age / 24);
             ctx.translate(b.x, b.y);
@@ -260,7 +313,8 @@ async function main(): Promise<void> {
     base.width = sim.width;
     base.height = sim.height;
     const bctx = base.getContext('2d') as CanvasRenderingContext2D;
-    let baseVersion = -1, overlayDrawn = false;
+    let baseVersion = -1,
+        overlayDrawn = false;
     const renderBatch = (gl: Batch) => {
         if (baseVersion !== sim.terrainVersion) {
             drawTerrain();
@@ -279,11 +333,21 @@ async function main(): Promise<void> {
             gl.image(r, Math.floor(a.x), Math.floor(a.y), r.width, r.height, a.flip);
         }
         // The laser is vertical (sim.ts): a one pixel wide rectangle centred on the line, as a 1 px stroke.
-        const laser = sim.laser, y1 = laser.hit ? laser.hit.y : laser.y1, x1 = laser.hit ? laser.hit.x : laser.x1;
-        gl.rect(Math.min(laser.x0, x1) - 0.5, Math.min(laser.y0, y1), Math.abs(x1 - laser.x0) + 1, Math.abs(y1 - laser.y0), 0xff3030cc);
+        const laser = sim.laser,
+            y1 = laser.hit ? laser.hit.y : laser.y1,
+            x1 = laser.hit ? laser.hit.x : laser.x1;
+        gl.rect(
+            Math.min(laser.x0, x1) - 0.5,
+            Math.min(laser.y0, y1),
+            Math.abs(x1 - laser.x0) + 1,
+            Math.abs(y1 - laser.y0),
+            0xff3030cc
+        );
         const boom = gl.region('explosion1');
         for (const b of sim.blasts) {
-            const s = b.scale * (1 + b.age / 48), w = boom.width * s, h = boom.height * s;
+            const s = b.scale * (1 + b.age / 48),
+                w = boom.width * s,
+                h = boom.height * s;
             gl.image(boom, b.x - w / 2, b.y - h / 2, w, h, Math.floor(b.age / 3) % 2 === 1, 1 - b.age / 24);
         }
         for (let i = firstNearMark(sim.marks); i < sim.marks.length; i++) {
@@ -297,23 +361,34 @@ async function main(): Promise<void> {
         // The overlays stay Canvas 2D (the debug helpers draw on a 2D context); a separate layer is cleared
         // only after it was drawn on.
         if (overlayDrawn && layer !== canvas) ctx.clearRect(0, 0, layer.width, layer.height);
-        if (layer !== canvas && overlayDrawn !== (state.debug || state.shapes)) layer.style.visibility = state.debug || state.shapes ? '' : 'hidden';
+        if (layer !== canvas && overlayDrawn !== (state.debug || state.shapes))
+            layer.style.visibility = state.debug || state.shapes ? '' : 'hidden';
         overlayDrawn = state.debug || state.shapes;
         if (state.debug) renderDebug();
         if (state.shapes) renderShapes();
     };
-    const render = () => batch ? renderBatch(batch) : render2d();
+    const render = () => (batch ? renderBatch(batch) : render2d());
 
     // Shapes: per atlas frame once (masks never change), and for the bunkers per terrain version (after each
     // crater the raster's polygons and pieces are rebuilt). Drawing only: the simulation never sees them.
-    interface Shapes { polygons: Polygon[]; pieces: number[][] }
+    interface Shapes {
+        polygons: Polygon[];
+        pieces: number[][];
+    }
     const shapesOf = (mask: Mask): Shapes => {
         const polygons = toPolygons(mask);
         return { polygons, pieces: polygons.flatMap(p => convexPieces(p)) };
     };
     const frameShapes = new Map<string, Shapes>();
     let terrainShapes: { sim: DemoSim; version: number; shapes: Shapes } | null = null;
-    let drawn: ShapesDrawn = { sprites: 0, polygons: 0, pieces: 0, terrainPolygons: 0, terrainPieces: 0, terrainVersion: -1 };
+    let drawn: ShapesDrawn = {
+        sprites: 0,
+        polygons: 0,
+        pieces: 0,
+        terrainPolygons: 0,
+        terrainPieces: 0,
+        terrainVersion: -1
+    };
     const renderShapes = () => {
         if (!terrainShapes || terrainShapes.sim !== sim || terrainShapes.version !== sim.terrainVersion) {
             terrainShapes = { sim, version: sim.terrainVersion, shapes: shapesOf(sim.raster.plane(0)) };
@@ -326,15 +401,22 @@ async function main(): Promise<void> {
             // As the debug masks: at most 500 sprites, so stress mode stays readable.
             if (!a.alive || counts.sprites >= 500) continue;
             let s = frameShapes.get(a.frame);
-            if (!s) frameShapes.set(a.frame, s = shapesOf(atlas.get(a.frame)));
-            const f = atlas.frame(a.frame), x = Math.floor(a.x) + f.x, y = Math.floor(a.y) + f.y;
+            if (!s) frameShapes.set(a.frame, (s = shapesOf(atlas.get(a.frame))));
+            const f = atlas.frame(a.frame),
+                x = Math.floor(a.x) + f.x,
+                y = Math.floor(a.y) + f.y;
             drawPieces(ctx, s.pieces, x, y, { color: PIECE });
             drawPolygons(ctx, s.polygons, x, y, { color: POLYGON });
             counts.sprites++;
             counts.polygons += s.polygons.length;
             counts.pieces += s.pieces.length;
         }
-        drawn = { ...counts, terrainPolygons: t.polygons.length, terrainPieces: t.pieces.length, terrainVersion: terrainShapes.version };
+        drawn = {
+            ...counts,
+            terrainPolygons: t.polygons.length,
+            terrainPieces: t.pieces.length,
+            terrainVersion: terrainShapes.version
+        };
     };
 
     const renderDebug = () => {
@@ -342,7 +424,9 @@ async function main(): Promise<void> {
         let n = 0;
         for (const a of sim.actors) {
             if (!a.alive) continue;
-            const f = atlas.frame(a.frame), x = Math.floor(a.x), y = Math.floor(a.y);
+            const f = atlas.frame(a.frame),
+                x = Math.floor(a.x),
+                y = Math.floor(a.y);
             // Thousands of tinted masks would hide the game in stress mode: boxes only past 500 sprites.
             if (n++ < 500) drawMask(ctx, f.mask, x + f.x, y + f.y, { color: TINT[a.kind] });
             drawBox(ctx, x, y, a.width, a.height, { color: 0x00ffff90 });
@@ -353,10 +437,14 @@ async function main(): Promise<void> {
         for (let i = 0, count = Math.min(pairs.length, 200); i < count; i++) {
             const { a, b } = pairs[i];
             if (!w.has(a) || !w.has(b)) continue;
-            const ma = a.mask as Mask, ax = Math.floor(a.x), ay = Math.floor(a.y);
+            const ma = a.mask as Mask,
+                ax = Math.floor(a.x),
+                ay = Math.floor(a.y);
             if (b.layer) drawOverlap(ctx, ma, sim.raster.plane(0), -ax, -ay, { x: ax, y: ay, color: HIT });
             else {
-                const mb = b.mask as Mask, bx = Math.floor(b.x), by = Math.floor(b.y);
+                const mb = b.mask as Mask,
+                    bx = Math.floor(b.x),
+                    by = Math.floor(b.y);
                 drawIntersection(ctx, ma, mb, bx - ax, by - ay, { x: ax, y: ay, color: ZONE });
                 drawOverlap(ctx, ma, mb, bx - ax, by - ay, { x: ax, y: ay, color: HIT });
             }
@@ -364,7 +452,10 @@ async function main(): Promise<void> {
             if (c) drawNormal(ctx, c, { color: NORMAL });
         }
         // The laser's hit: the entry point and the normal of the face it entered.
-        drawRay(ctx, sim.laser.x0, sim.laser.y0, sim.laser.x1, sim.laser.y1, sim.laser.hit, { color: LASER, normalColor: NORMAL });
+        drawRay(ctx, sim.laser.x0, sim.laser.y0, sim.laser.x1, sim.laser.y1, sim.laser.hit, {
+            color: LASER,
+            normalColor: NORMAL
+        });
         // Hits of the last half second, recorded before the bodies were removed.
         for (const m of sim.marks) {
             if (m.near) continue;
@@ -381,8 +472,11 @@ async function main(): Promise<void> {
     const sums = { frames: 0, steps: 0, sim: 0, collision: 0, render: 0, since: now() };
     let split: FrameSplit = { fps: 0, p90Ms: 0, steps: 0, simMs: 0, collisionMs: 0, renderMs: 0 };
     // The intervals between the last INTERVALS frames (a ring), sorted in a scratch copy at each refresh.
-    const INTERVALS = 120, intervals = new Float64Array(INTERVALS), sorted = new Float64Array(INTERVALS);
-    let intervalCount = 0, lastFrame = -1;
+    const INTERVALS = 120,
+        intervals = new Float64Array(INTERVALS),
+        sorted = new Float64Array(INTERVALS);
+    let intervalCount = 0,
+        lastFrame = -1;
     const p90 = (): number => {
         const n = Math.min(intervalCount, INTERVALS);
         if (n === 0) return 0;
@@ -393,10 +487,22 @@ async function main(): Promise<void> {
     const account = (start: number, steps: number, simMs: number, collisionMs: number, renderMs: number) => {
         if (lastFrame >= 0) intervals[intervalCount++ % INTERVALS] = start - lastFrame;
         lastFrame = start;
-        sums.frames++; sums.steps += steps; sums.sim += simMs; sums.collision += collisionMs; sums.render += renderMs;
-        const t = now(), n = sums.frames;
+        sums.frames++;
+        sums.steps += steps;
+        sums.sim += simMs;
+        sums.collision += collisionMs;
+        sums.render += renderMs;
+        const t = now(),
+            n = sums.frames;
         if (t - sums.since < 250) return;
-        split = { fps: 1000 * n / (t - sums.since), p90Ms: p90(), steps: sums.steps / n, simMs: sums.sim / n, collisionMs: sums.collision / n, renderMs: sums.render / n };
+        split = {
+            fps: (1000 * n) / (t - sums.since),
+            p90Ms: p90(),
+            steps: sums.steps / n,
+            simMs: sums.sim / n,
+            collisionMs: sums.collision / n,
+            renderMs: sums.render / n
+        };
         Object.assign(sums, { frames: 0, steps: 0, sim: 0, collision: 0, render: 0, since: t });
     };
 
@@ -405,7 +511,8 @@ async function main(): Promise<void> {
         const t = now();
         if (!force && t - lastHud < 250) return;
         lastHud = t;
-        const s = sim.stats(), tt = s.totals;
+        const s = sim.stats(),
+            tt = s.totals;
         hud.innerHTML =
             `<b>${s.mode === 'pixel' ? 'PIXEL-EXACT' : 'BOUNDING BOXES'}</b> collisions${state.paused ? ' · paused' : ''}${state.auto ? ' · auto-pilot' : ''}` +
             ` · frame ${s.frame} · seed ${s.seed}\n` +
@@ -433,7 +540,8 @@ async function main(): Promise<void> {
 
     // Replay to the shared frame, if any (deterministic with auto=1: keyboard input is not recorded).
     const frame = Number(new URLSearchParams(location.search).get('frame') ?? 0);
-    if (Number.isInteger(frame) && frame > 0) for (let i = 0; i < Math.min(frame, 100000); i++) sim.step(undefined, now);
+    if (Number.isInteger(frame) && frame > 0)
+        for (let i = 0; i < Math.min(frame, 100000); i++) sim.step(undefined, now);
 
     // A paused field is drawn again only after something changed it (a key, a step): an unchanged frame
     // redrawn every display frame kept a core busy, and a screenshot waited on those frames.
@@ -443,18 +551,38 @@ async function main(): Promise<void> {
         keys.add(e.code);
         let changed = true;
         switch (e.code) {
-            case 'KeyB': state.mode = state.mode === 'pixel' ? 'box' : 'pixel'; sim.setMode(state.mode); break;
-            case 'KeyG': state.debug = !state.debug; break;
+            case 'KeyB':
+                state.mode = state.mode === 'pixel' ? 'box' : 'pixel';
+                sim.setMode(state.mode);
+                break;
+            case 'KeyG':
+                state.debug = !state.debug;
+                break;
             // O for outlines (P is pause).
-            case 'KeyO': state.shapes = !state.shapes; break;
-            case 'KeyP': state.paused = !state.paused; break;
-            case 'KeyN': if (state.paused) stepOnce(); break;
-            case 'KeyR': restart(); break;
+            case 'KeyO':
+                state.shapes = !state.shapes;
+                break;
+            case 'KeyP':
+                state.paused = !state.paused;
+                break;
+            case 'KeyN':
+                if (state.paused) stepOnce();
+                break;
+            case 'KeyR':
+                restart();
+                break;
             // The platformer scene (platformer-page.ts); its 1 comes back here.
-            case 'Digit2': location.search = '?scene=platformer'; return;
-            default: changed = false;
+            case 'Digit2':
+                location.search = '?scene=platformer';
+                return;
+            default:
+                changed = false;
         }
-        if (changed) { writeUrl(state, sim.stats().frame); showHud(true); stale = true; }
+        if (changed) {
+            writeUrl(state, sim.stats().frame);
+            showHud(true);
+            stale = true;
+        }
         if (e.code === 'Space' || e.code.startsWith('Arrow')) e.preventDefault();
     });
     window.addEventListener('keyup', e => keys.delete(e.code));
@@ -466,9 +594,11 @@ async function main(): Promise<void> {
     const clock = new StepClock(STEP_MS, state.stress > 0 ? 1 : 4);
     let last = now();
     const loop = () => {
-        const t = now(), due = clock.due(t - last);
+        const t = now(),
+            due = clock.due(t - last);
         last = t;
-        let steps = 0, collision = 0;
+        let steps = 0,
+            collision = 0;
         if (!state.paused) {
             for (; steps < due; steps++) {
                 stepOnce();
@@ -500,11 +630,28 @@ async function main(): Promise<void> {
         },
         stats: () => sim.stats(),
         render,
-        setMode(mode: Mode) { sim.setMode(mode); state.mode = mode; stale = true; writeUrl(state, sim.stats().frame); },
-        setDebug(on: boolean) { state.debug = on; render(); writeUrl(state, sim.stats().frame); },
-        setShapes(on: boolean) { state.shapes = on; render(); writeUrl(state, sim.stats().frame); },
+        setMode(mode: Mode) {
+            sim.setMode(mode);
+            state.mode = mode;
+            stale = true;
+            writeUrl(state, sim.stats().frame);
+        },
+        setDebug(on: boolean) {
+            state.debug = on;
+            render();
+            writeUrl(state, sim.stats().frame);
+        },
+        setShapes(on: boolean) {
+            state.shapes = on;
+            render();
+            writeUrl(state, sim.stats().frame);
+        },
         shapesDrawn: () => ({ ...drawn }),
-        setPaused(on: boolean) { state.paused = on; stale = true; writeUrl(state, sim.stats().frame); },
+        setPaused(on: boolean) {
+            state.paused = on;
+            stale = true;
+            writeUrl(state, sim.stats().frame);
+        },
         split: () => ({ ...split }),
         renderer: () => renderer
     };
@@ -515,7 +662,10 @@ async function main(): Promise<void> {
 }
 
 // ?scene=platformer: the platformer scene instead of the shoot'em-up.
-(new URLSearchParams(location.search).get('scene') === 'platformer' ? Promise.resolve().then(platformerMain) : main()).catch((e: unknown) => {
+(new URLSearchParams(location.search).get('scene') === 'platformer'
+    ? Promise.resolve().then(platformerMain)
+    : main()
+).catch((e: unknown) => {
     const hud = document.getElementById('hud');
     if (hud) hud.textContent = `demo failed: ${e instanceof Error ? e.message : String(e)}`;
     console.error(e);

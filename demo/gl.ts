@@ -38,7 +38,8 @@ void main() {
 }`;
 
 // Per vertex, 4 words: x, y (float32); u, v (uint16 texels); tint (4 bytes, premultiplied).
-const WORDS = 4, QUAD = 4 * WORDS;
+const WORDS = 4,
+    QUAD = 4 * WORDS;
 // Transparent texels between images, so linear filtering of a scaled image never bleeds in its neighbour.
 const PAD = 2;
 
@@ -46,7 +47,8 @@ function compile(gl: WebGL2RenderingContext, type: number, text: string): WebGLS
     const s = gl.createShader(type) as WebGLShader;
     gl.shaderSource(s, text);
     gl.compileShader(s);
-    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(`WebGL shader did not compile: ${gl.getShaderInfoLog(s) ?? 'no log'}`);
+    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS))
+        throw new Error(`WebGL shader did not compile: ${gl.getShaderInfoLog(s) ?? 'no log'}`);
     return s;
 }
 
@@ -89,17 +91,33 @@ export class QuadBatch implements Batch {
      * canvas's size; null where the browser gives no WebGL2 context.
      */
     static create(canvas: HTMLCanvasElement, images: ReadonlyMap<string, HTMLImageElement>): QuadBatch | null {
-        const gl = canvas.getContext('webgl2', { alpha: false, antialias: false, premultipliedAlpha: true, preserveDrawingBuffer: false });
+        const gl = canvas.getContext('webgl2', {
+            alpha: false,
+            antialias: false,
+            premultipliedAlpha: true,
+            preserveDrawingBuffer: false
+        });
         return gl ? new QuadBatch(gl, canvas.width, canvas.height, images) : null;
     }
 
-    private constructor(gl: WebGL2RenderingContext, width: number, height: number, images: ReadonlyMap<string, HTMLImageElement>) {
+    private constructor(
+        gl: WebGL2RenderingContext,
+        width: number,
+        height: number,
+        images: ReadonlyMap<string, HTMLImageElement>
+    ) {
         this.gl = gl;
         this.baseRegion = { x: 0, y: 0, width, height };
         // Shelves of images under the base picture, left to right; then the white block.
-        let x = 0, y = height + PAD, shelf = 0;
+        let x = 0,
+            y = height + PAD,
+            shelf = 0;
         const place = (w: number, h: number): Placed => {
-            if (x + w > width) { x = 0; y += shelf + PAD; shelf = 0; }
+            if (x + w > width) {
+                x = 0;
+                y += shelf + PAD;
+                shelf = 0;
+            }
             const r = { x, y, width: w, height: h };
             x += w + PAD;
             shelf = Math.max(shelf, h);
@@ -109,13 +127,15 @@ export class QuadBatch implements Batch {
         this.white = place(4, 4);
         const texHeight = y + shelf;
         const max = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
-        if (width > max || texHeight > max) throw new RangeError(`The demo's texture would be ${width}x${texHeight}; this WebGL allows ${max}x${max}.`);
+        if (width > max || texHeight > max)
+            throw new RangeError(`The demo's texture would be ${width}x${texHeight}; this WebGL allows ${max}x${max}.`);
 
         const program = gl.createProgram() as WebGLProgram;
         gl.attachShader(program, compile(gl, gl.VERTEX_SHADER, VERTEX));
         gl.attachShader(program, compile(gl, gl.FRAGMENT_SHADER, FRAGMENT));
         gl.linkProgram(program);
-        if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`WebGL program did not link: ${gl.getProgramInfoLog(program) ?? 'no log'}`);
+        if (!gl.getProgramParameter(program, gl.LINK_STATUS))
+            throw new Error(`WebGL program did not link: ${gl.getProgramInfoLog(program) ?? 'no log'}`);
         gl.useProgram(program);
         gl.uniform2f(gl.getUniformLocation(program, 'view'), width, height);
         gl.uniform2f(gl.getUniformLocation(program, 'texel'), 1 / width, 1 / texHeight);
@@ -124,7 +144,11 @@ export class QuadBatch implements Batch {
         this.indices = gl.createBuffer() as WebGLBuffer;
         this.buffer = gl.createBuffer() as WebGLBuffer;
         gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
-        for (const [loc, size, type, normalized, offset] of [[0, 2, gl.FLOAT, false, 0], [1, 2, gl.UNSIGNED_SHORT, false, 8], [2, 4, gl.UNSIGNED_BYTE, true, 12]] as const) {
+        for (const [loc, size, type, normalized, offset] of [
+            [0, 2, gl.FLOAT, false, 0],
+            [1, 2, gl.UNSIGNED_SHORT, false, 8],
+            [2, 4, gl.UNSIGNED_BYTE, true, 12]
+        ] as const) {
             gl.enableVertexAttribArray(loc);
             gl.vertexAttribPointer(loc, size, type, normalized, WORDS * 4, offset);
         }
@@ -137,7 +161,17 @@ export class QuadBatch implements Batch {
             const r = this.regions.get(name) as Placed;
             gl.texSubImage2D(gl.TEXTURE_2D, 0, r.x, r.y, gl.RGBA, gl.UNSIGNED_BYTE, img);
         }
-        gl.texSubImage2D(gl.TEXTURE_2D, 0, this.white.x, this.white.y, 4, 4, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(64).fill(255));
+        gl.texSubImage2D(
+            gl.TEXTURE_2D,
+            0,
+            this.white.x,
+            this.white.y,
+            4,
+            4,
+            gl.RGBA,
+            gl.UNSIGNED_BYTE,
+            new Uint8Array(64).fill(255)
+        );
         for (const p of [gl.TEXTURE_MIN_FILTER, gl.TEXTURE_MAG_FILTER]) gl.texParameteri(gl.TEXTURE_2D, p, gl.LINEAR);
         for (const p of [gl.TEXTURE_WRAP_S, gl.TEXTURE_WRAP_T]) gl.texParameteri(gl.TEXTURE_2D, p, gl.CLAMP_TO_EDGE);
         gl.enable(gl.BLEND);
@@ -148,7 +182,10 @@ export class QuadBatch implements Batch {
     /** The region of a packed image; throws for a name that was not packed. */
     region(name: string): Placed {
         const r = this.regions.get(name);
-        if (!r) throw new Error(`No image ${JSON.stringify(name)} in the batch; it has ${[...this.regions.keys()].join(', ')}.`);
+        if (!r)
+            throw new Error(
+                `No image ${JSON.stringify(name)} in the batch; it has ${[...this.regions.keys()].join(', ')}.`
+            );
         return r;
     }
 
@@ -156,7 +193,9 @@ export class QuadBatch implements Batch {
     setBase(picture: HTMLCanvasElement): void {
         const { gl } = this;
         if (picture.width !== this.baseRegion.width || picture.height !== this.baseRegion.height) {
-            throw new RangeError(`The base picture must be ${this.baseRegion.width}x${this.baseRegion.height}, got ${picture.width}x${picture.height}.`);
+            throw new RangeError(
+                `The base picture must be ${this.baseRegion.width}x${this.baseRegion.height}, got ${picture.width}x${picture.height}.`
+            );
         }
         gl.bindTexture(gl.TEXTURE_2D, this.texture);
         gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, gl.RGBA, gl.UNSIGNED_BYTE, picture);
@@ -166,14 +205,31 @@ export class QuadBatch implements Batch {
     image(region: Region, x: number, y: number, w: number, h: number, flip = false, alpha = 1): void {
         const r = region as Placed;
         const a = Math.round(Math.max(0, Math.min(1, alpha)) * 255);
-        this.push(x, y, w, h, flip ? r.x + r.width : r.x, r.y, flip ? r.x : r.x + r.width, r.y + r.height, (a * 0x01010101) >>> 0);
+        this.push(
+            x,
+            y,
+            w,
+            h,
+            flip ? r.x + r.width : r.x,
+            r.y,
+            flip ? r.x : r.x + r.width,
+            r.y + r.height,
+            (a * 0x01010101) >>> 0
+        );
     }
 
     /** Queues a filled rectangle; `rgba` is 0xRRGGBBAA (straight alpha), times `alpha`. */
     rect(x: number, y: number, w: number, h: number, rgba: number, alpha = 1): void {
-        const a = Math.max(0, Math.min(1, alpha)) * (rgba & 255) / 255, k = (v: number) => Math.round(v * a) & 255;
-        const color = (k(rgba >>> 24) | k((rgba >>> 16) & 255) << 8 | k((rgba >>> 8) & 255) << 16 | Math.round(a * 255) << 24) >>> 0;
-        const c = this.white.x + 1, m = this.white.y + 1;
+        const a = (Math.max(0, Math.min(1, alpha)) * (rgba & 255)) / 255,
+            k = (v: number) => Math.round(v * a) & 255;
+        const color =
+            (k(rgba >>> 24) |
+                (k((rgba >>> 16) & 255) << 8) |
+                (k((rgba >>> 8) & 255) << 16) |
+                (Math.round(a * 255) << 24)) >>>
+            0;
+        const c = this.white.x + 1,
+            m = this.white.y + 1;
         this.push(x, y, w, h, c, m, c + 1, m + 1, color);
     }
 
@@ -191,8 +247,10 @@ export class QuadBatch implements Batch {
         gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
         if (this.count > this.capacity) {
             // Room for the whole array: vertices, and two triangles (0 1 2, 2 1 3) per quad.
-            const quads = this.capacity = this.data.length / QUAD, index = new Uint32Array(6 * quads);
-            for (let q = 0; q < quads; q++) index.set([4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 2, 4 * q + 1, 4 * q + 3], 6 * q);
+            const quads = (this.capacity = this.data.length / QUAD),
+                index = new Uint32Array(6 * quads);
+            for (let q = 0; q < quads; q++)
+                index.set([4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 2, 4 * q + 1, 4 * q + 3], 6 * q);
             gl.bufferData(gl.ARRAY_BUFFER, this.data.byteLength, gl.STREAM_DRAW);
             gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.indices);
             gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, index, gl.STATIC_DRAW);
@@ -203,7 +261,17 @@ export class QuadBatch implements Batch {
         this.count = 0;
     }
 
-    private push(x: number, y: number, w: number, h: number, u0: number, v0: number, u1: number, v1: number, color: number): void {
+    private push(
+        x: number,
+        y: number,
+        w: number,
+        h: number,
+        u0: number,
+        v0: number,
+        u1: number,
+        v1: number,
+        color: number
+    ): void {
         if ((this.count + 1) * QUAD > this.data.length) {
             const next = new Float32Array(this.data.length * 2);
             next.set(this.data);
@@ -211,11 +279,30 @@ export class QuadBatch implements Batch {
             this.halves = new Uint16Array(next.buffer);
             this.words = new Uint32Array(next.buffer);
         }
-        const f = this.data, hw = this.halves, wd = this.words, o = this.count++ * QUAD;
+        const f = this.data,
+            hw = this.halves,
+            wd = this.words,
+            o = this.count++ * QUAD;
         // Corners: top-left, top-right, bottom-left, bottom-right.
-        f[o] = x; f[o + 1] = y; hw[2 * o + 4] = u0; hw[2 * o + 5] = v0; wd[o + 3] = color;
-        f[o + 4] = x + w; f[o + 5] = y; hw[2 * o + 12] = u1; hw[2 * o + 13] = v0; wd[o + 7] = color;
-        f[o + 8] = x; f[o + 9] = y + h; hw[2 * o + 20] = u0; hw[2 * o + 21] = v1; wd[o + 11] = color;
-        f[o + 12] = x + w; f[o + 13] = y + h; hw[2 * o + 28] = u1; hw[2 * o + 29] = v1; wd[o + 15] = color;
+        f[o] = x;
+        f[o + 1] = y;
+        hw[2 * o + 4] = u0;
+        hw[2 * o + 5] = v0;
+        wd[o + 3] = color;
+        f[o + 4] = x + w;
+        f[o + 5] = y;
+        hw[2 * o + 12] = u1;
+        hw[2 * o + 13] = v0;
+        wd[o + 7] = color;
+        f[o + 8] = x;
+        f[o + 9] = y + h;
+        hw[2 * o + 20] = u0;
+        hw[2 * o + 21] = v1;
+        wd[o + 11] = color;
+        f[o + 12] = x + w;
+        f[o + 13] = y + h;
+        hw[2 * o + 28] = u1;
+        hw[2 * o + 29] = v1;
+        wd[o + 15] = color;
     }
 }

@@ -27,11 +27,15 @@ function startsOf(runs: Int32Array, width: number): Int32Array {
 
 // Opaque runs of one image, row by row, and their colours in run order.
 function runsOf(px: Uint32Array, w: number, h: number, mirror: boolean): { runs: Int32Array; colors: Uint32Array } {
-    const runs: number[] = [], colors: number[] = [];
+    const runs: number[] = [],
+        colors: number[] = [];
     for (let y = 0; y < h; y++) {
         for (let x = 0; x < w;) {
             const at = (i: number) => px[y * w + (mirror ? w - 1 - i : i)];
-            if (at(x) >>> 24 < 128) { x++; continue; }
+            if (at(x) >>> 24 < 128) {
+                x++;
+                continue;
+            }
             const start = x;
             while (x < w && at(x) >>> 24 >= 128) colors.push(at(x++));
             runs.push(y, start, x - start, colors.length - (x - start));
@@ -76,48 +80,73 @@ export class PixelBatch implements Batch {
         this.frame = new Uint32Array(this.image_.data.buffer);
         this.base = new Uint32Array(this.width * this.height);
         for (const [name, img] of images) {
-            const pixels = pixelsOf(img, img.width, img.height), plain = runsOf(pixels, img.width, img.height, false);
+            const pixels = pixelsOf(img, img.width, img.height),
+                plain = runsOf(pixels, img.width, img.height, false);
             const mirrored = runsOf(pixels, img.width, img.height, true);
             this.sprites.set(name, {
-                width: img.width, height: img.height, pixels, runs: plain.runs, colors: plain.colors, mirroredRuns: mirrored.runs,
-                mirrored: mirrored.colors, starts: startsOf(plain.runs, this.width), mirroredStarts: startsOf(mirrored.runs, this.width)
+                width: img.width,
+                height: img.height,
+                pixels,
+                runs: plain.runs,
+                colors: plain.colors,
+                mirroredRuns: mirrored.runs,
+                mirrored: mirrored.colors,
+                starts: startsOf(plain.runs, this.width),
+                mirroredStarts: startsOf(mirrored.runs, this.width)
             });
         }
     }
 
     region(name: string): Region {
         const s = this.sprites.get(name);
-        if (!s) throw new Error(`No image ${JSON.stringify(name)} in the batch; it has ${[...this.sprites.keys()].join(', ')}.`);
+        if (!s)
+            throw new Error(
+                `No image ${JSON.stringify(name)} in the batch; it has ${[...this.sprites.keys()].join(', ')}.`
+            );
         return s;
     }
 
     setBase(picture: HTMLCanvasElement): void {
         if (picture.width !== this.width || picture.height !== this.height) {
-            throw new RangeError(`The base picture must be ${this.width}x${this.height}, got ${picture.width}x${picture.height}.`);
+            throw new RangeError(
+                `The base picture must be ${this.width}x${this.height}, got ${picture.width}x${picture.height}.`
+            );
         }
         this.base = pixelsOf(picture, this.width, this.height);
     }
 
     image(r: Region, x: number, y: number, w: number, h: number, flip = false, alpha = 1): void {
-        if (r === this.baseRegion) { this.frame.set(this.base); return; }
+        if (r === this.baseRegion) {
+            this.frame.set(this.base);
+            return;
+        }
         const s = r as Sprite;
-        if (w === s.width && h === s.height && alpha >= 1 && Number.isInteger(x) && Number.isInteger(y)) this.copy(s, x, y, flip);
+        if (w === s.width && h === s.height && alpha >= 1 && Number.isInteger(x) && Number.isInteger(y))
+            this.copy(s, x, y, flip);
         else this.blend(s, x, y, w, h, flip, alpha);
     }
 
     rect(x: number, y: number, w: number, h: number, rgba: number, alpha = 1): void {
         // Opacity in 256ths, so the packed channels divide by a shift (>>> 8) without spilling into each other.
-        const a = Math.round(Math.max(0, Math.min(1, alpha)) * (rgba & 255) * 256 / 255);
+        const a = Math.round((Math.max(0, Math.min(1, alpha)) * (rgba & 255) * 256) / 255);
         if (a === 0) return;
-        const W = this.width, x0 = Math.max(0, Math.round(x)), y0 = Math.max(0, Math.round(y));
-        const x1 = Math.min(W, Math.round(x + w)), y1 = Math.min(this.height, Math.round(y + h));
+        const W = this.width,
+            x0 = Math.max(0, Math.round(x)),
+            y0 = Math.max(0, Math.round(y));
+        const x1 = Math.min(W, Math.round(x + w)),
+            y1 = Math.min(this.height, Math.round(y + h));
         // ImageData words are 0xAABBGGRR: red and blue in one masked multiply, green in another.
-        const rb = ((rgba >>> 24) | ((rgba >>> 8) & 255) << 16) * a, gA = (((rgba >>> 16) & 255) << 8) * a, k = 256 - a;
+        const rb = ((rgba >>> 24) | (((rgba >>> 8) & 255) << 16)) * a,
+            gA = (((rgba >>> 16) & 255) << 8) * a,
+            k = 256 - a;
         const f = this.frame;
         for (let yy = y0; yy < y1; yy++) {
             for (let i = yy * W + x0, end = yy * W + x1; i < end; i++) {
                 const p = f[i];
-                f[i] = 0xff000000 | (((p & 0xff00ff) * k + rb) >>> 8 & 0xff00ff) | (((p & 0xff00) * k + gA) >>> 8 & 0xff00);
+                f[i] =
+                    0xff000000 |
+                    ((((p & 0xff00ff) * k + rb) >>> 8) & 0xff00ff) |
+                    ((((p & 0xff00) * k + gA) >>> 8) & 0xff00);
             }
         }
     }
@@ -132,10 +161,15 @@ export class PixelBatch implements Batch {
 
     // A sprite at its own size and full opacity: its opaque runs, clipped to the field.
     private copy(s: Sprite, x: number, y: number, flip: boolean): void {
-        const runs = flip ? s.mirroredRuns : s.runs, colors = flip ? s.mirrored : s.colors, f = this.frame, W = this.width, H = this.height;
+        const runs = flip ? s.mirroredRuns : s.runs,
+            colors = flip ? s.mirrored : s.colors,
+            f = this.frame,
+            W = this.width,
+            H = this.height;
         if (x >= 0 && y >= 0 && x + s.width <= W && y + s.height <= H) {
             // Inside the field (nearly every sprite): no clipping, runs are consecutive in `colors`.
-            const starts = flip ? s.mirroredStarts : s.starts, corner = y * W + x;
+            const starts = flip ? s.mirroredStarts : s.starts,
+                corner = y * W + x;
             for (let k = 0, c = 0; k < starts.length; k++) {
                 for (let i = corner + starts[k], end = i + runs[4 * k + 2]; i < end; i++) f[i] = colors[c++];
             }
@@ -144,8 +178,14 @@ export class PixelBatch implements Batch {
         for (let k = 0; k < runs.length; k += 4) {
             const yy = y + runs[k];
             if (yy < 0 || yy >= H) continue;
-            let xx = x + runs[k + 1], n = runs[k + 2], c = runs[k + 3];
-            if (xx < 0) { c -= xx; n += xx; xx = 0; }
+            let xx = x + runs[k + 1],
+                n = runs[k + 2],
+                c = runs[k + 3];
+            if (xx < 0) {
+                c -= xx;
+                n += xx;
+                xx = 0;
+            }
             if (xx + n > W) n = W - xx;
             for (let i = yy * W + xx, end = i + n; i < end; i++) f[i] = colors[c++];
         }
@@ -155,18 +195,27 @@ export class PixelBatch implements Batch {
     private blend(s: Sprite, x: number, y: number, w: number, h: number, flip: boolean, alpha: number): void {
         const o = Math.max(0, Math.min(1, alpha));
         if (o === 0 || w <= 0 || h <= 0) return;
-        const W = this.width, f = this.frame, px = s.pixels;
-        const x0 = Math.max(0, Math.round(x)), y0 = Math.max(0, Math.round(y));
-        const x1 = Math.min(W, Math.round(x + w)), y1 = Math.min(this.height, Math.round(y + h));
+        const W = this.width,
+            f = this.frame,
+            px = s.pixels;
+        const x0 = Math.max(0, Math.round(x)),
+            y0 = Math.max(0, Math.round(y));
+        const x1 = Math.min(W, Math.round(x + w)),
+            y1 = Math.min(this.height, Math.round(y + h));
         for (let yy = y0; yy < y1; yy++) {
-            const sy = Math.min(s.height - 1, Math.floor((yy + 0.5 - y) * s.height / h));
+            const sy = Math.min(s.height - 1, Math.floor(((yy + 0.5 - y) * s.height) / h));
             for (let xx = x0; xx < x1; xx++) {
-                let sx = Math.min(s.width - 1, Math.floor((xx + 0.5 - x) * s.width / w));
+                let sx = Math.min(s.width - 1, Math.floor(((xx + 0.5 - x) * s.width) / w));
                 if (flip) sx = s.width - 1 - sx;
-                const c = px[sy * s.width + sx], a = Math.round((c >>> 24) * o * 256 / 255);
+                const c = px[sy * s.width + sx],
+                    a = Math.round(((c >>> 24) * o * 256) / 255);
                 if (a === 0) continue;
-                const p = f[yy * W + xx], k = 256 - a;
-                f[yy * W + xx] = 0xff000000 | (((p & 0xff00ff) * k + (c & 0xff00ff) * a) >>> 8 & 0xff00ff) | (((p & 0xff00) * k + (c & 0xff00) * a) >>> 8 & 0xff00);
+                const p = f[yy * W + xx],
+                    k = 256 - a;
+                f[yy * W + xx] =
+                    0xff000000 |
+                    ((((p & 0xff00ff) * k + (c & 0xff00ff) * a) >>> 8) & 0xff00ff) |
+                    ((((p & 0xff00) * k + (c & 0xff00) * a) >>> 8) & 0xff00);
             }
         }
     }

@@ -3,7 +3,14 @@
 // clicks (a crater where clicked), and keeps its state (seed, auto, pause, frame) in the URL.
 import { type Mask, toRGBA } from '../src/index.js';
 import { StepClock } from './clock.js';
-import { LEDGES, PlatformerSim, TERRAIN, type Mover, type PlatformerInput, type PlatformerStats } from './platformer.js';
+import {
+    LEDGES,
+    PlatformerSim,
+    TERRAIN,
+    type Mover,
+    type PlatformerInput,
+    type PlatformerStats
+} from './platformer.js';
 
 /** What the page exposes as `window.hitmaskPlatformer` for scripted runs. */
 export interface PlatformerHook {
@@ -15,7 +22,9 @@ export interface PlatformerHook {
 }
 
 declare global {
-    interface Window { hitmaskPlatformer?: PlatformerHook }
+    interface Window {
+        hitmaskPlatformer?: PlatformerHook;
+    }
 }
 
 const STEP_MS = 1000 / 60;
@@ -26,7 +35,8 @@ function sprite(mask: Mask, color: number): HTMLCanvasElement {
     const c = document.createElement('canvas');
     c.width = mask.width;
     c.height = mask.height;
-    const ctx = c.getContext('2d') as CanvasRenderingContext2D, img = ctx.createImageData(mask.width, mask.height);
+    const ctx = c.getContext('2d') as CanvasRenderingContext2D,
+        img = ctx.createImageData(mask.width, mask.height);
     toRGBA(mask, { onColor: color, offColor: 0 }, img.data);
     ctx.putImageData(img, 0, 0);
     return c;
@@ -42,7 +52,9 @@ export function platformerMain(): void {
     document.title = 'hitmask demo: a platformer on pixel terrain';
     const h1 = document.querySelector('h1');
     if (h1) h1.textContent = 'hitmask: a platformer on pixel terrain, every move through moveAndSlide';
-    document.querySelectorAll<HTMLElement>('[data-scene]').forEach(e => { e.hidden = e.dataset.scene !== 'platformer'; });
+    document.querySelectorAll<HTMLElement>('[data-scene]').forEach(e => {
+        e.hidden = e.dataset.scene !== 'platformer';
+    });
     let sim = new PlatformerSim({ seed: state.seed, auto: state.auto });
     canvas.width = sim.width;
     canvas.height = sim.height;
@@ -57,16 +69,18 @@ export function platformerMain(): void {
     const drawField = () => {
         if (drawnVersion === sim.terrainVersion) return;
         drawnVersion = sim.terrainVersion;
-        const img = fctx.createImageData(sim.width, sim.height), ledges = new Uint8ClampedArray(img.data.length);
+        const img = fctx.createImageData(sim.width, sim.height),
+            ledges = new Uint8ClampedArray(img.data.length);
         toRGBA(sim.raster.plane(TERRAIN), { onColor: 0x8a6a48ff, offColor: 0x141a2cff }, img.data);
         toRGBA(sim.raster.plane(LEDGES), { onColor: 0xd0d0ffff, offColor: 0 }, ledges);
-        for (let i = 3; i < ledges.length; i += 4) if (ledges[i] !== 0) img.data.set(ledges.subarray(i - 3, i + 1), i - 3);
+        for (let i = 3; i < ledges.length; i += 4)
+            if (ledges[i] !== 0) img.data.set(ledges.subarray(i - 3, i + 1), i - 3);
         fctx.putImageData(img, 0, 0);
     };
     const sprites = new Map<Mask, HTMLCanvasElement>();
     const draw = (a: Mover, color: number) => {
         let s = sprites.get(a.mask);
-        if (!s) sprites.set(a.mask, s = sprite(a.mask, color));
+        if (!s) sprites.set(a.mask, (s = sprite(a.mask, color)));
         ctx.drawImage(s, Math.floor(a.x), Math.floor(a.y));
     };
     const walkerColor = new Map<Mask, number>();
@@ -79,7 +93,7 @@ export function platformerMain(): void {
         ctx.strokeRect(sim.hatch.x - 6.5, sim.hatch.y - 8.5, 20, 8);
         for (const w of sim.walkers) {
             let c = walkerColor.get(w.mask);
-            if (c === undefined) walkerColor.set(w.mask, c = COLORS.walker[walkerColor.size % COLORS.walker.length]);
+            if (c === undefined) walkerColor.set(w.mask, (c = COLORS.walker[walkerColor.size % COLORS.walker.length]));
             draw(w, c);
         }
         for (const b of sim.bullets) draw(b, COLORS.bullet);
@@ -91,7 +105,8 @@ export function platformerMain(): void {
         if (!force && t - lastHud < 250) return;
         lastHud = t;
         const s = sim.stats();
-        hud.innerHTML = `<b>PLATFORMER</b> · every move through moveAndSlide${state.paused ? ' · paused' : ''}${state.auto ? ' · auto-pilot' : ''} · frame ${s.frame} · seed ${state.seed}\n` +
+        hud.innerHTML =
+            `<b>PLATFORMER</b> · every move through moveAndSlide${state.paused ? ' · paused' : ''}${state.auto ? ' · auto-pilot' : ''} · frame ${s.frame} · seed ${state.seed}\n` +
             `walkers <b>${s.walkers}</b> · moves ${s.moves} · carried by lifts ${s.carried} · turned at walls ${s.turns} · landed ${s.landings} · ` +
             `lost in the pit ${s.lost} · jumps ${s.jumps} · craters ${s.craters}`;
     };
@@ -99,7 +114,10 @@ export function platformerMain(): void {
         const u = new URLSearchParams({ scene: 'platformer' });
         if (state.auto) u.set('auto', '1');
         if (state.seed !== 1) u.set('seed', String(state.seed));
-        if (state.paused) { u.set('pause', '1'); u.set('frame', String(sim.stats().frame)); }
+        if (state.paused) {
+            u.set('pause', '1');
+            u.set('frame', String(sim.stats().frame));
+        }
         history.replaceState(null, '', `?${u}`);
     };
 
@@ -118,8 +136,13 @@ export function platformerMain(): void {
         if (e.repeat) return;
         if (e.code === 'KeyP') state.paused = !state.paused;
         else if (e.code === 'KeyN' && state.paused) sim.step(input());
-        else if (e.code === 'KeyR') { sim = new PlatformerSim({ seed: state.seed, auto: state.auto }); drawnVersion = -1; }
-        else if (e.code === 'Digit1') { location.search = ''; return; }
+        else if (e.code === 'KeyR') {
+            sim = new PlatformerSim({ seed: state.seed, auto: state.auto });
+            drawnVersion = -1;
+        } else if (e.code === 'Digit1') {
+            location.search = '';
+            return;
+        }
         if (['Space', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'].includes(e.code)) e.preventDefault();
         writeUrl();
         showHud(true);
@@ -128,7 +151,7 @@ export function platformerMain(): void {
     window.addEventListener('blur', () => keys.clear());
     canvas.addEventListener('mousedown', e => {
         const r = canvas.getBoundingClientRect();
-        sim.carve((e.clientX - r.left) * canvas.width / r.width, (e.clientY - r.top) * canvas.height / r.height);
+        sim.carve(((e.clientX - r.left) * canvas.width) / r.width, ((e.clientY - r.top) * canvas.height) / r.height);
         render();
     });
 
@@ -154,7 +177,10 @@ export function platformerMain(): void {
             return sim.stats();
         },
         stats: () => sim.stats(),
-        click(x: number, y: number) { sim.carve(x, y); render(); }
+        click(x: number, y: number) {
+            sim.carve(x, y);
+            render();
+        }
     };
     writeUrl();
     render();

@@ -13,7 +13,14 @@
 //    moveAndSlide (terrain still stops it: a rider carried into a wall stays behind and falls).
 // 3. The character moves (keyboard or pilot), then the walkers, then the bullets.
 // 4. Each actor's lift for the next step is found: the lift it stands on, if any.
-import { CollisionRaster, Mask, moveAndSlide, type MoveOptions, type MoveResult, type RasterView } from '../src/index.js';
+import {
+    CollisionRaster,
+    Mask,
+    moveAndSlide,
+    type MoveOptions,
+    type MoveResult,
+    type RasterView
+} from '../src/index.js';
 import { mulberry32 } from '../bench/timing.js';
 
 /** moveAndSlide's signature: the scene calls whatever is passed as {@link PlatformerOptions.move}. */
@@ -105,22 +112,51 @@ export interface PlatformerStats {
 }
 
 /** Layers of {@link PlatformerSim.raster}. */
-export const TERRAIN = 0, LEDGES = 1, LIFTS = 2;
-const WIDTH = 960, HEIGHT = 540, HATCH_X = 40, HATCH_Y = 40, HATCH_EVERY = 12;
-const GRAVITY = 0.35, MAX_FALL = 7, JUMP = -6.6, RUN = 2.2, WALK = 0.6, BULLET = 6, CRATER = 10;
+export const TERRAIN = 0,
+    LEDGES = 1,
+    LIFTS = 2;
+const WIDTH = 960,
+    HEIGHT = 540,
+    HATCH_X = 40,
+    HATCH_Y = 40,
+    HATCH_EVERY = 12;
+const GRAVITY = 0.35,
+    MAX_FALL = 7,
+    JUMP = -6.6,
+    RUN = 2.2,
+    WALK = 0.6,
+    BULLET = 6,
+    CRATER = 10;
 // Walkers climb steps of 3 px and follow the ground down 3 px; a taller wall turns them.
 const CLIMB = 3;
 
 /** A mask from rows of '#' (set) and '.' (clear). */
 export function maskOf(rows: readonly string[]): Mask {
     const m = new Mask(rows[0].length, rows.length);
-    rows.forEach((r, y) => { for (let x = 0; x < r.length; x++) if (r[x] === '#') m.set(x, y); });
+    rows.forEach((r, y) => {
+        for (let x = 0; x < r.length; x++) if (r[x] === '#') m.set(x, y);
+    });
     return m;
 }
 
 /** The character and the walkers' shapes: a lemming, a blob, a long one. */
 export const SHAPES = {
-    hero: maskOf(['..####..', '.######.', '.##.#.#.', '.######.', '..####..', '...##...', '.######.', '########', '#.####.#', '#.####.#', '..####..', '..#..#..', '..#..#..', '.##..##.']),
+    hero: maskOf([
+        '..####..',
+        '.######.',
+        '.##.#.#.',
+        '.######.',
+        '..####..',
+        '...##...',
+        '.######.',
+        '########',
+        '#.####.#',
+        '#.####.#',
+        '..####..',
+        '..#..#..',
+        '..#..#..',
+        '.##..##.'
+    ]),
     walkers: [
         maskOf(['.##.', '####', '.##.', '####', '####', '.##.', '.##.', '#..#', '#..#']),
         maskOf(['..####..', '.######.', '########', '########', '.######.', '..#..#..']),
@@ -158,7 +194,13 @@ export class PlatformerSim {
     private readonly random: () => number;
     private readonly move: MoveFn;
     private readonly onCarry: ((carry: Carry) => void) | null;
-    private readonly carried: Carry = { mover: null as unknown as Mover, lift: null as unknown as Lift, x: 0, y: 0, result: null as unknown as MoveResult };
+    private readonly carried: Carry = {
+        mover: null as unknown as Mover,
+        lift: null as unknown as Lift,
+        x: 0,
+        y: 0,
+        result: null as unknown as MoveResult
+    };
     private readonly crowd: number;
     private readonly auto: boolean;
     private readonly crater = disc(CRATER);
@@ -184,7 +226,7 @@ export class PlatformerSim {
         this.crowd = options.walkers ?? 80;
         this.auto = options.auto ?? false;
         this.solid = this.raster.layer(TERRAIN);
-        this.oneWay = this.raster.view(1 << LEDGES | 1 << LIFTS);
+        this.oneWay = this.raster.view((1 << LEDGES) | (1 << LIFTS));
         this.heroMoves = { stepUp: CLIMB, snapDown: CLIMB, oneWay: this.oneWay };
         this.walkerMoves = { stepUp: CLIMB, snapDown: CLIMB, oneWay: this.oneWay };
         this.carryMoves = { stepUp: 0, snapDown: 0, oneWay: this.oneWay };
@@ -226,9 +268,11 @@ export class PlatformerSim {
 
     /** The lift `a` stands on: its top one pixel below the mask, which does not overlap it yet. */
     liftUnder(a: Mover): Lift | null {
-        const px = Math.floor(a.x), py = Math.floor(a.y);
+        const px = Math.floor(a.x),
+            py = Math.floor(a.y);
         for (const l of this.lifts) {
-            if (a.mask.overlaps(l.mask, l.x - px, l.y - py - 1) && !a.mask.overlaps(l.mask, l.x - px, l.y - py)) return l;
+            if (a.mask.overlaps(l.mask, l.x - px, l.y - py - 1) && !a.mask.overlaps(l.mask, l.x - px, l.y - py))
+                return l;
         }
         return null;
     }
@@ -236,8 +280,15 @@ export class PlatformerSim {
     /** Counters for the HUD and the tests. */
     stats(): PlatformerStats {
         let h = 0x811c9dc5;
-        for (const a of this.movers()) for (const v of [Math.floor(a.x), Math.floor(a.y)]) h = Math.imul(h ^ (v & 0xffff), 16777619) >>> 0;
-        return { frame: this.frame, walkers: this.walkers.length, ...this.totals, terrain: this.raster.plane(TERRAIN).count(), checksum: h };
+        for (const a of this.movers())
+            for (const v of [Math.floor(a.x), Math.floor(a.y)]) h = Math.imul(h ^ (v & 0xffff), 16777619) >>> 0;
+        return {
+            frame: this.frame,
+            walkers: this.walkers.length,
+            ...this.totals,
+            terrain: this.raster.plane(TERRAIN).count(),
+            checksum: h
+        };
     }
 
     // --- the level -------------------------------------------------------------------------------
@@ -245,15 +296,26 @@ export class PlatformerSim {
     // Ground heights left to right: seeded slopes (1, 1/2, 1/3 px per px), stairs of 2-3 px steps and walls,
     // a bottomless pit that a lift crosses, a shaft with a lift up to a plateau; ledges and two floating blocks.
     private build(): void {
-        const R = this.random, top = new Int32Array(WIDTH).fill(HEIGHT);
+        const R = this.random,
+            top = new Int32Array(WIDTH).fill(HEIGHT);
         let h = 420;
         const walk = (x0: number, x1: number) => {
             for (let x = x0; x < x1;) {
-                const kind = R(), len = Math.min(x1 - x, 24 + Math.floor(R() * 50)), dir = h > 440 ? -1 : h < 320 ? 1 : R() < 0.5 ? -1 : 1;
-                const run = 1 + Math.floor(R() * 3), step = 2 + Math.floor(R() * 2), wall = 10 + Math.floor(R() * 14);
+                const kind = R(),
+                    len = Math.min(x1 - x, 24 + Math.floor(R() * 50)),
+                    dir = h > 440 ? -1 : h < 320 ? 1 : R() < 0.5 ? -1 : 1;
+                const run = 1 + Math.floor(R() * 3),
+                    step = 2 + Math.floor(R() * 2),
+                    wall = 10 + Math.floor(R() * 14);
                 for (let i = 0; i < len; i++, x++) {
                     // Flat, a slope of 1 px every `run` px, stairs of `step` px every 6 px, or a wall at the start.
-                    if (kind < 0.25) { /* flat */ } else if (kind < 0.6) { if (i % run === 0) h += dir; } else if (kind < 0.85) { if (i % 6 === 5) h += dir * step; } else if (i === 0) h += dir * wall;
+                    if (kind < 0.25) {
+                        /* flat */
+                    } else if (kind < 0.6) {
+                        if (i % run === 0) h += dir;
+                    } else if (kind < 0.85) {
+                        if (i % 6 === 5) h += dir * step;
+                    } else if (i === 0) h += dir * wall;
                     top[x] = h;
                 }
             }
@@ -282,12 +344,38 @@ export class PlatformerSim {
         }
         this.raster.stamp(land, 0, 0, { layer: TERRAIN });
         // One-way ledges, 3 px thick, well above the ground under them.
-        for (const [x, w, up] of [[60, 70, 50], [200, 80, 110], [300, 60, 55], [580, 90, 60], [850, 70, 55]]) {
+        for (const [x, w, up] of [
+            [60, 70, 50],
+            [200, 80, 110],
+            [300, 60, 55],
+            [580, 90, 60],
+            [850, 70, 55]
+        ]) {
             const under = Math.min(...top.subarray(x, x + w));
             this.raster.stamp(new Mask(w, 3, true), x, under - up - Math.floor(R() * 15), { layer: LEDGES });
         }
-        this.lifts.push({ mask: SHAPES.lift, x: 430, y: ground, dx: 0, dy: 0, axis: 'x', from: 430, to: 560 - 48, dir: 1 });
-        this.lifts.push({ mask: SHAPES.lift, x: 760, y: low, dx: 0, dy: 0, axis: 'y', from: low - 120, to: low, dir: -1 });
+        this.lifts.push({
+            mask: SHAPES.lift,
+            x: 430,
+            y: ground,
+            dx: 0,
+            dy: 0,
+            axis: 'x',
+            from: 430,
+            to: 560 - 48,
+            dir: 1
+        });
+        this.lifts.push({
+            mask: SHAPES.lift,
+            x: 760,
+            y: low,
+            dx: 0,
+            dy: 0,
+            axis: 'y',
+            from: low - 120,
+            to: low,
+            dir: -1
+        });
         this.drawLifts();
     }
 
@@ -319,7 +407,10 @@ export class PlatformerSim {
         for (const a of this.movers()) {
             const l = a.lift;
             if (!a.alive || l === null) continue;
-            c.mover = a; c.lift = l; c.x = a.x; c.y = a.y;
+            c.mover = a;
+            c.lift = l;
+            c.x = a.x;
+            c.y = a.y;
             c.result = this.call(a, l.dx, l.dy, this.carryMoves);
             this.totals.carried++;
             if (this.onCarry) this.onCarry(c);
@@ -341,24 +432,40 @@ export class PlatformerSim {
         if (this.cooldown > 0) this.cooldown--;
         p.vx = (input.right ? RUN : 0) - (input.left ? RUN : 0);
         if (p.vx !== 0) p.dir = p.vx > 0 ? 1 : -1;
-        if (input.jump && (this.auto || !this.jumpHeld) && p.onFloor) { p.vy = JUMP; this.totals.jumps++; }
+        if (input.jump && (this.auto || !this.jumpHeld) && p.onFloor) {
+            p.vy = JUMP;
+            this.totals.jumps++;
+        }
         this.jumpHeld = input.jump;
         const r = this.call(p, p.vx, p.vy, input.down && p.onFloor ? this.dropMoves : this.heroMoves);
         this.fall(p, r);
         if (input.fire && this.cooldown === 0) {
             this.cooldown = 12;
-            const b = this.mover('bullet', SHAPES.bullet, p.dir > 0 ? p.x + p.mask.width : p.x - SHAPES.bullet.width, p.y + 5, p.dir);
+            const b = this.mover(
+                'bullet',
+                SHAPES.bullet,
+                p.dir > 0 ? p.x + p.mask.width : p.x - SHAPES.bullet.width,
+                p.y + 5,
+                p.dir
+            );
             // A bullet that would start inside the terrain hits it at once.
             if (this.solid.test(b.mask, Math.floor(b.x), Math.floor(b.y))) this.carve(b.x + 2, b.y + 1);
             else this.bullets.push(b);
         }
-        if (p.y > HEIGHT) { p.x = 90; p.y = HATCH_Y + 20; p.vy = 0; }
+        if (p.y > HEIGHT) {
+            p.x = 90;
+            p.y = HATCH_Y + 20;
+            p.vy = 0;
+        }
     }
 
     private moveWalker(w: Mover): void {
         const wasFalling = !w.onFloor && w.vy > 2;
         const r = this.call(w, w.dir * WALK, w.vy, this.walkerMoves);
-        if (r.onWall) { w.dir = -w.dir; this.totals.turns++; }
+        if (r.onWall) {
+            w.dir = -w.dir;
+            this.totals.turns++;
+        }
         if (r.onFloor && wasFalling) this.totals.landings++;
         this.fall(w, r);
         if (w.y > HEIGHT) {
@@ -390,10 +497,15 @@ export class PlatformerSim {
     // The built-in player: runs to a target that changes now and then, jumps at walls and now and then,
     // drops through ledges, and shoots.
     private pilot(): PlatformerInput {
-        const p = this.hero, R = this.random;
+        const p = this.hero,
+            R = this.random;
         if (this.frame % 150 === 1) this.pilotTarget = 20 + R() * (WIDTH - 40);
-        const left = this.pilotTarget < p.x - 4, right = this.pilotTarget > p.x + 4;
-        const blocked = p.onFloor && (left || right) && this.solid.test(p.mask, Math.floor(p.x) + (right ? 4 : -4), Math.floor(p.y) - CLIMB);
+        const left = this.pilotTarget < p.x - 4,
+            right = this.pilotTarget > p.x + 4;
+        const blocked =
+            p.onFloor &&
+            (left || right) &&
+            this.solid.test(p.mask, Math.floor(p.x) + (right ? 4 : -4), Math.floor(p.y) - CLIMB);
         return { left, right, jump: blocked || R() < 1 / 70, down: R() < 1 / 120, fire: R() < 1 / 25 };
     }
 }

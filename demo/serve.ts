@@ -55,7 +55,7 @@ async function newest(dir: string): Promise<number> {
 async function cliCommand(): Promise<string[]> {
     const built = join(ROOT, 'dist', 'node', 'cli.js');
     try {
-        if ((await stat(built)).mtimeMs >= await newest(join(ROOT, 'src'))) return [built];
+        if ((await stat(built)).mtimeMs >= (await newest(join(ROOT, 'src')))) return [built];
     } catch {
         // No dist: fall through to the sources.
     }
@@ -64,15 +64,24 @@ async function cliCommand(): Promise<string[]> {
 
 /** Builds the atlas (with the real `hitmask build` CLI) and bundles the page script. */
 export async function buildDemo(): Promise<DemoBuild> {
-    const gifs = (await readdir(ASSETS)).filter(f => f.endsWith('.gif')).sort().map(f => join(ASSETS, f));
+    const gifs = (await readdir(ASSETS))
+        .filter(f => f.endsWith('.gif'))
+        .sort()
+        .map(f => join(ASSETS, f));
     const dir = await mkdtemp(join(tmpdir(), 'hitmask-demo-'));
     try {
         const out = join(dir, 'masks.hitmask');
-        await run(process.execPath, [...await cliCommand(), 'build', ...gifs, '-o', out], { cwd: ROOT });
+        await run(process.execPath, [...(await cliCommand()), 'build', ...gifs, '-o', out], { cwd: ROOT });
         const atlas = new Uint8Array(await readFile(out));
         const bundle = await esbuild.build({
-            entryPoints: [join(DEMO, 'demo.ts')], bundle: true, format: 'esm', target: 'es2022',
-            platform: 'browser', write: false, sourcemap: 'inline', logLevel: 'silent'
+            entryPoints: [join(DEMO, 'demo.ts')],
+            bundle: true,
+            format: 'esm',
+            target: 'es2022',
+            platform: 'browser',
+            write: false,
+            sourcemap: 'inline',
+            logLevel: 'silent'
         });
         return { atlas, script: bundle.outputFiles[0].text };
     } finally {
@@ -81,14 +90,24 @@ export async function buildDemo(): Promise<DemoBuild> {
 }
 
 const TYPES: Record<string, string> = {
-    '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.gif': 'image/gif',
-    '.png': 'image/png', '.hitmask': 'application/octet-stream', '.md': 'text/plain; charset=utf-8'
+    '.html': 'text/html; charset=utf-8',
+    '.js': 'text/javascript; charset=utf-8',
+    '.gif': 'image/gif',
+    '.png': 'image/png',
+    '.hitmask': 'application/octet-stream',
+    '.md': 'text/plain; charset=utf-8'
 };
 
 function listen(server: Server, port: number, host: string): Promise<number> {
     return new Promise((resolve, reject) => {
-        const onError = (e: Error) => { server.off('listening', onListening); reject(e); };
-        const onListening = () => { server.off('error', onError); resolve((server.address() as AddressInfo).port); };
+        const onError = (e: Error) => {
+            server.off('listening', onListening);
+            reject(e);
+        };
+        const onListening = () => {
+            server.off('error', onError);
+            resolve((server.address() as AddressInfo).port);
+        };
         server.once('error', onError);
         server.once('listening', onListening);
         server.listen(port, host);
@@ -99,22 +118,36 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startDemo(options: StartOptions = {}): Promise<DemoServer> {
     const host = options.host ?? '127.0.0.1';
     const wanted = options.port ?? (Number(process.env.PORT) || 8080);
-    if (!Number.isInteger(wanted) || wanted < 0 || wanted > 65535) throw new RangeError(`port must be an integer in 0..65535, got ${wanted}.`);
+    if (!Number.isInteger(wanted) || wanted < 0 || wanted > 65535)
+        throw new RangeError(`port must be an integer in 0..65535, got ${wanted}.`);
     const build = await buildDemo();
     const server = createServer((req, res) => {
         const path = new URL(req.url ?? '/', 'http://x').pathname;
         const send = (status: number, type: string, body: string | Uint8Array) => {
             // Cross-origin isolation: SharedArrayBuffer, so masks live in shared WebAssembly memory and a ThreadPool can work.
-            res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
+            res.writeHead(status, {
+                'content-type': type,
+                'cache-control': 'no-store',
+                'cross-origin-opener-policy': 'same-origin',
+                'cross-origin-embedder-policy': 'require-corp'
+            });
             res.end(body);
         };
         if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, TYPES['.md'], 'GET only\n');
         if (path === '/demo.js') return send(200, TYPES['.js'], build.script);
         if (path === '/masks.hitmask') return send(200, TYPES['.hitmask'], build.atlas);
-        const file = path === '/' || path === '/index.html' ? 'index.html' : /^\/assets\/[\w.-]+$/.test(path) ? path.slice(1) : null;
+        const file =
+            path === '/' || path === '/index.html'
+                ? 'index.html'
+                : /^\/assets\/[\w.-]+$/.test(path)
+                  ? path.slice(1)
+                  : null;
         const ext = file ? file.slice(file.lastIndexOf('.')) : '';
         if (!file || !TYPES[ext]) return send(404, TYPES['.md'], 'not found\n');
-        readFile(join(DEMO, file)).then(body => send(200, TYPES[ext], body), () => send(404, TYPES['.md'], 'not found\n'));
+        readFile(join(DEMO, file)).then(
+            body => send(200, TYPES[ext], body),
+            () => send(404, TYPES['.md'], 'not found\n')
+        );
     });
     let port: number;
     try {
@@ -125,11 +158,14 @@ export async function startDemo(options: StartOptions = {}): Promise<DemoServer>
         port = await listen(server, 0, host);
     }
     return {
-        ...build, port, url: `http://localhost:${port}/`,
-        close: () => new Promise<void>((resolve, reject) => {
-            server.closeAllConnections();
-            server.close(e => e ? reject(e) : resolve());
-        })
+        ...build,
+        port,
+        url: `http://localhost:${port}/`,
+        close: () =>
+            new Promise<void>((resolve, reject) => {
+                server.closeAllConnections();
+                server.close(e => (e ? reject(e) : resolve()));
+            })
     };
 }
 
@@ -137,5 +173,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const demo = await startDemo();
     console.log(`hitmask demo: ${demo.url}`);
     console.log('Ctrl-C to stop.');
-    process.once('SIGINT', () => { void demo.close().then(() => process.exit(0)); });
+    process.once('SIGINT', () => {
+        void demo.close().then(() => process.exit(0));
+    });
 }

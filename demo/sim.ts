@@ -1,6 +1,17 @@
 // The demo's game simulation, free of the DOM so that the page and the Node tests run the same code:
 // a seeded, fixed-timestep shoot'em-up on two hitmask Worlds (pixel masks, and plain boxes for comparison).
-import { type Body, CollisionRaster, type Contact, crop, Mask, MaskAtlas, type Rect, trim, World, type WorldRayHit } from '../src/index.js';
+import {
+    type Body,
+    CollisionRaster,
+    type Contact,
+    crop,
+    Mask,
+    MaskAtlas,
+    type Rect,
+    trim,
+    World,
+    type WorldRayHit
+} from '../src/index.js';
 import { mulberry32 } from '../bench/timing.js';
 
 /** Which collisions drive the game: plain bounding boxes or pixel-exact masks. */
@@ -134,8 +145,20 @@ export function withoutTimings(s: SimStats): Omit<SimStats, 'collisionMs' | 'col
 /** Frame names the game reads from the atlas. */
 export const FRAMES = ['player1', 'alien1', 'alien2', 'alien3', 'shot', 'bomb', 'explosion1'] as const;
 
-const PLAYER = 1, ALIEN = 2, SHOT = 4, BOMB = 8, TERRAIN = 16, DEBRIS = 32;
-const CATEGORY: Record<Kind, number> = { player: PLAYER, alien: ALIEN, shot: SHOT, bomb: BOMB, terrain: TERRAIN, debris: DEBRIS };
+const PLAYER = 1,
+    ALIEN = 2,
+    SHOT = 4,
+    BOMB = 8,
+    TERRAIN = 16,
+    DEBRIS = 32;
+const CATEGORY: Record<Kind, number> = {
+    player: PLAYER,
+    alien: ALIEN,
+    shot: SHOT,
+    bomb: BOMB,
+    terrain: TERRAIN,
+    debris: DEBRIS
+};
 // Who hits whom. Stress bullets touch everything except each other, like bullets in a bullet-hell game.
 const COLLIDES: Record<Kind, number> = {
     player: BOMB | DEBRIS,
@@ -146,8 +169,15 @@ const COLLIDES: Record<Kind, number> = {
     debris: PLAYER | ALIEN | SHOT | BOMB | TERRAIN
 };
 
-const MAX_ALIENS = 6, MAX_SHOTS = 4, SHOT_SPEED = 7, BOMB_SPEED = 3, FIRE_DELAY = 10, BLAST_FRAMES = 24, MARK_FRAMES = 30;
-const CRATER_RADIUS = 7, MAX_MARKS = 2000;
+const MAX_ALIENS = 6,
+    MAX_SHOTS = 4,
+    SHOT_SPEED = 7,
+    BOMB_SPEED = 3,
+    FIRE_DELAY = 10,
+    BLAST_FRAMES = 24,
+    MARK_FRAMES = 30;
+const CRATER_RADIUS = 7,
+    MAX_MARKS = 2000;
 // What the laser sight stops at: not the ship itself, nor its own shots.
 const LASER_STOPS = ALIEN | BOMB | TERRAIN | DEBRIS;
 const EMPTY = new Mask(0, 0);
@@ -166,9 +196,11 @@ export function bunkerMask(width: number, height: number): Mask {
     const cx = (width - 1) / 2;
     for (let y = 0; y < height; y++) {
         for (let x = 0; x < width; x++) {
-            const dx = (x - cx) / (width / 2), dy = (height - y) / height;
+            const dx = (x - cx) / (width / 2),
+                dy = (height - y) / height;
             const dome = dx * dx + dy * dy * 0.8 <= 1;
-            const ax = (x - cx) / (width * 0.22), ay = (height - y) / (height * 0.45);
+            const ax = (x - cx) / (width * 0.22),
+                ay = (height - y) / (height * 0.45);
             const arch = ax * ax + ay * ay < 1;
             if (dome && !arch) m.set(x, y);
         }
@@ -224,38 +256,91 @@ export class DemoSim {
     private avgMs = 0;
     /** Time of the last step's World.step calls, in ms: the pixel world and the box world (the HUD's split). */
     readonly worldMs = { pixel: 0, box: 0 };
-    private readonly totals: Totals = { boxPairs: 0, pixelPairs: 0, nearMisses: 0, kills: 0, playerHits: 0, intercepts: 0, craters: 0, shotsFired: 0, bombsDropped: 0 };
+    private readonly totals: Totals = {
+        boxPairs: 0,
+        pixelPairs: 0,
+        nearMisses: 0,
+        kills: 0,
+        playerHits: 0,
+        intercepts: 0,
+        craters: 0,
+        shotsFired: 0,
+        bombsDropped: 0
+    };
     private readonly terrainBody: Body<Actor>;
-    private readonly laserHit: WorldRayHit<Actor> = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, body: null as unknown as Body<Actor> };
+    private readonly laserHit: WorldRayHit<Actor> = {
+        px: 0,
+        py: 0,
+        x: 0,
+        y: 0,
+        distance: 0,
+        nx: 0,
+        ny: 0,
+        body: null as unknown as Body<Actor>
+    };
 
     constructor(atlas: MaskAtlas, options: SimOptions) {
-        for (const f of FRAMES) if (!atlas.has(f)) throw new Error(`The demo atlas has no frame ${JSON.stringify(f)}; it has ${atlas.names.join(', ')}.`);
+        for (const f of FRAMES)
+            if (!atlas.has(f))
+                throw new Error(`The demo atlas has no frame ${JSON.stringify(f)}; it has ${atlas.names.join(', ')}.`);
         this.atlas = atlas;
         this.options = { ...options };
         this.mode = options.mode;
         this.random = rng(options.seed);
         ({ width: this.width, height: this.height } = fieldSize(options.stress));
         this.raster = new CollisionRaster(this.width, this.height);
-        const bunker = bunkerMask(96, 44), count = Math.round(this.width / 160);
+        const bunker = bunkerMask(96, 44),
+            count = Math.round(this.width / 160);
         for (let i = 0; i < count; i++) {
-            this.raster.stamp(bunker, Math.round((i + 0.5) * this.width / count - bunker.width / 2), this.height - 150);
+            this.raster.stamp(
+                bunker,
+                Math.round(((i + 0.5) * this.width) / count - bunker.width / 2),
+                this.height - 150
+            );
         }
-        this.terrain = { id: 0, kind: 'terrain', frame: '', x: 0, y: 0, vx: 0, vy: 0, width: this.width, height: this.height, alive: true, age: 0, flip: false, body: null, boxBody: null };
+        this.terrain = {
+            id: 0,
+            kind: 'terrain',
+            frame: '',
+            x: 0,
+            y: 0,
+            vx: 0,
+            vy: 0,
+            width: this.width,
+            height: this.height,
+            alive: true,
+            age: 0,
+            flip: false,
+            body: null,
+            boxBody: null
+        };
         const layer = { category: TERRAIN, collidesWith: COLLIDES.terrain, data: this.terrain };
         this.terrainBody = this.world.addLayer(this.raster.layer(0), layer);
         this.boxWorld.addLayer(this.raster.layer(0), layer);
         // 'stay' too: a pair that began while the other world was in charge still counts after a mode switch.
         // The box pairs of a step, for analyse(): begin and stay together see every current pair once, in pair
         // order; this listener comes first, so it records a pair before any reaction removes its bodies.
-        for (const e of ['begin', 'stay'] as const) this.boxWorld.on(e, (a, b) => { this.boxPairs.push(a, b); });
-        for (const w of [this.world, this.boxWorld]) for (const e of ['begin', 'stay'] as const) w.on(e, (a, b) => this.hit(w, a, b));
+        for (const e of ['begin', 'stay'] as const)
+            this.boxWorld.on(e, (a, b) => {
+                this.boxPairs.push(a, b);
+            });
+        for (const w of [this.world, this.boxWorld])
+            for (const e of ['begin', 'stay'] as const) w.on(e, (a, b) => this.hit(w, a, b));
         this.column = new Mask(9, this.height - 70, true);
         this.player = this.spawn('player', 'player1', (this.width - 90) / 2, this.height - 65, 0, 0);
         this.laser = { x0: 0, y0: 0, x1: 0, y1: 0, hit: null };
         for (let i = 0; i < options.stress; i++) {
             const kind = this.random() < 0.5 ? 'shot' : 'bomb';
-            const speed = 0.5 + this.random() * 2, angle = this.random() * 2 * Math.PI;
-            this.spawn('debris', kind, this.random() * (this.width - 16), this.random() * (this.height - 200), speed * Math.cos(angle), speed * Math.sin(angle));
+            const speed = 0.5 + this.random() * 2,
+                angle = this.random() * 2 * Math.PI;
+            this.spawn(
+                'debris',
+                kind,
+                this.random() * (this.width - 16),
+                this.random() * (this.height - 200),
+                speed * Math.cos(angle),
+                speed * Math.sin(angle)
+            );
         }
         this.aim();
     }
@@ -267,7 +352,8 @@ export class DemoSim {
 
     /** Switches between box and pixel collisions (both worlds keep running, so this is instant). */
     setMode(mode: Mode): void {
-        if (mode !== 'box' && mode !== 'pixel') throw new Error(`mode must be "box" or "pixel", got ${JSON.stringify(mode)}.`);
+        if (mode !== 'box' && mode !== 'pixel')
+            throw new Error(`mode must be "box" or "pixel", got ${JSON.stringify(mode)}.`);
         this.mode = mode;
     }
 
@@ -293,7 +379,9 @@ export class DemoSim {
 
     // The laser from the gun (where shots leave, through the middle of the 9 px shot) straight up, one allocation-free ray.
     private aim(): void {
-        const p = this.player, l = this.laser, shot = this.atlas.frame('shot');
+        const p = this.player,
+            l = this.laser,
+            shot = this.atlas.frame('shot');
         l.x0 = l.x1 = Math.floor(p.x) + (p.flip ? 58 : 23) + shot.sourceWidth / 2;
         l.y0 = Math.floor(p.y);
         l.y1 = 0;
@@ -302,16 +390,28 @@ export class DemoSim {
 
     /** Counters for the HUD and the tests. */
     stats(): SimStats {
-        let h = 0x811c9dc5, sprites = 0;
+        let h = 0x811c9dc5,
+            sprites = 0;
         for (const a of this.actors) {
             if (!a.alive) continue;
             sprites++;
-            for (const v of [CATEGORY[a.kind], Math.floor(a.x), Math.floor(a.y)]) h = Math.imul(h ^ (v & 0xffff), 16777619) >>> 0;
+            for (const v of [CATEGORY[a.kind], Math.floor(a.x), Math.floor(a.y)])
+                h = Math.imul(h ^ (v & 0xffff), 16777619) >>> 0;
         }
         return {
-            frame: this.frame, mode: this.mode, seed: this.options.seed, sprites, pairs: this.lastPairs,
-            boxPairs: this.lastBox, pixelPairs: this.lastPixel, nearMisses: this.lastNear, totals: { ...this.totals },
-            terrain: this.raster.plane(0).count(), checksum: h, collisionMs: this.ms, collisionAvgMs: this.avgMs
+            frame: this.frame,
+            mode: this.mode,
+            seed: this.options.seed,
+            sprites,
+            pairs: this.lastPairs,
+            boxPairs: this.lastBox,
+            pixelPairs: this.lastPixel,
+            nearMisses: this.lastNear,
+            totals: { ...this.totals },
+            terrain: this.raster.plane(0).count(),
+            checksum: h,
+            collisionMs: this.ms,
+            collisionAvgMs: this.avgMs
         };
     }
 
@@ -319,7 +419,22 @@ export class DemoSim {
 
     private spawn(kind: Kind, frame: string, x: number, y: number, vx: number, vy: number): Actor {
         const f = this.atlas.frame(frame);
-        const a: Actor = { id: this.nextId++, kind, frame, x, y, vx, vy, width: f.sourceWidth, height: f.sourceHeight, alive: true, age: 0, flip: false, body: null, boxBody: null };
+        const a: Actor = {
+            id: this.nextId++,
+            kind,
+            frame,
+            x,
+            y,
+            vx,
+            vy,
+            width: f.sourceWidth,
+            height: f.sourceHeight,
+            alive: true,
+            age: 0,
+            flip: false,
+            body: null,
+            boxBody: null
+        };
         const filter = { category: CATEGORY[kind], collidesWith: COLLIDES[kind], data: a };
         a.body = this.world.add({ ...filter, x: x + f.x, y: y + f.y, mask: f.mask });
         a.boxBody = this.boxWorld.add({ ...filter, x, y, mask: this.box(f.sourceWidth, f.sourceHeight) });
@@ -330,7 +445,7 @@ export class DemoSim {
     private box(w: number, h: number): Mask {
         const key = `${w}x${h}`;
         let m = this.boxes.get(key);
-        if (!m) this.boxes.set(key, m = new Mask(w, h, true));
+        if (!m) this.boxes.set(key, (m = new Mask(w, h, true)));
         return m;
     }
 
@@ -359,10 +474,15 @@ export class DemoSim {
 
     // The built-in pilot: follow the lowest alien, fire when one is above, step away from bombs about to land.
     private pilot(): Input {
-        const p = this.player, cx = p.x + p.width / 2;
-        let target = -1, best = -Infinity;
+        const p = this.player,
+            cx = p.x + p.width / 2;
+        let target = -1,
+            best = -Infinity;
         for (const a of this.actors) {
-            if (a.alive && a.kind === 'alien' && a.y > best) { best = a.y; target = a.x + a.width / 2 + a.vx * 12; }
+            if (a.alive && a.kind === 'alien' && a.y > best) {
+                best = a.y;
+                target = a.x + a.width / 2 + a.vx * 12;
+            }
         }
         let dodge = 0;
         for (const b of this.actors) {
@@ -372,19 +492,22 @@ export class DemoSim {
         }
         const want = dodge !== 0 ? cx + dodge * 40 : target < 0 ? this.width / 2 : target;
         // Shoot through gaps between bunkers; dig through one only now and then.
-        const sx = p.x + (p.flip ? 58 : 23), clear = !this.raster.test(this.column, sx, 0);
+        const sx = p.x + (p.flip ? 58 : 23),
+            clear = !this.raster.test(this.column, sx, 0);
         const fire = target >= 0 && Math.abs(target - cx) < 40 && (clear || this.frame % 45 === 0);
         return { left: want < cx - 3, right: want > cx + 3, fire };
     }
 
     private update(input: Input): void {
-        const p = this.player, R = this.random;
+        const p = this.player,
+            R = this.random;
         if (this.cooldown > 0) this.cooldown--;
         if (this.invulnerable > 0) this.invulnerable--;
         const vx = (input.right ? 4 : 0) - (input.left ? 4 : 0);
         if (vx !== 0) p.flip = vx > 0;
         this.moveTo(p, Math.max(0, Math.min(this.width - p.width, p.x + vx)), p.y);
-        let shots = 0, aliens = 0;
+        let shots = 0,
+            aliens = 0;
         for (const a of this.actors) {
             if (!a.alive) continue;
             if (a.kind === 'shot') shots++;
@@ -397,12 +520,20 @@ export class DemoSim {
         }
         if (aliens < MAX_ALIENS && this.frame % 40 === 1) {
             const left = R() < 0.5;
-            this.spawn('alien', 'alien1', left ? -79 : this.width - 1, 10 + Math.floor(R() * 3) * 75, (left ? 1 : -1) * (1.5 + R() * 1.5), 0);
+            this.spawn(
+                'alien',
+                'alien1',
+                left ? -79 : this.width - 1,
+                10 + Math.floor(R() * 3) * 75,
+                (left ? 1 : -1) * (1.5 + R() * 1.5),
+                0
+            );
         }
         for (const a of this.actors) {
             if (!a.alive || a === p) continue;
             a.age++;
-            let x = a.x + a.vx, y = a.y + a.vy;
+            let x = a.x + a.vx,
+                y = a.y + a.vy;
             if (a.kind === 'alien') {
                 // Bounce off the edges one row lower; back to the top once low enough.
                 if ((x < 0 && a.vx < 0) || (x > this.width - a.width && a.vx > 0)) {
@@ -416,8 +547,14 @@ export class DemoSim {
                     this.totals.bombsDropped++;
                 }
             } else if (a.kind === 'debris') {
-                if (x < 0 || x > this.width - a.width) { a.vx = -a.vx; x = a.x + a.vx; }
-                if (y < 0 || y > this.height - a.height) { a.vy = -a.vy; y = a.y + a.vy; }
+                if (x < 0 || x > this.width - a.width) {
+                    a.vx = -a.vx;
+                    x = a.x + a.vx;
+                }
+                if (y < 0 || y > this.height - a.height) {
+                    a.vy = -a.vy;
+                    y = a.y + a.vy;
+                }
             } else if (y < -a.height || y > this.height) {
                 this.kill(a);
                 continue;
@@ -430,25 +567,43 @@ export class DemoSim {
 
     // Compares the box pairs of this step with their pixels: pixel pairs, and near misses (boxes only).
     private analyse(): void {
-        let pixel = 0, near = 0;
-        const pairs = this.boxPairs, n = pairs.length / 2;
+        let pixel = 0,
+            near = 0;
+        const pairs = this.boxPairs,
+            n = pairs.length / 2;
         for (let i = 0; i < n; i++) {
-            const a = pairs[2 * i].data, b = pairs[2 * i + 1].data;
-            const ma = this.mask(a.frame), fa = this.atlas.frame(a.frame);
-            const ax = Math.floor(a.x) + fa.x, ay = Math.floor(a.y) + fa.y;
+            const a = pairs[2 * i].data,
+                b = pairs[2 * i + 1].data;
+            const ma = this.mask(a.frame),
+                fa = this.atlas.frame(a.frame);
+            const ax = Math.floor(a.x) + fa.x,
+                ay = Math.floor(a.y) + fa.y;
             let touches: boolean;
             if (b.kind === 'terrain') touches = this.raster.test(ma, ax, ay);
             else {
                 const fb = this.atlas.frame(b.frame);
                 touches = ma.overlaps(this.mask(b.frame), Math.floor(b.x) + fb.x - ax, Math.floor(b.y) + fb.y - ay);
             }
-            if (touches) { pixel++; continue; }
+            if (touches) {
+                pixel++;
+                continue;
+            }
             near++;
             // Against the terrain (a layer as big as the field) the zone is the sprite's own box.
             if (this.marks.length < MAX_MARKS) {
                 const zone = boxZone(a, b.kind === 'terrain' ? a : b);
                 const boxes = b.kind === 'terrain' ? [boxOf(a)] : [boxOf(a), boxOf(b)];
-                if (zone) this.marks.push({ zone, boxes, overlap: EMPTY, x: zone.x, y: zone.y, contact: null, near: true, age: 0 });
+                if (zone)
+                    this.marks.push({
+                        zone,
+                        boxes,
+                        overlap: EMPTY,
+                        x: zone.x,
+                        y: zone.y,
+                        contact: null,
+                        near: true,
+                        age: 0
+                    });
             }
         }
         this.lastBox = n;
@@ -462,39 +617,55 @@ export class DemoSim {
     // A new pair in a world: the game reacts only to the active world's pairs.
     private hit(w: World<Actor>, ba: Body<Actor>, bb: Body<Actor>): void {
         if ((w === this.world) !== (this.mode === 'pixel')) return;
-        const a = ba.data, b = bb.data;
+        const a = ba.data,
+            b = bb.data;
         if (!a.alive || !b.alive) return;
         const kinds = `${a.kind}-${b.kind}`;
         // The mark is kept only while there is room for it, and its contact is read only by craters: skip
         // building it otherwise (most stress-mode hits once the marks are full: pixel World.step 7.7 → 2.3 ms).
-        const mark = this.marks.length < MAX_MARKS || kinds === 'shot-terrain' || kinds === 'bomb-terrain' ? this.mark(ba, bb) : null;
+        const mark =
+            this.marks.length < MAX_MARKS || kinds === 'shot-terrain' || kinds === 'bomb-terrain'
+                ? this.mark(ba, bb)
+                : null;
         switch (kinds) {
-            case 'alien-shot': case 'shot-alien': {
+            case 'alien-shot':
+            case 'shot-alien': {
                 const alien = a.kind === 'alien' ? a : b;
-                this.kill(a); this.kill(b);
+                this.kill(a);
+                this.kill(b);
                 this.blasts.push({ x: alien.x + alien.width / 2, y: alien.y + alien.height / 2, age: 0, scale: 1 });
                 this.totals.kills++;
                 break;
             }
-            case 'player-bomb': case 'bomb-player': {
+            case 'player-bomb':
+            case 'bomb-player': {
                 const bomb = a.kind === 'bomb' ? a : b;
                 this.kill(bomb);
                 if (this.invulnerable === 0) {
                     this.totals.playerHits++;
                     this.invulnerable = 60;
-                    this.blasts.push({ x: this.player.x + this.player.width / 2, y: this.player.y + this.player.height / 2, age: 0, scale: 0.8 });
+                    this.blasts.push({
+                        x: this.player.x + this.player.width / 2,
+                        y: this.player.y + this.player.height / 2,
+                        age: 0,
+                        scale: 0.8
+                    });
                 }
                 break;
             }
-            case 'shot-bomb': case 'bomb-shot':
-                this.kill(a); this.kill(b);
+            case 'shot-bomb':
+            case 'bomb-shot':
+                this.kill(a);
+                this.kill(b);
                 this.blasts.push({ x: (a.x + b.x) / 2 + 6, y: (a.y + b.y) / 2 + 10, age: 0, scale: 0.4 });
                 this.totals.intercepts++;
                 break;
-            case 'shot-terrain': case 'bomb-terrain': {
+            case 'shot-terrain':
+            case 'bomb-terrain': {
                 // Crater centred on the first pixel hit (the contact point).
                 const contact = (mark as Mark).contact;
-                const cx = contact ? contact.x : a.x + a.width / 2, cy = contact ? contact.y : a.y + a.height / 2;
+                const cx = contact ? contact.x : a.x + a.width / 2,
+                    cy = contact ? contact.y : a.y + a.height / 2;
                 this.raster.erase(this.crater, cx - CRATER_RADIUS, cy - CRATER_RADIUS);
                 this.terrainVersion++;
                 this.kill(a);
@@ -510,9 +681,12 @@ export class DemoSim {
 
     // Records a hit for the debug overlay: zone, overlapping pixels and contact, before the bodies go.
     private mark(ba: Body<Actor>, bb: Body<Actor>): Mark {
-        const a = ba.data, b = bb.data;
-        const ma = this.mask(a.frame), fa = this.atlas.frame(a.frame);
-        const ax = Math.floor(a.x) + fa.x, ay = Math.floor(a.y) + fa.y;
+        const a = ba.data,
+            b = bb.data;
+        const ma = this.mask(a.frame),
+            fa = this.atlas.frame(a.frame);
+        const ax = Math.floor(a.x) + fa.x,
+            ay = Math.floor(a.y) + fa.y;
         let both: Mask;
         if (b.kind === 'terrain') both = crop(this.raster.plane(0), ax, ay, ma.width, ma.height).overlapMask(ma, 0, 0);
         else {
@@ -520,9 +694,24 @@ export class DemoSim {
             both = ma.overlapMask(this.mask(b.frame), Math.floor(b.x) + fb.x - ax, Math.floor(b.y) + fb.y - ay);
         }
         const t = trim(both);
-        const contact = t.mask.width > 0 ? this.world.contact(a.body as Body<Actor>, b.kind === 'terrain' ? this.terrainBody : b.body as Body<Actor>) : null;
+        const contact =
+            t.mask.width > 0
+                ? this.world.contact(
+                      a.body as Body<Actor>,
+                      b.kind === 'terrain' ? this.terrainBody : (b.body as Body<Actor>)
+                  )
+                : null;
         const zone = boxZone(a, b.kind === 'terrain' ? a : b) ?? { x: ax, y: ay, width: 0, height: 0 };
-        const m: Mark = { zone, boxes: [], overlap: t.mask, x: ax + t.x, y: ay + t.y, contact, near: t.mask.width === 0, age: 0 };
+        const m: Mark = {
+            zone,
+            boxes: [],
+            overlap: t.mask,
+            x: ax + t.x,
+            y: ay + t.y,
+            contact,
+            near: t.mask.width === 0,
+            age: 0
+        };
         // In box mode the hit of a near miss is already marked by analyse(); keep one mark per pair.
         if (!m.near && this.marks.length < MAX_MARKS) this.marks.push(m);
         return m;
@@ -540,9 +729,18 @@ function boxOf(a: Actor): Rect {
     return { x: Math.floor(a.x), y: Math.floor(a.y), width: a.width, height: a.height };
 }
 
-function boxZone(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }): Rect | null {
-    const ax = Math.floor(a.x), ay = Math.floor(a.y), bx = Math.floor(b.x), by = Math.floor(b.y);
-    const x0 = Math.max(ax, bx), y0 = Math.max(ay, by), x1 = Math.min(ax + a.width, bx + b.width), y1 = Math.min(ay + a.height, by + b.height);
+function boxZone(
+    a: { x: number; y: number; width: number; height: number },
+    b: { x: number; y: number; width: number; height: number }
+): Rect | null {
+    const ax = Math.floor(a.x),
+        ay = Math.floor(a.y),
+        bx = Math.floor(b.x),
+        by = Math.floor(b.y);
+    const x0 = Math.max(ax, bx),
+        y0 = Math.max(ay, by),
+        x1 = Math.min(ax + a.width, bx + b.width),
+        y1 = Math.min(ay + a.height, by + b.height);
     return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
 }
 

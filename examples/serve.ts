@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 
 export const EXAMPLES = fileURLToPath(new URL('.', import.meta.url));
 export const NAMES = ['phaser', 'phaser3', 'pixi', 'pixi7', 'matter', 'phaser-move', 'pixi-move'] as const;
-export type ExampleName = typeof NAMES[number];
+export type ExampleName = (typeof NAMES)[number];
 // The other engine majors: the page's source and the devDependency alias bundled for the engine it imports.
 // Phaser 3 runs the Phaser 4 page's source unchanged; PixiJS 7 has a source of its own (its API differs).
 export const MAJORS: Partial<Record<ExampleName, { source: ExampleName; alias: Record<string, string> }>> = {
@@ -19,12 +19,21 @@ export const MAJORS: Partial<Record<ExampleName, { source: ExampleName; alias: R
 };
 
 const TYPES: Record<string, string> = {
-    '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.map': 'application/json',
-    '.json': 'application/json', '.png': 'image/png', '.gif': 'image/gif', '.css': 'text/css', '.hitmask': 'application/octet-stream'
+    '.html': 'text/html; charset=utf-8',
+    '.js': 'text/javascript; charset=utf-8',
+    '.map': 'application/json',
+    '.json': 'application/json',
+    '.png': 'image/png',
+    '.gif': 'image/gif',
+    '.css': 'text/css',
+    '.hitmask': 'application/octet-stream'
 };
 
 /** Bundles the example's main.ts into `outfile` (default examples/NAME/dist/main.js); returns the output path. */
-export async function bundleExample(name: ExampleName, outfile = join(EXAMPLES, name, 'dist', 'main.js')): Promise<string> {
+export async function bundleExample(
+    name: ExampleName,
+    outfile = join(EXAMPLES, name, 'dist', 'main.js')
+): Promise<string> {
     await build({
         entryPoints: [join(EXAMPLES, MAJORS[name]?.source ?? name, 'main.ts')],
         alias: MAJORS[name]?.alias ?? {},
@@ -48,12 +57,18 @@ export function serve(root: string, port: number): Promise<Server> {
             res.writeHead(403).end('forbidden');
             return;
         }
-        readFile(file).then(body => {
-            res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-            res.end(body);
-        }, () => {
-            res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-        });
+        readFile(file).then(
+            body => {
+                res.writeHead(200, {
+                    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+                    'cache-control': 'no-store'
+                });
+                res.end(body);
+            },
+            () => {
+                res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+            }
+        );
     });
     return new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -78,7 +93,9 @@ async function main(): Promise<void> {
             return serve(EXAMPLES, 0);
         });
     } catch (e) {
-        process.stderr.write(`cannot listen on 127.0.0.1:${port}: ${(e as Error).message} (set PORT to another port)\n`);
+        process.stderr.write(
+            `cannot listen on 127.0.0.1:${port}: ${(e as Error).message} (set PORT to another port)\n`
+        );
         process.exitCode = 2;
         return;
     }

@@ -21,20 +21,93 @@ const TSC = 'node_modules/typescript/bin/tsc';
 const CLEAN_DIST = "require('node:fs').rmSync('dist', { recursive: true, force: true })";
 
 // The core unit tests (`npm run test:fast`).
-const FAST = ['mask', 'mask-errors', 'content-box', 'raster', 'world', 'world-api', 'world-errors', 'grid', 'pairs', 'transform', 'tilemap', 'atlas',
-    'ray', 'ray-raster', 'debug', 'sprite', 'simd', 'memory', 'bundle', 'world-snapshot', 'raster-snapshot', 'world-move'];
+const FAST = [
+    'mask',
+    'mask-errors',
+    'content-box',
+    'raster',
+    'world',
+    'world-api',
+    'world-errors',
+    'grid',
+    'pairs',
+    'transform',
+    'tilemap',
+    'atlas',
+    'ray',
+    'ray-raster',
+    'debug',
+    'sprite',
+    'simd',
+    'memory',
+    'bundle',
+    'world-snapshot',
+    'raster-snapshot',
+    'world-move'
+];
 // Run a second time without SharedArrayBuffer, as on a page without cross-origin isolation.
-const NO_SHARED = ['mask', 'mask-errors', 'content-box', 'memory', 'memory-ceiling', 'simd', 'simd-raster', 'raster', 'atlas', 'world', 'transform', 'tilemap',
-    'world-api', 'fixtures', 'threads', 'ray', 'ray-raster', 'ray-world', 'move', 'world-snapshot', 'raster-snapshot', 'overlap-first', 'trig', 'world-move'];
+const NO_SHARED = [
+    'mask',
+    'mask-errors',
+    'content-box',
+    'memory',
+    'memory-ceiling',
+    'simd',
+    'simd-raster',
+    'raster',
+    'atlas',
+    'world',
+    'transform',
+    'tilemap',
+    'world-api',
+    'fixtures',
+    'threads',
+    'ray',
+    'ray-raster',
+    'ray-world',
+    'move',
+    'world-snapshot',
+    'raster-snapshot',
+    'overlap-first',
+    'trig',
+    'world-move'
+];
 // Started first: the files that take longest (a 2-core machine, quiet), so that the short ones fill in around them.
-const SLOW = ['demo-stress', 'examples', 'pack', 'cli', 'cli-polygons', 'pixi', 'docs', 'shapes', 'ray-world', 'fuzz-decode', 'atlas-polygons',
-    'phaser', 'shapes-convex', 'browser', 'browser-kernels', 'server'];
+const SLOW = [
+    'demo-stress',
+    'examples',
+    'pack',
+    'cli',
+    'cli-polygons',
+    'pixi',
+    'docs',
+    'shapes',
+    'ray-world',
+    'fuzz-decode',
+    'atlas-polygons',
+    'phaser',
+    'shapes-convex',
+    'browser',
+    'browser-kernels',
+    'server'
+];
 // Run a second time with the other engine major the adapters support (the devDependency alias).
 const ENGINE_MAJORS: Record<string, { name: string; env: Record<string, string> }> = {
-    phaser: { name: 'phaser 3', env: { HITMASK_PHASER: 'phaser3' } }, pixi: { name: 'pixi 7', env: { HITMASK_PIXI: 'pixi7' } }
+    phaser: { name: 'phaser 3', env: { HITMASK_PHASER: 'phaser3' } },
+    pixi: { name: 'pixi 7', env: { HITMASK_PIXI: 'pixi7' } }
 };
 // Files that drive Chromium: at most BROWSER_JOBS of them at once (each page keeps several processes busy).
-const BROWSER = new Set(['browser', 'browser-kernels', 'decode-chromium', 'demo-stress', 'examples', 'phaser', 'pixi', 'world-snapshot-browser', 'server']);
+const BROWSER = new Set([
+    'browser',
+    'browser-kernels',
+    'decode-chromium',
+    'demo-stress',
+    'examples',
+    'phaser',
+    'pixi',
+    'world-snapshot-browser',
+    'server'
+]);
 const BROWSER_JOBS = 1;
 
 interface Job {
@@ -46,18 +119,27 @@ interface Job {
     tests?: { pass: number; fail: number; skipped: number } | null;
 }
 
-interface Done { job: Job; ok: boolean; ms: number; output: string; why: string }
+interface Done {
+    job: Job;
+    ok: boolean;
+    ms: number;
+    output: string;
+    why: string;
+}
 
 function parseArgs(argv: string[]): { fast: boolean; jobs: number; files: string[] } {
-    let fast = false, jobs = Number(process.env.HITMASK_TEST_JOBS ?? 0) || Math.max(2, availableParallelism());
+    let fast = false,
+        jobs = Number(process.env.HITMASK_TEST_JOBS ?? 0) || Math.max(2, availableParallelism());
     const files: string[] = [];
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         if (a === '--fast') fast = true;
         else if (a === '--jobs') {
             jobs = Number(argv[++i]);
-            if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`--jobs needs a whole number of at least 1, got ${argv[i]}`);
-        } else if (a.startsWith('-')) throw new Error(`unknown option ${a}; usage: scripts/test.ts [--fast] [--jobs N] [file …]`);
+            if (!Number.isInteger(jobs) || jobs < 1)
+                throw new RangeError(`--jobs needs a whole number of at least 1, got ${argv[i]}`);
+        } else if (a.startsWith('-'))
+            throw new Error(`unknown option ${a}; usage: scripts/test.ts [--fast] [--jobs N] [file …]`);
         else files.push(basename(a).replace(/\.test\.ts$/, ''));
     }
     return { fast, jobs, files };
@@ -68,12 +150,26 @@ const LIMIT_MS = 1000 * Number(process.env.HITMASK_TEST_FILE_LIMIT_S ?? 1800);
 function run(job: Job, env: Record<string, string>): Promise<Done> {
     const t0 = performance.now();
     return new Promise(done => {
-        const child = spawn(job.cmd[0], job.cmd.slice(1), { cwd: ROOT, env: { ...process.env, ...env, ...job.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-        let output = '', why = '';
-        child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-        child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
-        const limit = setTimeout(() => { why = `ran past ${LIMIT_MS / 1000} s (HITMASK_TEST_FILE_LIMIT_S): a hang?`; child.kill('SIGKILL'); }, LIMIT_MS);
-        child.on('error', e => { why = `could not start: ${e.message}`; });
+        const child = spawn(job.cmd[0], job.cmd.slice(1), {
+            cwd: ROOT,
+            env: { ...process.env, ...env, ...job.env },
+            stdio: ['ignore', 'pipe', 'pipe']
+        });
+        let output = '',
+            why = '';
+        child.stdout.on('data', (d: Buffer) => {
+            output += d.toString();
+        });
+        child.stderr.on('data', (d: Buffer) => {
+            output += d.toString();
+        });
+        const limit = setTimeout(() => {
+            why = `ran past ${LIMIT_MS / 1000} s (HITMASK_TEST_FILE_LIMIT_S): a hang?`;
+            child.kill('SIGKILL');
+        }, LIMIT_MS);
+        child.on('error', e => {
+            why = `could not start: ${e.message}`;
+        });
         child.on('close', (code, signal) => {
             clearTimeout(limit);
             if (!why && code !== 0) why = signal ? `killed by ${signal}` : `exit code ${code}`;
@@ -94,7 +190,9 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 function line(d: Done): string {
     const t = d.job.tests;
-    const what = t ? `${t.pass} passed${t.skipped ? `, ${t.skipped} skipped` : ''}${t.fail ? `, ${t.fail} FAILED` : ''}` : '';
+    const what = t
+        ? `${t.pass} passed${t.skipped ? `, ${t.skipped} skipped` : ''}${t.fail ? `, ${t.fail} FAILED` : ''}`
+        : '';
     return `${d.ok ? '✔' : '✖'} ${d.job.name.padEnd(40)} ${seconds(d.ms).padStart(8)}  ${what}${d.ok ? '' : `  (${d.why})`}`;
 }
 
@@ -112,15 +210,20 @@ function testJob(file: string, suite: 'no-shared' | { name: string; env: Record<
 
 async function main(): Promise<number> {
     const { fast, jobs, files } = parseArgs(process.argv.slice(2));
-    const all = readdirSync(new URL('../test/', import.meta.url)).filter(f => f.endsWith('.test.ts')).map(f => f.replace(/\.test\.ts$/, ''));
-    for (const f of files) if (!all.includes(f)) throw new Error(`no test/${f}.test.ts; the files are ${all.join(', ')}`);
-    const pick = (list: string[]) => files.length > 0 ? list.filter(f => files.includes(f)) : list;
+    const all = readdirSync(new URL('../test/', import.meta.url))
+        .filter(f => f.endsWith('.test.ts'))
+        .map(f => f.replace(/\.test\.ts$/, ''));
+    for (const f of files)
+        if (!all.includes(f)) throw new Error(`no test/${f}.test.ts; the files are ${all.join(', ')}`);
+    const pick = (list: string[]) => (files.length > 0 ? list.filter(f => files.includes(f)) : list);
     const order = (list: string[]) => [...list].sort((a, b) => rank(a) - rank(b));
-    const rank = (f: string) => SLOW.includes(f) ? SLOW.indexOf(f) : SLOW.length;
+    const rank = (f: string) => (SLOW.includes(f) ? SLOW.indexOf(f) : SLOW.length);
 
     const t0 = performance.now();
     const [load1] = loadavg();
-    console.log(`hitmask tests: Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load ${load1.toFixed(2)}, ${jobs} at a time${fast ? ', fast set' : ''}`);
+    console.log(
+        `hitmask tests: Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load ${load1.toFixed(2)}, ${jobs} at a time${fast ? ', fast set' : ''}`
+    );
 
     const results: Done[] = [];
     const report = (d: Done) => {
@@ -132,7 +235,11 @@ async function main(): Promise<number> {
     // Generated source every job needs, then dist/ for the CLI, pack and docs tests (not in the fast set).
     const prepare: Job[] = [{ name: 'build:wasm', cmd: [NODE, '--import', 'tsx', 'scripts/build-wasm.ts'] }];
     // dist/ is emptied first: tsc never removes the output of a source file that moved, and npm pack would ship it.
-    if (!fast) prepare.push({ name: 'clean dist/', cmd: [NODE, '-e', CLEAN_DIST] }, { name: 'build (tsc -p tsconfig.build.json)', cmd: [NODE, TSC, '-p', 'tsconfig.build.json'] });
+    if (!fast)
+        prepare.push(
+            { name: 'clean dist/', cmd: [NODE, '-e', CLEAN_DIST] },
+            { name: 'build (tsc -p tsconfig.build.json)', cmd: [NODE, TSC, '-p', 'tsconfig.build.json'] }
+        );
     for (const job of prepare) report(await run(job, {}));
 
     const queue: Job[] = [];
@@ -141,7 +248,8 @@ async function main(): Promise<number> {
         queue.push({ name: 'typecheck core (tsconfig.core.json)', cmd: [NODE, TSC, '-p', 'tsconfig.core.json'] });
         queue.push({ name: 'lint (eslint .)', cmd: [NODE, 'node_modules/eslint/bin/eslint.js', '.'] });
     }
-    const unit = order(pick(fast ? FAST : all)), noShared = order(pick(fast ? [] : NO_SHARED));
+    const unit = order(pick(fast ? FAST : all)),
+        noShared = order(pick(fast ? [] : NO_SHARED));
     for (const f of unit) queue.push(testJob(f));
     for (const f of noShared) queue.push(testJob(f, 'no-shared'));
     for (const f of unit) if (ENGINE_MAJORS[f] && !fast) queue.push(testJob(f, ENGINE_MAJORS[f]));
@@ -153,7 +261,9 @@ async function main(): Promise<number> {
         try {
             shared = await shareBrowsers();
         } catch (e) {
-            console.log(`(Chromium could not be shared: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}; each browser test starts its own)`);
+            console.log(
+                `(Chromium could not be shared: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}; each browser test starts its own)`
+            );
         }
     }
     try {
@@ -183,10 +293,20 @@ async function main(): Promise<number> {
     }
 
     const failed = results.filter(d => !d.ok);
-    const tests = results.reduce((n, d) => ({ pass: n.pass + (d.job.tests?.pass ?? 0), fail: n.fail + (d.job.tests?.fail ?? 0), skipped: n.skipped + (d.job.tests?.skipped ?? 0) }), { pass: 0, fail: 0, skipped: 0 });
+    const tests = results.reduce(
+        (n, d) => ({
+            pass: n.pass + (d.job.tests?.pass ?? 0),
+            fail: n.fail + (d.job.tests?.fail ?? 0),
+            skipped: n.skipped + (d.job.tests?.skipped ?? 0)
+        }),
+        { pass: 0, fail: 0, skipped: 0 }
+    );
     console.log('\nslowest:');
-    for (const d of [...results].sort((a, b) => b.ms - a.ms).slice(0, 8)) console.log(`  ${seconds(d.ms).padStart(8)}  ${d.job.name}`);
-    console.log(`\n${results.length} jobs, ${tests.pass} tests passed, ${tests.skipped} skipped, ${tests.fail} failed; ${seconds(performance.now() - t0)} in all (load now ${loadavg()[0].toFixed(2)})`);
+    for (const d of [...results].sort((a, b) => b.ms - a.ms).slice(0, 8))
+        console.log(`  ${seconds(d.ms).padStart(8)}  ${d.job.name}`);
+    console.log(
+        `\n${results.length} jobs, ${tests.pass} tests passed, ${tests.skipped} skipped, ${tests.fail} failed; ${seconds(performance.now() - t0)} in all (load now ${loadavg()[0].toFixed(2)})`
+    );
     if (failed.length > 0) {
         console.log(`\nFAILED (${failed.length}):`);
         for (const d of failed) console.log(`  ✖ ${d.job.name} (${d.why})`);
@@ -201,7 +321,11 @@ async function main(): Promise<number> {
 }
 
 function indent(text: string): string {
-    return text.trimEnd().split('\n').map(l => `    ${l}`).join('\n');
+    return text
+        .trimEnd()
+        .split('\n')
+        .map(l => `    ${l}`)
+        .join('\n');
 }
 
 if (!existsSync(new URL('../node_modules/', import.meta.url))) {

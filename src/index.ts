@@ -1,6 +1,15 @@
 // hitmask: pixel-perfect 2D collision detection. Core entry point: zero dependencies, browser-safe.
 export { Mask } from './core/mask.js';
-export { boundingRect, boundingRects, centroid, angle, forEachSet, outline, connectedComponent, connectedComponents } from './core/shape.js';
+export {
+    boundingRect,
+    boundingRects,
+    centroid,
+    angle,
+    forEachSet,
+    outline,
+    connectedComponent,
+    connectedComponents
+} from './core/shape.js';
 export { scale, flipX, flipY, rotate90, crop, trim, convolve } from './core/transform.js';
 export { raycast } from './rays/ray.js';
 export { toRGBA } from './core/to-rgba.js';
@@ -12,7 +21,20 @@ export type { AtlasFrame, AtlasTag, HitBox, TagDirection, AddFrameOptions } from
 export { CollisionRaster, RasterView } from './raster/raster.js';
 export type { RasterOptions, StampOptions, StampManyOptions, EraseOptions } from './raster/raster.js';
 export { World, Body } from './world/world.js';
-export type { BodyOptions, LayerOptions, Filter, Pair, Contact, SweepHit, WorldOptions, WorldEvent, PairListener, WorldRayHit, WorldMoveOptions, WorldMoveResult } from './world/world.js';
+export type {
+    BodyOptions,
+    LayerOptions,
+    Filter,
+    Pair,
+    Contact,
+    SweepHit,
+    WorldOptions,
+    WorldEvent,
+    PairListener,
+    WorldRayHit,
+    WorldMoveOptions,
+    WorldMoveResult
+} from './world/world.js';
 export { limits } from './base/limits.js';
 export type { CollisionLayer } from './layers/layer.js';
 export type { RayHit, RasterRayHit } from './rays/ray.js';

@@ -1,11 +1,36 @@
 // hitmask/phaser: entry point. The same verbs as hitmask/pixi, for Phaser 3 and 4 game objects.
 export {
-    overlaps, overlap, hitmaskFor, hitTest, pixelHitArea, drawHitmask, shapeOf, spritePose,
-    type HitmaskOptions, type HitmaskStyle, type PixelHitArea, type PhaserSpriteLike, type ArcadeObject
+    overlaps,
+    overlap,
+    hitmaskFor,
+    hitTest,
+    pixelHitArea,
+    drawHitmask,
+    shapeOf,
+    spritePose,
+    type HitmaskOptions,
+    type HitmaskStyle,
+    type PixelHitArea,
+    type PhaserSpriteLike,
+    type ArcadeObject
 } from './engines/phaser.js';
-export { frameMask, setFrameMask, forgetFrameMask, setAlphaThreshold, addMaskAtlas, maskAtlasFor } from './engines/phaser-frames.js';
+export {
+    frameMask,
+    setFrameMask,
+    forgetFrameMask,
+    setAlphaThreshold,
+    addMaskAtlas,
+    maskAtlasFor
+} from './engines/phaser-frames.js';
 export { registerHitmaskLoader } from './engines/phaser-loader.js';
 export {
-    placeSprite, spritesOverlap, poseBounds, defaultTransformCache,
-    type FrameMask, type SpritePose, type SpriteHitmask, type PlacedSprite, type PoseBounds
+    placeSprite,
+    spritesOverlap,
+    poseBounds,
+    defaultTransformCache,
+    type FrameMask,
+    type SpritePose,
+    type SpriteHitmask,
+    type PlacedSprite,
+    type PoseBounds
 } from './engines/sprite.js';

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = join(ROOT, 'src');
-const MAX_LINES = 600, MAX_ROOT_FILES = 8;
+const MAX_LINES = 600,
+    MAX_ROOT_FILES = 8;
 
 function walk(dir: string): string[] {
     return readdirSync(dir).flatMap(f => {
@@ -21,7 +22,8 @@ function walk(dir: string): string[] {
 // Every file of src/ by its path below src/, and what each imports (static, re-exports, dynamic; type-only too).
 const files = walk(SRC).map(p => relative(SRC, p).replaceAll('\\', '/'));
 const sources = files.filter(f => /\.ts$/.test(f));
-const IMPORT = /(?:\bimport|\bexport)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+    /(?:\bimport|\bexport)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function importsOf(file: string): string[] {
     const text = readFileSync(join(SRC, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
@@ -29,29 +31,46 @@ function importsOf(file: string): string[] {
     for (const m of text.matchAll(IMPORT)) {
         const spec = m[1] ?? m[2];
         if (!spec.startsWith('.')) continue;
-        out.push(relative(SRC, resolve(SRC, dirname(file), spec)).replaceAll('\\', '/').replace(/\.js$/, '.ts'));
+        out.push(
+            relative(SRC, resolve(SRC, dirname(file), spec))
+                .replaceAll('\\', '/')
+                .replace(/\.js$/, '.ts')
+        );
     }
     return out;
 }
 const graph = new Map(sources.map(f => [f, importsOf(f)]));
-const partOf = (f: string): string => f.includes('/') ? f.slice(0, f.indexOf('/')) : '';
+const partOf = (f: string): string => (f.includes('/') ? f.slice(0, f.indexOf('/')) : '');
 
 /** Strongly connected components with more than one file, or one file importing itself (Tarjan). */
 function circles(g: Map<string, string[]>): string[][] {
     let next = 0;
-    const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], on = new Set<string>(), out: string[][] = [];
+    const index = new Map<string, number>(),
+        low = new Map<string, number>(),
+        stack: string[] = [],
+        on = new Set<string>(),
+        out: string[][] = [];
     const visit = (v: string): void => {
-        index.set(v, next); low.set(v, next); next++;
-        stack.push(v); on.add(v);
+        index.set(v, next);
+        low.set(v, next);
+        next++;
+        stack.push(v);
+        on.add(v);
         for (const w of g.get(v) ?? []) {
             if (!g.has(w)) continue;
-            if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v) as number, low.get(w) as number)); }
-            else if (on.has(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+            if (!index.has(w)) {
+                visit(w);
+                low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+            } else if (on.has(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
         }
         if (low.get(v) === index.get(v)) {
             const c: string[] = [];
             let w: string;
-            do { w = stack.pop() as string; on.delete(w); c.push(w); } while (w !== v);
+            do {
+                w = stack.pop() as string;
+                on.delete(w);
+                c.push(w);
+            } while (w !== v);
             if (c.length > 1 || (g.get(v) ?? []).includes(v)) out.push(c.sort());
         }
     };
@@ -76,7 +95,17 @@ test('architecture: no import circle anywhere in src/ (type imports included)', 
     assert.ok([...graph.values()].reduce((n, e) => n + e.length, 0) > 150, 'imports were read');
     assert.deepEqual(circles(graph), []);
     // The checker itself finds a circle when there is one.
-    assert.deepEqual(circles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c']]);
+    assert.deepEqual(
+        circles(
+            new Map([
+                ['a', ['b']],
+                ['b', ['c']],
+                ['c', ['a']],
+                ['d', ['a']]
+            ])
+        ),
+        [['a', 'b', 'c']]
+    );
 });
 
 test('architecture: every import between parts is one docs/architecture.md allows, and every part is on the map', () => {
@@ -92,7 +121,8 @@ test('architecture: every import between parts is one docs/architecture.md allow
             const to = partOf(dep);
             if (to === '' && from !== '') wrong.push(`${file} imports the entry point ${dep}`);
             if (from === '' || to === '' || to === from) continue;
-            if (!(map.get(from) as Set<string>).has(to)) wrong.push(`${file} → ${dep} (${from}/ may not import ${to}/)`);
+            if (!(map.get(from) as Set<string>).has(to))
+                wrong.push(`${file} → ${dep} (${from}/ may not import ${to}/)`);
         }
     }
     assert.deepEqual(wrong, []);
@@ -103,16 +133,29 @@ test('architecture: the root holds only entry points (re-exports), at most 8 fil
     assert.ok(root.length <= MAX_ROOT_FILES, `src/ has ${root.length} files at its root: ${root.join(', ')}`);
     for (const f of root) {
         const code = readFileSync(join(SRC, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
-        const statements = code.split(';').map(s => s.trim()).filter(s => s !== '');
-        for (const s of statements) assert.match(s, /^export\s+(type\s+)?(\*|\{[^}]*\})\s+from\s+'[^']+'$/, `src/${f} only re-exports: ${s.slice(0, 80)}`);
+        const statements = code
+            .split(';')
+            .map(s => s.trim())
+            .filter(s => s !== '');
+        for (const s of statements)
+            assert.match(
+                s,
+                /^export\s+(type\s+)?(\*|\{[^}]*\})\s+from\s+'[^']+'$/,
+                `src/${f} only re-exports: ${s.slice(0, 80)}`
+            );
     }
 });
 
 test('architecture: no source file over 600 lines, and masks are checked in one place', () => {
-    const long = files.filter(f => /\.(ts|wat)$/.test(f)).map(f => [f, readFileSync(join(SRC, f), 'utf8').split('\n').length] as const)
-        .filter(([, n]) => n > MAX_LINES).map(([f, n]) => `${f}: ${n} lines`);
+    const long = files
+        .filter(f => /\.(ts|wat)$/.test(f))
+        .map(f => [f, readFileSync(join(SRC, f), 'utf8').split('\n').length] as const)
+        .filter(([, n]) => n > MAX_LINES)
+        .map(([f, n]) => `${f}: ${n} lines`);
     assert.deepEqual(long, []);
     // The brand check of core/mask.ts is the only mask check (instanceof is slow in hot code and lies across realms).
-    const instance = sources.filter(f => /instanceof Mask\b/.test(readFileSync(join(SRC, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '')));
+    const instance = sources.filter(f =>
+        /instanceof Mask\b/.test(readFileSync(join(SRC, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ''))
+    );
     assert.deepEqual(instance, []);
 });

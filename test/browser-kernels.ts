@@ -6,14 +6,28 @@ import { setWasmMinWords, wasmMinWords } from '../src/kernels/memory.js'; // int
 import { mulberry32 } from '../bench/timing.js';
 
 /** What {@link environment} reports: the page's isolation and the kernels it got at load. */
-export interface EnvironmentCheck { isolated: boolean; sharedArrayBuffer: string; kernels: string; reason: string | null; sharedMemory: boolean }
+export interface EnvironmentCheck {
+    isolated: boolean;
+    sharedArrayBuffer: string;
+    kernels: string;
+    reason: string | null;
+    sharedMemory: boolean;
+}
 
 /** What a correctness check reports: comparisons made, mismatches, and the first few described. */
-export interface Mismatches { compared: number; mismatches: number; samples: string[] }
+export interface Mismatches {
+    compared: number;
+    mismatches: number;
+    samples: string[];
+}
 
 /** What {@link growth} reports: memory and usage around the allocation of big masks, and the kept masks' answers. */
 export interface GrowthCheck extends Mismatches {
-    memoryBefore: number; memoryAfter: number; usedBefore: number; usedPeak: number; usedAfter: number;
+    memoryBefore: number;
+    memoryAfter: number;
+    usedBefore: number;
+    usedPeak: number;
+    usedAfter: number;
     /** Lengths of the kept masks' views taken before the growth (0 once detached). */
     staleLengths: number[];
     /** Their expected lengths, strips × height. */
@@ -23,7 +37,11 @@ export interface GrowthCheck extends Mismatches {
 /** One byte per pixel, row-major: the reference's picture of a mask. */
 class Pixels {
     readonly px: Uint8Array;
-    constructor(readonly w: number, readonly h: number, px?: Uint8Array) {
+    constructor(
+        readonly w: number,
+        readonly h: number,
+        px?: Uint8Array
+    ) {
         this.px = px ?? new Uint8Array(w * h);
     }
     /** Random pixels of the given density. */
@@ -34,14 +52,20 @@ class Pixels {
     }
     /** A disc of random pixels somewhere inside, clear margins around it (what the content boxes skip). */
     static blob(w: number, h: number, density: number, rnd: () => number): Pixels {
-        const p = new Pixels(w, h), cx = rnd() * w, cy = rnd() * h, r = 2 + rnd() * Math.min(w, h) * 0.4;
-        for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if ((x - cx) ** 2 + (y - cy) ** 2 <= r * r && rnd() < density) p.px[y * w + x] = 1;
+        const p = new Pixels(w, h),
+            cx = rnd() * w,
+            cy = rnd() * h,
+            r = 2 + rnd() * Math.min(w, h) * 0.4;
+        for (let y = 0; y < h; y++)
+            for (let x = 0; x < w; x++)
+                if ((x - cx) ** 2 + (y - cy) ** 2 <= r * r && rnd() < density) p.px[y * w + x] = 1;
         return p;
     }
     /** The pixels of a mask, read with get(). */
     static of(m: Mask): Pixels {
         const p = new Pixels(m.width, m.height);
-        for (let y = 0; y < m.height; y++) for (let x = 0; x < m.width; x++) p.px[y * m.width + x] = m.get(x, y) ? 1 : 0;
+        for (let y = 0; y < m.height; y++)
+            for (let x = 0; x < m.width; x++) p.px[y * m.width + x] = m.get(x, y) ? 1 : 0;
         return p;
     }
     /** Whether (x, y) is set; outside is clear. */
@@ -55,27 +79,32 @@ class Pixels {
     /** A mask built with set(). */
     toMask(): Mask {
         const m = new Mask(this.w, this.h);
-        for (let y = 0; y < this.h; y++) for (let x = 0; x < this.w; x++) if (this.px[y * this.w + x] === 1) m.set(x, y);
+        for (let y = 0; y < this.h; y++)
+            for (let x = 0; x < this.w; x++) if (this.px[y * this.w + x] === 1) m.set(x, y);
         return m;
     }
     /** A mask built with fromRGBA (alpha above 127 where set, at most 127 elsewhere). */
     toMaskRGBA(rnd: () => number): Mask {
         const data = new Uint8ClampedArray(this.w * this.h * 4);
-        for (let i = 0; i < this.px.length; i++) data[4 * i + 3] = this.px[i] === 1 ? 128 + Math.floor(rnd() * 128) : Math.floor(rnd() * 128);
+        for (let i = 0; i < this.px.length; i++)
+            data[4 * i + 3] = this.px[i] === 1 ? 128 + Math.floor(rnd() * 128) : Math.floor(rnd() * 128);
         return Mask.fromRGBA(data, this.w, this.h);
     }
     /** The first pixel (row-major) set here and in `o` placed at (dx, dy). */
     overlap(o: Pixels, dx: number, dy: number): Point | null {
-        for (let y = 0; y < this.h; y++) for (let x = 0; x < this.w; x++) if (this.at(x, y) && o.at(x - dx, y - dy)) return { x, y };
+        for (let y = 0; y < this.h; y++)
+            for (let x = 0; x < this.w; x++) if (this.at(x, y) && o.at(x - dx, y - dy)) return { x, y };
         return null;
     }
     /** This picture combined with `o` at (dx, dy): AND, OR (draw) or AND NOT (erase). */
     combine(o: Pixels, dx: number, dy: number, op: 'and' | 'or' | 'andNot'): Pixels {
         const r = new Pixels(this.w, this.h);
-        for (let y = 0; y < this.h; y++) for (let x = 0; x < this.w; x++) {
-            const a = this.at(x, y), b = o.at(x - dx, y - dy);
-            r.px[y * this.w + x] = (op === 'and' ? a && b : op === 'or' ? a || b : a && !b) ? 1 : 0;
-        }
+        for (let y = 0; y < this.h; y++)
+            for (let x = 0; x < this.w; x++) {
+                const a = this.at(x, y),
+                    b = o.at(x - dx, y - dy);
+                r.px[y * this.w + x] = (op === 'and' ? a && b : op === 'or' ? a || b : a && !b) ? 1 : 0;
+            }
         return r;
     }
     /** Whether both pictures hold the same pixels. */
@@ -87,14 +116,19 @@ class Pixels {
 /** Whether the bits past the width in the last strip are all clear. */
 function paddingClear(m: Mask): boolean {
     // _words: reading `words` would switch off the content box the pair queries below are to use
-    const words = m._words, rem = m.width & 31;
+    const words = m._words,
+        rem = m.width & 31;
     if (rem === 0) return true;
     for (let i = (m.strips - 1) * m.height; i < words.length; i++) if (words[i] >>> rem !== 0) return false;
     return true;
 }
 
 /** A kernel configuration: the selected kernels, and whether every call is forced into WebAssembly. */
-interface Config { name: string; kernels: KernelMode; minWordsZero: boolean }
+interface Config {
+    name: string;
+    kernels: KernelMode;
+    minWordsZero: boolean;
+}
 
 const CONFIGS: readonly Config[] = [
     { name: 'js', kernels: 'js', minWordsZero: false },
@@ -135,11 +169,22 @@ const show = (v: unknown): string => JSON.stringify(v);
 /** The page's isolation and kernels, read before anything else runs. */
 export function environment(): EnvironmentCheck {
     const s = kernelStats();
-    return { isolated: globalThis.crossOriginIsolated, sharedArrayBuffer: typeof SharedArrayBuffer, kernels: s.kernels, reason: s.reason, sharedMemory: s.sharedMemory };
+    return {
+        isolated: globalThis.crossOriginIsolated,
+        sharedArrayBuffer: typeof SharedArrayBuffer,
+        kernels: s.kernels,
+        reason: s.reason,
+        sharedMemory: s.sharedMemory
+    };
 }
 
 /** One random pair: two pictures and an offset (negative, edge-aligned or far apart now and then). */
-interface Pair { a: Pixels; b: Pixels; dx: number; dy: number }
+interface Pair {
+    a: Pixels;
+    b: Pixels;
+    dx: number;
+    dy: number;
+}
 
 const DENSITIES = [0, 0.01, 0.05, 0.2, 0.5, 0.9, 1];
 
@@ -148,7 +193,8 @@ function randomPair(rnd: () => number): Pair {
     const size = (max: number) => 1 + Math.floor(rnd() * max);
     const density = () => DENSITIES[Math.floor(rnd() * DENSITIES.length)];
     const picture = (w: number, h: number) => (rnd() < 0.5 ? Pixels.blob : Pixels.random)(w, h, density(), rnd);
-    const a = picture(size(200), size(120)), b = picture(size(200), size(120));
+    const a = picture(size(200), size(120)),
+        b = picture(size(200), size(120));
     const offset = (along: number, across: number) => {
         const d = Math.floor(rnd() * (along + across + 17)) - across - 8;
         return rnd() < 0.2 ? d - (d & 31) : d;
@@ -157,7 +203,14 @@ function randomPair(rnd: () => number): Pair {
 }
 
 /** What one configuration computes for a pair. */
-interface Answers { overlaps: boolean; area: number; first: Point | null; and: Mask; or: Mask; andNot: Mask }
+interface Answers {
+    overlaps: boolean;
+    area: number;
+    first: Point | null;
+    and: Mask;
+    or: Mask;
+    andNot: Mask;
+}
 
 /**
  * `n` random pairs built (A with fromRGBA, B with set) and compared under each configuration: overlaps,
@@ -165,37 +218,75 @@ interface Answers { overlaps: boolean; area: number; first: Point | null; and: M
  * pair queries once before and again after the masks know their content boxes.
  */
 export function pairs(n: number, seed: number): Mismatches {
-    const rnd = mulberry32(seed), tally = new Tally();
+    const rnd = mulberry32(seed),
+        tally = new Tally();
     for (let i = 0; i < n; i++) {
         const { a, b, dx, dy } = randomPair(rnd);
         const where = `pair ${i} (${a.w}x${a.h} with ${b.w}x${b.h} at ${dx},${dy})`;
-        const and = a.combine(b, dx, dy, 'and'), area = and.count();
-        const want = { overlaps: area > 0, area, first: a.overlap(b, dx, dy), and, or: a.combine(b, dx, dy, 'or'), andNot: a.combine(b, dx, dy, 'andNot') };
+        const and = a.combine(b, dx, dy, 'and'),
+            area = and.count();
+        const want = {
+            overlaps: area > 0,
+            area,
+            first: a.overlap(b, dx, dy),
+            and,
+            or: a.combine(b, dx, dy, 'or'),
+            andNot: a.combine(b, dx, dy, 'andNot')
+        };
         const all: Answers[] = [];
         for (const config of CONFIGS) {
             under(config, () => {
-                const ma = a.toMaskRGBA(rnd), mb = b.toMask(), at = `${where} under ${config.name}`;
+                const ma = a.toMaskRGBA(rnd),
+                    mb = b.toMask(),
+                    at = `${where} under ${config.name}`;
                 const inWasm = config.kernels === 'wasm';
-                tally.check((ma._ptr >= 0) === inWasm && (mb._ptr >= 0) === inWasm, () => `${at}: words in the wrong memory (${ma._ptr}, ${mb._ptr})`);
-                tally.check(Pixels.of(ma).same(a) && Pixels.of(mb).same(b) && paddingClear(ma), () => `${at}: the masks built differ from their pixels`);
+                tally.check(
+                    ma._ptr >= 0 === inWasm && mb._ptr >= 0 === inWasm,
+                    () => `${at}: words in the wrong memory (${ma._ptr}, ${mb._ptr})`
+                );
+                tally.check(
+                    Pixels.of(ma).same(a) && Pixels.of(mb).same(b) && paddingClear(ma),
+                    () => `${at}: the masks built differ from their pixels`
+                );
                 // Twice before the answers kept: the second large query computes each mask's content box, the
                 // third and later clip to it (src/core/mask.ts), so every answer after the first round uses it.
                 for (let round = 0; round < 2; round++) {
-                    const first = ma.overlap(mb, dx, dy), area = ma.overlapArea(mb, dx, dy);
-                    tally.check(show(first) === show(want.first) && area === want.area, () => `${at}: round ${round}: overlap ${show(first)}, overlapArea ${area}`);
+                    const first = ma.overlap(mb, dx, dy),
+                        area = ma.overlapArea(mb, dx, dy);
+                    tally.check(
+                        show(first) === show(want.first) && area === want.area,
+                        () => `${at}: round ${round}: overlap ${show(first)}, overlapArea ${area}`
+                    );
                 }
                 const got: Answers = {
-                    overlaps: ma.overlaps(mb, dx, dy), area: ma.overlapArea(mb, dx, dy), first: ma.overlap(mb, dx, dy),
-                    and: ma.overlapMask(mb, dx, dy), or: ma.clone().draw(mb, dx, dy), andNot: ma.clone().erase(mb, dx, dy)
+                    overlaps: ma.overlaps(mb, dx, dy),
+                    area: ma.overlapArea(mb, dx, dy),
+                    first: ma.overlap(mb, dx, dy),
+                    and: ma.overlapMask(mb, dx, dy),
+                    or: ma.clone().draw(mb, dx, dy),
+                    andNot: ma.clone().erase(mb, dx, dy)
                 };
-                tally.check(got.overlaps === want.overlaps, () => `${at}: overlaps ${got.overlaps}, expected ${want.overlaps}`);
+                tally.check(
+                    got.overlaps === want.overlaps,
+                    () => `${at}: overlaps ${got.overlaps}, expected ${want.overlaps}`
+                );
                 tally.check(got.area === want.area, () => `${at}: overlapArea ${got.area}, expected ${want.area}`);
-                tally.check(show(got.first) === show(want.first), () => `${at}: overlap ${show(got.first)}, expected ${show(want.first)}`);
+                tally.check(
+                    show(got.first) === show(want.first),
+                    () => `${at}: overlap ${show(got.first)}, expected ${show(want.first)}`
+                );
                 for (const op of ['and', 'or', 'andNot'] as const) {
-                    tally.check(Pixels.of(got[op]).same(want[op]) && paddingClear(got[op]), () => `${at}: ${op} differs from the reference`);
+                    tally.check(
+                        Pixels.of(got[op]).same(want[op]) && paddingClear(got[op]),
+                        () => `${at}: ${op} differs from the reference`
+                    );
                 }
                 for (const other of all) {
-                    for (const op of ['and', 'or', 'andNot'] as const) tally.check(got[op].equals(other[op]), () => `${at}: ${op} words differ between configurations`);
+                    for (const op of ['and', 'or', 'andNot'] as const)
+                        tally.check(
+                            got[op].equals(other[op]),
+                            () => `${at}: ${op} words differ between configurations`
+                        );
                 }
                 all.push(got);
                 ma.dispose();
@@ -212,8 +303,11 @@ export function pairs(n: number, seed: number): Mismatches {
  * masks' answers and views, then disposes the big ones.
  */
 export function growth(count: number, seed: number): GrowthCheck {
-    const rnd = mulberry32(seed), tally = new Tally();
-    const pictures = Array.from({ length: 6 }, (_, i) => Pixels.random(20 + 30 * i, 10 + 20 * i, DENSITIES[1 + i % 5], rnd));
+    const rnd = mulberry32(seed),
+        tally = new Tally();
+    const pictures = Array.from({ length: 6 }, (_, i) =>
+        Pixels.random(20 + 30 * i, 10 + 20 * i, DENSITIES[1 + (i % 5)], rnd)
+    );
     const kept = pictures.map(p => p.toMask());
     const stale = kept.map(m => m.words);
     const before = kernelStats();
@@ -221,18 +315,38 @@ export function growth(count: number, seed: number): GrowthCheck {
     const peak = kernelStats();
     const probe = big[big.length - 1];
     kept.forEach((m, i) => {
-        const p = pictures[i], q = pictures[(i + 1) % pictures.length], at = `kept mask ${i} (${p.w}x${p.h})`;
-        tally.check(m.count() === p.count() && Pixels.of(m).same(p), () => `${at}: pixels changed after the memory grew`);
-        tally.check(m.words.length === m.strips * m.height, () => `${at}: words are ${m.words.length} long, expected ${m.strips * m.height}`);
-        tally.check(m.overlapArea(kept[(i + 1) % kept.length], 3, -2) === p.combine(q, 3, -2, 'and').count(), () => `${at}: overlapArea with mask ${(i + 1) % kept.length} is wrong`);
-        tally.check(probe.overlapArea(m, 5, 7) === p.count(), () => `${at}: overlapArea under a full 512x512 mask is ${probe.overlapArea(m, 5, 7)}, expected ${p.count()}`);
+        const p = pictures[i],
+            q = pictures[(i + 1) % pictures.length],
+            at = `kept mask ${i} (${p.w}x${p.h})`;
+        tally.check(
+            m.count() === p.count() && Pixels.of(m).same(p),
+            () => `${at}: pixels changed after the memory grew`
+        );
+        tally.check(
+            m.words.length === m.strips * m.height,
+            () => `${at}: words are ${m.words.length} long, expected ${m.strips * m.height}`
+        );
+        tally.check(
+            m.overlapArea(kept[(i + 1) % kept.length], 3, -2) === p.combine(q, 3, -2, 'and').count(),
+            () => `${at}: overlapArea with mask ${(i + 1) % kept.length} is wrong`
+        );
+        tally.check(
+            probe.overlapArea(m, 5, 7) === p.count(),
+            () => `${at}: overlapArea under a full 512x512 mask is ${probe.overlapArea(m, 5, 7)}, expected ${p.count()}`
+        );
     });
     for (const m of big) m.dispose();
     const after = kernelStats();
     for (const m of kept) m.dispose();
     return {
-        ...tally, memoryBefore: before.memoryBytes, memoryAfter: peak.memoryBytes, usedBefore: before.usedBytes, usedPeak: peak.usedBytes, usedAfter: after.usedBytes,
-        staleLengths: stale.map(w => w.length), wordCounts: kept.map(m => m.strips * m.height)
+        ...tally,
+        memoryBefore: before.memoryBytes,
+        memoryAfter: peak.memoryBytes,
+        usedBefore: before.usedBytes,
+        usedPeak: peak.usedBytes,
+        usedAfter: after.usedBytes,
+        staleLengths: stale.map(w => w.length),
+        wordCounts: kept.map(m => m.strips * m.height)
     };
 }
 
@@ -242,18 +356,39 @@ export function growth(count: number, seed: number): GrowthCheck {
  * under each configuration, against the reference.
  */
 export function raster(stamps: number, queries: number, seed: number): Mismatches {
-    const W = 320, H = 200, rnd = mulberry32(seed), tally = new Tally();
+    const W = 320,
+        H = 200,
+        rnd = mulberry32(seed),
+        tally = new Tally();
     const placed = Array.from({ length: stamps }, (_, i) => ({
-        p: Pixels.random(10 + Math.floor(rnd() * 150), 10 + Math.floor(rnd() * 100), DENSITIES[1 + Math.floor(rnd() * 6)], rnd),
-        x: Math.floor(rnd() * (W + 60)) - 60, y: Math.floor(rnd() * (H + 40)) - 40, layer: i % 2
+        p: Pixels.random(
+            10 + Math.floor(rnd() * 150),
+            10 + Math.floor(rnd() * 100),
+            DENSITIES[1 + Math.floor(rnd() * 6)],
+            rnd
+        ),
+        x: Math.floor(rnd() * (W + 60)) - 60,
+        y: Math.floor(rnd() * (H + 40)) - 40,
+        layer: i % 2
     }));
     const layers = [new Pixels(W, H), new Pixels(W, H)];
     for (const { p, x, y, layer } of placed) layers[layer] = layers[layer].combine(p, x, y, 'or');
     const probes = Array.from({ length: queries }, () => {
-        const p = Pixels.random(1 + Math.floor(rnd() * 100), 1 + Math.floor(rnd() * 80), DENSITIES[Math.floor(rnd() * 7)], rnd);
-        const x = Math.floor(rnd() * (W + p.w)) - p.w, y = Math.floor(rnd() * (H + p.h)) - p.h, set = 1 + Math.floor(rnd() * 3);
+        const p = Pixels.random(
+            1 + Math.floor(rnd() * 100),
+            1 + Math.floor(rnd() * 80),
+            DENSITIES[Math.floor(rnd() * 7)],
+            rnd
+        );
+        const x = Math.floor(rnd() * (W + p.w)) - p.w,
+            y = Math.floor(rnd() * (H + p.h)) - p.h,
+            set = 1 + Math.floor(rnd() * 3);
         const union = new Pixels(W, H);
-        for (const [k, layer] of layers.entries()) if (set & (1 << k)) layer.px.forEach((v, j) => { union.px[j] |= v; });
+        for (const [k, layer] of layers.entries())
+            if (set & (1 << k))
+                layer.px.forEach((v, j) => {
+                    union.px[j] |= v;
+                });
         return { p, x, y, set, area: union.combine(p, x, y, 'and').count(), first: union.overlap(p, x, y) };
     });
     for (const config of CONFIGS) {
@@ -264,12 +399,23 @@ export function raster(stamps: number, queries: number, seed: number): Mismatche
                 r.stamp(m, x, y, { layer });
                 m.dispose();
             }
-            for (const [k, layer] of layers.entries()) tally.check(Pixels.of(r.plane(k)).same(layer), () => `${config.name}: layer ${k} differs from the reference after stamping`);
+            for (const [k, layer] of layers.entries())
+                tally.check(
+                    Pixels.of(r.plane(k)).same(layer),
+                    () => `${config.name}: layer ${k} differs from the reference after stamping`
+                );
             probes.forEach(({ p, x, y, set, area, first }, i) => {
-                const m = p.toMask(), at = `${config.name}: probe ${i} (${p.w}x${p.h} at ${x},${y}, layers ${set})`;
+                const m = p.toMask(),
+                    at = `${config.name}: probe ${i} (${p.w}x${p.h} at ${x},${y}, layers ${set})`;
                 tally.check(r.test(m, x, y, set) === area > 0, () => `${at}: test is ${!(area > 0)}`);
-                tally.check(r.overlapArea(m, x, y, set) === area, () => `${at}: overlapArea ${r.overlapArea(m, x, y, set)}, expected ${area}`);
-                tally.check(show(r.hitPoint(m, x, y, set)) === show(first), () => `${at}: hitPoint ${show(r.hitPoint(m, x, y, set))}, expected ${show(first)}`);
+                tally.check(
+                    r.overlapArea(m, x, y, set) === area,
+                    () => `${at}: overlapArea ${r.overlapArea(m, x, y, set)}, expected ${area}`
+                );
+                tally.check(
+                    show(r.hitPoint(m, x, y, set)) === show(first),
+                    () => `${at}: hitPoint ${show(r.hitPoint(m, x, y, set))}, expected ${show(first)}`
+                );
                 m.dispose();
             });
         });

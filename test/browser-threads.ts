@@ -4,7 +4,16 @@ import { kernelStats, Mask, overlapsMany, World } from '../src/index.js';
 import { ThreadPool } from '../src/threads.js';
 
 /** What {@link run} reports back to the test. */
-export interface ThreadsCheck { isolated: boolean; kernels: string; shared: boolean; ready: number; workerChunks: number; batches: number; mismatches: number; worldPairs: number[] }
+export interface ThreadsCheck {
+    isolated: boolean;
+    kernels: string;
+    shared: boolean;
+    ready: number;
+    workerChunks: number;
+    batches: number;
+    mismatches: number;
+    worldPairs: number[];
+}
 
 /**
  * Runs 200 random batches with and without a 2-worker pool (more, up to 5,000, until a worker has taken
@@ -25,13 +34,25 @@ export async function run(): Promise<ThreadsCheck> {
     let mismatches = 0;
     let batches = 0;
     for (let b = 0; b < 200 || (pool.workerChunks === 0 && b < 5000); b++, batches++) {
-        const n = 1 + Math.floor(rnd() * 600), P = new Int32Array(4 * n);
+        const n = 1 + Math.floor(rnd() * 600),
+            P = new Int32Array(4 * n);
         for (let k = 0; k < n; k++) {
-            const a = Math.floor(rnd() * masks.length), c = Math.floor(rnd() * masks.length);
-            P.set([a, c, Math.floor(rnd() * (masks[a].width + masks[c].width)) - masks[c].width, Math.floor(rnd() * (masks[a].height + masks[c].height)) - masks[c].height], 4 * k);
+            const a = Math.floor(rnd() * masks.length),
+                c = Math.floor(rnd() * masks.length);
+            P.set(
+                [
+                    a,
+                    c,
+                    Math.floor(rnd() * (masks[a].width + masks[c].width)) - masks[c].width,
+                    Math.floor(rnd() * (masks[a].height + masks[c].height)) - masks[c].height
+                ],
+                4 * k
+            );
         }
-        const one = new Uint8Array(n), many = new Uint8Array(n);
-        const h1 = overlapsMany(masks, P, one), h2 = overlapsMany(masks, P, many, n, pool);
+        const one = new Uint8Array(n),
+            many = new Uint8Array(n);
+        const h1 = overlapsMany(masks, P, one),
+            h2 = overlapsMany(masks, P, many, n, pool);
         if (h1 !== h2 || one.some((v, k) => v !== many[k])) mismatches++;
     }
     const worldPairs: number[] = [];
@@ -41,7 +62,16 @@ export async function run(): Promise<ThreadsCheck> {
         for (let i = 0; i < 300; i++) world.add({ x: rnd() * 600, y: rnd() * 600, mask: masks[i % masks.length] });
         worldPairs.push(world.step());
     }
-    const result = { isolated, kernels: kernelStats().kernels, shared: masks[0].words.buffer instanceof SharedArrayBuffer, ready: pool.ready, workerChunks: pool.workerChunks, batches, mismatches, worldPairs };
+    const result = {
+        isolated,
+        kernels: kernelStats().kernels,
+        shared: masks[0].words.buffer instanceof SharedArrayBuffer,
+        ready: pool.ready,
+        workerChunks: pool.workerChunks,
+        batches,
+        mismatches,
+        worldPairs
+    };
     pool.close();
     return result;
 }

@@ -9,26 +9,59 @@ import { decodePngMask } from '../src/node/decode.js'; // internal: decodePngMas
 import { concat, fixCrcs, scanlines, writePng, type PngSpec } from './fixtures/png-writer.js';
 import { mulberry32 } from '../bench/timing.js';
 
-const PASSES = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
+const PASSES = [
+    [0, 0, 8, 8],
+    [4, 0, 8, 8],
+    [0, 4, 4, 8],
+    [2, 0, 4, 4],
+    [0, 2, 2, 4],
+    [1, 0, 2, 2],
+    [0, 1, 1, 2]
+];
 const CHANNELS = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 } as const;
-const COMBOS: [PngSpec['colorType'], PngSpec['depth']][] = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [2, 8], [2, 16], [3, 1], [3, 2], [3, 4], [3, 8], [4, 8], [4, 16], [6, 8], [6, 16]];
+const COMBOS: [PngSpec['colorType'], PngSpec['depth']][] = [
+    [0, 1],
+    [0, 2],
+    [0, 4],
+    [0, 8],
+    [0, 16],
+    [2, 8],
+    [2, 16],
+    [3, 1],
+    [3, 2],
+    [3, 4],
+    [3, 8],
+    [4, 8],
+    [4, 16],
+    [6, 8],
+    [6, 16]
+];
 const THRESHOLDS = [0, 1, 126, 127, 128, 200, 254, 255];
 
 // Re-filters filter-type-0 scanlines with a random filter (0..4) per row.
 function refilter(spec: PngSpec, raw: Uint8Array, rnd: () => number): Uint8Array {
-    const bits = CHANNELS[spec.colorType] * spec.depth, bpp = Math.max(1, bits >> 3), out = raw.slice();
+    const bits = CHANNELS[spec.colorType] * spec.depth,
+        bpp = Math.max(1, bits >> 3),
+        out = raw.slice();
     const passes = spec.interlace ? PASSES : [[0, 0, 1, 1]];
     let pos = 0;
     for (const [x0, y0, dx, dy] of passes) {
-        const w = Math.ceil((spec.width - x0) / dx), h = Math.ceil((spec.height - y0) / dy);
+        const w = Math.ceil((spec.width - x0) / dx),
+            h = Math.ceil((spec.height - y0) / dy);
         if (w <= 0 || h <= 0) continue;
-        const n = Math.ceil(w * bits / 8);
+        const n = Math.ceil((w * bits) / 8);
         for (let j = 0; j < h; j++) {
-            const o = pos + 1, p = j > 0 ? o - n - 1 : -1, f = Math.floor(rnd() * 5);
+            const o = pos + 1,
+                p = j > 0 ? o - n - 1 : -1,
+                f = Math.floor(rnd() * 5);
             out[pos] = f;
             for (let i = 0; i < n; i++) {
-                const a = i >= bpp ? raw[o + i - bpp] : 0, b = p >= 0 ? raw[p + i] : 0, c = p >= 0 && i >= bpp ? raw[p + i - bpp] : 0;
-                const pa = Math.abs(b - c), pb = Math.abs(a - c), pc = Math.abs(a + b - 2 * c);
+                const a = i >= bpp ? raw[o + i - bpp] : 0,
+                    b = p >= 0 ? raw[p + i] : 0,
+                    c = p >= 0 && i >= bpp ? raw[p + i - bpp] : 0;
+                const pa = Math.abs(b - c),
+                    pb = Math.abs(a - c),
+                    pc = Math.abs(a + b - 2 * c);
                 const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][f];
                 out[o + i] = (raw[o + i] - pred) & 255;
             }
@@ -43,29 +76,45 @@ const encode = (spec: PngSpec, idat: Uint8Array): Uint8Array => writePng(spec, [
 
 // A random image of one colour type and depth: samples near the threshold's edges, tRNS keys that some pixels hit.
 function randomSpec(colorType: PngSpec['colorType'], depth: PngSpec['depth'], rnd: () => number): PngSpec {
-    const max = 2 ** depth - 1, width = 1 + Math.floor(rnd() * 70), height = 1 + Math.floor(rnd() * 40);
+    const max = 2 ** depth - 1,
+        width = 1 + Math.floor(rnd() * 70),
+        height = 1 + Math.floor(rnd() * 40);
     const pick = (n: number) => Math.floor(rnd() * n);
     const sample = () => {
         if (rnd() < 0.5) return pick(max + 1);
         // Around 8-bit alpha 127/128 and the ends, at this depth.
-        const edge = [0, max, Math.round(127 * max / 255), Math.round(128 * max / 255), Math.round(255 * max / 255)][pick(5)];
+        const edge = [
+            0,
+            max,
+            Math.round((127 * max) / 255),
+            Math.round((128 * max) / 255),
+            Math.round((255 * max) / 255)
+        ][pick(5)];
         return Math.min(max, Math.max(0, edge + pick(5) - 2));
     };
     const spec: PngSpec = { width, height, colorType, depth, interlace: rnd() < 0.5, pixel: () => [] };
     if (colorType === 3) {
         const entries = 1 + pick(max + 1);
-        spec.palette = Array.from({ length: entries }, () => [pick(256), pick(256), pick(256)] as [number, number, number]);
-        if (rnd() < 0.7) spec.trns = Array.from({ length: 1 + pick(entries) }, () => [0, 255, 127, 128, pick(256)][pick(5)]);
+        spec.palette = Array.from(
+            { length: entries },
+            () => [pick(256), pick(256), pick(256)] as [number, number, number]
+        );
+        if (rnd() < 0.7)
+            spec.trns = Array.from({ length: 1 + pick(entries) }, () => [0, 255, 127, 128, pick(256)][pick(5)]);
         const px = Array.from({ length: width * height }, () => pick(entries));
         spec.pixel = (x, y) => [px[y * width + x]];
         return spec;
     }
-    const ch = CHANNELS[colorType], px = Array.from({ length: width * height * ch }, sample);
+    const ch = CHANNELS[colorType],
+        px = Array.from({ length: width * height * ch }, sample);
     if ((colorType === 0 || colorType === 2) && rnd() < 0.8) {
         const key = Array.from({ length: ch }, () => pick(max + 1));
         // Mostly a key in range; sometimes one with bits above the depth, which no sample can equal.
         const wide = rnd() < 0.1 && depth < 16;
-        spec.trns = key.flatMap(k => { const v = wide ? k | 0x100 : k; return [v >> 8, v & 255]; });
+        spec.trns = key.flatMap(k => {
+            const v = wide ? k | 0x100 : k;
+            return [v >> 8, v & 255];
+        });
         for (let i = 0; i < width * height; i++) if (rnd() < 0.3) for (let c = 0; c < ch; c++) px[i * ch + c] = key[c];
     }
     spec.pixel = (x, y) => px.slice((y * width + x) * ch, (y * width + x + 1) * ch);
@@ -77,7 +126,7 @@ function viaRGBA(bytes: Uint8Array, threshold: number): Mask {
     return Mask.fromRGBA(im.data, im.width, im.height, { threshold });
 }
 
-test('decodePngMask: every colour type, bit depth, tRNS, interlacing and filter type gives the RGBA path\'s bits', () => {
+test("decodePngMask: every colour type, bit depth, tRNS, interlacing and filter type gives the RGBA path's bits", () => {
     const rnd = mulberry32(18);
     let files = 0;
     for (const [colorType, depth] of COMBOS) {
@@ -85,7 +134,8 @@ test('decodePngMask: every colour type, bit depth, tRNS, interlacing and filter 
             const spec = randomSpec(colorType, depth, rnd);
             const bytes = encode(spec, refilter(spec, scanlines(spec), rnd));
             for (const t of [THRESHOLDS[k % THRESHOLDS.length], THRESHOLDS[(k * 3 + 1) % THRESHOLDS.length]]) {
-                const want = viaRGBA(bytes, t), got = decodePngMask(bytes, t);
+                const want = viaRGBA(bytes, t),
+                    got = decodePngMask(bytes, t);
                 const ctx = `type ${colorType} depth ${depth} ${spec.width}x${spec.height}${spec.interlace ? ' interlaced' : ''} tRNS ${JSON.stringify(spec.trns)} threshold ${t}`;
                 assert.ok(got, ctx);
                 assert.equal(got.toText(), want.toText(), ctx);
@@ -107,13 +157,17 @@ test('decodePngMask: GIF and APNG are left to the RGBA path (null); options and 
     // A zlib bomb stops at the size the image needs, as on the RGBA path.
     const big: PngSpec = { width: 4, height: 4, colorType: 6, depth: 8, pixel: () => [0, 0, 0, 255] };
     const bomb = encode(big, new Uint8Array(64 << 20));
-    assert.throws(() => decodePngMask(bomb, 127), /PNG is corrupt: its image data inflates to more than the 68 bytes a 4x4 image needs/);
+    assert.throws(
+        () => decodePngMask(bomb, 127),
+        /PNG is corrupt: its image data inflates to more than the 68 bytes a 4x4 image needs/
+    );
     assert.throws(() => decodeImage(bomb), /inflates to more than the 68 bytes/);
 });
 
 test('decodePngMask: corrupt scanlines (filter types, palette indices, lengths, bombs) fail where the RGBA path fails, and agree where it decodes', () => {
     const rnd = mulberry32(1818);
-    let failed = 0, agreed = 0;
+    let failed = 0,
+        agreed = 0;
     for (let n = 0; n < 1500; n++) {
         const [colorType, depth] = COMBOS[n % COMBOS.length];
         const spec = randomSpec(colorType, depth, rnd);
@@ -129,8 +183,16 @@ test('decodePngMask: corrupt scanlines (filter types, palette indices, lengths, 
         }
         const bytes = encode(spec, raw);
         let want: string | Error, got: string | Error;
-        try { want = viaRGBA(bytes, 127).toText(); } catch (e) { want = e as Error; }
-        try { got = (decodePngMask(bytes, 127) as Mask).toText(); } catch (e) { got = e as Error; }
+        try {
+            want = viaRGBA(bytes, 127).toText();
+        } catch (e) {
+            want = e as Error;
+        }
+        try {
+            got = (decodePngMask(bytes, 127) as Mask).toText();
+        } catch (e) {
+            got = e as Error;
+        }
         const ctx = `file ${n}: type ${colorType} depth ${depth}: RGBA path ${want instanceof Error ? want.message : 'decodes'}, mask path ${got instanceof Error ? got.message : 'decodes'}`;
         if (want instanceof Error) {
             assert.ok(got instanceof Error, ctx);
@@ -146,18 +208,28 @@ test('decodePngMask: corrupt scanlines (filter types, palette indices, lengths, 
 
 test('decodePngMask: mutated whole files (bytes flipped, CRCs rewritten) fail where the RGBA path fails, and agree where it decodes', () => {
     const rnd = mulberry32(4242);
-    let failed = 0, agreed = 0;
+    let failed = 0,
+        agreed = 0;
     for (let n = 0; n < 3000; n++) {
         const [colorType, depth] = COMBOS[n % COMBOS.length];
         const spec = randomSpec(colorType, depth, rnd);
         const bytes = encode(spec, refilter(spec, scanlines(spec), rnd));
-        for (let m = 1 + Math.floor(rnd() * 3); m > 0; m--) bytes[8 + Math.floor(rnd() * (bytes.length - 8))] = Math.floor(rnd() * 256);
+        for (let m = 1 + Math.floor(rnd() * 3); m > 0; m--)
+            bytes[8 + Math.floor(rnd() * (bytes.length - 8))] = Math.floor(rnd() * 256);
         // Rewrite every chunk's CRC, so that the mutation reaches the decoders behind the checksum.
         fixCrcs(bytes);
         const t = THRESHOLDS[n % THRESHOLDS.length];
         let want: string | Error, got: string | Error | null;
-        try { want = viaRGBA(bytes, t).toText(); } catch (e) { want = e as Error; }
-        try { got = decodePngMask(bytes, t)?.toText() ?? null; } catch (e) { got = e as Error; }
+        try {
+            want = viaRGBA(bytes, t).toText();
+        } catch (e) {
+            want = e as Error;
+        }
+        try {
+            got = decodePngMask(bytes, t)?.toText() ?? null;
+        } catch (e) {
+            got = e as Error;
+        }
         const ctx = `file ${n}: RGBA path ${want instanceof Error ? want.message : 'decodes'}, mask path ${got instanceof Error ? got.message : got === null ? 'declines' : 'decodes'}`;
         if (want instanceof Error) {
             assert.ok(got instanceof Error || got === null, ctx);

@@ -19,13 +19,30 @@ const sprite = (f: string) => new URL(`./fixtures/sprites/${f}`, import.meta.url
 function folder(): string {
     const dir = mkdtempSync(join(os.tmpdir(), 'hitmask-workers-'));
     const rnd = mulberry32(99);
-    const kinds: [PngSpec['colorType'], PngSpec['depth']][] = [[6, 8], [6, 16], [4, 8], [3, 4], [3, 8], [0, 8], [2, 8], [0, 2]];
+    const kinds: [PngSpec['colorType'], PngSpec['depth']][] = [
+        [6, 8],
+        [6, 16],
+        [4, 8],
+        [3, 4],
+        [3, 8],
+        [0, 8],
+        [2, 8],
+        [0, 2]
+    ];
     for (let i = 0; i < 90; i++) {
-        const [colorType, depth] = kinds[i % kinds.length], max = 2 ** depth - 1;
-        const width = 1 + Math.floor(rnd() * 50), height = 1 + Math.floor(rnd() * 50), ch = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }[colorType];
+        const [colorType, depth] = kinds[i % kinds.length],
+            max = 2 ** depth - 1;
+        const width = 1 + Math.floor(rnd() * 50),
+            height = 1 + Math.floor(rnd() * 50),
+            ch = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }[colorType];
         const spec: PngSpec = {
-            width, height, colorType, depth, interlace: i % 5 === 0,
-            pixel: (x, y) => Array.from({ length: ch }, (_, c) => ((x * 7 + y * 13 + c * 5 + i) * 2654435761 >>> 0) % (max + 1))
+            width,
+            height,
+            colorType,
+            depth,
+            interlace: i % 5 === 0,
+            pixel: (x, y) =>
+                Array.from({ length: ch }, (_, c) => (((x * 7 + y * 13 + c * 5 + i) * 2654435761) >>> 0) % (max + 1))
         };
         if (colorType === 3) {
             spec.palette = Array.from({ length: max + 1 }, (_, k) => [k, k, k] as [number, number, number]);
@@ -49,7 +66,11 @@ test('buildAtlas: worker threads give the same atlas, in the same order, as one 
             const one = await buildAtlas([dir], { ...options, workers: 0 });
             const two = await buildAtlas([dir], { ...options, workers: 2 });
             assert.deepEqual(two.atlas.names, one.atlas.names);
-            assert.deepEqual(Buffer.from(two.atlas.toBytes()), Buffer.from(one.atlas.toBytes()), JSON.stringify(options));
+            assert.deepEqual(
+                Buffer.from(two.atlas.toBytes()),
+                Buffer.from(one.atlas.toBytes()),
+                JSON.stringify(options)
+            );
             assert.equal(two.stats.rgbaBytes, one.stats.rgbaBytes);
             assert.equal(two.stats.files, one.stats.files);
             // How many files the workers answer in time depends on the machine; none may be answered at all.
@@ -58,7 +79,10 @@ test('buildAtlas: worker threads give the same atlas, in the same order, as one 
         }
         // Auto: 64 or more still images start workers on a machine with more than one core.
         const auto = await buildAtlas([dir]);
-        assert.deepEqual(Buffer.from(auto.atlas.toBytes()), Buffer.from((await buildAtlas([dir], { workers: 0 })).atlas.toBytes()));
+        assert.deepEqual(
+            Buffer.from(auto.atlas.toBytes()),
+            Buffer.from((await buildAtlas([dir], { workers: 0 })).atlas.toBytes())
+        );
         await assert.rejects(buildAtlas([dir], { workers: -1 }), /workers/);
     } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -81,7 +105,12 @@ test('buildAtlas: with worker threads, a corrupt or unreadable file fails with t
         }
         assert.equal(errors[1], errors[0]);
         // A budget error as well.
-        const small = [0, 2].map(workers => buildAtlas([dir], { workers, maxBytes: 2000 }).then(() => 'built', (e: Error) => e.message));
+        const small = [0, 2].map(workers =>
+            buildAtlas([dir], { workers, maxBytes: 2000 }).then(
+                () => 'built',
+                (e: Error) => e.message
+            )
+        );
         const [a, b] = await Promise.all(small);
         assert.match(a, /MiB budget/);
         assert.equal(b, a);
@@ -95,7 +124,10 @@ test('build worker: answers each still PNG with the words of decodePngMask, and 
     try {
         const bad = join(dir, 'k1', 'bad.png');
         writeFileSync(bad, Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0]));
-        const files = readdirSync(dir, { recursive: true }).map(String).filter(f => /\.(png|gif)$/.test(f)).map(f => join(dir, f));
+        const files = readdirSync(dir, { recursive: true })
+            .map(String)
+            .filter(f => /\.(png|gif)$/.test(f))
+            .map(f => join(dir, f));
         files.push(join(dir, 'missing.png'));
         const [w] = startWorkers(1, 1) ?? [];
         assert.ok(w);
@@ -113,12 +145,20 @@ test('build worker: answers each still PNG with the words of decodePngMask, and 
         files.forEach((path, k) => {
             const r = answers.get(k) as WorkerResult;
             let want;
-            try { want = decodePngMask(readFileSync(path), 100); } catch { want = null; }
+            try {
+                want = decodePngMask(readFileSync(path), 100);
+            } catch {
+                want = null;
+            }
             if (want === null) {
                 assert.ok('redo' in r, path);
             } else {
                 assert.ok(!('redo' in r), path);
-                assert.deepEqual([r.width, r.height, Array.from(r.words)], [want.width, want.height, Array.from(want.words)], path);
+                assert.deepEqual(
+                    [r.width, r.height, Array.from(r.words)],
+                    [want.width, want.height, Array.from(want.words)],
+                    path
+                );
                 built++;
             }
         });

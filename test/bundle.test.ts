@@ -20,34 +20,67 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // for moves only), the deterministic sine and cosine (1 KB) and moveAndSlide with riders (3 KB: the movement
 // rules come with it); methods cannot be tree-shaken. The World's limit sits a little above its size (37.0 KB
 // with the content boxes).
-const MASK_LIMIT = 12 * 1024, WORLD_LIMIT = 37_400;
+const MASK_LIMIT = 12 * 1024,
+    WORLD_LIMIT = 37_400;
 
-interface Size { min: number; gz: number; inputs: string[] }
+interface Size {
+    min: number;
+    gz: number;
+    inputs: string[];
+}
 
 async function bundle(code: string): Promise<Size> {
     const r = await build({
         stdin: { contents: code, resolveDir: ROOT, loader: 'ts', sourcefile: 'app.ts' },
-        bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, metafile: true, logLevel: 'silent'
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'browser',
+        target: 'es2022',
+        write: false,
+        metafile: true,
+        logLevel: 'silent'
     });
     const out = r.outputFiles[0].contents;
     const meta: Metafile = r.metafile;
     // The files that contribute bytes (meta.inputs lists every file parsed, tree-shaken ones too).
-    const used = Object.entries(Object.values(meta.outputs)[0].inputs).filter(([, v]) => v.bytesInOutput > 0).map(([k]) => k);
+    const used = Object.entries(Object.values(meta.outputs)[0].inputs)
+        .filter(([, v]) => v.bytesInOutput > 0)
+        .map(([k]) => k);
     return { min: out.length, gz: gzipSync(out, { level: 9 }).length, inputs: used };
 }
 
 // The browser entry points, read from package.json's exports (types path -> source file), so a move
 // inside src/ needs no edit here; hitmask/node is for Node only and is not bundled for a page.
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | { types?: string }> };
-const SOURCES = new Map(Object.entries(manifest.exports).flatMap(([k, e]) => typeof e === 'object' && e.types
-    ? [[k === '.' ? 'hitmask' : `hitmask/${k.slice(2)}`, e.types.replace(/^\.\/dist\//, './src/').replace(/\.d\.ts$/, '.ts')] as const] : []));
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { types?: string }>;
+};
+const SOURCES = new Map(
+    Object.entries(manifest.exports).flatMap(([k, e]) =>
+        typeof e === 'object' && e.types
+            ? [
+                  [
+                      k === '.' ? 'hitmask' : `hitmask/${k.slice(2)}`,
+                      e.types.replace(/^\.\/dist\//, './src/').replace(/\.d\.ts$/, '.ts')
+                  ] as const
+              ]
+            : []
+    )
+);
 const ROOT_ENTRY = SOURCES.get('hitmask') as string;
 const ENTRIES: [string, string][] = [
     ['import { Mask } from hitmask', `import { Mask } from '${ROOT_ENTRY}'; console.log(Mask);`],
     ['import { World } from hitmask', `import { World } from '${ROOT_ENTRY}'; console.log(World);`],
-    ['import { CollisionRaster } from hitmask', `import { CollisionRaster } from '${ROOT_ENTRY}'; console.log(CollisionRaster);`],
-    ...[...SOURCES].filter(([name]) => name !== 'hitmask/node').map(([name, src]): [string, string] =>
-        [name === 'hitmask' ? 'import * from hitmask' : name, `import * as h from '${src}'; console.log(h);`])
+    [
+        'import { CollisionRaster } from hitmask',
+        `import { CollisionRaster } from '${ROOT_ENTRY}'; console.log(CollisionRaster);`
+    ],
+    ...[...SOURCES]
+        .filter(([name]) => name !== 'hitmask/node')
+        .map(([name, src]): [string, string] => [
+            name === 'hitmask' ? 'import * from hitmask' : name,
+            `import * as h from '${src}'; console.log(h);`
+        ])
 ];
 
 // Whether a bundle pulls code from a part of the house (a folder of src/, see docs/architecture.md).
@@ -58,24 +91,35 @@ test('bundle sizes: the core stays small and pulls no worker or engine code', as
     for (const [name, code] of ENTRIES) {
         const s = await bundle(code);
         sizes.set(name, s);
-        t.diagnostic(`${name.padEnd(40)} ${(s.min / 1024).toFixed(1).padStart(6)} KB minified ${(s.gz / 1024).toFixed(1).padStart(6)} KB gzipped`);
+        t.diagnostic(
+            `${name.padEnd(40)} ${(s.min / 1024).toFixed(1).padStart(6)} KB minified ${(s.gz / 1024).toFixed(1).padStart(6)} KB gzipped`
+        );
     }
-    const mask = sizes.get('import { Mask } from hitmask') as Size, world = sizes.get('import { World } from hitmask') as Size;
+    const mask = sizes.get('import { Mask } from hitmask') as Size,
+        world = sizes.get('import { World } from hitmask') as Size;
     assert.ok(SOURCES.size >= 7, `package.json exports ${SOURCES.size} entry points`);
-    for (const [name, s] of [['Mask', mask], ['World', world]] as const) {
+    for (const [name, s] of [
+        ['Mask', mask],
+        ['World', world]
+    ] as const) {
         assert.ok(!pulls(s, 'threads'), `import { ${name} } pulls no worker code`);
         assert.ok(!pulls(s, 'raster'), `import { ${name} } pulls no CollisionRaster`);
         assert.ok(!s.inputs.some(f => f.startsWith('node_modules/')), `import { ${name} } pulls no dependency`);
     }
     assert.ok(!pulls(mask, 'world'), 'import { Mask } pulls no World');
     // The mask functions (outline, scale, raycast, …) come only with their imports.
-    for (const f of ['src/core/transform.ts', 'src/core/batch.ts']) assert.ok(!mask.inputs.includes(f), `import { Mask } pulls no ${f}`);
+    for (const f of ['src/core/transform.ts', 'src/core/batch.ts'])
+        assert.ok(!mask.inputs.includes(f), `import { Mask } pulls no ${f}`);
     assert.ok(!pulls(mask, 'rays'), 'import { Mask } pulls no ray caster');
     assert.ok(mask.gz <= MASK_LIMIT, `import { Mask } is ${mask.gz} bytes gzipped, over the ${MASK_LIMIT} limit`);
     assert.ok(world.gz <= WORLD_LIMIT, `import { World } is ${world.gz} bytes gzipped, over the ${WORLD_LIMIT} limit`);
     for (const name of ['hitmask/phaser', 'hitmask/pixi', 'hitmask/shapes', 'hitmask/debug']) {
         const s = sizes.get(name) as Size;
-        assert.deepEqual(s.inputs.filter(f => f.startsWith('node_modules/')), [], `${name} bundles no engine or dependency`);
+        assert.deepEqual(
+            s.inputs.filter(f => f.startsWith('node_modules/')),
+            [],
+            `${name} bundles no engine or dependency`
+        );
         assert.ok(!pulls(s, 'threads'), `${name} pulls no worker code`);
     }
 });

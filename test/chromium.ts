@@ -8,14 +8,22 @@ import { chromium, type Browser, type BrowserServer, type Page } from 'playwrigh
 export const CHROMIUM = '/usr/bin/chromium';
 
 /** Why the browser tests skip (for `test(..., { skip })`), or false where Chromium is installed. */
-export const chromiumMissing: string | false = existsSync(CHROMIUM) ? false
+export const chromiumMissing: string | false = existsSync(CHROMIUM)
+    ? false
     : `${CHROMIUM} is missing (CI installs Debian's chromium from .ci/apt-packages; locally: apt-get install chromium)`;
 
 /** 'plain': no GPU at all (Canvas 2D in software); 'webgl': WebGL2 through SwiftShader, without a GPU. */
 export type Flavour = 'plain' | 'webgl';
 
 // Without the background-networking flags Chromium keeps trying hosts this closed network refuses.
-const COMMON = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const COMMON = [
+    '--no-sandbox',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic'
+];
 const FLAGS: Record<Flavour, string[]> = {
     plain: ['--disable-gpu', ...COMMON],
     webgl: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', ...COMMON]
@@ -46,7 +54,12 @@ export async function shareBrowsers(): Promise<{ env: Record<string, string>; cl
         await Promise.all(servers.map(s => s.close()));
         throw e;
     }
-    return { env, close: async () => { await Promise.all(servers.map(s => s.close())); } };
+    return {
+        env,
+        close: async () => {
+            await Promise.all(servers.map(s => s.close()));
+        }
+    };
 }
 
 /** How long a page may take to reach a state: HITMASK_PAGE_WAIT_S seconds (default 300), then the wait fails naming what it waited for. */
@@ -57,11 +70,21 @@ export const PAGE_WAIT_MS = 1000 * Number(process.env.HITMASK_PAGE_WAIT_S ?? 300
  * state that met the condition, where a later read may see a later frame. Past {@link PAGE_WAIT_MS}, an
  * Error that names `what` and the page.
  */
-export async function waitFor<T, A = undefined>(page: Page, what: string, predicate: (arg: A) => T, arg?: A): Promise<T> {
+export async function waitFor<T, A = undefined>(
+    page: Page,
+    what: string,
+    predicate: (arg: A) => T,
+    arg?: A
+): Promise<T> {
     try {
-        const handle = await page.waitForFunction(predicate as (arg: unknown) => T, arg as unknown, { timeout: PAGE_WAIT_MS });
-        return await handle.jsonValue() as T;
+        const handle = await page.waitForFunction(predicate as (arg: unknown) => T, arg as unknown, {
+            timeout: PAGE_WAIT_MS
+        });
+        return (await handle.jsonValue()) as T;
     } catch (e) {
-        throw new Error(`gave up after ${PAGE_WAIT_MS / 1000} s waiting for ${what} on ${page.url()}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`, { cause: e });
+        throw new Error(
+            `gave up after ${PAGE_WAIT_MS / 1000} s waiting for ${what} on ${page.url()}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+            { cause: e }
+        );
     }
 }

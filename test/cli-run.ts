@@ -14,7 +14,11 @@ export const CLI = join(ROOT, 'dist', 'node', 'cli.js');
 /** Builds dist/ with tsc when the CLI is not built yet (npm test builds it first). */
 export function ensureBuilt(): void {
     if (existsSync(CLI)) return;
-    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
+    const r = spawnSync(
+        process.execPath,
+        [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')],
+        { encoding: 'utf8' }
+    );
     assert.ok(existsSync(CLI), `building dist failed: ${r.stdout}${r.stderr}`);
 }
 
@@ -83,12 +87,21 @@ export interface CliRun {
 export function startCli(args: string[], cwd: string, preloads: string[] = [], cpuSeconds?: number): CliRun {
     const argv = [process.execPath, ...preloads.flatMap(p => ['--import', p]), CLI, ...args];
     const stdio: StdioOptions = ['ignore', 'pipe', 'pipe', 'pipe'];
-    const child = cpuSeconds === undefined ? spawn(argv[0], argv.slice(1), { cwd, stdio }) : spawn('sh', ['-c', `ulimit -t ${cpuSeconds} && exec "$@"`, 'sh', ...argv], { cwd, stdio });
+    const child =
+        cpuSeconds === undefined
+            ? spawn(argv[0], argv.slice(1), { cwd, stdio })
+            : spawn('sh', ['-c', `ulimit -t ${cpuSeconds} && exec "$@"`, 'sh', ...argv], { cwd, stdio });
     const out: Buffer[] = [];
-    let err = '', fd3 = '', first: (line: string | null) => void = () => undefined;
-    const firstLine = new Promise<string | null>(resolve => { first = resolve; });
+    let err = '',
+        fd3 = '',
+        first: (line: string | null) => void = () => undefined;
+    const firstLine = new Promise<string | null>(resolve => {
+        first = resolve;
+    });
     child.stdout?.on('data', (d: Buffer) => out.push(d));
-    child.stderr?.setEncoding('utf8').on('data', (d: string) => { err += d; });
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+        err += d;
+    });
     (child.stdio[3] as Readable).setEncoding('utf8').on('data', (d: string) => {
         fd3 += d;
         // Later calls of a promise's resolve change nothing.

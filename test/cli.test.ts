@@ -1,7 +1,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+    copyFileSync,
+    existsSync,
+    linkSync,
+    mkdirSync,
+    mkdtempSync,
+    readdirSync,
+    readFileSync,
+    rmSync,
+    symlinkSync,
+    writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +22,9 @@ import { CLI, cliRunner, ensureBuilt } from './cli-run.js';
 
 // The real binary as npm installs it: `npm test` builds dist/ before running the tests.
 const SPRITES = fileURLToPath(new URL('./fixtures/sprites/', import.meta.url));
-const expected = JSON.parse(readFileSync(join(SPRITES, 'expected.json'), 'utf8')) as { masks: Record<string, { count: number; rows: string[] }> };
+const expected = JSON.parse(readFileSync(join(SPRITES, 'expected.json'), 'utf8')) as {
+    masks: Record<string, { count: number; rows: string[] }>;
+};
 let dir = '';
 
 const { run, fails } = cliRunner(() => dir);
@@ -20,7 +33,8 @@ before(() => {
     ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), 'hitmask-cli-'));
     mkdirSync(join(dir, 'sprites'));
-    for (const f of ['alien1.png', 'chimp.png', 'shot.gif', 'player1.gif']) copyFileSync(join(SPRITES, f), join(dir, 'sprites', f));
+    for (const f of ['alien1.png', 'chimp.png', 'shot.gif', 'player1.gif'])
+        copyFileSync(join(SPRITES, f), join(dir, 'sprites', f));
 });
 
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,7 +54,11 @@ test('cli: a reader that closes the pipe early (| head) ends the CLI quietly wit
     const png = new PNG({ width: 600, height: 600 });
     png.data.fill(255);
     writeFileSync(join(dir, 'big.png'), PNG.sync.write(png));
-    const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${CLI}" inspect big.png --frame big | head -c 100 > /dev/null`], { cwd: dir, encoding: 'utf8' });
+    const r = spawnSync(
+        'bash',
+        ['-c', `set -o pipefail; "${process.execPath}" "${CLI}" inspect big.png --frame big | head -c 100 > /dev/null`],
+        { cwd: dir, encoding: 'utf8' }
+    );
     assert.equal(r.stderr, '', 'no unhandled EPIPE error');
     assert.equal(r.status, 0);
 });
@@ -51,7 +69,12 @@ test('cli build: files, folders and globs; the summary line; loadable output', (
     assert.equal(r.err, '', 'no progress bar when stderr is not a terminal');
     const bits = expected.masks['alien1.png'].count + expected.masks['shot.gif'].count;
     const bytes = readFileSync(join(dir, 'a.hitmask'));
-    assert.match(r.out, new RegExp(`^a\\.hitmask: 2 frames from 2 files, ${bits} bits set, ${bytes.length} bytes written in \\d+\\.\\d\\d s \\(2 images, 0\\.\\d\\d Mpx at \\d+\\.\\d Mpx/s\\)\\n$`));
+    assert.match(
+        r.out,
+        new RegExp(
+            `^a\\.hitmask: 2 frames from 2 files, ${bits} bits set, ${bytes.length} bytes written in \\d+\\.\\d\\d s \\(2 images, 0\\.\\d\\d Mpx at \\d+\\.\\d Mpx/s\\)\\n$`
+        )
+    );
     const atlas = MaskAtlas.from(bytes);
     assert.deepEqual(atlas.names, ['alien1', 'shot']);
     assert.equal(atlas.get('shot').toText(), expected.masks['shot.gif'].rows.join('\n'));
@@ -59,9 +82,17 @@ test('cli build: files, folders and globs; the summary line; loadable output', (
     // Worker threads change nothing in the output.
     assert.equal(run('build', 'sprites/alien1.png', 'sprites/shot.gif', '-o', 'a2.hitmask', '--workers', '2').code, 0);
     assert.deepEqual(readFileSync(join(dir, 'a2.hitmask')), bytes);
-    assert.match(run('build', 'sprites/alien1.png', '-o', 'a3.hitmask', '--workers', '65').err, /^hitmask: option '--workers <n>' argument '65' is invalid/);
+    assert.match(
+        run('build', 'sprites/alien1.png', '-o', 'a3.hitmask', '--workers', '65').err,
+        /^hitmask: option '--workers <n>' argument '65' is invalid/
+    );
     assert.equal(run('build', 'sprites', '-o', 'b.hitmask').code, 0);
-    assert.deepEqual(MaskAtlas.from(readFileSync(join(dir, 'b.hitmask'))).names, ['alien1', 'chimp', 'player1', 'shot']);
+    assert.deepEqual(MaskAtlas.from(readFileSync(join(dir, 'b.hitmask'))).names, [
+        'alien1',
+        'chimp',
+        'player1',
+        'shot'
+    ]);
     assert.equal(run('build', 'sprites/*.gif', '--trim', '-o', 'c.hitmask').code, 0);
     const c = MaskAtlas.from(readFileSync(join(dir, 'c.hitmask')));
     assert.deepEqual(c.names, ['player1', 'shot']);
@@ -82,19 +113,39 @@ test('cli build: grids with names, thresholds, colour keys and atlas JSON', () =
     r = run('build', 'sheet.png', '--grid', '80x71', '--color-key', '000000', '-o', 'k.hitmask');
     assert.equal(r.code, 0, r.err);
     let notBlack = 0;
-    for (let y = 0; y < 71; y++) for (let x = 0; x < 80; x++) { const p = (y * 160 + x) * 4; if (sheet.data[p] || sheet.data[p + 1] || sheet.data[p + 2]) notBlack++; }
-    assert.equal(MaskAtlas.from(readFileSync(join(dir, 'k.hitmask'))).get('sheet/0').count(), notBlack);
-    writeFileSync(join(dir, 'sheet.json'), JSON.stringify({ frames: { right: { frame: { x: 80, y: 0, w: 80, h: 71 } } } }));
+    for (let y = 0; y < 71; y++)
+        for (let x = 0; x < 80; x++) {
+            const p = (y * 160 + x) * 4;
+            if (sheet.data[p] || sheet.data[p + 1] || sheet.data[p + 2]) notBlack++;
+        }
+    assert.equal(
+        MaskAtlas.from(readFileSync(join(dir, 'k.hitmask')))
+            .get('sheet/0')
+            .count(),
+        notBlack
+    );
+    writeFileSync(
+        join(dir, 'sheet.json'),
+        JSON.stringify({ frames: { right: { frame: { x: 80, y: 0, w: 80, h: 71 } } } })
+    );
     r = run('build', 'sheet.png', '--atlas', 'sheet.json', '--threshold', '0', '-o', 'j.hitmask');
     assert.equal(r.code, 0, r.err);
-    assert.equal(MaskAtlas.from(readFileSync(join(dir, 'j.hitmask'))).get('right').count(), 3201);
+    assert.equal(
+        MaskAtlas.from(readFileSync(join(dir, 'j.hitmask')))
+            .get('right')
+            .count(),
+        3201
+    );
 });
 
 test('cli inspect: list, text drawing and PNG preview', () => {
     assert.equal(run('build', 'sprites/alien1.png', 'sprites/shot.gif', '-o', 'i.hitmask').code, 0);
     let r = run('inspect', 'i.hitmask');
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /^i\.hitmask: 2 frames\nframe +size +offset +source +duration +fill\nalien1 +80x71 +0,0 +80x71 +- +56\.4%\nshot +9x18 +0,0 +9x18 +- +82\.7%\n$/);
+    assert.match(
+        r.out,
+        /^i\.hitmask: 2 frames\nframe +size +offset +source +duration +fill\nalien1 +80x71 +0,0 +80x71 +- +56\.4%\nshot +9x18 +0,0 +9x18 +- +82\.7%\n$/
+    );
     r = run('inspect', 'i.hitmask', '--frame', 'shot');
     assert.equal(r.code, 0, r.err);
     assert.equal(r.out, `shot: 9x18 at 0,0 in 9x18, fill 82.7%\n${expected.masks['shot.gif'].rows.join('\n')}\n`);
@@ -108,8 +159,14 @@ test('cli inspect: list, text drawing and PNG preview', () => {
         for (let x = 0; x < 61; x++) row += png.data[(y * 61 + x) * 4] === 255 ? '#' : '.';
         assert.equal(row, rows[y], `row ${y}`);
     }
-    fails(['inspect', 'i.hitmask', '--png', 'x.png'], /i\.hitmask has 2 frames; choose one with --frame NAME \(e\.g\. --frame alien1\)/);
-    fails(['inspect', 'i.hitmask', '--frame', 'ufo'], /No frame named "ufo" in the atlas; it has 2 frame\(s\): "alien1", "shot"/);
+    fails(
+        ['inspect', 'i.hitmask', '--png', 'x.png'],
+        /i\.hitmask has 2 frames; choose one with --frame NAME \(e\.g\. --frame alien1\)/
+    );
+    fails(
+        ['inspect', 'i.hitmask', '--frame', 'ufo'],
+        /No frame named "ufo" in the atlas; it has 2 frame\(s\): "alien1", "shot"/
+    );
 });
 
 test('cli overlap: text, JSON and exit codes; trimmed atlases give the same answers as images', () => {
@@ -125,21 +182,39 @@ test('cli overlap: text, JSON and exit codes; trimmed atlases give the same answ
         const b = run('overlap', 't.hitmask#alien1', 't.hitmask#shot', '--at', at, '--json');
         assert.ok(a.code === 0 || a.code === 1);
         assert.equal(a.code, b.code, at);
-        const ja = JSON.parse(a.out), jb = JSON.parse(b.out);
+        const ja = JSON.parse(a.out),
+            jb = JSON.parse(b.out);
         assert.deepEqual({ ...ja, a: 0, b: 0 }, { ...jb, a: 0, b: 0 }, at);
         assert.equal(typeof ja.hit, 'boolean');
         assert.equal(ja.hit, ja.point !== null);
     }
     r = run('overlap', 't.hitmask#alien1', 't.hitmask#shot', '--at', '30,20', '--json');
-    assert.deepEqual(JSON.parse(r.out), { hit: true, point: { x: 34, y: 20 }, area: 134, box: { x: 30, y: 20, width: 9, height: 18 }, at: { x: 30, y: 20 }, a: 'alien1', b: 'shot' });
-    fails(['overlap', 't.hitmask', 'sprites/shot.gif', '--at', '0,0'], /t\.hitmask has 4 frames; pick one as t\.hitmask#NAME/);
+    assert.deepEqual(JSON.parse(r.out), {
+        hit: true,
+        point: { x: 34, y: 20 },
+        area: 134,
+        box: { x: 30, y: 20, width: 9, height: 18 },
+        at: { x: 30, y: 20 },
+        a: 'alien1',
+        b: 'shot'
+    });
+    fails(
+        ['overlap', 't.hitmask', 'sprites/shot.gif', '--at', '0,0'],
+        /t\.hitmask has 4 frames; pick one as t\.hitmask#NAME/
+    );
 });
 
 test('cli errors: one line on stderr, exit code 2', () => {
     writeFileSync(join(dir, 'bad.hitmask'), 'HMSK not really');
     fails(['build', 'nope.png', '-o', 'x.hitmask'], /Input "nope.png" does not exist/);
-    fails(['build', 'sprites', '-o', 'x.hitmask', '--threshold', '300'], /option '--threshold <n>' argument '300' is invalid\. expected an integer in 0\.\.255/);
-    fails(['build', 'sprites', '-o', 'x.hitmask', '--threshold', '3', '--color-key', 'ff00ff'], /Use --threshold or --color-key, not both/);
+    fails(
+        ['build', 'sprites', '-o', 'x.hitmask', '--threshold', '300'],
+        /option '--threshold <n>' argument '300' is invalid\. expected an integer in 0\.\.255/
+    );
+    fails(
+        ['build', 'sprites', '-o', 'x.hitmask', '--threshold', '3', '--color-key', 'ff00ff'],
+        /Use --threshold or --color-key, not both/
+    );
     fails(['build', 'sprites', '-o', 'x.hitmask', '--color-key', 'pink'], /expected a colour as RRGGBB hex/);
     fails(['build', 'sprites', '-o', 'x.hitmask', '--grid', '0x4'], /expected WxH with positive integers/);
     fails(['build', 'sprites'], /required option '-o, --output <file>' not specified/);
@@ -147,7 +222,10 @@ test('cli errors: one line on stderr, exit code 2', () => {
     fails(['inspect', 'bad.hitmask'], /bad\.hitmask: Corrupt hitmask atlas: 15 bytes is too short/);
     fails(['inspect', 'missing.hitmask'], /Cannot read "missing.hitmask": no such file/);
     fails(['overlap', 'sprites/shot.gif', 'sprites/shot.gif'], /required option '--at <DX,DY>' not specified/);
-    fails(['overlap', 'sprites/shot.gif', 'sprites/shot.gif', '--at', '1;2'], /expected DX,DY as two finite numbers \(e\.g\. 10,-4 or 2\.5,0\), got "1;2"/);
+    fails(
+        ['overlap', 'sprites/shot.gif', 'sprites/shot.gif', '--at', '1;2'],
+        /expected DX,DY as two finite numbers \(e\.g\. 10,-4 or 2\.5,0\), got "1;2"/
+    );
     fails(['frobnicate'], /unknown command 'frobnicate'/);
     assert.ok(!existsSync(join(dir, 'x.hitmask')), 'nothing written on error');
 });
@@ -163,7 +241,10 @@ test('cli: an output that is also an input is refused, exit 2, nothing written',
     mkdirSync(join(dir, 'same'));
     copyFileSync(join(SPRITES, 'chimp.png'), join(dir, 'same', 'hero.png'));
     const hero = readFileSync(join(dir, 'same', 'hero.png'));
-    fails(['build', 'same/hero.png', '-o', 'same/hero.png'], /Output "same\/hero\.png" is also an input \(.*hero\.png\); write it to another file/);
+    fails(
+        ['build', 'same/hero.png', '-o', 'same/hero.png'],
+        /Output "same\/hero\.png" is also an input \(.*hero\.png\); write it to another file/
+    );
     fails(['build', 'same', '-o', 'same/hero.png'], /is also an input/);
     // Another spelling, a hard link: the same file.
     linkSync(join(dir, 'same', 'hero.png'), join(dir, 'hero-link.png'));
@@ -176,7 +257,10 @@ test('cli: an output that is also an input is refused, exit 2, nothing written',
     assert.deepEqual(readFileSync(join(dir, 'same.hitmask')), atlas);
     assert.deepEqual(readFileSync(join(dir, 'same', 'hero.png')), hero);
     // The image a JSON layout names counts too.
-    writeFileSync(join(dir, 'same', 'hero.json'), JSON.stringify({ frames: { a: { frame: { x: 0, y: 0, w: 2, h: 2 } } }, meta: { image: 'hero.png' } }));
+    writeFileSync(
+        join(dir, 'same', 'hero.json'),
+        JSON.stringify({ frames: { a: { frame: { x: 0, y: 0, w: 2, h: 2 } } }, meta: { image: 'hero.png' } })
+    );
     fails(['build', 'same/hero.json', '-o', 'same/hero.png'], /is also an input/);
     assert.deepEqual(readFileSync(join(dir, 'same', 'hero.png')), hero);
 });
@@ -190,10 +274,19 @@ test('cli: a failed write leaves the old file whole (temporary file, then rename
     const big = new PNG({ width: 300, height: 300 });
     for (let i = 0, seed = 1; i < big.data.length; i++) big.data[i] = (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
     writeFileSync(join(dir, 'full', 'big.png'), PNG.sync.write(big));
-    for (const args of [['build', 'full/big.png', '-o', 'full/good.hitmask'], ['inspect', 'full/big.png', '--png', 'full/good.hitmask']]) {
-        const r = spawnSync('bash', ['-c', 'ulimit -f 4 && exec "$@"', 'bash', process.execPath, CLI, ...args], { cwd: dir, encoding: 'utf8' });
+    for (const args of [
+        ['build', 'full/big.png', '-o', 'full/good.hitmask'],
+        ['inspect', 'full/big.png', '--png', 'full/good.hitmask']
+    ]) {
+        const r = spawnSync('bash', ['-c', 'ulimit -f 4 && exec "$@"', 'bash', process.execPath, CLI, ...args], {
+            cwd: dir,
+            encoding: 'utf8'
+        });
         assert.equal(r.status, 2, r.stderr);
-        assert.match(r.stderr, /^hitmask: Cannot write "full\/good\.hitmask": EFBIG: file too large, write; nothing was written\.\n$/);
+        assert.match(
+            r.stderr,
+            /^hitmask: Cannot write "full\/good\.hitmask": EFBIG: file too large, write; nothing was written\.\n$/
+        );
         // In place, the old CLI left the first 4096 bytes of the new atlas here.
         assert.deepEqual(readFileSync(join(dir, 'full', 'good.hitmask')), good);
         assert.deepEqual(readdirSync(join(dir, 'full')).sort(), ['big.png', 'good.hitmask']);
@@ -212,12 +305,18 @@ test('cli build: a .json in a folder that is not a sheet layout is skipped with 
     writeFileSync(join(dir, 'art', 'notes.json'), '// not JSON');
     const r = run('build', 'art', '-o', 'art.hitmask');
     assert.equal(r.code, 0, r.err);
-    assert.equal(r.err, 'hitmask: note: skipped art/notes.json: not valid JSON, so not a TexturePacker or Aseprite sheet\nhitmask: note: skipped art/settings.json: no "frames", so not a TexturePacker or Aseprite sheet\n');
+    assert.equal(
+        r.err,
+        'hitmask: note: skipped art/notes.json: not valid JSON, so not a TexturePacker or Aseprite sheet\nhitmask: note: skipped art/settings.json: no "frames", so not a TexturePacker or Aseprite sheet\n'
+    );
     assert.match(r.out, /1 frames from 1 files/);
     assert.deepEqual(MaskAtlas.from(readFileSync(join(dir, 'art.hitmask'))).names, ['shot']);
     fails(['build', 'art/settings.json', '-o', 'x.hitmask'], /settings\.json has no "frames" object or array/);
     // A layout with "frames" but a mistake in it is still an error in a folder.
-    writeFileSync(join(dir, 'art', 'broken.json'), JSON.stringify({ frames: { a: { frame: { x: 0, y: 0, w: 'x', h: 1 } } } }));
+    writeFileSync(
+        join(dir, 'art', 'broken.json'),
+        JSON.stringify({ frames: { a: { frame: { x: 0, y: 0, w: 'x', h: 1 } } } })
+    );
     fails(['build', 'art', '-o', 'x.hitmask'], /frames\["a"\]\.frame\.w must be an integer/);
     rmSync(join(dir, 'art', 'broken.json'));
 });
@@ -226,13 +325,19 @@ test('cli build: a JSON meta.image outside the input folders is refused unless -
     mkdirSync(join(dir, 'secret'));
     mkdirSync(join(dir, 'sheets'));
     copyFileSync(join(SPRITES, 'chimp.png'), join(dir, 'secret', 'private.png'));
-    const layout = (image: string) => JSON.stringify({ frames: { a: { frame: { x: 0, y: 0, w: 4, h: 4 } } }, meta: { image } });
+    const layout = (image: string) =>
+        JSON.stringify({ frames: { a: { frame: { x: 0, y: 0, w: 4, h: 4 } } }, meta: { image } });
     writeFileSync(join(dir, 'sheets', 'up.json'), layout('../secret/private.png'));
     writeFileSync(join(dir, 'sheets', 'abs.json'), layout(join(dir, 'secret', 'private.png')));
     symlinkSync(join(dir, 'secret', 'private.png'), join(dir, 'sheets', 'inside.png'));
     writeFileSync(join(dir, 'sheets', 'link.json'), layout('inside.png'));
     for (const json of ['up', 'abs', 'link']) {
-        fails(['build', `sheets/${json}.json`, '-o', 'x.hitmask'], new RegExp(`${json}\\.json: meta\\.image ".*" is .*secret/private\\.png, outside the input folders \\(.*sheets\\); move the image next to the JSON, or pass --allow-outside-images`));
+        fails(
+            ['build', `sheets/${json}.json`, '-o', 'x.hitmask'],
+            new RegExp(
+                `${json}\\.json: meta\\.image ".*" is .*secret/private\\.png, outside the input folders \\(.*sheets\\); move the image next to the JSON, or pass --allow-outside-images`
+            )
+        );
         assert.equal(run('build', `sheets/${json}.json`, '--allow-outside-images', '-o', 'x.hitmask').code, 0, json);
     }
     // The folder of another input counts as an input folder.
@@ -254,7 +359,11 @@ test('cli overlap: file names with # and --at with any numbers, floored', () => 
     }
     r = run('overlap', 'sprites/alien1.png', 'sprites/shot.gif', '--at=-0.5,-0.5', '--json');
     assert.deepEqual(JSON.parse(r.out).at, { x: -1, y: -1 });
-    for (const at of ['1,', ',1', '1,2,3', 'Infinity,0', 'NaN,1', 'x,1']) fails(['overlap', 'sprites/alien1.png', 'sprites/shot.gif', `--at=${at}`], /expected DX,DY as two finite numbers/);
+    for (const at of ['1,', ',1', '1,2,3', 'Infinity,0', 'NaN,1', 'x,1'])
+        fails(
+            ['overlap', 'sprites/alien1.png', 'sprites/shot.gif', `--at=${at}`],
+            /expected DX,DY as two finite numbers/
+        );
     // A hitmask file whose name has a # still takes a frame after the last #.
     assert.equal(run('build', 'sprites/alien1.png', 'sprites/shot.gif', '-o', 'a#b.hitmask').code, 0);
     r = run('overlap', 'a#b.hitmask#alien1', 'a#b.hitmask#shot', '--at', '30,20', '--json');
@@ -264,8 +373,14 @@ test('cli overlap: file names with # and --at with any numbers, floored', () => 
 });
 
 test('cli inspect --png: a frame too large for a preview is a size error before any allocation', () => {
-    writeFileSync(join(dir, 'wide.hitmask'), new MaskAtlas().add('wide', new Mask(1024, 1024)).add('dot', new Mask(1, 1)).toBytes());
-    fails(['inspect', 'wide.hitmask', '--frame', 'wide', '--png', 'wide.png', '--max-mib', '1'], /^hitmask: Frame "wide" is 1024x1024: its PNG preview needs 4 MiB of RGBA, more than --max-mib 1; raise --max-mib, or draw it with --frame as text\.$/m);
+    writeFileSync(
+        join(dir, 'wide.hitmask'),
+        new MaskAtlas().add('wide', new Mask(1024, 1024)).add('dot', new Mask(1, 1)).toBytes()
+    );
+    fails(
+        ['inspect', 'wide.hitmask', '--frame', 'wide', '--png', 'wide.png', '--max-mib', '1'],
+        /^hitmask: Frame "wide" is 1024x1024: its PNG preview needs 4 MiB of RGBA, more than --max-mib 1; raise --max-mib, or draw it with --frame as text\.$/m
+    );
     assert.ok(!existsSync(join(dir, 'wide.png')));
     const r = run('inspect', 'wide.hitmask', '--frame', 'wide', '--png', 'wide.png', '--max-mib', '4');
     assert.equal(r.code, 0, r.err);
@@ -277,13 +392,20 @@ test('cli: the JSON `hitmask polygons` writes into a sprite folder is skipped wi
     mkdirSync(join(dir, 'plain'));
     copyFileSync(join(SPRITES, 'shot.gif'), join(dir, 'plain', 'shot.gif'));
     copyFileSync(join(SPRITES, 'alien1.png'), join(dir, 'plain', 'sheet.png'));
-    writeFileSync(join(dir, 'plain', 'sheet.json'), JSON.stringify({ frames: [{ filename: 'right', frame: { x: 40, y: 0, w: 40, h: 71 } }], meta: { image: 'sheet.png' } }));
+    writeFileSync(
+        join(dir, 'plain', 'sheet.json'),
+        JSON.stringify({
+            frames: [{ filename: 'right', frame: { x: 40, y: 0, w: 40, h: 71 } }],
+            meta: { image: 'sheet.png' }
+        })
+    );
     let r = run('polygons', 'plain', '-o', 'plain/shapes.json');
     assert.equal(r.code, 0, r.err);
     // An atlas of no frames gives "frames": {}, which must not pass for an empty layout either.
     writeFileSync(join(dir, 'plain', 'empty.json'), '{"version":1,"tolerance":0,"maxVertices":8,"frames":{}}\n');
-    const note = 'hitmask: note: skipped plain/empty.json: an empty "frames" and no "meta", so not a TexturePacker or Aseprite sheet\n'
-        + 'hitmask: note: skipped plain/shapes.json: frames["right"] has no "frame": {x, y, w, h} rectangle, so not a TexturePacker or Aseprite sheet\n';
+    const note =
+        'hitmask: note: skipped plain/empty.json: an empty "frames" and no "meta", so not a TexturePacker or Aseprite sheet\n' +
+        'hitmask: note: skipped plain/shapes.json: frames["right"] has no "frame": {x, y, w, h} rectangle, so not a TexturePacker or Aseprite sheet\n';
     for (const input of ['plain', 'plain/*']) {
         r = run('build', input, '-o', 'plain.hitmask');
         assert.equal(r.code, 0, `${input}: ${r.err}`);
@@ -294,14 +416,21 @@ test('cli: the JSON `hitmask polygons` writes into a sprite folder is skipped wi
         assert.equal(r.err, note, input);
         assert.deepEqual(Object.keys((JSON.parse(r.out) as { frames: object }).frames), ['right', 'shot'], input);
     }
-    fails(['build', 'plain/shapes.json', '-o', 'x.hitmask'], /plain\/shapes\.json: frames\["right"\] has no "frame": \{x, y, w, h\} rectangle; expected TexturePacker or Aseprite JSON \(this is the JSON `hitmask polygons` writes: pass the images it was traced from\)\.$/m);
+    fails(
+        ['build', 'plain/shapes.json', '-o', 'x.hitmask'],
+        /plain\/shapes\.json: frames\["right"\] has no "frame": \{x, y, w, h\} rectangle; expected TexturePacker or Aseprite JSON \(this is the JSON `hitmask polygons` writes: pass the images it was traced from\)\.$/m
+    );
     fails(['polygons', 'plain/empty.json'], /Cannot read image of plain\/empty\.json ".*empty\.png"/);
     rmSync(join(dir, 'plain'), { recursive: true });
     rmSync(join(dir, 'plain.hitmask'));
 });
 
-test('cli: a glob over nested folders names frames by their path below the glob\'s fixed prefix; a name clash names both files and the fix', () => {
-    for (const [from, to] of [['alien1.png', 'a/pause.png'], ['chimp.png', 'b/pause.png'], ['shot.gif', 'b/deep/pause.gif']]) {
+test("cli: a glob over nested folders names frames by their path below the glob's fixed prefix; a name clash names both files and the fix", () => {
+    for (const [from, to] of [
+        ['alien1.png', 'a/pause.png'],
+        ['chimp.png', 'b/pause.png'],
+        ['shot.gif', 'b/deep/pause.gif']
+    ]) {
         mkdirSync(join(dir, 'nest', to, '..'), { recursive: true });
         copyFileSync(join(SPRITES, from), join(dir, 'nest', to));
     }
@@ -316,14 +445,23 @@ test('cli: a glob over nested folders names frames by their path below the glob\
     // The same names as the folder form.
     assert.deepEqual(names('nest/**/*.{png,gif}'), names('nest'));
     assert.equal(run('polygons', 'nest/**/*.png', '-o', 'nest.json').code, 0);
-    assert.deepEqual(Object.keys((JSON.parse(readFileSync(join(dir, 'nest.json'), 'utf8')) as { frames: object }).frames), ['a/pause', 'b/pause']);
+    assert.deepEqual(
+        Object.keys((JSON.parse(readFileSync(join(dir, 'nest.json'), 'utf8')) as { frames: object }).frames),
+        ['a/pause', 'b/pause']
+    );
     // Separate inputs with one base name: both files and the fix.
     for (const cmd of [['build', '-o', 'x.hitmask'], ['polygons']]) {
-        fails([...cmd, 'nest/a/pause.png', 'nest/b/pause.png'], /^hitmask: Frame name "pause" comes from both nest\/a\/pause\.png and nest\/b\/pause\.png; rename one, or pass their common folder "nest" instead of each file, so that names keep the sub-path \(as in "a\/pause"\)\.$/m);
+        fails(
+            [...cmd, 'nest/a/pause.png', 'nest/b/pause.png'],
+            /^hitmask: Frame name "pause" comes from both nest\/a\/pause\.png and nest\/b\/pause\.png; rename one, or pass their common folder "nest" instead of each file, so that names keep the sub-path \(as in "a\/pause"\)\.$/m
+        );
     }
     // One folder, two files named alike: no common folder helps.
     copyFileSync(join(SPRITES, 'shot.gif'), join(dir, 'nest', 'a', 'pause.gif'));
-    fails(['build', 'nest', '-o', 'x.hitmask'], /^hitmask: Frame name "a\/pause" comes from both nest\/a\/pause\.gif and nest\/a\/pause\.png; rename one\.$/m);
+    fails(
+        ['build', 'nest', '-o', 'x.hitmask'],
+        /^hitmask: Frame name "a\/pause" comes from both nest\/a\/pause\.gif and nest\/a\/pause\.png; rename one\.$/m
+    );
     assert.ok(!existsSync(join(dir, 'x.hitmask')));
     rmSync(join(dir, 'nest'), { recursive: true });
     rmSync(join(dir, 'nest.hitmask'));

@@ -12,60 +12,117 @@ import { JS, WASM, type Clip } from '../src/kernels/kernels.js'; // internal: co
 import { mulberry32, Ref, sameMask, testKernels } from './reference.js';
 
 function blob(w: number, h: number, rnd: () => number): Ref {
-    const r = new Ref(w, h), cx = rnd() * w, cy = rnd() * h, rad = 3 + rnd() * Math.min(w, h) * 0.4;
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if ((x - cx) ** 2 + (y - cy) ** 2 <= rad * rad && rnd() > 0.1) r.px[y * w + x] = 1;
+    const r = new Ref(w, h),
+        cx = rnd() * w,
+        cy = rnd() * h,
+        rad = 3 + rnd() * Math.min(w, h) * 0.4;
+    for (let y = 0; y < h; y++)
+        for (let x = 0; x < w; x++) if ((x - cx) ** 2 + (y - cy) ** 2 <= rad * rad && rnd() > 0.1) r.px[y * w + x] = 1;
     return r;
 }
 
 test('contentBox equals the naive box of the set pixels, x in whole strips', () => {
-    const rnd = mulberry32(4401), out = new Int32Array(4);
-    const sizes = [[1, 1], [31, 5], [32, 7], [33, 40], [64, 1], [97, 70], [200, 3], [5, 300], [260, 130]];
+    const rnd = mulberry32(4401),
+        out = new Int32Array(4);
+    const sizes = [
+        [1, 1],
+        [31, 5],
+        [32, 7],
+        [33, 40],
+        [64, 1],
+        [97, 70],
+        [200, 3],
+        [5, 300],
+        [260, 130]
+    ];
     for (const [w, h] of sizes) {
-        const cases = [new Ref(w, h), new Ref(w, h, new Uint8Array(w * h).fill(1)), Ref.random(w, h, 0.0005, 1), Ref.random(w, h, 0.05, 2), blob(w, h, rnd)];
+        const cases = [
+            new Ref(w, h),
+            new Ref(w, h, new Uint8Array(w * h).fill(1)),
+            Ref.random(w, h, 0.0005, 1),
+            Ref.random(w, h, 0.05, 2),
+            blob(w, h, rnd)
+        ];
         const one = new Ref(w, h);
         one.px[Math.floor(rnd() * w * h)] = 1;
         cases.push(one);
         for (const r of cases) {
             // The naive box with x widened to whole strips (all 0 for an empty mask).
-            const m = r.toMask(), box = r.boundingRect();
+            const m = r.toMask(),
+                box = r.boundingRect();
             contentBox(m.words, m.height, m.strips, out);
             if (box === null) assert.deepEqual([...out], [0, 0, 0, 0], `empty ${w}x${h}`);
-            else assert.deepEqual([...out], [box.x & ~31, box.y, (box.x + box.width + 31) & ~31, box.y + box.height], `${w}x${h}`);
+            else
+                assert.deepEqual(
+                    [...out],
+                    [box.x & ~31, box.y, (box.x + box.width + 31) & ~31, box.y + box.height],
+                    `${w}x${h}`
+                );
         }
     }
 });
 
 // Applies one random change to mask m (and its reference r), through one of the writers; returns what it did.
 function change(m: Mask, r: Ref, rnd: () => number, pool: { m: Mask; r: Ref }[]): string {
-    const w = r.w, h = r.h, k = Math.floor(rnd() * 9);
-    const src = pool[Math.floor(rnd() * pool.length)], dx = Math.floor(rnd() * (w + src.r.w)) - src.r.w, dy = Math.floor(rnd() * (h + src.r.h)) - src.r.h;
+    const w = r.w,
+        h = r.h,
+        k = Math.floor(rnd() * 9);
+    const src = pool[Math.floor(rnd() * pool.length)],
+        dx = Math.floor(rnd() * (w + src.r.w)) - src.r.w,
+        dy = Math.floor(rnd() * (h + src.r.h)) - src.r.h;
     switch (k) {
         case 0: {
             // single pixels, far from the box too
             for (let i = 0; i < 3; i++) {
-                const x = Math.floor(rnd() * w), y = Math.floor(rnd() * h), on = rnd() < 0.7;
+                const x = Math.floor(rnd() * w),
+                    y = Math.floor(rnd() * h),
+                    on = rnd() < 0.7;
                 m.set(x, y, on);
                 r.px[y * w + x] = on ? 1 : 0;
             }
             return 'set';
         }
-        case 1: m.clear(); r.px.fill(0); return 'clear';
-        case 2: m.fill(); r.px.fill(1); return 'fill';
-        case 3: m.invert(); for (let i = 0; i < r.px.length; i++) r.px[i] ^= 1; return 'invert';
-        case 4: m.draw(src.m, dx, dy); r.px.set(r.draw(src.r, dx, dy).px); return 'draw';
-        case 5: m.erase(src.m, dx, dy); r.px.set(r.draw(src.r, dx, dy, true).px); return 'erase';
+        case 1:
+            m.clear();
+            r.px.fill(0);
+            return 'clear';
+        case 2:
+            m.fill();
+            r.px.fill(1);
+            return 'fill';
+        case 3:
+            m.invert();
+            for (let i = 0; i < r.px.length; i++) r.px[i] ^= 1;
+            return 'invert';
+        case 4:
+            m.draw(src.m, dx, dy);
+            r.px.set(r.draw(src.r, dx, dy).px);
+            return 'draw';
+        case 5:
+            m.erase(src.m, dx, dy);
+            r.px.set(r.draw(src.r, dx, dy, true).px);
+            return 'erase';
         case 6: {
-            const sx = Math.floor(rnd() * 40) - 20, sy = Math.floor(rnd() * 40) - 20;
-            m.draw(m, sx, sy); r.px.set(r.draw(new Ref(w, h, r.px.slice()), sx, sy).px); return 'self draw';
+            const sx = Math.floor(rnd() * 40) - 20,
+                sy = Math.floor(rnd() * 40) - 20;
+            m.draw(m, sx, sy);
+            r.px.set(r.draw(new Ref(w, h, r.px.slice()), sx, sy).px);
+            return 'self draw';
         }
         case 7: {
             // out === this: m becomes m & src
-            m.overlapMask(src.m, dx, dy, m); r.px.set(r.overlapMask(src.r, dx, dy).px); return 'overlapMask into this';
+            m.overlapMask(src.m, dx, dy, m);
+            r.px.set(r.overlapMask(src.r, dx, dy).px);
+            return 'overlapMask into this';
         }
         default: {
             // out === other: m becomes other & m (other of m's size)
-            const o = blob(w, h, rnd), om = o.toMask();
-            om.overlapMask(m, 0, 0, m); r.px.set(o.overlapMask(r, 0, 0).px); om.dispose(); return 'overlapMask into other';
+            const o = blob(w, h, rnd),
+                om = o.toMask();
+            om.overlapMask(m, 0, 0, m);
+            r.px.set(o.overlapMask(r, 0, 0).px);
+            om.dispose();
+            return 'overlapMask into other';
         }
     }
 }
@@ -82,13 +139,23 @@ function checkPair(a: Mask, ra: Ref, b: Mask, rb: Ref, dx: number, dy: number, w
 
 testKernels('pair queries stay exact while masks change through every writer', () => {
     const rnd = mulberry32(4402);
-    const pool = [[200, 150], [130, 90], [70, 260], [40, 30]].map(([w, h]) => { const r = blob(w, h, rnd); return { r, m: r.toMask() }; });
+    const pool = [
+        [200, 150],
+        [130, 90],
+        [70, 260],
+        [40, 30]
+    ].map(([w, h]) => {
+        const r = blob(w, h, rnd);
+        return { r, m: r.toMask() };
+    });
     for (let step = 0; step < 300; step++) {
-        const t = pool[Math.floor(rnd() * 3)], what = change(t.m, t.r, rnd, pool);
+        const t = pool[Math.floor(rnd() * 3)],
+            what = change(t.m, t.r, rnd, pool);
         // Three queries a change: the second computes the boxes, the third and later use them.
         for (let q = 0; q < 3; q++) {
             const o = pool[Math.floor(rnd() * 3)];
-            const dx = Math.floor(rnd() * (t.r.w + o.r.w)) - o.r.w, dy = Math.floor(rnd() * (t.r.h + o.r.h)) - o.r.h;
+            const dx = Math.floor(rnd() * (t.r.w + o.r.w)) - o.r.w,
+                dy = Math.floor(rnd() * (t.r.h + o.r.h)) - o.r.h;
             checkPair(t.m, t.r, o.m, o.r, dx, dy, `after ${what} (step ${step})`);
             checkPair(o.m, o.r, t.m, t.r, -dx, -dy, `after ${what} (step ${step}), swapped`);
         }
@@ -97,45 +164,84 @@ testKernels('pair queries stay exact while masks change through every writer', (
 
 testKernels('a view of words kept from before the queries and written later: the answers see every write', () => {
     // Reading `words` switches the box off for good, so even a view read long before is safe to write.
-    const rnd = mulberry32(4404), probe = blob(150, 120, rnd), pm = probe.toMask();
-    const r = blob(200, 150, rnd), m = r.toMask(), view = m.words;
+    const rnd = mulberry32(4404),
+        probe = blob(150, 120, rnd),
+        pm = probe.toMask();
+    const r = blob(200, 150, rnd),
+        m = r.toMask(),
+        view = m.words;
     for (let i = 0; i < 40; i++) {
-        for (let q = 0; q < 3; q++) checkPair(m, r, pm, probe, Math.floor(rnd() * 300) - 150, Math.floor(rnd() * 240) - 120, `view step ${i}`);
+        for (let q = 0; q < 3; q++)
+            checkPair(m, r, pm, probe, Math.floor(rnd() * 300) - 150, Math.floor(rnd() * 240) - 120, `view step ${i}`);
         // a row of pixels through the old view, anywhere (often outside the box the queries saw)
         const y = Math.floor(rnd() * 150);
-        for (let x = i % 3; x < 200; x += 5) { view[(x >>> 5) * 150 + y] |= 1 << (x & 31); r.px[y * 200 + x] = 1; }
+        for (let x = i % 3; x < 200; x += 5) {
+            view[(x >>> 5) * 150 + y] |= 1 << (x & 31);
+            r.px[y * 200 + x] = 1;
+        }
         // and changes through the mask's own methods in between
-        if (i % 4 === 3) { m.erase(pm, 20, 10); r.px.set(r.draw(probe, 20, 10, true).px); }
+        if (i % 4 === 3) {
+            m.erase(pm, 20, 10);
+            r.px.set(r.draw(probe, 20, 10, true).px);
+        }
     }
 });
 
 testKernels('a raster plane, adopted words and clones answer exactly after each change', () => {
-    const rnd = mulberry32(4403), probe = blob(150, 120, rnd), pm = probe.toMask();
+    const rnd = mulberry32(4403),
+        probe = blob(150, 120, rnd),
+        pm = probe.toMask();
     // The plane is written by the raster's kernels, never through the Mask's own methods.
-    const raster = new CollisionRaster(300, 200), ref = new Ref(300, 200);
+    const raster = new CollisionRaster(300, 200),
+        ref = new Ref(300, 200);
     for (let i = 0; i < 40; i++) {
-        const s = blob(60, 50, rnd), sm = s.toMask(), x = Math.floor(rnd() * 300) - 30, y = Math.floor(rnd() * 200) - 25;
-        if (i % 7 === 6) { raster.clear(); ref.px.fill(0); }
-        else if (i % 3 === 2) { raster.erase(sm, x, y); ref.px.set(ref.draw(s, x, y, true).px); }
-        else { raster.stamp(sm, x, y); ref.px.set(ref.draw(s, x, y).px); }
+        const s = blob(60, 50, rnd),
+            sm = s.toMask(),
+            x = Math.floor(rnd() * 300) - 30,
+            y = Math.floor(rnd() * 200) - 25;
+        if (i % 7 === 6) {
+            raster.clear();
+            ref.px.fill(0);
+        } else if (i % 3 === 2) {
+            raster.erase(sm, x, y);
+            ref.px.set(ref.draw(s, x, y, true).px);
+        } else {
+            raster.stamp(sm, x, y);
+            ref.px.set(ref.draw(s, x, y).px);
+        }
         for (let q = 0; q < 3; q++) {
-            const dx = Math.floor(rnd() * 300) - 75, dy = Math.floor(rnd() * 200) - 60;
+            const dx = Math.floor(rnd() * 300) - 75,
+                dy = Math.floor(rnd() * 200) - 60;
             checkPair(raster.plane(0), ref, pm, probe, dx, dy, `raster step ${i}`);
         }
         sm.dispose();
     }
     // Mask.fromWords keeps the caller's array, which the caller may write unseen: such a mask never keeps a box.
-    const words = new Uint32Array(7 * 120), adopted = Mask.fromWords(200, 120, words), aref = new Ref(200, 120);
+    const words = new Uint32Array(7 * 120),
+        adopted = Mask.fromWords(200, 120, words),
+        aref = new Ref(200, 120);
     for (let i = 0; i < 20; i++) {
-        const x = Math.floor(rnd() * 200), y = Math.floor(rnd() * 120);
+        const x = Math.floor(rnd() * 200),
+            y = Math.floor(rnd() * 120);
         words[(x >>> 5) * 120 + y] |= 1 << (x & 31);
         aref.px[y * 200 + x] = 1;
-        for (let q = 0; q < 3; q++) checkPair(adopted, aref, pm, probe, Math.floor(rnd() * 200) - 75, Math.floor(rnd() * 120) - 60, `adopted step ${i}`);
+        for (let q = 0; q < 3; q++)
+            checkPair(
+                adopted,
+                aref,
+                pm,
+                probe,
+                Math.floor(rnd() * 200) - 75,
+                Math.floor(rnd() * 120) - 60,
+                `adopted step ${i}`
+            );
     }
     // A clone starts from its own pixels, and changing it leaves the original's box alone.
-    const orig = blob(180, 140, rnd), om = orig.toMask();
+    const orig = blob(180, 140, rnd),
+        om = orig.toMask();
     for (let q = 0; q < 3; q++) checkPair(om, orig, pm, probe, 10, 10, 'original');
-    const copy = om.clone(), cref = new Ref(180, 140, orig.px.slice());
+    const copy = om.clone(),
+        cref = new Ref(180, 140, orig.px.slice());
     copy.fill();
     cref.px.fill(1);
     for (let q = 0; q < 3; q++) {
@@ -147,10 +253,15 @@ testKernels('a raster plane, adopted words and clones answer exactly after each 
 testKernels('a known box narrows the clip the kernels scan, and boxes that do not meet skip them', () => {
     const clips: Clip[] = [];
     const spied = [JS, WASM].map(k => ({ k, first: k.first }));
-    for (const { k, first } of spied) k.first = (a, b, c, out) => { clips.push({ ...c }); return first.call(k, a, b, c, out); };
+    for (const { k, first } of spied)
+        k.first = (a, b, c, out) => {
+            clips.push({ ...c });
+            return first.call(k, a, b, c, out);
+        };
     try {
         // A 512x256 mask with pixels in x 100..139, y 60..89 only; B 256x256 with pixels in x 10..29, y 200..219.
-        const a = new Mask(512, 256), b = new Mask(256, 256);
+        const a = new Mask(512, 256),
+            b = new Mask(256, 256);
         for (let y = 60; y < 90; y++) for (let x = 100; x < 140; x++) a.set(x, y);
         for (let y = 200; y < 220; y++) for (let x = 10; x < 30; x++) b.set(x, y);
         // B's pixels land on x 110..129, y 50..69 with B at (100, -150): they meet A's in rows 60..69.
@@ -180,7 +291,8 @@ testKernels('a known box narrows the clip the kernels scan, and boxes that do no
         for (let q = 0; q < 3; q++) big.overlap(b, 100, -150);
         assert.deepEqual([clips[2].y0, clips[2].y1], [48, 70]);
         // Masks whose boxes are most of their words are not narrowed (it would cost more than it saves).
-        const full = new Mask(256, 256, true), most = new Mask(256, 256, true);
+        const full = new Mask(256, 256, true),
+            most = new Mask(256, 256, true);
         most.set(0, 0, false);
         clips.length = 0;
         for (let q = 0; q < 3; q++) full.overlap(most, 5, 3);

@@ -3,7 +3,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connectedComponents, Mask, outline, raycast } from '../src/index.js';
-import { cssColor, drawBox, drawIntersection, drawMask, drawNormal, drawOutline, drawOverlap, drawPieces, drawPolygons, drawRay, forgetMask, intersection, type DebugContext } from '../src/debug.js';
+import {
+    cssColor,
+    drawBox,
+    drawIntersection,
+    drawMask,
+    drawNormal,
+    drawOutline,
+    drawOverlap,
+    drawPieces,
+    drawPolygons,
+    drawRay,
+    forgetMask,
+    intersection,
+    type DebugContext
+} from '../src/debug.js';
 import { convexPieces, toPolygons } from '../src/shapes/index.js';
 
 type Call = [string, ...unknown[]];
@@ -12,16 +26,37 @@ type Call = [string, ...unknown[]];
 function recorder(): DebugContext & { calls: Call[]; filled(): Set<string> } {
     const calls: Call[] = [];
     const ctx = {
-        calls, fillStyle: '#000' as DebugContext['fillStyle'], strokeStyle: '#000' as DebugContext['strokeStyle'], lineWidth: 1,
-        save: () => { calls.push(['save']); },
-        restore: () => { calls.push(['restore']); },
-        fillRect: (x: number, y: number, w: number, h: number) => { calls.push(['fillRect', x, y, w, h, ctx.fillStyle]); },
-        strokeRect: (x: number, y: number, w: number, h: number) => { calls.push(['strokeRect', x, y, w, h, ctx.strokeStyle, ctx.lineWidth]); },
-        beginPath: () => { calls.push(['beginPath']); },
-        moveTo: (x: number, y: number) => { calls.push(['moveTo', x, y]); },
-        lineTo: (x: number, y: number) => { calls.push(['lineTo', x, y]); },
-        stroke: () => { calls.push(['stroke', ctx.strokeStyle]); },
-        drawImage: (img: unknown, x: number, y: number) => { calls.push(['drawImage', img, x, y]); },
+        calls,
+        fillStyle: '#000' as DebugContext['fillStyle'],
+        strokeStyle: '#000' as DebugContext['strokeStyle'],
+        lineWidth: 1,
+        save: () => {
+            calls.push(['save']);
+        },
+        restore: () => {
+            calls.push(['restore']);
+        },
+        fillRect: (x: number, y: number, w: number, h: number) => {
+            calls.push(['fillRect', x, y, w, h, ctx.fillStyle]);
+        },
+        strokeRect: (x: number, y: number, w: number, h: number) => {
+            calls.push(['strokeRect', x, y, w, h, ctx.strokeStyle, ctx.lineWidth]);
+        },
+        beginPath: () => {
+            calls.push(['beginPath']);
+        },
+        moveTo: (x: number, y: number) => {
+            calls.push(['moveTo', x, y]);
+        },
+        lineTo: (x: number, y: number) => {
+            calls.push(['lineTo', x, y]);
+        },
+        stroke: () => {
+            calls.push(['stroke', ctx.strokeStyle]);
+        },
+        drawImage: (img: unknown, x: number, y: number) => {
+            calls.push(['drawImage', img, x, y]);
+        },
         // Every pixel covered by a fillRect, as "x,y" (rects are whole pixels here).
         filled(): Set<string> {
             const s = new Set<string>();
@@ -40,10 +75,15 @@ function recorder(): DebugContext & { calls: Call[]; filled(): Set<string> } {
 function randomMask(w: number, h: number, seed: number): Mask {
     let s = seed >>> 0 || 1;
     const m = new Mask(w, h);
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-        s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
-        if (s & 1) m.set(x, y);
-    }
+    for (let y = 0; y < h; y++)
+        for (let x = 0; x < w; x++) {
+            s ^= s << 13;
+            s >>>= 0;
+            s ^= s >>> 17;
+            s ^= s << 5;
+            s >>>= 0;
+            if (s & 1) m.set(x, y);
+        }
     return m;
 }
 
@@ -75,15 +115,32 @@ test('drawMask without a canvas fills exactly the set pixels, one fillRect per r
 });
 
 test('drawMask renders each (mask, colour) once into a cached canvas and draws it with drawImage', () => {
-    interface FakeImage { data: Uint8ClampedArray; width: number; height: number }
+    interface FakeImage {
+        data: Uint8ClampedArray;
+        width: number;
+        height: number;
+    }
     const puts: FakeImage[] = [];
     let created = 0;
     class FakeOffscreen {
-        constructor(readonly width: number, readonly height: number) { created++; }
+        constructor(
+            readonly width: number,
+            readonly height: number
+        ) {
+            created++;
+        }
         getContext() {
             return {
-                createImageData: (w: number, h: number): FakeImage => ({ data: new Uint8ClampedArray(w * h * 4), width: w, height: h }),
-                putImageData: (img: FakeImage, x: number, y: number) => { assert.equal(x, 0); assert.equal(y, 0); puts.push(img); }
+                createImageData: (w: number, h: number): FakeImage => ({
+                    data: new Uint8ClampedArray(w * h * 4),
+                    width: w,
+                    height: h
+                }),
+                putImageData: (img: FakeImage, x: number, y: number) => {
+                    assert.equal(x, 0);
+                    assert.equal(y, 0);
+                    puts.push(img);
+                }
             };
         }
     }
@@ -100,15 +157,26 @@ test('drawMask renders each (mask, colour) once into a cached canvas and draws i
         const img = puts[0];
         assert.equal(img.width, 37);
         assert.equal(img.height, 11);
-        for (let y = 0; y < 11; y++) for (let x = 0; x < 37; x++) {
-            const p = 4 * (y * 37 + x);
-            assert.deepEqual([...img.data.subarray(p, p + 4)], m.get(x, y) ? [255, 0, 0, 128] : [0, 0, 0, 0], `pixel ${x},${y}`);
-        }
+        for (let y = 0; y < 11; y++)
+            for (let x = 0; x < 37; x++) {
+                const p = 4 * (y * 37 + x);
+                assert.deepEqual(
+                    [...img.data.subarray(p, p + 4)],
+                    m.get(x, y) ? [255, 0, 0, 128] : [0, 0, 0, 0],
+                    `pixel ${x},${y}`
+                );
+            }
         const draws = ctx.calls.filter(c => c[0] === 'drawImage');
         assert.equal(draws.length, 2);
         assert.ok(draws[0][1] instanceof FakeOffscreen);
         assert.equal(draws[0][1], draws[1][1]);
-        assert.deepEqual(draws.map(c => c.slice(2)), [[3, 4], [50, 60]]);
+        assert.deepEqual(
+            draws.map(c => c.slice(2)),
+            [
+                [3, 4],
+                [50, 60]
+            ]
+        );
         assert.equal(ctx.calls.filter(c => c[0] === 'fillRect').length, 0);
         drawMask(ctx, m, 0, 0, { color: 0x00ff00ff });
         assert.equal(created, 2, 'another colour, another canvas');
@@ -125,17 +193,30 @@ test('drawMask renders each (mask, colour) once into a cached canvas and draws i
 });
 
 test('drawOverlap fills exactly the pixels set in both masks and returns the overlap area', () => {
-    const a = randomMask(45, 30, 1), b = randomMask(33, 40, 2);
-    const offsets: [number, number][] = [[0, 0], [12, 7], [-5, 20], [40, -35], [44, 29], [45, 0], [-33, -40], [7.9, -2.1]];
+    const a = randomMask(45, 30, 1),
+        b = randomMask(33, 40, 2);
+    const offsets: [number, number][] = [
+        [0, 0],
+        [12, 7],
+        [-5, 20],
+        [40, -35],
+        [44, 29],
+        [45, 0],
+        [-33, -40],
+        [7.9, -2.1]
+    ];
     for (const [dx, dy] of offsets) {
         const ctx = recorder();
-        const ax = 100, ay = 50;
+        const ax = 100,
+            ay = 50;
         const n = drawOverlap(ctx, a, b, dx, dy, { x: ax, y: ay, color: 0xff0000ff });
-        const fx = Math.floor(dx), fy = Math.floor(dy);
+        const fx = Math.floor(dx),
+            fy = Math.floor(dy);
         const expected = new Set<string>();
-        for (let y = 0; y < a.height; y++) for (let x = 0; x < a.width; x++) {
-            if (a.get(x, y) && b.get(x - fx, y - fy)) expected.add(`${ax + x},${ay + y}`);
-        }
+        for (let y = 0; y < a.height; y++)
+            for (let x = 0; x < a.width; x++) {
+                if (a.get(x, y) && b.get(x - fx, y - fy)) expected.add(`${ax + x},${ay + y}`);
+            }
         assert.deepEqual(ctx.filled(), expected, `offset ${dx},${dy}`);
         assert.equal(n, expected.size);
         assert.equal(n, a.overlapArea(b, dx, dy));
@@ -144,10 +225,14 @@ test('drawOverlap fills exactly the pixels set in both masks and returns the ove
 });
 
 test('drawIntersection fills the zone where the boxes meet; touching boxes do not meet', () => {
-    const a = new Mask(10, 8), b = new Mask(6, 6);
+    const a = new Mask(10, 8),
+        b = new Mask(6, 6);
     const ctx = recorder();
     assert.deepEqual(drawIntersection(ctx, a, b, 7, -2), { x: 7, y: 0, width: 3, height: 4 });
-    assert.deepEqual(ctx.calls.find(c => c[0] === 'fillRect'), ['fillRect', 7, 0, 3, 4, 'rgba(255, 255, 0, 0.251)']);
+    assert.deepEqual(
+        ctx.calls.find(c => c[0] === 'fillRect'),
+        ['fillRect', 7, 0, 3, 4, 'rgba(255, 255, 0, 0.251)']
+    );
     const ctx2 = recorder();
     assert.equal(drawIntersection(ctx2, a, b, 10, 0), null);
     assert.equal(ctx2.calls.length, 0);
@@ -157,13 +242,19 @@ test('drawIntersection fills the zone where the boxes meet; touching boxes do no
 test('drawBox strokes half a line inside the box; boxes thinner than two lines are filled', () => {
     const ctx = recorder();
     drawBox(ctx, 10.6, 20, 30, 40, { color: 0x00ffffff });
-    assert.deepEqual(ctx.calls.find(c => c[0] === 'strokeRect'), ['strokeRect', 10.5, 20.5, 29, 39, 'rgba(0, 255, 255, 1)', 1]);
+    assert.deepEqual(
+        ctx.calls.find(c => c[0] === 'strokeRect'),
+        ['strokeRect', 10.5, 20.5, 29, 39, 'rgba(0, 255, 255, 1)', 1]
+    );
     const ctx2 = recorder();
     drawBox(ctx2, 0, 0, 30, 40, { color: 0x00ffffff, lineWidth: 4 });
     assert.deepEqual(ctx2.calls.find(c => c[0] === 'strokeRect')?.slice(1, 5), [2, 2, 26, 36]);
     const ctx3 = recorder();
     drawBox(ctx3, 5, 5, 2, 9);
-    assert.deepEqual(ctx3.filled(), new Set(Array.from({ length: 18 }, (_, i) => `${5 + (i % 2)},${5 + Math.floor(i / 2)}`)));
+    assert.deepEqual(
+        ctx3.filled(),
+        new Set(Array.from({ length: 18 }, (_, i) => `${5 + (i % 2)},${5 + Math.floor(i / 2)}`))
+    );
     const ctx4 = recorder();
     drawBox(ctx4, 5, 5, 0, 9);
     assert.equal(ctx4.calls.length, 0);
@@ -172,7 +263,10 @@ test('drawBox strokes half a line inside the box; boxes thinner than two lines a
 test('drawNormal marks the contact pixel and draws an arrow along the normal', () => {
     const ctx = recorder();
     drawNormal(ctx, { x: 10, y: 20, normalX: 0, normalY: -1 }, { color: 0x00ff00ff, length: 16 });
-    assert.deepEqual(ctx.calls.find(c => c[0] === 'fillRect'), ['fillRect', 9, 19, 3, 3, 'rgba(0, 255, 0, 1)']);
+    assert.deepEqual(
+        ctx.calls.find(c => c[0] === 'fillRect'),
+        ['fillRect', 9, 19, 3, 3, 'rgba(0, 255, 0, 1)']
+    );
     const path = ctx.calls.filter(c => c[0] === 'moveTo' || c[0] === 'lineTo');
     assert.deepEqual(path[0], ['moveTo', 10.5, 20.5]);
     assert.deepEqual(path[1], ['lineTo', 10.5, 4.5], 'tip 16 px up');
@@ -194,13 +288,17 @@ test('drawOutline strokes every component through its boundary pixel centres', (
     drawOutline(ctx, m, 100, 200, { color: 0xffffffff });
     const path = ctx.calls.filter(c => c[0] === 'moveTo' || c[0] === 'lineTo').map(c => `${c[0]} ${c[1]},${c[2]}`);
     const first = outline(connectedComponents(m)[0]).map(p => `${100.5 + p.x},${200.5 + p.y}`);
-    assert.deepEqual(path.slice(0, first.length), first.map((p, i) => `${i === 0 ? 'moveTo' : 'lineTo'} ${p}`));
+    assert.deepEqual(
+        path.slice(0, first.length),
+        first.map((p, i) => `${i === 0 ? 'moveTo' : 'lineTo'} ${p}`)
+    );
     assert.deepEqual(path.slice(first.length), ['moveTo 104.5,201.5', 'lineTo 104.5,201.5']);
     assert.equal(ctx.calls.filter(c => c[0] === 'stroke').length, 1, 'one path for the whole mask');
 });
 
 test('bad arguments throw errors naming the value', () => {
-    const ctx = recorder(), m = new Mask(4, 4, true);
+    const ctx = recorder(),
+        m = new Mask(4, 4, true);
     assert.throws(() => drawMask(ctx, m, 0, 0, { color: -1 }), /color must be an integer 0xRRGGBBAA .*got -1/);
     assert.throws(() => drawMask(ctx, m, 0, 0, { color: 0x100000000 }), /got 4294967296/);
     assert.throws(() => drawMask(ctx, m, 0, 0, { color: 1.5 }), /got 1\.5/);
@@ -208,40 +306,84 @@ test('bad arguments throw errors naming the value', () => {
     assert.throws(() => drawMask(ctx, m, NaN, 0), /x must be a finite number, got NaN/);
     assert.throws(() => drawMask(ctx, m, 0, Infinity), /y must be a finite number, got Infinity/);
     assert.throws(() => drawMask(ctx, {} as Mask, 0, 0), /mask must be a Mask, got Object/);
-    assert.throws(() => drawMask(null as unknown as DebugContext, m, 0, 0), /ctx must be a CanvasRenderingContext2D, got null/);
+    assert.throws(
+        () => drawMask(null as unknown as DebugContext, m, 0, 0),
+        /ctx must be a CanvasRenderingContext2D, got null/
+    );
     assert.throws(() => drawOverlap(ctx, m, 'b' as unknown as Mask, 0, 0), TypeError);
-    assert.throws(() => drawMask(ctx, m, 0, 0, 0xff0000ff as unknown as object), /style must be an object like \{ color: 0xff0000ff \}, got 4278190335; colours moved into it in 0\.2\.0/);
+    assert.throws(
+        () => drawMask(ctx, m, 0, 0, 0xff0000ff as unknown as object),
+        /style must be an object like \{ color: 0xff0000ff \}, got 4278190335; colours moved into it in 0\.2\.0/
+    );
     assert.throws(() => drawOverlap(ctx, m, m, 0, -Infinity), /dy must be a finite number/);
     assert.throws(() => drawBox(ctx, 0, 0, -1, 5), /width must be an integer in 0\.\.1073741824, got -1/);
-    assert.throws(() => drawBox(ctx, 0, 0, 5, 5, { color: 0xffffffff, lineWidth: 0 }), /lineWidth must be an integer in 1\.\.1024, got 0/);
-    assert.throws(() => drawNormal(ctx, null as unknown as { x: number; y: number; normalX: number; normalY: number }), /contact must be an object/);
-    assert.throws(() => drawNormal(ctx, { x: 0, y: 0, normalX: NaN, normalY: 0 }), /contact\.normalX must be a finite number, got NaN/);
-    assert.throws(() => drawNormal(ctx, { x: 0, y: 0, normalX: 1, normalY: 0 }, { color: 0xffffffff, length: 0 }), /length must be a positive finite number, got 0/);
-    assert.throws(() => drawOutline(ctx, m, 0, 0, { color: 0xffffffff, lineWidth: -2 }), /lineWidth must be a positive finite number, got -2/);
+    assert.throws(
+        () => drawBox(ctx, 0, 0, 5, 5, { color: 0xffffffff, lineWidth: 0 }),
+        /lineWidth must be an integer in 1\.\.1024, got 0/
+    );
+    assert.throws(
+        () => drawNormal(ctx, null as unknown as { x: number; y: number; normalX: number; normalY: number }),
+        /contact must be an object/
+    );
+    assert.throws(
+        () => drawNormal(ctx, { x: 0, y: 0, normalX: NaN, normalY: 0 }),
+        /contact\.normalX must be a finite number, got NaN/
+    );
+    assert.throws(
+        () => drawNormal(ctx, { x: 0, y: 0, normalX: 1, normalY: 0 }, { color: 0xffffffff, length: 0 }),
+        /length must be a positive finite number, got 0/
+    );
+    assert.throws(
+        () => drawOutline(ctx, m, 0, 0, { color: 0xffffffff, lineWidth: -2 }),
+        /lineWidth must be a positive finite number, got -2/
+    );
     assert.throws(() => forgetMask(undefined as unknown as Mask), /mask must be a Mask, got undefined/);
     assert.throws(() => cssColor(NaN), /got NaN/);
     assert.equal(ctx.calls.length, 0, 'nothing drawn by a failing call');
 });
 
 test('drawRay: the segment up to the hit, a dot on the entry point and the normal; errors name the value', () => {
-    const m = new Mask(20, 10).set(12, 4), hit = raycast(m, 2.5, 4.5, 19.5, 4.5);
+    const m = new Mask(20, 10).set(12, 4),
+        hit = raycast(m, 2.5, 4.5, 19.5, 4.5);
     const ctx = recorder();
     drawRay(ctx, 2.5, 4.5, 19.5, 4.5, hit, { color: 0xff000080, normalColor: 0x00ff00ff, length: 10 });
     assert.deepEqual(ctx.calls, [
-        ['save'], ['beginPath'], ['moveTo', 2.5, 4.5], ['lineTo', 12, 4.5], ['stroke', 'rgba(255, 0, 0, 0.502)'],
+        ['save'],
+        ['beginPath'],
+        ['moveTo', 2.5, 4.5],
+        ['lineTo', 12, 4.5],
+        ['stroke', 'rgba(255, 0, 0, 0.502)'],
         ['fillRect', 10.5, 3, 3, 3, 'rgba(0, 255, 0, 1)'],
-        ['beginPath'], ['moveTo', 12, 4.5], ['lineTo', 2, 4.5], ['moveTo', 2 + 5 * 0.866, 4.5 + 5 * 0.5], ['lineTo', 2, 4.5], ['lineTo', 2 + 5 * 0.866, 4.5 - 5 * 0.5],
-        ['stroke', 'rgba(0, 255, 0, 1)'], ['restore']
+        ['beginPath'],
+        ['moveTo', 12, 4.5],
+        ['lineTo', 2, 4.5],
+        ['moveTo', 2 + 5 * 0.866, 4.5 + 5 * 0.5],
+        ['lineTo', 2, 4.5],
+        ['lineTo', 2 + 5 * 0.866, 4.5 - 5 * 0.5],
+        ['stroke', 'rgba(0, 255, 0, 1)'],
+        ['restore']
     ]);
     // A miss: the whole segment, nothing else. Starting inside: the dot, no arrow.
     const miss = recorder();
     drawRay(miss, 0, 0, 5, 0, null);
-    assert.deepEqual(miss.calls.map(c => c[0]), ['save', 'beginPath', 'moveTo', 'lineTo', 'stroke', 'restore']);
+    assert.deepEqual(
+        miss.calls.map(c => c[0]),
+        ['save', 'beginPath', 'moveTo', 'lineTo', 'stroke', 'restore']
+    );
     const inside = recorder();
     drawRay(inside, 12.5, 4.5, 0, 0, raycast(m, 12.5, 4.5, 0, 0));
-    assert.deepEqual(inside.calls.map(c => c[0]), ['save', 'beginPath', 'moveTo', 'lineTo', 'stroke', 'fillRect', 'restore']);
-    assert.throws(() => drawRay(recorder(), NaN, 0, 1, 1, null), { name: 'RangeError', message: 'x0 must be a finite number, got NaN.' });
-    assert.throws(() => drawRay(recorder(), 0, 0, 1, 1, 5 as never), { name: 'TypeError', message: 'hit must be a RayHit or null, got 5.' });
+    assert.deepEqual(
+        inside.calls.map(c => c[0]),
+        ['save', 'beginPath', 'moveTo', 'lineTo', 'stroke', 'fillRect', 'restore']
+    );
+    assert.throws(() => drawRay(recorder(), NaN, 0, 1, 1, null), {
+        name: 'RangeError',
+        message: 'x0 must be a finite number, got NaN.'
+    });
+    assert.throws(() => drawRay(recorder(), 0, 0, 1, 1, 5 as never), {
+        name: 'TypeError',
+        message: 'hit must be a RayHit or null, got 5.'
+    });
     assert.throws(() => drawRay(recorder(), 0, 0, 1, 1, null, { color: -1 }), RangeError);
     assert.throws(() => drawRay({} as DebugContext, 0, 0, 1, 1, null), TypeError);
 });
@@ -258,11 +400,29 @@ test('drawPolygons: every ring of every polygon, holes included, closed, in one 
     const ctx = recorder();
     drawPolygons(ctx, polygons, 10.7, 20.2, { color: 0xff000080, lineWidth: 2 });
     assert.deepEqual(ctx.calls, [
-        ['save'], ['beginPath'],
-        ['moveTo', 10, 20], ['lineTo', 15, 20], ['lineTo', 15, 22], ['lineTo', 16, 22], ['lineTo', 16, 23], ['lineTo', 15, 23], ['lineTo', 15, 25], ['lineTo', 10, 25], ['lineTo', 10, 20],
-        ['moveTo', 11, 21], ['lineTo', 11, 24], ['lineTo', 14, 24], ['lineTo', 14, 21], ['lineTo', 11, 21],
-        ['moveTo', 12, 22], ['lineTo', 13, 22], ['lineTo', 13, 23], ['lineTo', 12, 23], ['lineTo', 12, 22],
-        ['stroke', 'rgba(255, 0, 0, 0.502)'], ['restore']
+        ['save'],
+        ['beginPath'],
+        ['moveTo', 10, 20],
+        ['lineTo', 15, 20],
+        ['lineTo', 15, 22],
+        ['lineTo', 16, 22],
+        ['lineTo', 16, 23],
+        ['lineTo', 15, 23],
+        ['lineTo', 15, 25],
+        ['lineTo', 10, 25],
+        ['lineTo', 10, 20],
+        ['moveTo', 11, 21],
+        ['lineTo', 11, 24],
+        ['lineTo', 14, 24],
+        ['lineTo', 14, 21],
+        ['lineTo', 11, 21],
+        ['moveTo', 12, 22],
+        ['lineTo', 13, 22],
+        ['lineTo', 13, 23],
+        ['lineTo', 12, 23],
+        ['lineTo', 12, 22],
+        ['stroke', 'rgba(255, 0, 0, 0.502)'],
+        ['restore']
     ]);
     // Defaults: opaque yellow, 1 px; nothing to draw is an empty path.
     const empty = recorder();
@@ -270,7 +430,9 @@ test('drawPolygons: every ring of every polygon, holes included, closed, in one 
     assert.deepEqual(empty.calls, [['save'], ['beginPath'], ['stroke', 'rgba(255, 208, 0, 1)'], ['restore']]);
     let width = 0;
     const w = recorder();
-    w.stroke = () => { width = w.lineWidth; };
+    w.stroke = () => {
+        width = w.lineWidth;
+    };
     drawPolygons(w, polygons, 0, 0);
     assert.equal(width, 1);
 });
@@ -294,40 +456,97 @@ test('drawPieces: one closed sub-path per convex piece, in one path', () => {
     assert.deepEqual(ctx.calls, expected);
     // The exact calls for hand-written rings.
     const hand = recorder();
-    drawPieces(hand, [[0, 0, 2, 0, 0, 2], [2, 0, 2, 2, 0, 2]], 1, 1);
+    drawPieces(
+        hand,
+        [
+            [0, 0, 2, 0, 0, 2],
+            [2, 0, 2, 2, 0, 2]
+        ],
+        1,
+        1
+    );
     assert.deepEqual(hand.calls, [
-        ['save'], ['beginPath'],
-        ['moveTo', 1, 1], ['lineTo', 3, 1], ['lineTo', 1, 3], ['lineTo', 1, 1],
-        ['moveTo', 3, 1], ['lineTo', 3, 3], ['lineTo', 1, 3], ['lineTo', 3, 1],
-        ['stroke', 'rgba(64, 192, 255, 1)'], ['restore']
+        ['save'],
+        ['beginPath'],
+        ['moveTo', 1, 1],
+        ['lineTo', 3, 1],
+        ['lineTo', 1, 3],
+        ['lineTo', 1, 1],
+        ['moveTo', 3, 1],
+        ['lineTo', 3, 3],
+        ['lineTo', 1, 3],
+        ['lineTo', 3, 1],
+        ['stroke', 'rgba(64, 192, 255, 1)'],
+        ['restore']
     ]);
 });
 
 test('drawPolygons / drawPieces: argument errors name the value, and nothing is drawn', () => {
     const ctx = recorder();
     const ok = [{ outer: [0, 0, 1, 0, 1, 1, 0, 1], holes: [] }];
-    assert.throws(() => drawPolygons({} as DebugContext, ok, 0, 0), { name: 'TypeError', message: 'ctx must be a CanvasRenderingContext2D, got Object.' });
-    assert.throws(() => drawPolygons(ctx, null as never, 0, 0), /polygons must be an array of \{ outer, holes \}.*got null/);
-    assert.throws(() => drawPolygons(ctx, [5] as never, 0, 0), /polygons\[0\] must be an object \{ outer: number\[\], holes: number\[\]\[\] \}, got 5/);
-    assert.throws(() => drawPolygons(ctx, [{ outer: [0, 0, 1, 0], holes: [] }], 0, 0), { name: 'TypeError', message: 'polygons[0].outer must hold at least 3 (x, y) pairs, got 4 numbers.' });
-    assert.throws(() => drawPolygons(ctx, [{ outer: [0, 0, 1, 0, 1], holes: [] }, ...ok], 0, 0), /polygons\[0\]\.outer must hold at least 3 \(x, y\) pairs, got 5 numbers/);
-    assert.throws(() => drawPolygons(ctx, [{ outer: ok[0].outer }] as never, 0, 0), { name: 'TypeError', message: 'polygons[0].holes must be an array of rings, got undefined.' });
-    assert.throws(() => drawPolygons(ctx, [{ outer: ok[0].outer, holes: [[0, 0, 1, NaN, 1, 1]] }], 0, 0), { name: 'RangeError', message: 'polygons[0].holes[0][3] must be a finite number, got NaN.' });
-    assert.throws(() => drawPolygons(ctx, [{ outer: 'x', holes: [] }] as never, 0, 0), /polygons\[0\]\.outer must be an array of numbers/);
+    assert.throws(() => drawPolygons({} as DebugContext, ok, 0, 0), {
+        name: 'TypeError',
+        message: 'ctx must be a CanvasRenderingContext2D, got Object.'
+    });
+    assert.throws(
+        () => drawPolygons(ctx, null as never, 0, 0),
+        /polygons must be an array of \{ outer, holes \}.*got null/
+    );
+    assert.throws(
+        () => drawPolygons(ctx, [5] as never, 0, 0),
+        /polygons\[0\] must be an object \{ outer: number\[\], holes: number\[\]\[\] \}, got 5/
+    );
+    assert.throws(() => drawPolygons(ctx, [{ outer: [0, 0, 1, 0], holes: [] }], 0, 0), {
+        name: 'TypeError',
+        message: 'polygons[0].outer must hold at least 3 (x, y) pairs, got 4 numbers.'
+    });
+    assert.throws(
+        () => drawPolygons(ctx, [{ outer: [0, 0, 1, 0, 1], holes: [] }, ...ok], 0, 0),
+        /polygons\[0\]\.outer must hold at least 3 \(x, y\) pairs, got 5 numbers/
+    );
+    assert.throws(() => drawPolygons(ctx, [{ outer: ok[0].outer }] as never, 0, 0), {
+        name: 'TypeError',
+        message: 'polygons[0].holes must be an array of rings, got undefined.'
+    });
+    assert.throws(() => drawPolygons(ctx, [{ outer: ok[0].outer, holes: [[0, 0, 1, NaN, 1, 1]] }], 0, 0), {
+        name: 'RangeError',
+        message: 'polygons[0].holes[0][3] must be a finite number, got NaN.'
+    });
+    assert.throws(
+        () => drawPolygons(ctx, [{ outer: 'x', holes: [] }] as never, 0, 0),
+        /polygons\[0\]\.outer must be an array of numbers/
+    );
     assert.throws(() => drawPolygons(ctx, ok, NaN, 0), /x must be a finite number, got NaN/);
     assert.throws(() => drawPolygons(ctx, ok, 0, Infinity), /y must be a finite number, got Infinity/);
     assert.throws(() => drawPolygons(ctx, ok, 0, 0, { color: -1 }), /color must be an integer 0xRRGGBBAA .*got -1/);
-    assert.throws(() => drawPolygons(ctx, ok, 0, 0, { color: 0xffffffff, lineWidth: 0 }), /lineWidth must be a positive finite number, got 0/);
-    assert.throws(() => drawPieces(ctx, {} as never, 0, 0), { name: 'TypeError', message: 'pieces must be an array of flat rings (as convexPieces returns), got Object.' });
-    assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1], 7] as never, 0, 0), /pieces\[1\] must be an array of numbers \[x0, y0, x1, y1, …\], got 7/);
-    assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, '1']] as never, 0, 0), /pieces\[0\]\[5\] must be a finite number, got "1"/);
+    assert.throws(
+        () => drawPolygons(ctx, ok, 0, 0, { color: 0xffffffff, lineWidth: 0 }),
+        /lineWidth must be a positive finite number, got 0/
+    );
+    assert.throws(() => drawPieces(ctx, {} as never, 0, 0), {
+        name: 'TypeError',
+        message: 'pieces must be an array of flat rings (as convexPieces returns), got Object.'
+    });
+    assert.throws(
+        () => drawPieces(ctx, [[0, 0, 1, 0, 1, 1], 7] as never, 0, 0),
+        /pieces\[1\] must be an array of numbers \[x0, y0, x1, y1, …\], got 7/
+    );
+    assert.throws(
+        () => drawPieces(ctx, [[0, 0, 1, 0, 1, '1']] as never, 0, 0),
+        /pieces\[0\]\[5\] must be a finite number, got "1"/
+    );
     assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1]], 0, 0, { color: 1.5 }), RangeError);
-    assert.throws(() => drawPieces(ctx, [[0, 0, 1, 0, 1, 1]], 0, 0, { color: 0xffffffff, lineWidth: NaN }), /lineWidth must be a positive finite number, got NaN/);
+    assert.throws(
+        () => drawPieces(ctx, [[0, 0, 1, 0, 1, 1]], 0, 0, { color: 0xffffffff, lineWidth: NaN }),
+        /lineWidth must be a positive finite number, got NaN/
+    );
     assert.equal(ctx.calls.length, 0, 'nothing drawn by a failing call');
 });
 
 test('a disposed mask: the same Error from every drawing helper that takes a mask, and nothing drawn', () => {
-    const ctx = recorder(), live = new Mask(3, 3, true), gone = new Mask(3, 3, true);
+    const ctx = recorder(),
+        live = new Mask(3, 3, true),
+        gone = new Mask(3, 3, true);
     gone.dispose();
     const message = '(<Mask 3x3>) was disposed; create a new Mask (or stop calling dispose() on masks still in use).';
     const disposed = { name: 'Error', message: `mask ${message}` };

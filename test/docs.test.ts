@@ -17,21 +17,43 @@ import { overlapFigure } from '../scripts/overlap-figure.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The documents this test owns: the README and the guides written against the 0.2 API. */
-const DOCS = ['README.md', 'docs/masks.md', 'docs/world.md', 'docs/raster.md', 'docs/rays.md', 'docs/shapes.md',
-    'docs/pipeline.md', 'docs/performance.md', 'docs/internals.md', 'docs/threads.md', 'docs/limits.md', 'docs/attacks.md',
-    'docs/movement.md', 'docs/rollback.md', 'docs/server.md'];
+const DOCS = [
+    'README.md',
+    'docs/masks.md',
+    'docs/world.md',
+    'docs/raster.md',
+    'docs/rays.md',
+    'docs/shapes.md',
+    'docs/pipeline.md',
+    'docs/performance.md',
+    'docs/internals.md',
+    'docs/threads.md',
+    'docs/limits.md',
+    'docs/attacks.md',
+    'docs/movement.md',
+    'docs/rollback.md',
+    'docs/server.md'
+];
 // Engine guides: their examples need a browser and the engine (test/phaser.test.ts and test/pixi.test.ts run
 // and type-check them); here they get the structure and link checks.
 const ENGINE_DOCS = ['docs/phaser.md', 'docs/pixi.md'];
 /** Package entry points → the source files they are built from. */
 const ENTRY: Record<string, string> = {
-    'hitmask': 'src/index.ts', 'hitmask/node': 'src/node/index.ts', 'hitmask/debug': 'src/debug.ts',
-    'hitmask/shapes': 'src/shapes/index.ts', 'hitmask/threads': 'src/threads.ts',
-    'hitmask/phaser': 'src/phaser.ts', 'hitmask/pixi': 'src/pixi.ts'
+    hitmask: 'src/index.ts',
+    'hitmask/node': 'src/node/index.ts',
+    'hitmask/debug': 'src/debug.ts',
+    'hitmask/shapes': 'src/shapes/index.ts',
+    'hitmask/threads': 'src/threads.ts',
+    'hitmask/phaser': 'src/phaser.ts',
+    'hitmask/pixi': 'src/pixi.ts'
 };
 const README_MAX_LINES = 250;
 
-interface Block { doc: string; line: number; code: string }
+interface Block {
+    doc: string;
+    line: number;
+    code: string;
+}
 
 /** The ```ts blocks of a Markdown file, with the line of their opening fence. */
 function tsBlocks(doc: string): Block[] {
@@ -55,11 +77,14 @@ const runnable = (b: Block): boolean => !/^\s*\/\/ not run\b/.test(b.code);
  * dir) or absolute paths (for the type checker).
  */
 function rewrite(code: string, as: 'url' | 'path' = 'url'): string {
-    return code.replace(/(\bfrom\s+|\bimport\s*\(\s*)(['"])(hitmask(?:\/[a-z]+)?)\2/g, (_all, lead: string, q: string, spec: string) => {
-        const file = ENTRY[spec];
-        assert.ok(file, `unknown entry point '${spec}'`);
-        return `${lead}${q}${as === 'url' ? pathToFileURL(join(ROOT, file)).href : join(ROOT, file)}${q}`;
-    });
+    return code.replace(
+        /(\bfrom\s+|\bimport\s*\(\s*)(['"])(hitmask(?:\/[a-z]+)?)\2/g,
+        (_all, lead: string, q: string, spec: string) => {
+            const file = ENTRY[spec];
+            assert.ok(file, `unknown entry point '${spec}'`);
+            return `${lead}${q}${as === 'url' ? pathToFileURL(join(ROOT, file)).href : join(ROOT, file)}${q}`;
+        }
+    );
 }
 
 /** Expected output lines, in order: the text after `// → ` on a line that calls console.log, or on a comment line of its own. */
@@ -75,8 +100,13 @@ function expected(code: string): string[] {
 // The kill after 600 s only stops a hung example (each runs in well under a second): never a speed check.
 function run(file: string): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise(done => {
-        execFile(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, timeout: 600_000, env: { ...process.env, NODE_NO_WARNINGS: '1' } },
-            (err, stdout, stderr) => done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+        execFile(
+            process.execPath,
+            ['--import', 'tsx', file],
+            { cwd: ROOT, timeout: 600_000, env: { ...process.env, NODE_NO_WARNINGS: '1' } },
+            (err, stdout, stderr) =>
+                done({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr })
+        );
     });
 }
 
@@ -85,10 +115,10 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('documentation examples run', { concurrency: Math.max(1, Math.min(8, availableParallelism())) }, () => {
     for (const doc of DOCS) {
-        if (!existsSync(join(ROOT, doc))) continue;   // reported by the structure test below
+        if (!existsSync(join(ROOT, doc))) continue; // reported by the structure test below
         for (const block of tsBlocks(doc).filter(runnable)) {
             test(`${doc}:${block.line}`, async () => {
-                const file = join(tmp, `${doc.replace(/[/.]/g, '_')}_${block.line}.mts`);   // .mts: an ES module (top-level await) outside the package
+                const file = join(tmp, `${doc.replace(/[/.]/g, '_')}_${block.line}.mts`); // .mts: an ES module (top-level await) outside the package
                 writeFileSync(file, rewrite(block.code) + '\n');
                 const r = await run(file);
                 assert.equal(r.code, 0, `${doc}:${block.line} exited with ${r.code}\n${r.stderr.slice(-3000)}`);
@@ -99,7 +129,10 @@ describe('documentation examples run', { concurrency: Math.max(1, Math.min(8, av
                 let at = 0;
                 for (const w of want) {
                     const k = got.indexOf(w, at);
-                    assert.ok(k >= 0, `${doc}:${block.line}: expected a line '${w}' (after line ${at}); printed:\n${r.stdout}`);
+                    assert.ok(
+                        k >= 0,
+                        `${doc}:${block.line}: expected a line '${w}' (after line ${at}); printed:\n${r.stdout}`
+                    );
                     at = k + 1;
                 }
             });
@@ -120,16 +153,26 @@ test('runnable examples type-check under strict settings', () => {
         }
     }
     const program = ts.createProgram(files, {
-        strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-        noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-        types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')]
+        strict: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        noEmit: true,
+        allowImportingTsExtensions: true,
+        skipLibCheck: true,
+        lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules/@types')]
     });
     // Only the examples' own errors: the sources are checked by `npm run typecheck`.
-    const errors = ts.getPreEmitDiagnostics(program).filter(d => d.file !== undefined && files.includes(resolve(d.file.fileName))).map(d => {
-        const { line } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
-        const [, doc, at] = /^(.*)_(\d+)\.mts$/.exec(d.file!.fileName.slice(dir.length + 1))!;
-        return `${doc.replace(/_md$/, '.md').replace(/^docs_/, 'docs/')}:${Number(at) + 1 + line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-    });
+    const errors = ts
+        .getPreEmitDiagnostics(program)
+        .filter(d => d.file !== undefined && files.includes(resolve(d.file.fileName)))
+        .map(d => {
+            const { line } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
+            const [, doc, at] = /^(.*)_(\d+)\.mts$/.exec(d.file!.fileName.slice(dir.length + 1))!;
+            return `${doc.replace(/_md$/, '.md').replace(/^docs_/, 'docs/')}:${Number(at) + 1 + line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+        });
     assert.deepEqual(errors, []);
 });
 
@@ -140,7 +183,14 @@ function anchors(markdown: string): Set<string> {
     for (const line of markdown.split('\n')) {
         if (line.startsWith('```')) fence = !fence;
         const m = !fence && /^#{1,6}\s+(.*)$/.exec(line);
-        if (m) set.add(m[1].trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-'));
+        if (m)
+            set.add(
+                m[1]
+                    .trim()
+                    .toLowerCase()
+                    .replace(/[^\p{L}\p{N} _-]/gu, '')
+                    .replace(/ /g, '-')
+            );
     }
     return set;
 }
@@ -159,7 +209,11 @@ test('README is a short read and every guide opens with an example', () => {
 });
 
 test('docs/overlap.svg, the README picture, is what scripts/overlap-figure.ts draws from the library now', () => {
-    assert.equal(readFileSync(join(ROOT, 'docs/overlap.svg'), 'utf8'), overlapFigure(), 'run: node --import tsx scripts/overlap-figure.ts');
+    assert.equal(
+        readFileSync(join(ROOT, 'docs/overlap.svg'), 'utf8'),
+        overlapFigure(),
+        'run: node --import tsx scripts/overlap-figure.ts'
+    );
 });
 
 test('relative links in the README and guides point at existing files and headings', () => {
@@ -169,11 +223,15 @@ test('relative links in the README and guides point at existing files and headin
         const text = readFileSync(join(ROOT, doc), 'utf8').replace(/```[\s\S]*?```/g, '');
         for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
             const target = m[1];
-            if (/^[a-z]+:/i.test(target)) continue;   // http:, https:, mailto:
+            if (/^[a-z]+:/i.test(target)) continue; // http:, https:, mailto:
             const [path, hash] = target.split('#');
             const file = path === '' ? join(ROOT, doc) : resolve(dirname(join(ROOT, doc)), path);
-            if (!existsSync(file)) { broken.add(`${doc}: ${target} (no such file)`); continue; }
-            if (hash && file.endsWith('.md') && !anchors(readFileSync(file, 'utf8')).has(hash)) broken.add(`${doc}: ${target} (no such heading)`);
+            if (!existsSync(file)) {
+                broken.add(`${doc}: ${target} (no such file)`);
+                continue;
+            }
+            if (hash && file.endsWith('.md') && !anchors(readFileSync(file, 'utf8')).has(hash))
+                broken.add(`${doc}: ${target} (no such heading)`);
         }
     }
     assert.deepEqual([...broken], []);

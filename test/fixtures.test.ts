@@ -7,7 +7,8 @@ import { boundingRect, Mask } from '../src/index.js';
 const fx = JSON.parse(readFileSync(new URL('./fixtures/heart-arrow.json', import.meta.url), 'utf8'));
 
 test('heart and arrow (course slides): first hit, area and overlap mask', () => {
-    const heart = Mask.fromText(fx.heart.join('\n')), arrow = Mask.fromText(fx.arrow.join('\n'));
+    const heart = Mask.fromText(fx.heart.join('\n')),
+        arrow = Mask.fromText(fx.arrow.join('\n'));
     const [dx, dy] = fx.offset;
     assert.deepEqual(heart.overlap(arrow, dx, dy), fx.expected.overlap);
     assert.equal(heart.overlaps(arrow, dx, dy), true);
@@ -24,10 +25,14 @@ test('heart and arrow (course slides): first hit, area and overlap mask', () => 
     assert.equal(heart.overlapArea(arrow, 7, 1), 1); // only the shaft end (7, 4)
 });
 
-test('the slides\' 8x8 sprite: mask built from alpha with the slides\' threshold matches their stored bytes', () => {
+test("the slides' 8x8 sprite: mask built from alpha with the slides' threshold matches their stored bytes", () => {
     const rows: string[] = fx.sprite.bytes;
     const rgba = new Uint8Array(8 * 8 * 4);
-    rows.forEach((row, y) => [...row].forEach((bit, x) => { rgba[(y * 8 + x) * 4 + 3] = bit === '1' ? 200 : 40; }));
+    rows.forEach((row, y) =>
+        [...row].forEach((bit, x) => {
+            rgba[(y * 8 + x) * 4 + 3] = bit === '1' ? 200 : 40;
+        })
+    );
     const m = Mask.fromRGBA(rgba, 8, 8, { threshold: fx.sprite.alphaThresholdInSlides });
     assert.equal(m.toText(), rows.map(r => r.replace(/1/g, '#').replace(/0/g, '.')).join('\n'));
     assert.equal(m.count(), 38);

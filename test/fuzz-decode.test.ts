@@ -23,14 +23,24 @@ const SEED = Number(process.env.HITMASK_FUZZ_SEED ?? 1);
 const MAX_BYTES = 1 << 20;
 // CPU time allowed for one file (the slowest take about 15 ms), and peak RSS growth allowed over the child's
 // RSS after its first 100 files.
-const MAX_FILE_CPU_MS = 1000, MAX_RSS_GROWTH = 256 << 20;
+const MAX_FILE_CPU_MS = 1000,
+    MAX_RSS_GROWTH = 256 << 20;
 // A hang, not slowness: the child reports every 1,000 files, so this long without a report is a file that never ends.
 const SILENCE_MS = 120_000;
 const FORMATS = ['png', 'gif', 'apng'] as const;
-type Format = typeof FORMATS[number];
+type Format = (typeof FORMATS)[number];
 
-interface Summary { files: number; byFormat: Record<Format, number>; decoded: number; errors: number; slowestCpuMs: number; slowest: number; rssGrowth: number; seconds: number; failures: string[] }
-
+interface Summary {
+    files: number;
+    byFormat: Record<Format, number>;
+    decoded: number;
+    errors: number;
+    slowestCpuMs: number;
+    slowest: number;
+    rssGrowth: number;
+    seconds: number;
+    failures: string[];
+}
 
 function seeds(): Record<Format, Uint8Array[]> {
     // Copied out of the Buffer: Buffer#slice() does not copy, and the mutations would edit the seeds.
@@ -39,10 +49,34 @@ function seeds(): Record<Format, Uint8Array[]> {
     const anim = animations();
     return {
         png: [
-            sprite('chimp.png'), sprite('city.png'),
-            writePng({ width: 9, height: 7, colorType: 6, depth: 8, interlace: true, pixel: (x, y) => [x * 20, y * 30, 5, v(x, y, 256)] }),
-            writePng({ width: 11, height: 5, colorType: 3, depth: 4, palette: Array.from({ length: 16 }, (_, i) => [i * 16, i, 255 - i] as [number, number, number]), trns: [0, 128], pixel: (x, y) => [v(x, y, 16)] }),
-            writePng({ width: 6, height: 6, colorType: 0, depth: 2, interlace: true, trns: [0, 1], pixel: (x, y) => [v(x, y, 4)] }),
+            sprite('chimp.png'),
+            sprite('city.png'),
+            writePng({
+                width: 9,
+                height: 7,
+                colorType: 6,
+                depth: 8,
+                interlace: true,
+                pixel: (x, y) => [x * 20, y * 30, 5, v(x, y, 256)]
+            }),
+            writePng({
+                width: 11,
+                height: 5,
+                colorType: 3,
+                depth: 4,
+                palette: Array.from({ length: 16 }, (_, i) => [i * 16, i, 255 - i] as [number, number, number]),
+                trns: [0, 128],
+                pixel: (x, y) => [v(x, y, 16)]
+            }),
+            writePng({
+                width: 6,
+                height: 6,
+                colorType: 0,
+                depth: 2,
+                interlace: true,
+                trns: [0, 1],
+                pixel: (x, y) => [v(x, y, 4)]
+            }),
             writePng({ width: 5, height: 4, colorType: 2, depth: 16, pixel: (x, y) => [x * 9000, y * 9000, 77] })
         ],
         gif: [sprite('shot.gif'), sprite('bomb.gif'), ...anim.filter(a => a.type === 'image/gif').map(a => a.bytes)],
@@ -53,11 +87,15 @@ function seeds(): Record<Format, Uint8Array[]> {
 // zlib streams of zeros (up to a 4 MiB bomb) and of random bytes, made once: deflating per file cost more than decoding.
 const ZLIB = [0, 17, 1000, 40000, 1 << 20, 4 << 20].flatMap(n => {
     const r = mulberry32(n + 1);
-    return [deflateSync(new Uint8Array(n), { level: 1 }), deflateSync(Uint8Array.from({ length: Math.min(n, 4096) }, () => Math.floor(r() * 256)))];
+    return [
+        deflateSync(new Uint8Array(n), { level: 1 }),
+        deflateSync(Uint8Array.from({ length: Math.min(n, 4096) }, () => Math.floor(r() * 256)))
+    ];
 });
 
-const INTERESTING = [0, 1, 2, 0x7f, 0x80, 0xff, 0x100, 0x3fff, 0x7fff, 0xffff, 16000, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff];
-
+const INTERESTING = [
+    0, 1, 2, 0x7f, 0x80, 0xff, 0x100, 0x3fff, 0x7fff, 0xffff, 16000, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff
+];
 
 function chunks(b: Uint8Array): Uint8Array[] {
     const out: Uint8Array[] = [];
@@ -77,29 +115,44 @@ function join(parts: Uint8Array[]): Uint8Array {
 
 type Mutation = (b: Uint8Array, at: number, int: (k: number) => number, png: boolean) => Uint8Array;
 
-const flip: Mutation = (b, at, int) => { b[at] ^= 1 << int(8); return b; };
-const setByte: Mutation = (b, at, int) => { b[at] = [0, 0xff, 0x7f, 0x80, 1][int(5)]; return b; };
+const flip: Mutation = (b, at, int) => {
+    b[at] ^= 1 << int(8);
+    return b;
+};
+const setByte: Mutation = (b, at, int) => {
+    b[at] = [0, 0xff, 0x7f, 0x80, 1][int(5)];
+    return b;
+};
 // A size or offset field set to an interesting value: PNG is big-endian, GIF little-endian.
 const field: Mutation = (b, at, int, png) => {
-    const value = INTERESTING[int(INTERESTING.length)], bytes = int(2) ? 4 : 2;
-    for (let k = 0; k < bytes && at + k < b.length; k++) b[at + k] = png ? value >>> (8 * (bytes - 1 - k)) : value >>> (8 * k);
+    const value = INTERESTING[int(INTERESTING.length)],
+        bytes = int(2) ? 4 : 2;
+    for (let k = 0; k < bytes && at + k < b.length; k++)
+        b[at + k] = png ? value >>> (8 * (bytes - 1 - k)) : value >>> (8 * k);
     return b;
 };
 const cut: Mutation = (b, at) => b.slice(0, at);
-const insert: Mutation = (b, at, int) => join([b.subarray(0, at), Uint8Array.from({ length: 1 + int(16) }, () => int(256)), b.subarray(at)]);
+const insert: Mutation = (b, at, int) =>
+    join([b.subarray(0, at), Uint8Array.from({ length: 1 + int(16) }, () => int(256)), b.subarray(at)]);
 const repeat: Mutation = (b, at, int) => join([b.subarray(0, at), b.subarray(at, at + 1 + int(64)), b.subarray(at)]);
 // Chunks dropped, repeated or swapped.
 const shuffle: Mutation = (b, _, int) => {
     const c = chunks(b);
     if (c.length < 2) return b;
-    const i = int(c.length), j = int(c.length), op = int(3);
-    if (op === 0) c.splice(i, 1); else if (op === 1) c.splice(i, 0, c[j]); else [c[i], c[j]] = [c[j], c[i]];
+    const i = int(c.length),
+        j = int(c.length),
+        op = int(3);
+    if (op === 0) c.splice(i, 1);
+    else if (op === 1) c.splice(i, 0, c[j]);
+    else [c[i], c[j]] = [c[j], c[i]];
     return join([b.subarray(0, 8), ...c]);
 };
 // An IDAT or fdAT stream swapped for one that inflates to up to 4 MiB (a small bomb) or to random bytes.
 const swapZlib: Mutation = (b, _, int) => {
     const c = chunks(b);
-    const data = c.map((x, i) => [x, i] as const).filter(([x]) => (x[4] === 0x49 && x[5] === 0x44) || (x[4] === 0x66 && x[5] === 0x64));
+    const data = c
+        .map((x, i) => [x, i] as const)
+        .filter(([x]) => (x[4] === 0x49 && x[5] === 0x44) || (x[4] === 0x66 && x[5] === 0x64));
     if (data.length === 0) return b;
     const [x, i] = data[int(data.length)];
     const payload = join([x[4] === 0x66 ? x.subarray(8, 12) : new Uint8Array(0), ZLIB[int(ZLIB.length)]]);
@@ -128,14 +181,19 @@ const tweakGif: Mutation = (b, _, int) => {
 };
 
 const COMMON = [flip, setByte, field, field, cut, insert, repeat];
-const MUTATIONS: Record<Format, Mutation[]> = { png: [...COMMON, shuffle, swapZlib], apng: [...COMMON, shuffle, swapZlib, tweakApng, tweakApng], gif: [...COMMON, tweakGif, tweakGif] };
+const MUTATIONS: Record<Format, Mutation[]> = {
+    png: [...COMMON, shuffle, swapZlib],
+    apng: [...COMMON, shuffle, swapZlib, tweakApng, tweakApng],
+    gif: [...COMMON, tweakGif, tweakGif]
+};
 
 /** File number `n` of the fuzz run with `seed`: a seed file of format FORMATS[n % 3], mutated 1–4 times. */
 function mutant(base: Record<Format, Uint8Array[]>, seed: number, n: number): { format: Format; bytes: Uint8Array } {
     const r = mulberry32(seed * 1000003 + n);
     const int = (k: number) => Math.floor(r() * k);
     const format = FORMATS[n % 3];
-    const list = base[format], mutations = MUTATIONS[format];
+    const list = base[format],
+        mutations = MUTATIONS[format];
     let b: Uint8Array = list[int(list.length)].slice();
     const png = format !== 'gif';
     // Mostly one mutation, and mostly past the signature: otherwise a third of the files only test format detection.
@@ -150,7 +208,8 @@ function mutant(base: Record<Format, Uint8Array[]>, seed: number, n: number): { 
 
 // Our errors name the format or the budget; a TypeError or another message is a bug escaping.
 function badError(e: unknown): string | null {
-    if (e instanceof Error && !(e instanceof TypeError) && /^(PNG|APNG|GIF|Image|Unsupported)/.test(e.message)) return null;
+    if (e instanceof Error && !(e instanceof TypeError) && /^(PNG|APNG|GIF|Image|Unsupported)/.test(e.message))
+        return null;
     return `threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
 }
 
@@ -168,7 +227,8 @@ function firstIsImage(bytes: Uint8Array): boolean {
 // Checks one file: an Error of ours, or frames of the declared size within the budget, the first equal to
 // decodeImage's image (colours of fully transparent pixels aside: APNG's OVER blend leaves them black).
 function check(bytes: Uint8Array): { ok: boolean; failure: string | null } {
-    let frames: ImageFrame[] | null = null, image: RGBAImage | null = null;
+    let frames: ImageFrame[] | null = null,
+        image: RGBAImage | null = null;
     try {
         frames = decodeFrames(bytes, { maxBytes: MAX_BYTES });
     } catch (e) {
@@ -184,17 +244,29 @@ function check(bytes: Uint8Array): { ok: boolean; failure: string | null } {
     if (!frames && !image) return { ok: false, failure: null };
     const { width, height } = imageSize(bytes);
     let total = 0;
-    for (const f of [...frames ?? [], ...image ? [image] : []]) {
-        if (f.width !== width || f.height !== height || f.data.length !== width * height * 4) return { ok: true, failure: `an image of ${f.width}x${f.height} (${f.data.length} bytes) for a ${width}x${height} file` };
+    for (const f of [...(frames ?? []), ...(image ? [image] : [])]) {
+        if (f.width !== width || f.height !== height || f.data.length !== width * height * 4)
+            return {
+                ok: true,
+                failure: `an image of ${f.width}x${f.height} (${f.data.length} bytes) for a ${width}x${height} file`
+            };
         total += f.data.length;
     }
-    if (frames?.length === 0 || total > 2 * MAX_BYTES) return { ok: true, failure: `${frames?.length} frames, ${total} bytes for a ${MAX_BYTES}-byte budget` };
+    if (frames?.length === 0 || total > 2 * MAX_BYTES)
+        return { ok: true, failure: `${frames?.length} frames, ${total} bytes for a ${MAX_BYTES}-byte budget` };
     if (frames && firstIsImage(bytes)) {
         if (!image) return { ok: true, failure: 'decodeFrames decodes the first frame but decodeImage refuses it' };
-        const a = frames[0].data, b = image.data;
+        const a = frames[0].data,
+            b = image.data;
         for (let p = 0; p < a.length; p += 4) {
-            if (a[p + 3] !== b[p + 3] || (a[p + 3] > 0 && (a[p] !== b[p] || a[p + 1] !== b[p + 1] || a[p + 2] !== b[p + 2]))) {
-                return { ok: true, failure: `frame 0 differs from decodeImage at pixel ${p / 4}: ${a.subarray(p, p + 4)} vs ${b.subarray(p, p + 4)}` };
+            if (
+                a[p + 3] !== b[p + 3] ||
+                (a[p + 3] > 0 && (a[p] !== b[p] || a[p + 1] !== b[p + 1] || a[p + 2] !== b[p + 2]))
+            ) {
+                return {
+                    ok: true,
+                    failure: `frame 0 differs from decodeImage at pixel ${p / 4}: ${a.subarray(p, p + 4)} vs ${b.subarray(p, p + 4)}`
+                };
             }
         }
     }
@@ -204,18 +276,33 @@ function check(bytes: Uint8Array): { ok: boolean; failure: string | null } {
 async function child(): Promise<void> {
     const base = seeds();
     const t0 = performance.now();
-    const s: Summary = { files: 0, byFormat: { png: 0, gif: 0, apng: 0 }, decoded: 0, errors: 0, slowestCpuMs: 0, slowest: -1, rssGrowth: 0, seconds: 0, failures: [] };
+    const s: Summary = {
+        files: 0,
+        byFormat: { png: 0, gif: 0, apng: 0 },
+        decoded: 0,
+        errors: 0,
+        slowestCpuMs: 0,
+        slowest: -1,
+        rssGrowth: 0,
+        seconds: 0,
+        failures: []
+    };
     let rss0 = 0;
     for (let n = 0; n < FILES; n++) {
         const { format, bytes } = mutant(base, SEED, n);
         const c0 = process.cpuUsage();
         const r = check(bytes);
-        const c = process.cpuUsage(c0), ms = (c.user + c.system) / 1000;
+        const c = process.cpuUsage(c0),
+            ms = (c.user + c.system) / 1000;
         s.files++;
         s.byFormat[format]++;
-        if (r.ok) s.decoded++; else s.errors++;
+        if (r.ok) s.decoded++;
+        else s.errors++;
         if (r.failure && s.failures.length < 10) s.failures.push(`file ${n} (${format}, seed ${SEED}): ${r.failure}`);
-        if (ms > s.slowestCpuMs) { s.slowestCpuMs = ms; s.slowest = n; }
+        if (ms > s.slowestCpuMs) {
+            s.slowestCpuMs = ms;
+            s.slowest = n;
+        }
         if (n % 100 === 99) {
             // Node's zlib emits a failed inflateSync's error on the next tick, holding its 16 KiB output buffer until
             // then: 20,000 failures in one synchronous loop hold 312 MiB, freed at the next tick. Yield, as callers do.
@@ -235,12 +322,26 @@ if (process.env.HITMASK_FUZZ_CHILD === '1') {
 } else {
     test(`decoder fuzz: ${FILES} mutated PNG, GIF and APNG files give an Error or images within the budget`, async t => {
         // A child process: a crash (a V8 fatal error, a heap limit) or a hang shows as its exit, not ours.
-        const proc = spawn(process.execPath, ['--import', 'tsx', '--max-old-space-size=512', fileURLToPath(import.meta.url)], {
-            env: { ...process.env, HITMASK_FUZZ_CHILD: '1' }, stdio: ['ignore', 'pipe', 'pipe']
+        const proc = spawn(
+            process.execPath,
+            ['--import', 'tsx', '--max-old-space-size=512', fileURLToPath(import.meta.url)],
+            {
+                env: { ...process.env, HITMASK_FUZZ_CHILD: '1' },
+                stdio: ['ignore', 'pipe', 'pipe']
+            }
+        );
+        let out = '',
+            err = '',
+            last = -1,
+            summary: Summary | null = null,
+            hung = false;
+        let watchdog = setTimeout(() => {
+            hung = true;
+            proc.kill('SIGKILL');
+        }, SILENCE_MS);
+        proc.stderr.on('data', d => {
+            err += d;
         });
-        let out = '', err = '', last = -1, summary: Summary | null = null, hung = false;
-        let watchdog = setTimeout(() => { hung = true; proc.kill('SIGKILL'); }, SILENCE_MS);
-        proc.stderr.on('data', d => { err += d; });
         proc.stdout.on('data', d => {
             out += d;
             let nl;
@@ -250,19 +351,36 @@ if (process.env.HITMASK_FUZZ_CHILD === '1') {
                 if (msg.progress !== undefined) last = msg.progress;
                 if (msg.summary) summary = msg.summary;
                 clearTimeout(watchdog);
-                watchdog = setTimeout(() => { hung = true; proc.kill('SIGKILL'); }, SILENCE_MS);
+                watchdog = setTimeout(() => {
+                    hung = true;
+                    proc.kill('SIGKILL');
+                }, SILENCE_MS);
             }
         });
-        const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>(done => proc.on('exit', (c, s) => done([c, s])));
+        const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>(done =>
+            proc.on('exit', (c, s) => done([c, s]))
+        );
         clearTimeout(watchdog);
-        assert.ok(!hung, `a file hung the decoder: no progress for ${SILENCE_MS / 1000} s after file ${last} (seed ${SEED})`);
-        assert.equal(code, 0, `the fuzz process died (exit ${code}, signal ${signal}) after file ${last} (seed ${SEED}): ${err.slice(-2000)}`);
+        assert.ok(
+            !hung,
+            `a file hung the decoder: no progress for ${SILENCE_MS / 1000} s after file ${last} (seed ${SEED})`
+        );
+        assert.equal(
+            code,
+            0,
+            `the fuzz process died (exit ${code}, signal ${signal}) after file ${last} (seed ${SEED}): ${err.slice(-2000)}`
+        );
         assert.ok(summary, 'no summary from the fuzz process');
         const s = summary as Summary;
-        t.diagnostic(`${s.files} files in ${s.seconds.toFixed(1)} s (png ${s.byFormat.png}, gif ${s.byFormat.gif}, apng ${s.byFormat.apng}); ${s.decoded} decoded, ${s.errors} refused; slowest file ${s.slowest} took ${s.slowestCpuMs.toFixed(1)} ms of CPU; RSS grew ${(s.rssGrowth / 1048576).toFixed(0)} MiB (seed ${SEED})`);
+        t.diagnostic(
+            `${s.files} files in ${s.seconds.toFixed(1)} s (png ${s.byFormat.png}, gif ${s.byFormat.gif}, apng ${s.byFormat.apng}); ${s.decoded} decoded, ${s.errors} refused; slowest file ${s.slowest} took ${s.slowestCpuMs.toFixed(1)} ms of CPU; RSS grew ${(s.rssGrowth / 1048576).toFixed(0)} MiB (seed ${SEED})`
+        );
         assert.deepEqual(s.failures, []);
         assert.equal(s.files, FILES);
-        assert.ok(s.decoded > s.files / 20 && s.errors > s.files / 20, `mutations must both keep files valid and break them: ${s.decoded} decoded, ${s.errors} refused`);
+        assert.ok(
+            s.decoded > s.files / 20 && s.errors > s.files / 20,
+            `mutations must both keep files valid and break them: ${s.decoded} decoded, ${s.errors} refused`
+        );
         assert.ok(s.slowestCpuMs < MAX_FILE_CPU_MS, `file ${s.slowest} took ${s.slowestCpuMs} ms of CPU`);
         assert.ok(s.rssGrowth < MAX_RSS_GROWTH, `RSS grew ${s.rssGrowth} bytes`);
     });

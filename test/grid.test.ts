@@ -7,13 +7,34 @@ import assert from 'node:assert/strict';
 import { Grid, type Boxes } from '../src/world/grid.js'; // internal: the broad phase has no public entry
 import { mulberry32 } from './reference.js';
 
-interface Scene { boxes: Boxes; cat: Int32Array; colw: Int32Array; grp: Int32Array; live: Uint8Array; n: number }
+interface Scene {
+    boxes: Boxes;
+    cat: Int32Array;
+    colw: Int32Array;
+    grp: Int32Array;
+    live: Uint8Array;
+    n: number;
+}
 
 function makeScene(n: number, side: number, rnd: () => number): Scene {
     const f = () => new Float64Array(n);
-    const s: Scene = { boxes: { x0: f(), y0: f(), x1: f(), y1: f() }, cat: new Int32Array(n), colw: new Int32Array(n), grp: new Int32Array(n), live: new Uint8Array(n), n };
+    const s: Scene = {
+        boxes: { x0: f(), y0: f(), x1: f(), y1: f() },
+        cat: new Int32Array(n),
+        colw: new Int32Array(n),
+        grp: new Int32Array(n),
+        live: new Uint8Array(n),
+        n
+    };
     for (let i = 0; i < n; i++) {
-        place(s, i, Math.floor(rnd() * side), Math.floor(rnd() * side), 1 + Math.floor(rnd() * 40), 1 + Math.floor(rnd() * 40));
+        place(
+            s,
+            i,
+            Math.floor(rnd() * side),
+            Math.floor(rnd() * side),
+            1 + Math.floor(rnd() * 40),
+            1 + Math.floor(rnd() * 40)
+        );
         s.cat[i] = rnd() < 0.9 ? 1 : 2;
         s.colw[i] = rnd() < 0.9 ? -1 : 1;
         s.grp[i] = rnd() < 0.1 ? 1 : 0;
@@ -23,23 +44,34 @@ function makeScene(n: number, side: number, rnd: () => number): Scene {
 }
 
 function place(s: Scene, i: number, x: number, y: number, w: number, h: number): void {
-    s.boxes.x0[i] = x; s.boxes.y0[i] = y; s.boxes.x1[i] = x + w; s.boxes.y1[i] = y + h;
+    s.boxes.x0[i] = x;
+    s.boxes.y0[i] = y;
+    s.boxes.x1[i] = x + w;
+    s.boxes.y1[i] = y + h;
 }
 
 function listOf(s: Scene): { list: Int32Array; n: number } {
     const list = new Int32Array(s.n);
     let n = 0;
-    for (let i = 0; i < s.n; i++) if (s.live[i] && s.boxes.x1[i] > s.boxes.x0[i] && s.boxes.y1[i] > s.boxes.y0[i]) list[n++] = i;
+    for (let i = 0; i < s.n; i++)
+        if (s.live[i] && s.boxes.x1[i] > s.boxes.x0[i] && s.boxes.y1[i] > s.boxes.y0[i]) list[n++] = i;
     return { list, n };
 }
 
 function brutePairs(s: Scene, list: Int32Array, n: number): string[] {
-    const { x0, y0, x1, y1 } = s.boxes, out: string[] = [];
+    const { x0, y0, x1, y1 } = s.boxes,
+        out: string[] = [];
     for (let p = 0; p < n; p++) {
         for (let q = p + 1; q < n; q++) {
-            const i = list[p], j = list[q];
+            const i = list[p],
+                j = list[q];
             if (x0[j] >= x1[i] || y0[j] >= y1[i] || x1[j] <= x0[i] || y1[j] <= y0[i]) continue;
-            if ((s.cat[i] & s.colw[j]) === 0 || (s.cat[j] & s.colw[i]) === 0 || (s.grp[i] !== 0 && s.grp[i] === s.grp[j])) continue;
+            if (
+                (s.cat[i] & s.colw[j]) === 0 ||
+                (s.cat[j] & s.colw[i]) === 0 ||
+                (s.grp[i] !== 0 && s.grp[i] === s.grp[j])
+            )
+                continue;
             out.push(`${i}-${j} ${x0[j] - x0[i]},${y0[j] - y0[i]}`);
         }
     }
@@ -47,7 +79,9 @@ function brutePairs(s: Scene, list: Int32Array, n: number): string[] {
 }
 
 function gridPairs(g: Grid, s: Scene): string[] {
-    const np = g.collectPairs(s.cat, s.colw, s.grp), P = g.pairs, out: string[] = [];
+    const np = g.collectPairs(s.cat, s.colw, s.grp),
+        P = g.pairs,
+        out: string[] = [];
     for (let k = 0; k < np; k++) {
         const [i, j, dx, dy] = [P[4 * k], P[4 * k + 1], P[4 * k + 2], P[4 * k + 3]];
         out.push(i < j ? `${i}-${j} ${dx},${dy}` : `${j}-${i} ${-dx},${-dy}`);
@@ -55,10 +89,22 @@ function gridPairs(g: Grid, s: Scene): string[] {
     return out.sort();
 }
 
-function checkQuery(g: Grid, s: Scene, list: Int32Array, n: number, rnd: () => number, side: number, token: number): void {
+function checkQuery(
+    g: Grid,
+    s: Scene,
+    list: Int32Array,
+    n: number,
+    rnd: () => number,
+    side: number,
+    token: number
+): void {
     const { x0, y0, x1, y1 } = s.boxes;
-    const qx = Math.floor(rnd() * side), qy = Math.floor(rnd() * side), qw = 1 + Math.floor(rnd() * 200), qh = 1 + Math.floor(rnd() * 200);
-    const seen = new Int32Array(s.n), out = new Int32Array(s.n);
+    const qx = Math.floor(rnd() * side),
+        qy = Math.floor(rnd() * side),
+        qw = 1 + Math.floor(rnd() * 200),
+        qh = 1 + Math.floor(rnd() * 200);
+    const seen = new Int32Array(s.n),
+        out = new Int32Array(s.n);
     const got = [...out.subarray(0, g.query(qx, qy, qx + qw, qy + qh, seen, token, out))].sort((a, b) => a - b);
     const want: number[] = [];
     for (let k = 0; k < n; k++) {
@@ -70,15 +116,21 @@ function checkQuery(g: Grid, s: Scene, list: Int32Array, n: number, rnd: () => n
 
 test('the grid lists every overlapping pair once over 400 builds of small moves with churn', () => {
     for (const seed of [1, 2, 3]) {
-        const rnd = mulberry32(seed), side = 900, s = makeScene(600, side, rnd), g = new Grid();
+        const rnd = mulberry32(seed),
+            side = 900,
+            s = makeScene(600, side, rnd),
+            g = new Grid();
         for (let step = 0; step < 400; step++) {
             for (let i = 0; i < s.n; i++) {
                 const r = rnd();
-                const { x0, y0, x1, y1 } = s.boxes, w = x1[i] - x0[i], h = y1[i] - y0[i];
+                const { x0, y0, x1, y1 } = s.boxes,
+                    w = x1[i] - x0[i],
+                    h = y1[i] - y0[i];
                 // Mostly small moves (the in-place path); some teleports, size changes, removals and returns.
                 if (r < 0.8) place(s, i, x0[i] + Math.floor(rnd() * 7) - 3, y0[i] + Math.floor(rnd() * 7) - 3, w, h);
                 else if (r < 0.81) place(s, i, Math.floor(rnd() * side), Math.floor(rnd() * side), w, h);
-                else if (r < 0.815) place(s, i, x0[i], y0[i], 1 + Math.floor(rnd() * 40), rnd() < 0.1 ? 0 : 1 + Math.floor(rnd() * 40));
+                else if (r < 0.815)
+                    place(s, i, x0[i], y0[i], 1 + Math.floor(rnd() * 40), rnd() < 0.1 ? 0 : 1 + Math.floor(rnd() * 40));
                 else if (r < 0.818) s.live[i] ^= 1;
                 else if (r < 0.819) place(s, i, x0[i], y0[i], 300, 20); // a large body (many cells wide)
             }
@@ -95,11 +147,20 @@ test('the grid lists every overlapping pair once over 400 builds of small moves 
 });
 
 test('the grid stays exact when builds switch between dense and hashed, and when no body is left', () => {
-    const rnd = mulberry32(9), s = makeScene(300, 500, rnd), g = new Grid();
+    const rnd = mulberry32(9),
+        s = makeScene(300, 500, rnd),
+        g = new Grid();
     for (let step = 0; step < 120; step++) {
         for (let i = 0; i < s.n; i++) {
             const { x0, y0, x1, y1 } = s.boxes;
-            place(s, i, x0[i] + Math.floor(rnd() * 5) - 2, y0[i] + Math.floor(rnd() * 5) - 2, x1[i] - x0[i], y1[i] - y0[i]);
+            place(
+                s,
+                i,
+                x0[i] + Math.floor(rnd() * 5) - 2,
+                y0[i] + Math.floor(rnd() * 5) - 2,
+                x1[i] - x0[i],
+                y1[i] - y0[i]
+            );
         }
         // One far-away body makes the occupied area sparse: the grid hashes its cells for those builds.
         const far = step % 30 >= 20;

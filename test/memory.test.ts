@@ -17,16 +17,22 @@ const tick = () => new Promise<void>(r => setImmediate(r));
 // fell back to the JS heap.
 function assertBounded(before: ReturnType<typeof kernelStats>, live: number, what: string): void {
     const s = kernelStats();
-    assert.ok(s.memoryBytes <= before.memoryBytes + live + 64 * MiB,
-        `${what}: WebAssembly memory ${(s.memoryBytes / MiB).toFixed(1)} MiB, was ${(before.memoryBytes / MiB).toFixed(1)} MiB with ${(live / MiB).toFixed(1)} MiB live`);
+    assert.ok(
+        s.memoryBytes <= before.memoryBytes + live + 64 * MiB,
+        `${what}: WebAssembly memory ${(s.memoryBytes / MiB).toFixed(1)} MiB, was ${(before.memoryBytes / MiB).toFixed(1)} MiB with ${(live / MiB).toFixed(1)} MiB live`
+    );
     assert.equal(s.fallbacks, before.fallbacks, `${what}: no mask fell back to the JS heap`);
     assert.equal(s.jsMasks, before.jsMasks, `${what}: no mask lives outside WebAssembly memory`);
 }
 
 test('dispose() is idempotent, returns the memory, and a disposed mask throws a clear Error wherever it is used', () => {
-    for (const [w, h] of [[32, 32], [300, 200]]) {
+    for (const [w, h] of [
+        [32, 32],
+        [300, 200]
+    ]) {
         const before = kernelStats();
-        const m = new Mask(w, h, true), other = new Mask(8, 8, true);
+        const m = new Mask(w, h, true),
+            other = new Mask(8, 8, true);
         assert.equal(m.disposed, false);
         if (wasmAvailable) assert.equal(kernelStats().wasmMasks, before.wasmMasks + 2);
         m.dispose();
@@ -34,7 +40,11 @@ test('dispose() is idempotent, returns the memory, and a disposed mask throws a 
         assert.equal(m.disposed, true);
         if (wasmAvailable) assert.equal(kernelStats().wasmMasks, before.wasmMasks + 1);
         const gone = /Mask \d+x\d+>\)? was disposed; create a new Mask/;
-        const throwsGone = (fn: () => unknown) => assert.throws(fn, (e: unknown) => e instanceof Error && !(e instanceof TypeError) && gone.test((e as Error).message));
+        const throwsGone = (fn: () => unknown) =>
+            assert.throws(
+                fn,
+                (e: unknown) => e instanceof Error && !(e instanceof TypeError) && gone.test((e as Error).message)
+            );
         throwsGone(() => m.words);
         throwsGone(() => m.count());
         throwsGone(() => m.overlaps(other, 0, 0));
@@ -55,7 +65,8 @@ test('dispose() is idempotent, returns the memory, and a disposed mask throws a 
 test('dispose() of masks on the JS heap (fromWords, the JS kernels) works the same', () => {
     const before = kernelStats();
     const m = Mask.fromWords(40, 3, new Uint32Array(6).fill(1));
-    if (wasmAvailable) assert.equal(kernelStats().jsMasks, before.jsMasks + 1, 'fromWords words stay on the JS heap and are counted');
+    if (wasmAvailable)
+        assert.equal(kernelStats().jsMasks, before.jsMasks + 1, 'fromWords words stay on the JS heap and are counted');
     m.dispose();
     assert.equal(kernelStats().jsMasks, before.jsMasks);
     assert.throws(() => m.get(0, 0) && m.words, /was disposed/);
@@ -70,7 +81,12 @@ test('dispose() of masks on the JS heap (fromWords, the JS kernels) works the sa
 test('a rejected fromWords leaves nothing behind for the next mask', () => {
     // 32 x (2^28 + 1) needs one word more than allowed; the array is virtual memory, never touched.
     const huge = new Uint32Array(2 ** 28 + 1);
-    assert.throws(() => Mask.fromWords(32, 2 ** 28 + 1, huge), (e: unknown) => e instanceof RangeError && /needs 268435457 words, more than the 268435456 allowed/.test((e as Error).message));
+    assert.throws(
+        () => Mask.fromWords(32, 2 ** 28 + 1, huge),
+        (e: unknown) =>
+            e instanceof RangeError &&
+            /needs 268435457 words, more than the 268435456 allowed/.test((e as Error).message)
+    );
     const next = new Mask(8, 8);
     assert.notEqual(next.words.buffer, huge.buffer);
     assert.equal(next.words.length, 8);
@@ -81,7 +97,8 @@ test('freed blocks are reused whatever their size, and reused memory reads as ze
     const rnd = mulberry32(7);
     const before = kernelStats();
     for (let i = 0; i < 300; i++) {
-        const w = 32 + Math.floor(rnd() * 2000), h = 1 + Math.floor(rnd() * 700);
+        const w = 32 + Math.floor(rnd() * 2000),
+            h = 1 + Math.floor(rnd() * 700);
         const m = new Mask(w, h);
         assert.ok(m._ptr >= 0);
         assert.equal(m.count(), 0, `fresh ${w}x${h} mask is empty`);
@@ -94,7 +111,8 @@ test('freed blocks are reused whatever their size, and reused memory reads as ze
 });
 
 test('(a) 1,000,000 masks of 32² created and disposed in one synchronous loop', { skip }, () => {
-    const before = kernelStats(), other = new Mask(32, 32, true);
+    const before = kernelStats(),
+        other = new Mask(32, 32, true);
     let hits = 0;
     for (let i = 0; i < 1_000_000; i++) {
         const m = new Mask(32, 32);
@@ -109,8 +127,11 @@ test('(a) 1,000,000 masks of 32² created and disposed in one synchronous loop',
 });
 
 test('(b) 20,000 overlapMask at 256² in one synchronous loop, with dispose()', { skip }, () => {
-    const a = Ref.random(256, 256, 0.5, 1), b = Ref.random(256, 256, 0.5, 2);
-    const ma = a.toMask(), mb = b.toMask(), before = kernelStats();
+    const a = Ref.random(256, 256, 0.5, 1),
+        b = Ref.random(256, 256, 0.5, 2);
+    const ma = a.toMask(),
+        mb = b.toMask(),
+        before = kernelStats();
     for (let i = 0; i < 20_000; i++) {
         const o = ma.overlapMask(mb, (i % 41) - 20, (i % 37) - 18);
         if (o._ptr < 0) assert.fail(`result ${i} is not in WebAssembly memory`);
@@ -121,9 +142,11 @@ test('(b) 20,000 overlapMask at 256² in one synchronous loop, with dispose()', 
 });
 
 test('(c) 2,000 masks of random sizes from 64 KiB to 8 MiB created and disposed', { skip }, () => {
-    const rnd = mulberry32(3), before = kernelStats();
+    const rnd = mulberry32(3),
+        before = kernelStats();
     for (let i = 0; i < 2000; i++) {
-        const bytes = 65536 + Math.floor(rnd() * (8 * MiB - 65536)), h = Math.ceil(bytes / 4 / 8);
+        const bytes = 65536 + Math.floor(rnd() * (8 * MiB - 65536)),
+            h = Math.ceil(bytes / 4 / 8);
         const m = new Mask(256, h);
         if (m._ptr < 0) assert.fail(`mask ${i} is not in WebAssembly memory`);
         m.set(255, h - 1);
@@ -163,23 +186,31 @@ test('a larger mask disposed twice frees only its own block, though a new mask t
     assert.equal(kernelStats().usedBytes, before.usedBytes);
 });
 
-test('(b) without dispose(): 40,000 overlapMask at 256², every other one dropped, yielding every 1,000, stay bounded', { skip }, async () => {
-    const ma = Ref.random(256, 256, 0.5, 1).toMask(), mb = Ref.random(256, 256, 0.5, 2).toMask();
-    await tick();
-    const before = kernelStats();
-    for (let i = 0; i < 40_000; i++) {
-        const o = ma.overlapMask(mb, (i % 41) - 20, (i % 37) - 18);
-        if (o._ptr < 0) assert.fail(`result ${i} is not in WebAssembly memory`);
-        if (i % 2 === 0) o.dispose(); // its token then goes with the next, dropped, result
-        if (i % 1000 === 999) await tick();
+test(
+    '(b) without dispose(): 40,000 overlapMask at 256², every other one dropped, yielding every 1,000, stay bounded',
+    { skip },
+    async () => {
+        const ma = Ref.random(256, 256, 0.5, 1).toMask(),
+            mb = Ref.random(256, 256, 0.5, 2).toMask();
+        await tick();
+        const before = kernelStats();
+        for (let i = 0; i < 40_000; i++) {
+            const o = ma.overlapMask(mb, (i % 41) - 20, (i % 37) - 18);
+            if (o._ptr < 0) assert.fail(`result ${i} is not in WebAssembly memory`);
+            if (i % 2 === 0) o.dispose(); // its token then goes with the next, dropped, result
+            if (i % 1000 === 999) await tick();
+        }
+        assertBounded(before, 0, '(b) half dropped');
     }
-    assertBounded(before, 0, '(b) half dropped');
-});
+);
 
 // Exact accounting needs collections on demand: a child process with --expose-gc. Larger masks only (and
 // a JS-heap one): small masks of the slab being filled are reclaimed once a new slab replaces it.
-test('dropped larger masks, with tokens new or reused from disposed masks, are all reclaimed after GC', { skip }, () => {
-    const script = `const { Mask, kernelStats } = await import(${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)});
+test(
+    'dropped larger masks, with tokens new or reused from disposed masks, are all reclaimed after GC',
+    { skip },
+    () => {
+        const script = `const { Mask, kernelStats } = await import(${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)});
 const before = kernelStats();
 (() => {
     const keep = [];
@@ -196,17 +227,20 @@ for (let i = 0; i < 50; i++) {
     if (s.wasmMasks === before.wasmMasks && s.jsMasks === before.jsMasks && s.usedBytes === before.usedBytes) break;
 }
 console.log(JSON.stringify({ before, during, after: kernelStats() }));`;
-    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script],
-        { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-    type S = ReturnType<typeof kernelStats>;
-    const { before, during, after } = JSON.parse(r.stdout) as { before: S; during: S; after: S };
-    assert.equal(during.wasmMasks, before.wasmMasks + 120 - 60 + 120);
-    assert.equal(during.jsMasks, before.jsMasks + 1);
-    assert.equal(after.wasmMasks, before.wasmMasks, 'every dropped WebAssembly mask was reclaimed');
-    assert.equal(after.jsMasks, before.jsMasks, 'the dropped fromWords mask was uncounted');
-    assert.equal(after.usedBytes, before.usedBytes, 'every block and slab went back');
-});
+        const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], {
+            cwd: fileURLToPath(new URL('..', import.meta.url)),
+            encoding: 'utf8'
+        });
+        assert.equal(r.status, 0, r.stderr);
+        type S = ReturnType<typeof kernelStats>;
+        const { before, during, after } = JSON.parse(r.stdout) as { before: S; during: S; after: S };
+        assert.equal(during.wasmMasks, before.wasmMasks + 120 - 60 + 120);
+        assert.equal(during.jsMasks, before.jsMasks + 1);
+        assert.equal(after.wasmMasks, before.wasmMasks, 'every dropped WebAssembly mask was reclaimed');
+        assert.equal(after.jsMasks, before.jsMasks, 'the dropped fromWords mask was uncounted');
+        assert.equal(after.usedBytes, before.usedBytes, 'every block and slab went back');
+    }
+);
 
 test('a World keeps working after its masks are swapped and the old ones disposed', () => {
     const world = new World();
@@ -223,9 +257,19 @@ test('a World keeps working after its masks are swapped and the old ones dispose
 
 test('limits names each ceiling once, frozen, and kernelStats() reports the memory ceiling in force under it', () => {
     assert.ok(Object.isFrozen(limits));
-    assert.deepEqual({ ...limits }, {
-        coord: 2 ** 50, sweepPixels: 2 ** 20, pairs: 2 ** 20, rasterLayers: 32, rasterId: 2 ** 31 - 1, memoryBytes: 2 ** 30
-    });
-    assert.throws(() => { (limits as { coord: number }).coord = 1; }, TypeError);
+    assert.deepEqual(
+        { ...limits },
+        {
+            coord: 2 ** 50,
+            sweepPixels: 2 ** 20,
+            pairs: 2 ** 20,
+            rasterLayers: 32,
+            rasterId: 2 ** 31 - 1,
+            memoryBytes: 2 ** 30
+        }
+    );
+    assert.throws(() => {
+        (limits as { coord: number }).coord = 1;
+    }, TypeError);
     assert.ok(kernelStats().memoryLimitBytes <= limits.memoryBytes);
 });

@@ -5,22 +5,49 @@ import type { Mask } from '../src/index.js';
 import type { MoveResult } from '../src/index.js';
 
 /** The per-pixel reference; also counts the layer tests it makes (the cost a fast path is measured against). */
-export function referenceMove(solid: CollisionLayer, mask: Mask, x: number, y: number, dx: number, dy: number,
-    options: { stepUp?: number; snapDown?: number; oneWay?: CollisionLayer | null } = {}, counter?: { tests: number }): MoveResult {
-    const stepUp = options.stepUp ?? 0, snapDown = options.snapDown ?? 0, oneWay = options.oneWay ?? null;
-    const P = (px: number, py: number) => { if (counter) counter.tests++; return solid.test(mask, px, py); };
-    const O = (px: number, py: number) => { if (oneWay === null) return false; if (counter) counter.tests++; return oneWay.test(mask, px, py); };
+export function referenceMove(
+    solid: CollisionLayer,
+    mask: Mask,
+    x: number,
+    y: number,
+    dx: number,
+    dy: number,
+    options: { stepUp?: number; snapDown?: number; oneWay?: CollisionLayer | null } = {},
+    counter?: { tests: number }
+): MoveResult {
+    const stepUp = options.stepUp ?? 0,
+        snapDown = options.snapDown ?? 0,
+        oneWay = options.oneWay ?? null;
+    const P = (px: number, py: number) => {
+        if (counter) counter.tests++;
+        return solid.test(mask, px, py);
+    };
+    const O = (px: number, py: number) => {
+        if (oneWay === null) return false;
+        if (counter) counter.tests++;
+        return oneWay.test(mask, px, py);
+    };
     const ground = (px: number, py: number) => P(px, py + 1) || (O(px, py + 1) && !O(px, py));
-    let px = Math.floor(x), py = Math.floor(y);
+    let px = Math.floor(x),
+        py = Math.floor(y);
     const floorBefore = ground(px, py);
     // 1. Horizontal.
-    const n = Math.floor(x + dx) - px, s = Math.sign(n);
+    const n = Math.floor(x + dx) - px,
+        s = Math.sign(n);
     let onWall = false;
     for (let i = 0; i < Math.abs(n); i++) {
-        if (!P(px + s, py)) { px += s; continue; }
+        if (!P(px + s, py)) {
+            px += s;
+            continue;
+        }
         let k = 1;
         while (k <= stepUp && P(px + s, py - k)) k++;
-        if (k <= stepUp) { px += s; py -= k; y -= k; continue; }
+        if (k <= stepUp) {
+            px += s;
+            py -= k;
+            y -= k;
+            continue;
+        }
         onWall = true;
         break;
     }
@@ -28,18 +55,27 @@ export function referenceMove(solid: CollisionLayer, mask: Mask, x: number, y: n
     // 2. Snap.
     if (snapDown > 0 && floorBefore && dy >= 0 && !ground(px, py)) {
         for (let k = 1; k <= snapDown; k++) {
-            if (ground(px, py + k)) { py += k; y += k; break; }
+            if (ground(px, py + k)) {
+                py += k;
+                y += k;
+                break;
+            }
         }
     }
     // 3. Vertical.
-    const m = Math.floor(y + dy) - py, t = Math.sign(m);
+    const m = Math.floor(y + dy) - py,
+        t = Math.sign(m);
     let stopped = false;
     for (let i = 0; i < Math.abs(m); i++) {
-        if (t > 0 ? ground(px, py) : P(px, py - 1)) { stopped = true; break; }
+        if (t > 0 ? ground(px, py) : P(px, py - 1)) {
+            stopped = true;
+            break;
+        }
         py += t;
     }
     y = stopped ? py : y + dy;
     // 4. Contacts.
-    const onSolid = P(px, py + 1), onFloor = ground(px, py);
+    const onSolid = P(px, py + 1),
+        onFloor = ground(px, py);
     return { x, y, onFloor, onCeiling: P(px, py - 1), onWall, floor: onSolid ? solid : onFloor ? oneWay : null };
 }

@@ -3,7 +3,14 @@
 // terrains, default 12, for longer runs), the layer tests a long fall costs, and bad input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CollisionRaster, Mask, moveAndSlide, type CollisionLayer, type MoveOptions, type MoveResult } from '../src/index.js';
+import {
+    CollisionRaster,
+    Mask,
+    moveAndSlide,
+    type CollisionLayer,
+    type MoveOptions,
+    type MoveResult
+} from '../src/index.js';
 import { referenceMove } from './move-reference.js';
 import { mulberry32, testKernels } from './reference.js';
 import { tileMapOf } from './tiles.js';
@@ -13,7 +20,10 @@ import { allocations } from './work.js';
 function maskLayer(terrain: Mask): CollisionLayer & { tests: number } {
     return {
         tests: 0,
-        test(m, x, y) { this.tests++; return terrain.overlaps(m, x, y); },
+        test(m, x, y) {
+            this.tests++;
+            return terrain.overlaps(m, x, y);
+        },
         overlapArea: (m, x, y) => terrain.overlapArea(m, x, y),
         hitPoint: (m, x, y) => terrain.overlap(m, x, y),
         testPixel: (x, y) => x >= 0 && y >= 0 && x < terrain.width && y < terrain.height && terrain.get(x, y)
@@ -23,7 +33,9 @@ function maskLayer(terrain: Mask): CollisionLayer & { tests: number } {
 // Terrain from rows of text: '#' solid, anything else empty.
 function picture(rows: string[]): Mask {
     const m = new Mask(Math.max(...rows.map(r => r.length)), rows.length);
-    rows.forEach((r, y) => { for (let x = 0; x < r.length; x++) if (r[x] === '#') m.set(x, y); });
+    rows.forEach((r, y) => {
+        for (let x = 0; x < r.length; x++) if (r[x] === '#') m.set(x, y);
+    });
     return m;
 }
 
@@ -33,7 +45,8 @@ const pick = (r: MoveResult) => ({ x: r.x, y: r.y, onFloor: r.onFloor, onCeiling
 test('a fall of any length stops at the first pixel of contact: on a 1-px floor, from 1,000 px above', () => {
     const floor = new Mask(64, 1100);
     for (let x = 0; x < 64; x++) floor.set(x, 1050);
-    const layer = maskLayer(floor), me = box(8, 8);
+    const layer = maskLayer(floor),
+        me = box(8, 8);
     const r = moveAndSlide(layer, me, 10.25, 3.5, 0, 2000);
     assert.deepEqual(pick(r), { x: 10.25, y: 1042, onFloor: true, onCeiling: false, onWall: false });
     assert.equal(r.floor, layer);
@@ -42,9 +55,18 @@ test('a fall of any length stops at the first pixel of contact: on a 1-px floor,
     assert.deepEqual(pick(referenceMove(layer, me, 10.25, 3.5, 0, 2000, {}, naive)), pick(r));
     layer.tests = 0;
     moveAndSlide(layer, me, 10.25, 3.5, 0, 2000);
-    assert.ok(naive.tests > 1000 && layer.tests <= naive.tests / 20, `${layer.tests} layer tests against the reference's ${naive.tests}`);
+    assert.ok(
+        naive.tests > 1000 && layer.tests <= naive.tests / 20,
+        `${layer.tests} layer tests against the reference's ${naive.tests}`
+    );
     // Not stopped: the fraction is kept.
-    assert.deepEqual(pick(moveAndSlide(layer, me, 10, 3.5, 0, 500.25)), { x: 10, y: 503.75, onFloor: false, onCeiling: false, onWall: false });
+    assert.deepEqual(pick(moveAndSlide(layer, me, 10, 3.5, 0, 500.25)), {
+        x: 10,
+        y: 503.75,
+        onFloor: false,
+        onCeiling: false,
+        onWall: false
+    });
 });
 
 test('walls stop a horizontal move at the last free pixel; stepUp climbs slopes and steps; snapDown keeps to the ground going down', () => {
@@ -59,7 +81,8 @@ test('walls stop a horizontal move at the last free pixel; stepUp climbs slopes 
         '                     ######       #     ',
         '########################################'
     ]);
-    const layer = maskLayer(terrain), me = box(2, 2);
+    const layer = maskLayer(terrain),
+        me = box(2, 2);
     // Standing on the floor (top row 6), walking right into the slope without stepUp: a wall.
     let r = moveAndSlide(layer, me, 10.5, 6, 20, 0);
     assert.deepEqual(pick(r), { x: 19, y: 6, onFloor: true, onCeiling: false, onWall: true });
@@ -72,35 +95,92 @@ test('walls stop a horizontal move at the last free pixel; stepUp climbs slopes 
     r = moveAndSlide(layer, me, 25, 0, 3, 0, { snapDown: 8 });
     assert.deepEqual(pick(r), { x: 28, y: 6, onFloor: true, onCeiling: false, onWall: false });
     // The 2-px post at x 35 is too high for stepUp 1, not for stepUp 2.
-    assert.deepEqual(pick(moveAndSlide(layer, me, 30, 6, 8, 0, { stepUp: 1 })), { x: 32, y: 6, onFloor: true, onCeiling: false, onWall: true });
-    assert.deepEqual(pick(moveAndSlide(layer, me, 30, 6, 8, 0, { stepUp: 2 })), { x: 38, y: 4, onFloor: false, onCeiling: false, onWall: false });
+    assert.deepEqual(pick(moveAndSlide(layer, me, 30, 6, 8, 0, { stepUp: 1 })), {
+        x: 32,
+        y: 6,
+        onFloor: true,
+        onCeiling: false,
+        onWall: true
+    });
+    assert.deepEqual(pick(moveAndSlide(layer, me, 30, 6, 8, 0, { stepUp: 2 })), {
+        x: 38,
+        y: 4,
+        onFloor: false,
+        onCeiling: false,
+        onWall: false
+    });
     // Moving up into the ceiling-free sky and down back onto the floor.
-    assert.deepEqual(pick(moveAndSlide(layer, me, 3, 6, 0, -4)), { x: 3, y: 2, onFloor: false, onCeiling: false, onWall: false });
-    assert.deepEqual(pick(moveAndSlide(layer, me, 3, 2, 0, 10)), { x: 3, y: 6, onFloor: true, onCeiling: false, onWall: false });
+    assert.deepEqual(pick(moveAndSlide(layer, me, 3, 6, 0, -4)), {
+        x: 3,
+        y: 2,
+        onFloor: false,
+        onCeiling: false,
+        onWall: false
+    });
+    assert.deepEqual(pick(moveAndSlide(layer, me, 3, 2, 0, 10)), {
+        x: 3,
+        y: 6,
+        onFloor: true,
+        onCeiling: false,
+        onWall: false
+    });
 });
 
 test('ceilings stop an upward move; a mover already touching one stays', () => {
     const terrain = picture(['##########', '          ', '          ', '          ', '          ', '##########']);
-    const layer = maskLayer(terrain), me = box(2, 2);
-    assert.deepEqual(pick(moveAndSlide(layer, me, 4, 3, 0, -10)), { x: 4, y: 1, onFloor: false, onCeiling: true, onWall: false });
-    assert.deepEqual(pick(moveAndSlide(layer, me, 4, 1, 0, -0.5)), { x: 4, y: 1, onFloor: false, onCeiling: true, onWall: false });
+    const layer = maskLayer(terrain),
+        me = box(2, 2);
+    assert.deepEqual(pick(moveAndSlide(layer, me, 4, 3, 0, -10)), {
+        x: 4,
+        y: 1,
+        onFloor: false,
+        onCeiling: true,
+        onWall: false
+    });
+    assert.deepEqual(pick(moveAndSlide(layer, me, 4, 1, 0, -0.5)), {
+        x: 4,
+        y: 1,
+        onFloor: false,
+        onCeiling: true,
+        onWall: false
+    });
 });
 
 test('one-way platforms hold a mover coming down, let it through going up, sideways, or from inside', () => {
     const empty = maskLayer(new Mask(40, 40));
     const platform = new Mask(40, 40);
     for (let x = 10; x < 30; x++) for (let y = 20; y < 22; y++) platform.set(x, y);
-    const oneWay = maskLayer(platform), me = box(4, 4), options: MoveOptions = { oneWay };
+    const oneWay = maskLayer(platform),
+        me = box(4, 4),
+        options: MoveOptions = { oneWay };
     // Falling onto it: held, standing on the one-way layer.
     let r = moveAndSlide(empty, me, 15, 2, 0, 30, options);
     assert.deepEqual(pick(r), { x: 15, y: 16, onFloor: true, onCeiling: false, onWall: false });
     assert.equal(r.floor, oneWay);
     // Jumping up from below: passes through.
-    assert.deepEqual(pick(moveAndSlide(empty, me, 15, 30, 0, -20, options)), { x: 15, y: 10, onFloor: false, onCeiling: false, onWall: false });
+    assert.deepEqual(pick(moveAndSlide(empty, me, 15, 30, 0, -20, options)), {
+        x: 15,
+        y: 10,
+        onFloor: false,
+        onCeiling: false,
+        onWall: false
+    });
     // Starting inside it (mid-jump) and falling: goes through, down to the next ground (none here).
-    assert.deepEqual(pick(moveAndSlide(empty, me, 15, 19, 0, 15, options)), { x: 15, y: 34, onFloor: false, onCeiling: false, onWall: false });
+    assert.deepEqual(pick(moveAndSlide(empty, me, 15, 19, 0, 15, options)), {
+        x: 15,
+        y: 34,
+        onFloor: false,
+        onCeiling: false,
+        onWall: false
+    });
     // Sideways into it: not a wall.
-    assert.deepEqual(pick(moveAndSlide(empty, me, 0, 19, 20, 0, options)), { x: 20, y: 19, onFloor: false, onCeiling: false, onWall: false });
+    assert.deepEqual(pick(moveAndSlide(empty, me, 0, 19, 20, 0, options)), {
+        x: 20,
+        y: 19,
+        onFloor: false,
+        onCeiling: false,
+        onWall: false
+    });
     // Standing on it, walking off the end with snapDown: no ground within reach, so it leaves the ground.
     r = moveAndSlide(empty, me, 20, 16, 20, 0, { oneWay, snapDown: 4 });
     assert.deepEqual(pick(r), { x: 40, y: 16, onFloor: false, onCeiling: false, onWall: false });
@@ -110,7 +190,8 @@ test('one-way platforms hold a mover coming down, let it through going up, sidew
 test('a mover whose pixels change between calls: long moves see the new pixels (the swept masks are rebuilt)', () => {
     const floor = new Mask(40, 400);
     for (let x = 0; x < 40; x++) floor.set(x, 300);
-    const layer = maskLayer(floor), me = new Mask(8, 40);
+    const layer = maskLayer(floor),
+        me = new Mask(8, 40);
     me.set(0, 0);
     assert.equal(moveAndSlide(layer, me, 4, 0, 0, 500).y, 299);
     me.set(0, 39); // a foot 39 px lower: lands 39 px higher
@@ -120,19 +201,38 @@ test('a mover whose pixels change between calls: long moves see the new pixels (
     assert.equal(moveAndSlide(layer, me, 4, 0, 0, 500).y, 299);
 });
 
-testKernels('a game loop with out allocates nothing once warm: long falls reuse the swept masks, short moves never build them', () => {
-    const rnd = mulberry32(7), terrain = randomTerrain(rnd, 400, 300), [map, raster] = layers(terrain, 16), me = randomMover(rnd);
-    const out = { x: 0, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null } as MoveResult;
-    const frame = (solid: CollisionLayer, k: number) => moveAndSlide(solid, me, (k * 37) % 380, -40, (k % 5) - 2, k % 3 === 0 ? 400 : 3, { stepUp: 2, snapDown: 3 }, out);
-    for (const solid of [map, raster]) {
-        for (let k = 0; k < 50; k++) frame(solid, k);
-        const a = allocations(() => { for (let k = 0; k < 500; k++) frame(solid, k); });
-        assert.equal(a.count, 0, `${a.count} arrays (${a.bytes} bytes) allocated in 500 moves`);
+testKernels(
+    'a game loop with out allocates nothing once warm: long falls reuse the swept masks, short moves never build them',
+    () => {
+        const rnd = mulberry32(7),
+            terrain = randomTerrain(rnd, 400, 300),
+            [map, raster] = layers(terrain, 16),
+            me = randomMover(rnd);
+        const out = { x: 0, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null } as MoveResult;
+        const frame = (solid: CollisionLayer, k: number) =>
+            moveAndSlide(
+                solid,
+                me,
+                (k * 37) % 380,
+                -40,
+                (k % 5) - 2,
+                k % 3 === 0 ? 400 : 3,
+                { stepUp: 2, snapDown: 3 },
+                out
+            );
+        for (const solid of [map, raster]) {
+            for (let k = 0; k < 50; k++) frame(solid, k);
+            const a = allocations(() => {
+                for (let k = 0; k < 500; k++) frame(solid, k);
+            });
+            assert.equal(a.count, 0, `${a.count} arrays (${a.bytes} bytes) allocated in 500 moves`);
+        }
     }
-});
+);
 
 test('out is filled and returned; options may be omitted', () => {
-    const layer = maskLayer(picture(['          ', '##########'])), me = box(2, 1);
+    const layer = maskLayer(picture(['          ', '##########'])),
+        me = box(2, 1);
     const out = { x: NaN, y: NaN, onFloor: false, onCeiling: true, onWall: true, floor: null } as MoveResult;
     assert.equal(moveAndSlide(layer, me, 0, 0, 3, 0, undefined, out), out);
     assert.deepEqual(pick(out), { x: 3, y: 0, onFloor: true, onCeiling: false, onWall: false });
@@ -148,62 +248,95 @@ function randomTerrain(rnd: () => number, w: number, h: number): Mask {
         for (let y = ground; y < h; y++) m.set(x, y);
     }
     for (let k = 0; k < 12; k++) {
-        const cx = Math.floor(rnd() * w), cy = Math.floor(rnd() * h), r = 2 + Math.floor(rnd() * 10);
+        const cx = Math.floor(rnd() * w),
+            cy = Math.floor(rnd() * h),
+            r = 2 + Math.floor(rnd() * 10);
         const carve = rnd() < 0.4;
-        for (let y = cy - r; y <= cy + r; y++) for (let x = cx - r; x <= cx + r; x++) {
-            if (x >= 0 && y >= 0 && x < w && y < h && (x - cx) ** 2 + (y - cy) ** 2 <= r * r) m.set(x, y, !carve);
-        }
+        for (let y = cy - r; y <= cy + r; y++)
+            for (let x = cx - r; x <= cx + r; x++) {
+                if (x >= 0 && y >= 0 && x < w && y < h && (x - cx) ** 2 + (y - cy) ** 2 <= r * r) m.set(x, y, !carve);
+            }
     }
     for (let k = 0; k < 4; k++) {
-        const y = Math.floor(rnd() * h), x0 = Math.floor(rnd() * w), len = 5 + Math.floor(rnd() * 40);
+        const y = Math.floor(rnd() * h),
+            x0 = Math.floor(rnd() * w),
+            len = 5 + Math.floor(rnd() * 40);
         for (let x = x0; x < Math.min(w, x0 + len); x++) m.set(x, y);
     }
     return m;
 }
 
 function randomMover(rnd: () => number): Mask {
-    const w = 1 + Math.floor(rnd() * 20), h = 1 + Math.floor(rnd() * 24), kind = rnd();
+    const w = 1 + Math.floor(rnd() * 20),
+        h = 1 + Math.floor(rnd() * 24),
+        kind = rnd();
     const m = new Mask(w, h, kind < 0.3);
     if (kind >= 0.3) {
         // Sparse and ring-shaped movers: gaps inside a column are where a lowest-pixel shortcut would go wrong.
-        for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (kind < 0.6 ? rnd() < 0.3 : (x === 0 || y === 0 || x === w - 1 || y === h - 1)) m.set(x, y);
+        for (let y = 0; y < h; y++)
+            for (let x = 0; x < w; x++)
+                if (kind < 0.6 ? rnd() < 0.3 : x === 0 || y === 0 || x === w - 1 || y === h - 1) m.set(x, y);
     }
     return m;
 }
 
 function layers(terrain: Mask, tile: number): CollisionLayer[] {
-    return [tileMapOf(terrain, tile), new CollisionRaster(terrain.width, terrain.height).stamp(terrain, 0, 0).view(), maskLayer(terrain)];
+    return [
+        tileMapOf(terrain, tile),
+        new CollisionRaster(terrain.width, terrain.height).stamp(terrain, 0, 0).view(),
+        maskLayer(terrain)
+    ];
 }
 
-testKernels('random terrains, movers and moves on a TileMap, a raster view and a custom layer equal the per-pixel rules', () => {
-    for (let seed = 1; seed <= Number(process.env.HITMASK_MOVE_SEEDS ?? 12); seed++) {
-        const rnd = mulberry32(seed * 7919);
-        const terrain = randomTerrain(rnd, 300, 220), platforms = new Mask(300, 220);
-        for (let k = 0; k < 10; k++) {
-            const y = Math.floor(rnd() * 200), x0 = Math.floor(rnd() * 280), len = 10 + Math.floor(rnd() * 60), thick = 1 + Math.floor(rnd() * 3);
-            for (let x = x0; x < Math.min(300, x0 + len); x++) for (let t = 0; t < thick; t++) platforms.set(x, Math.min(219, y + t));
-        }
-        const solids = layers(terrain, [8, 16, 32][seed % 3]), oneWays = layers(platforms, 16);
-        for (let k = 0; k < 60; k++) {
-            const me = randomMover(rnd);
-            const x = rnd() * 340 - 20, y = rnd() * 260 - 30;
-            const long = rnd() < 0.4;
-            const dx = (rnd() - 0.5) * (long ? 400 : 12), dy = (rnd() - 0.5) * (long ? 600 : 16);
-            const options: MoveOptions = { stepUp: Math.floor(rnd() * 4), snapDown: Math.floor(rnd() * 6) };
-            if (rnd() < 0.5) options.oneWay = oneWays[k % 3];
-            const solid = solids[k % 3];
-            const want = referenceMove(solid, me, x, y, dx, dy, options), got = moveAndSlide(solid, me, x, y, dx, dy, options);
-            assert.deepEqual(got, want, `seed ${seed} move ${k}: ${me.width}x${me.height} at (${x}, ${y}) by (${dx}, ${dy}) ${JSON.stringify({ ...options, oneWay: !!options.oneWay })}`);
+testKernels(
+    'random terrains, movers and moves on a TileMap, a raster view and a custom layer equal the per-pixel rules',
+    () => {
+        for (let seed = 1; seed <= Number(process.env.HITMASK_MOVE_SEEDS ?? 12); seed++) {
+            const rnd = mulberry32(seed * 7919);
+            const terrain = randomTerrain(rnd, 300, 220),
+                platforms = new Mask(300, 220);
+            for (let k = 0; k < 10; k++) {
+                const y = Math.floor(rnd() * 200),
+                    x0 = Math.floor(rnd() * 280),
+                    len = 10 + Math.floor(rnd() * 60),
+                    thick = 1 + Math.floor(rnd() * 3);
+                for (let x = x0; x < Math.min(300, x0 + len); x++)
+                    for (let t = 0; t < thick; t++) platforms.set(x, Math.min(219, y + t));
+            }
+            const solids = layers(terrain, [8, 16, 32][seed % 3]),
+                oneWays = layers(platforms, 16);
+            for (let k = 0; k < 60; k++) {
+                const me = randomMover(rnd);
+                const x = rnd() * 340 - 20,
+                    y = rnd() * 260 - 30;
+                const long = rnd() < 0.4;
+                const dx = (rnd() - 0.5) * (long ? 400 : 12),
+                    dy = (rnd() - 0.5) * (long ? 600 : 16);
+                const options: MoveOptions = { stepUp: Math.floor(rnd() * 4), snapDown: Math.floor(rnd() * 6) };
+                if (rnd() < 0.5) options.oneWay = oneWays[k % 3];
+                const solid = solids[k % 3];
+                const want = referenceMove(solid, me, x, y, dx, dy, options),
+                    got = moveAndSlide(solid, me, x, y, dx, dy, options);
+                assert.deepEqual(
+                    got,
+                    want,
+                    `seed ${seed} move ${k}: ${me.width}x${me.height} at (${x}, ${y}) by (${dx}, ${dy}) ${JSON.stringify({ ...options, oneWay: !!options.oneWay })}`
+                );
+            }
         }
     }
-});
+);
 
 testKernels('walkers: many small moves in a row stay equal to the per-pixel rules', () => {
     const rnd = mulberry32(99);
-    const terrain = randomTerrain(rnd, 400, 200), [solid] = layers(terrain, 16);
-    const me = randomMover(rnd), options = { stepUp: 2, snapDown: 3 };
-    let a: MoveResult = { x: 5, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null }, b = { ...a };
-    let vy = 0, dir = 1;
+    const terrain = randomTerrain(rnd, 400, 200),
+        [solid] = layers(terrain, 16);
+    const me = randomMover(rnd),
+        options = { stepUp: 2, snapDown: 3 };
+    let a: MoveResult = { x: 5, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null },
+        b = { ...a };
+    let vy = 0,
+        dir = 1;
     for (let f = 0; f < 2000; f++) {
         vy = a.onFloor ? (rnd() < 0.02 ? -6 : 0) : Math.min(vy + 0.4, 12);
         if (a.onWall || a.x < 0 || a.x > 390) dir = -dir;
@@ -216,23 +349,59 @@ testKernels('walkers: many small moves in a row stay equal to the per-pixel rule
 });
 
 test('bad input: a clear RangeError or TypeError naming the value', () => {
-    const layer = maskLayer(new Mask(10, 10)), me = box(2, 2);
-    assert.throws(() => moveAndSlide(layer, me, NaN, 0, 0, 0), /^RangeError: x must be a finite number within ±2\^50, got NaN/);
-    assert.throws(() => moveAndSlide(layer, me, 0, -(2 ** 51), 0, 1), /^RangeError: y must be a finite number within ±2\^50, got -2251799813685248/);
-    assert.throws(() => moveAndSlide(layer, me, 0, 0, Infinity, 0), /^RangeError: dx must be a finite number, got Infinity/);
-    assert.throws(() => moveAndSlide(layer, me, 0, 0, 0, '3' as unknown as number), /^RangeError: dy must be a finite number, got "3"/);
-    assert.throws(() => moveAndSlide(layer, me, 0, 0, 0, 0, { stepUp: -1 }), /^RangeError: stepUp must be an integer number of pixels in 0\.\.1048576, got -1/);
-    assert.throws(() => moveAndSlide(layer, me, 0, 0, 0, 0, { snapDown: 1.5 }), /^RangeError: snapDown must be an integer/);
-    assert.throws(() => moveAndSlide({} as CollisionLayer, me, 0, 0, 0, 0), /^TypeError: solid must be a CollisionLayer \(an object with test\(mask, x, y\)\), got Object/);
-    assert.throws(() => moveAndSlide(layer, me, 0, 0, 0, 0, { oneWay: 5 as unknown as CollisionLayer }), /^TypeError: oneWay must be a CollisionLayer/);
+    const layer = maskLayer(new Mask(10, 10)),
+        me = box(2, 2);
+    assert.throws(
+        () => moveAndSlide(layer, me, NaN, 0, 0, 0),
+        /^RangeError: x must be a finite number within ±2\^50, got NaN/
+    );
+    assert.throws(
+        () => moveAndSlide(layer, me, 0, -(2 ** 51), 0, 1),
+        /^RangeError: y must be a finite number within ±2\^50, got -2251799813685248/
+    );
+    assert.throws(
+        () => moveAndSlide(layer, me, 0, 0, Infinity, 0),
+        /^RangeError: dx must be a finite number, got Infinity/
+    );
+    assert.throws(
+        () => moveAndSlide(layer, me, 0, 0, 0, '3' as unknown as number),
+        /^RangeError: dy must be a finite number, got "3"/
+    );
+    assert.throws(
+        () => moveAndSlide(layer, me, 0, 0, 0, 0, { stepUp: -1 }),
+        /^RangeError: stepUp must be an integer number of pixels in 0\.\.1048576, got -1/
+    );
+    assert.throws(
+        () => moveAndSlide(layer, me, 0, 0, 0, 0, { snapDown: 1.5 }),
+        /^RangeError: snapDown must be an integer/
+    );
+    assert.throws(
+        () => moveAndSlide({} as CollisionLayer, me, 0, 0, 0, 0),
+        /^TypeError: solid must be a CollisionLayer \(an object with test\(mask, x, y\)\), got Object/
+    );
+    assert.throws(
+        () => moveAndSlide(layer, me, 0, 0, 0, 0, { oneWay: 5 as unknown as CollisionLayer }),
+        /^TypeError: oneWay must be a CollisionLayer/
+    );
     assert.throws(() => moveAndSlide(layer, {} as Mask, 0, 0, 0, 0), /^TypeError: mask must be a Mask, got Object/);
-    assert.throws(() => moveAndSlide(layer, me, 0, 0, 0, 0, 'fast' as unknown as MoveOptions), /^TypeError: options must be an object, got "fast"/);
-    assert.throws(() => moveAndSlide(layer, me, 0, 0, 2 ** 21, 0), /^RangeError: moveAndSlide\(\): a move of \(2097152, 0\) is more than the 1048576 pixel steps allowed on an axis; move in shorter segments/);
+    assert.throws(
+        () => moveAndSlide(layer, me, 0, 0, 0, 0, 'fast' as unknown as MoveOptions),
+        /^TypeError: options must be an object, got "fast"/
+    );
+    assert.throws(
+        () => moveAndSlide(layer, me, 0, 0, 2 ** 21, 0),
+        /^RangeError: moveAndSlide\(\): a move of \(2097152, 0\) is more than the 1048576 pixel steps allowed on an axis; move in shorter segments/
+    );
     const gone = box(2, 2);
     gone.dispose();
     assert.throws(() => moveAndSlide(layer, gone, 0, 0, 0, 0), /mask .* was disposed/);
     // A layer that throws: the error reaches the caller, and the next call works.
-    const bad: CollisionLayer = { ...layer, test: () => { throw new Error('layer failed'); } };
+    const bad: CollisionLayer = {
+        ...layer,
+        test: () => {
+            throw new Error('layer failed');
+        }
+    };
     assert.throws(() => moveAndSlide(bad, me, 0, 0, 100, 0), /layer failed/);
     assert.equal(moveAndSlide(layer, me, 0, 0, 100, 0).x, 100);
 });

@@ -21,62 +21,145 @@ test('golden: pygame sprites decode to the masks pygame computes', async () => {
     for (const name of names) {
         const e = expected.masks[name];
         const image = await readImage(new URL(name, SPRITES).pathname);
-        assert.deepEqual([image.width, image.height, image.data.length], [e.width, e.height, e.width * e.height * 4], name);
+        assert.deepEqual(
+            [image.width, image.height, image.data.length],
+            [e.width, e.height, e.width * e.height * 4],
+            name
+        );
         const mask = Mask.fromRGBA(image.data, image.width, image.height, { threshold: 127 });
         assert.equal(mask.count(), e.count, name);
         assert.equal(mask.toText(), e.rows.join('\n'), name);
     }
 });
 
-const W = 13, H = 11;
+const W = 13,
+    H = 11;
 const v = (x: number, y: number, mod: number) => (x * 7 + y * 13 + x * y) % mod;
 
-interface Variant { name: string; spec: PngSpec; rgba: (x: number, y: number) => number[] }
+interface Variant {
+    name: string;
+    spec: PngSpec;
+    rgba: (x: number, y: number) => number[];
+}
 
 function variants(): Variant[] {
     const out: Variant[] = [];
     for (const interlace of [false, true]) {
         const il = interlace ? ' interlaced' : '';
         out.push({
-            name: `rgba8${il}`, spec: { width: W, height: H, colorType: 6, depth: 8, interlace, pixel: (x, y) => [v(x, y, 256), x * 19, y * 23, v(x, y, 251)] },
+            name: `rgba8${il}`,
+            spec: {
+                width: W,
+                height: H,
+                colorType: 6,
+                depth: 8,
+                interlace,
+                pixel: (x, y) => [v(x, y, 256), x * 19, y * 23, v(x, y, 251)]
+            },
             rgba: (x, y) => [v(x, y, 256), x * 19, y * 23, v(x, y, 251)]
         });
         out.push({
-            name: `rgba16${il}`, spec: { width: W, height: H, colorType: 6, depth: 16, interlace, pixel: (x, y) => [v(x, y, 256) * 257, x * 19 * 257, 5, v(x, y, 251) * 257] },
+            name: `rgba16${il}`,
+            spec: {
+                width: W,
+                height: H,
+                colorType: 6,
+                depth: 16,
+                interlace,
+                pixel: (x, y) => [v(x, y, 256) * 257, x * 19 * 257, 5, v(x, y, 251) * 257]
+            },
             // 5 / 65535 scaled to 8 bits rounds to 0.
             rgba: (x, y) => [v(x, y, 256), x * 19, 0, v(x, y, 251)]
         });
         for (const depth of [8, 16] as const) {
             const k = depth === 16 ? 257 : 1;
             out.push({
-                name: `grey+alpha${depth}${il}`, spec: { width: W, height: H, colorType: 4, depth, interlace, pixel: (x, y) => [v(x, y, 256) * k, v(x, y, 199) * k] },
-                rgba: (x, y) => { const g = v(x, y, 256); return [g, g, g, v(x, y, 199)]; }
+                name: `grey+alpha${depth}${il}`,
+                spec: {
+                    width: W,
+                    height: H,
+                    colorType: 4,
+                    depth,
+                    interlace,
+                    pixel: (x, y) => [v(x, y, 256) * k, v(x, y, 199) * k]
+                },
+                rgba: (x, y) => {
+                    const g = v(x, y, 256);
+                    return [g, g, g, v(x, y, 199)];
+                }
             });
         }
         for (const depth of [1, 2, 4, 8, 16] as const) {
-            const max = 2 ** depth - 1, mod = Math.min(max + 1, 256), scale = depth === 16 ? 257 : 1;
+            const max = 2 ** depth - 1,
+                mod = Math.min(max + 1, 256),
+                scale = depth === 16 ? 257 : 1;
             const key = 1 % mod;
             out.push({
                 name: `grey${depth}+tRNS${il}`,
-                spec: { width: W, height: H, colorType: 0, depth, interlace, pixel: (x, y) => [v(x, y, mod) * scale], trns: [(key * scale) >>> 8, (key * scale) & 255] },
-                rgba: (x, y) => { const s = v(x, y, mod), g = depth === 16 ? s : Math.round(s * 255 / max); return s === key ? [0, 0, 0, 0] : [g, g, g, 255]; }
+                spec: {
+                    width: W,
+                    height: H,
+                    colorType: 0,
+                    depth,
+                    interlace,
+                    pixel: (x, y) => [v(x, y, mod) * scale],
+                    trns: [(key * scale) >>> 8, (key * scale) & 255]
+                },
+                rgba: (x, y) => {
+                    const s = v(x, y, mod),
+                        g = depth === 16 ? s : Math.round((s * 255) / max);
+                    return s === key ? [0, 0, 0, 0] : [g, g, g, 255];
+                }
             });
         }
         out.push({
-            name: `rgb8+tRNS${il}`, spec: { width: W, height: H, colorType: 2, depth: 8, interlace, pixel: (x, y) => [v(x, y, 3) * 10, 20, 30], trns: [0, 10, 0, 20, 0, 30] },
-            rgba: (x, y) => v(x, y, 3) === 1 ? [0, 0, 0, 0] : [v(x, y, 3) * 10, 20, 30, 255]
+            name: `rgb8+tRNS${il}`,
+            spec: {
+                width: W,
+                height: H,
+                colorType: 2,
+                depth: 8,
+                interlace,
+                pixel: (x, y) => [v(x, y, 3) * 10, 20, 30],
+                trns: [0, 10, 0, 20, 0, 30]
+            },
+            rgba: (x, y) => (v(x, y, 3) === 1 ? [0, 0, 0, 0] : [v(x, y, 3) * 10, 20, 30, 255])
         });
         out.push({
-            name: `rgb16${il}`, spec: { width: W, height: H, colorType: 2, depth: 16, interlace, pixel: (x, y) => [v(x, y, 256) * 257, 0xffff, 0] },
+            name: `rgb16${il}`,
+            spec: {
+                width: W,
+                height: H,
+                colorType: 2,
+                depth: 16,
+                interlace,
+                pixel: (x, y) => [v(x, y, 256) * 257, 0xffff, 0]
+            },
             rgba: (x, y) => [v(x, y, 256), 255, 0, 255]
         });
         for (const depth of [1, 2, 4, 8] as const) {
             const n = 2 ** depth;
-            const palette = Array.from({ length: n }, (_, i) => [i, 255 - i, (i * 37) & 255] as [number, number, number]);
+            const palette = Array.from(
+                { length: n },
+                (_, i) => [i, 255 - i, (i * 37) & 255] as [number, number, number]
+            );
             const alphas = [0, 100, 200].slice(0, Math.min(3, n - 1));
             out.push({
-                name: `palette${depth}+tRNS${il}`, spec: { width: W, height: H, colorType: 3, depth, interlace, palette, pixel: (x, y) => [v(x, y, n)], trns: alphas },
-                rgba: (x, y) => { const i = v(x, y, n); return [...palette[i], i < alphas.length ? alphas[i] : 255]; }
+                name: `palette${depth}+tRNS${il}`,
+                spec: {
+                    width: W,
+                    height: H,
+                    colorType: 3,
+                    depth,
+                    interlace,
+                    palette,
+                    pixel: (x, y) => [v(x, y, n)],
+                    trns: alphas
+                },
+                rgba: (x, y) => {
+                    const i = v(x, y, n);
+                    return [...palette[i], i < alphas.length ? alphas[i] : 255];
+                }
             });
         }
     }
@@ -107,15 +190,26 @@ function hugePng(width: number, height: number): Uint8Array {
     new DataView(ihdr.buffer).setUint32(0, width);
     new DataView(ihdr.buffer).setUint32(4, height);
     ihdr.set([8, 6, 0, 0, 0], 8);
-    return concat([Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(new Uint8Array(10))), pngChunk('IEND', new Uint8Array(0))]);
+    return concat([
+        Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        pngChunk('IHDR', ihdr),
+        pngChunk('IDAT', deflateSync(new Uint8Array(10))),
+        pngChunk('IEND', new Uint8Array(0))
+    ]);
 }
 
 test('budget: images larger than the budget are refused from the header', () => {
     assert.equal(DEFAULT_MAX_BYTES, 256 * 1024 * 1024);
-    assert.throws(() => decodeImage(hugePng(100000, 100000)), /Image is 100000x100000, which needs 38147 MiB of RGBA, more than the 256 MiB budget; raise maxBytes/);
+    assert.throws(
+        () => decodeImage(hugePng(100000, 100000)),
+        /Image is 100000x100000, which needs 38147 MiB of RGBA, more than the 256 MiB budget; raise maxBytes/
+    );
     assert.throws(() => decodeImage(hugePng(2 ** 31 - 1, 2 ** 31 - 1)), /more than the 256 MiB budget/);
     const small = writePng({ width: 20, height: 20, colorType: 6, depth: 8, pixel: () => [1, 2, 3, 4] });
-    assert.throws(() => decodeImage(small, { maxBytes: 1599 }), /Image is 20x20, which needs 0.002 MiB of RGBA, more than the 0.002 MiB budget/);
+    assert.throws(
+        () => decodeImage(small, { maxBytes: 1599 }),
+        /Image is 20x20, which needs 0.002 MiB of RGBA, more than the 0.002 MiB budget/
+    );
     assert.equal(decodeImage(small, { maxBytes: 1600 }).data.length, 1600);
     // A GIF declaring a 65535x65535 screen.
     const gif = readFileSync(new URL('shot.gif', SPRITES)).slice();
@@ -137,32 +231,72 @@ test('PNG: corrupt and hostile files throw clear errors', () => {
     new DataView(bombIhdr.buffer).setUint32(4, 16);
     bombIhdr.set([8, 6, 0, 0, 1], 8);
     const cases: [string, Uint8Array, RegExp][] = [
-        ['truncated', png.subarray(0, png.length - 20), /PNG is truncated or corrupt: chunk "IDAT" at byte \d+ declares \d+ bytes, past the end/],
+        [
+            'truncated',
+            png.subarray(0, png.length - 20),
+            /PNG is truncated or corrupt: chunk "IDAT" at byte \d+ declares \d+ bytes, past the end/
+        ],
         ['no IEND', png.subarray(0, png.length - 12), /PNG is truncated: it ends before its IEND chunk/],
         ['cut header', png.subarray(0, 14), /PNG is truncated: chunk header at byte 8 is cut off/],
         ['crc', flipped, /PNG is corrupt: chunk "IDA." at byte 33 fails its CRC check/],
         ['first chunk', concat([sig, end]), /first chunk is "IEND" \(0 bytes\), expected a 13-byte IHDR/],
         ['no IDAT', concat([sig, ihdr, end]), /PNG is corrupt: it has no IDAT image data/],
-        ['bad depth', concat([sig, pngChunk('IHDR', Uint8Array.from([0, 0, 0, 1, 0, 0, 0, 1, 3, 2, 0, 0, 0])), end]), /colour type 2 with bit depth 3 is not a valid combination/],
+        [
+            'bad depth',
+            concat([sig, pngChunk('IHDR', Uint8Array.from([0, 0, 0, 1, 0, 0, 0, 1, 3, 2, 0, 0, 0])), end]),
+            /colour type 2 with bit depth 3 is not a valid combination/
+        ],
         ['zero size', hugePng(0, 5), /size 0x5 is invalid/],
-        ['short data', concat([sig, ihdr, pngChunk('IDAT', deflateSync(new Uint8Array(100))), end]), /image data inflates to 100 bytes, expected 1040/],
-        ['zip bomb', concat([sig, pngChunk('IHDR', bombIhdr), pngChunk('IDAT', deflateSync(new Uint8Array(1 << 22))), end]), /inflates to more than the \d+ bytes a 16x16 image needs/],
-        ['bad zlib', concat([sig, ihdr, pngChunk('IDAT', Uint8Array.from([1, 2, 3, 4])), end]), /image data does not inflate/],
-        ['no palette', writePng({ width: 2, height: 2, colorType: 3, depth: 8, pixel: () => [0] }), /palette image has no PLTE chunk/],
-        ['format', new TextEncoder().encode('hello world'), /Unsupported image format \(first bytes: 68 65 6c 6c 6f 20 77 6f\); expected a PNG or GIF file/]
+        [
+            'short data',
+            concat([sig, ihdr, pngChunk('IDAT', deflateSync(new Uint8Array(100))), end]),
+            /image data inflates to 100 bytes, expected 1040/
+        ],
+        [
+            'zip bomb',
+            concat([sig, pngChunk('IHDR', bombIhdr), pngChunk('IDAT', deflateSync(new Uint8Array(1 << 22))), end]),
+            /inflates to more than the \d+ bytes a 16x16 image needs/
+        ],
+        [
+            'bad zlib',
+            concat([sig, ihdr, pngChunk('IDAT', Uint8Array.from([1, 2, 3, 4])), end]),
+            /image data does not inflate/
+        ],
+        [
+            'no palette',
+            writePng({ width: 2, height: 2, colorType: 3, depth: 8, pixel: () => [0] }),
+            /palette image has no PLTE chunk/
+        ],
+        [
+            'format',
+            new TextEncoder().encode('hello world'),
+            /Unsupported image format \(first bytes: 68 65 6c 6c 6f 20 77 6f\); expected a PNG or GIF file/
+        ]
     ];
     for (const [what, bytes, re] of cases) assert.throws(() => decodeImage(bytes), re, what);
 });
 
 test('readImage: file errors name the file', async () => {
-    await assert.rejects(readImage('/nonexistent/alien.png'), /Cannot read image "\/nonexistent\/alien.png": no such file/);
+    await assert.rejects(
+        readImage('/nonexistent/alien.png'),
+        /Cannot read image "\/nonexistent\/alien.png": no such file/
+    );
     await assert.rejects(readImage(new URL('README.md', SPRITES).pathname), /README.md: Unsupported image format/);
     await assert.rejects(readImage(42 as unknown as string), /source must be a file path or a Uint8Array, got 42/);
 });
 
 test('decoder fuzz: seeded flips and truncations of PNG and GIF files throw or decode to the declared size', () => {
     const files = [
-        writePng({ width: 12, height: 9, colorType: 3, depth: 4, interlace: true, palette: Array.from({ length: 16 }, (_, i) => [i, i, i] as [number, number, number]), trns: [0, 128], pixel: (x, y) => [v(x, y, 16)] }),
+        writePng({
+            width: 12,
+            height: 9,
+            colorType: 3,
+            depth: 4,
+            interlace: true,
+            palette: Array.from({ length: 16 }, (_, i) => [i, i, i] as [number, number, number]),
+            trns: [0, 128],
+            pixel: (x, y) => [v(x, y, 16)]
+        }),
         readFileSync(new URL('chimp.png', SPRITES)),
         readFileSync(new URL('shot.gif', SPRITES)),
         readFileSync(new URL('bomb.gif', SPRITES))
@@ -179,11 +313,14 @@ test('decoder fuzz: seeded flips and truncations of PNG and GIF files throw or d
             // GIF has no checksum: a flip inside the pixel data may give other pixels, but never a wrong size.
             assert.equal(image.data.length, image.width * image.height * 4);
         };
-        fc.assert(fc.property(fc.nat(file.length - 1), fc.integer({ min: 1, max: 255 }), (at, xor) => {
-            const b = file.slice();
-            b[at] ^= xor;
-            check(b);
-        }), { seed: 11, numRuns: 400 });
+        fc.assert(
+            fc.property(fc.nat(file.length - 1), fc.integer({ min: 1, max: 255 }), (at, xor) => {
+                const b = file.slice();
+                b[at] ^= xor;
+                check(b);
+            }),
+            { seed: 11, numRuns: 400 }
+        );
         for (let n = 0; n < file.length; n += 3) {
             const b = file.subarray(0, n);
             if (b[0] === 0x89) assert.throws(() => decodeImage(b), Error, `PNG prefix ${n}`);
@@ -193,7 +330,8 @@ test('decoder fuzz: seeded flips and truncations of PNG and GIF files throw or d
 });
 
 test('GIF: animation frames, delays, transparency and disposal', () => {
-    const w = 6, h = 4;
+    const w = 6,
+        h = 4;
     const buf = new Uint8Array(4096);
     const palette = [0x000000, 0xff0000, 0x00ff00, 0x0000ff];
     const gw = new omggif.GifWriter(buf, w, h, { palette, loop: 0 });
@@ -203,8 +341,12 @@ test('GIF: animation frames, delays, transparency and disposal', () => {
     gw.addFrame(4, 0, 2, 1, [3, 3], { delay: 5 });
     const gif = buf.subarray(0, gw.end());
     const frames = decodeFrames(gif);
-    assert.deepEqual(frames.map(f => f.delay), [100, 200, 50]);
-    const px = (f: number, x: number, y: number) => Array.from(frames[f].data.subarray((y * w + x) * 4, (y * w + x) * 4 + 4));
+    assert.deepEqual(
+        frames.map(f => f.delay),
+        [100, 200, 50]
+    );
+    const px = (f: number, x: number, y: number) =>
+        Array.from(frames[f].data.subarray((y * w + x) * 4, (y * w + x) * 4 + 4));
     assert.deepEqual(px(0, 0, 0), [255, 0, 0, 255]);
     assert.deepEqual(px(1, 1, 1), [255, 0, 0, 255]); // transparent index keeps what was below
     assert.deepEqual(px(1, 2, 1), [0, 255, 0, 255]);
@@ -215,12 +357,19 @@ test('GIF: animation frames, delays, transparency and disposal', () => {
 });
 
 test('GIF: interlaced rows are put back in order', () => {
-    const w = 3, h = 10;
+    const w = 3,
+        h = 10;
     const rows = Array.from({ length: h }, (_, y) => y % 4);
     const order = [0, 8, 4, 2, 6, 1, 3, 5, 7, 9];
     const buf = new Uint8Array(4096);
     const gw = new omggif.GifWriter(buf, w, h, { palette: [0x000000, 0x111111, 0x222222, 0x333333] });
-    gw.addFrame(0, 0, w, h, order.flatMap(y => Array(w).fill(rows[y])));
+    gw.addFrame(
+        0,
+        0,
+        w,
+        h,
+        order.flatMap(y => Array(w).fill(rows[y]))
+    );
     const gif = buf.slice(0, gw.end());
     // Set the interlace flag in the image descriptor (its packed byte follows x, y, w, h).
     const at = gif.indexOf(0x2c, 13 + 12);
@@ -237,13 +386,17 @@ test('GIF: bad LZW data and palettes throw', () => {
     const badCode = shot.slice();
     badCode[info.data_offset] = 12;
     assert.throws(() => decodeImage(badCode), /LZW minimum code size is 12, expected 1..11/);
-    assert.throws(() => decodeImage(shot.subarray(0, 10)), /GIF is truncated: 10 bytes, shorter than its 13-byte header/);
-    const noFrames = concat([shot.subarray(0, info.palette_offset as number + 48), Uint8Array.from([0x3b])]);
+    assert.throws(
+        () => decodeImage(shot.subarray(0, 10)),
+        /GIF is truncated: 10 bytes, shorter than its 13-byte header/
+    );
+    const noFrames = concat([shot.subarray(0, (info.palette_offset as number) + 48), Uint8Array.from([0x3b])]);
     assert.throws(() => decodeImage(noFrames), /GIF is corrupt: it has no image frames/);
 });
 
 test('APNG: frames composite (blend, disposal) to the expected images', () => {
-    const w = 4, h = 3;
+    const w = 4,
+        h = 3;
     const full = new Uint8Array(w * h * 4);
     for (let i = 0; i < w * h; i++) full.set([i * 20, 50, 60, i % 3 === 0 ? 0 : 255], i * 4);
     // Frame 1: 2x1 at (1, 2), blended over (alpha 0 keeps what is below), then disposed to transparent.
@@ -256,7 +409,10 @@ test('APNG: frames composite (blend, disposal) to the expected images', () => {
         { x: 3, y: 2, width: 1, height: 1, rgba: dot, delayNum: 3, delayDen: 1000, dispose: 0, blend: 0 }
     ]);
     const frames = decodeFrames(apng);
-    assert.deepEqual(frames.map(f => f.delay), [40, 800, 3]);
+    assert.deepEqual(
+        frames.map(f => f.delay),
+        [40, 800, 3]
+    );
     assert.deepEqual(frames[0].data, full);
     const f1 = full.slice();
     f1.set([9, 9, 9, 255], (2 * w + 1) * 4);

@@ -5,7 +5,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+    copyFileSync,
+    existsSync,
+    lstatSync,
+    mkdirSync,
+    mkdtempSync,
+    readdirSync,
+    readFileSync,
+    rmSync,
+    symlinkSync,
+    writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -29,7 +40,11 @@ before(() => {
     dir = mkdtempSync(join(tmpdir(), 'hitmask-io-'));
     mkdirSync(join(dir, 'sprites'));
     copyFileSync(join(SPRITES, 'shot.gif'), join(dir, 'sprites', 'shot.gif'));
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'node', 'cli.js'), 'build', 'sprites/shot.gif', '-o', 'reference.hitmask'], { cwd: dir, encoding: 'utf8' });
+    const r = spawnSync(
+        process.execPath,
+        [join(ROOT, 'dist', 'node', 'cli.js'), 'build', 'sprites/shot.gif', '-o', 'reference.hitmask'],
+        { cwd: dir, encoding: 'utf8' }
+    );
     assert.equal(r.status, 0, r.stderr);
     reference = readFileSync(join(dir, 'reference.hitmask'));
 });
@@ -39,7 +54,11 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 // Null where it worked, else why not (for a skip message).
 function tool(cmd: string, ...args: string[]): string | null {
     const r = spawnSync(cmd, args, { encoding: 'utf8' });
-    return r.error ? `${cmd} is missing (${r.error.message})` : r.status === 0 ? null : `${cmd} ${args.join(' ')} failed: ${r.stderr.trim()}`;
+    return r.error
+        ? `${cmd} is missing (${r.error.message})`
+        : r.status === 0
+          ? null
+          : `${cmd} ${args.join(' ')} failed: ${r.stderr.trim()}`;
 }
 
 const leftovers = (folder: string) => readdirSync(folder).filter(f => f.endsWith('.tmp'));
@@ -71,7 +90,10 @@ test('hitmask -o DEVICE: a private copy of /dev/null stays a character device', 
     try {
         const r = await startCli(['build', 'sprites/shot.gif', '-o', 'null'], dir).done;
         assert.equal(r.code, 0, r.err);
-        assert.ok(lstatSync(dev).isCharacterDevice(), `null is still a character device, not ${lstatSync(dev).isFile() ? 'a regular file' : 'something else'}`);
+        assert.ok(
+            lstatSync(dev).isCharacterDevice(),
+            `null is still a character device, not ${lstatSync(dev).isFile() ? 'a regular file' : 'something else'}`
+        );
         assert.deepEqual(leftovers(dir), []);
     } finally {
         rmSync(dev, { force: true });
@@ -116,11 +138,25 @@ test('writeFileAtomic: a link to a regular file replaces the file and keeps the 
 function probe(code: string): Promise<string[]> {
     const src = `const NODE = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'src', 'node', 'index.ts')).href)});\n${code}`;
     const argv = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', src];
-    const child = spawn('sh', ['-c', `ulimit -t ${CPU_SECONDS} && exec "$@"`, 'sh', ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '', err = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { err += d; });
-    return new Promise((resolve, reject) => child.on('close', (code, signal) => code === 0 ? resolve(out.trim().split('\n')) : reject(new Error(`probe ended by ${signal ?? `exit code ${code}`}: ${out}${err}`))));
+    const child = spawn('sh', ['-c', `ulimit -t ${CPU_SECONDS} && exec "$@"`, 'sh', ...argv], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe']
+    });
+    let out = '',
+        err = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        err += d;
+    });
+    return new Promise((resolve, reject) =>
+        child.on('close', (code, signal) =>
+            code === 0
+                ? resolve(out.trim().split('\n'))
+                : reject(new Error(`probe ended by ${signal ?? `exit code ${code}`}: ${out}${err}`))
+        )
+    );
 }
 
 test('readImage, readFrames: /dev/zero, an endless FIFO and a file over the budget are refused by the budget, memory stays small', async t => {
@@ -144,9 +180,19 @@ for (const [i, path] of ${JSON.stringify(sources)}.entries()) {
 console.log(process.resourceUsage().maxRSS);
 `);
         assert.equal(lines.length, sources.length + 1, lines.join('\n'));
-        assert.match(lines[0], /^RangeError: Cannot read image "\/dev\/zero": it is a character device that gave more than the 1 MiB budget \(1048576 bytes\); raise maxBytes \(CLI: --max-mib\) if the file is trusted\.$/);
-        assert.match(lines[1], /^RangeError: Cannot read image ".*big\.png": it is 3145728 bytes, more than the 1 MiB budget; raise maxBytes \(CLI: --max-mib\) if the file is trusted\.$/);
-        if (!noFifo) assert.match(lines[2], /^RangeError: Cannot read image ".*endless\.png": it is a FIFO that gave more than the 1 MiB budget/);
+        assert.match(
+            lines[0],
+            /^RangeError: Cannot read image "\/dev\/zero": it is a character device that gave more than the 1 MiB budget \(1048576 bytes\); raise maxBytes \(CLI: --max-mib\) if the file is trusted\.$/
+        );
+        assert.match(
+            lines[1],
+            /^RangeError: Cannot read image ".*big\.png": it is 3145728 bytes, more than the 1 MiB budget; raise maxBytes \(CLI: --max-mib\) if the file is trusted\.$/
+        );
+        if (!noFifo)
+            assert.match(
+                lines[2],
+                /^RangeError: Cannot read image ".*endless\.png": it is a FIFO that gave more than the 1 MiB budget/
+            );
         assert.ok(Number(lines.at(-1)) < MAX_RSS_KIB, `peak RSS ${lines.at(-1)} KiB`);
     } finally {
         writer?.kill();
@@ -168,12 +214,30 @@ test('hitmask build/inspect: a link to /dev/zero in a sprite folder, as a JSON o
     mkdirSync(join(dir, 'huge'));
     writeFileSync(join(dir, 'huge', 'huge.png'), Buffer.alloc(2 * MIB));
     const cases: [string[], RegExp][] = [
-        [['build', 'zero', '--max-mib', '1', '-o', 'z.hitmask'], /^hitmask: Cannot read image ".*zero\/zero\.png": it is a character device, not a regular file; /],
-        [['build', 'zero', '--max-mib', '1', '--workers', '2', '-o', 'z.hitmask'], /^hitmask: Cannot read image ".*zero\/zero\.png": it is a character device, not a regular file; /],
-        [['build', 'zjson', '--max-mib', '1', '-o', 'z.hitmask'], /^hitmask: Cannot read atlas JSON ".*zjson\/zero\.json": it is a character device, not a regular file; /],
-        [['build', '/dev/zero', '-o', 'z.hitmask'], /^hitmask: Input "\/dev\/zero" is a character device; expected a regular file, a folder or a glob\.$/m],
-        [['inspect', 'zero.hitmask', '--max-mib', '1'], /^hitmask: Cannot read "zero\.hitmask": it is a character device, not a regular file; /],
-        [['build', 'huge', '--max-mib', '1', '-o', 'z.hitmask'], /^hitmask: Cannot read image ".*huge\/huge\.png": it is 2097152 bytes, more than the 1 MiB budget; raise maxBytes \(CLI: --max-mib\) if the file is trusted\.$/m]
+        [
+            ['build', 'zero', '--max-mib', '1', '-o', 'z.hitmask'],
+            /^hitmask: Cannot read image ".*zero\/zero\.png": it is a character device, not a regular file; /
+        ],
+        [
+            ['build', 'zero', '--max-mib', '1', '--workers', '2', '-o', 'z.hitmask'],
+            /^hitmask: Cannot read image ".*zero\/zero\.png": it is a character device, not a regular file; /
+        ],
+        [
+            ['build', 'zjson', '--max-mib', '1', '-o', 'z.hitmask'],
+            /^hitmask: Cannot read atlas JSON ".*zjson\/zero\.json": it is a character device, not a regular file; /
+        ],
+        [
+            ['build', '/dev/zero', '-o', 'z.hitmask'],
+            /^hitmask: Input "\/dev\/zero" is a character device; expected a regular file, a folder or a glob\.$/m
+        ],
+        [
+            ['inspect', 'zero.hitmask', '--max-mib', '1'],
+            /^hitmask: Cannot read "zero\.hitmask": it is a character device, not a regular file; /
+        ],
+        [
+            ['build', 'huge', '--max-mib', '1', '-o', 'z.hitmask'],
+            /^hitmask: Cannot read image ".*huge\/huge\.png": it is 2097152 bytes, more than the 1 MiB budget; raise maxBytes \(CLI: --max-mib\) if the file is trusted\.$/m
+        ]
     ];
     for (const [args, re] of cases) {
         const r = await startCli(args, dir, [REPORT_MAX_RSS], CPU_SECONDS).done;
@@ -193,7 +257,10 @@ test('hitmask: SIGINT or SIGTERM during a write removes the temporary file, one 
     for (let i = 0, seed = 7; i < png.data.length; i++) png.data[i] = (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
     writeFileSync(join(dir, 'sig', 'noise.png'), PNG.sync.write(png));
     writeFileSync(join(dir, 'sig', 'out.hitmask'), reference);
-    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    for (const [signal, code] of [
+        ['SIGINT', 130],
+        ['SIGTERM', 143]
+    ] as const) {
         const run = startCli(['build', 'sig/noise.png', '-o', 'sig/out.hitmask'], dir, [PAUSE_BEFORE_RENAME]);
         // The preload says so once the temporary file is written and flushing would start.
         assert.equal(await run.firstLine, 'in flight');
@@ -201,7 +268,12 @@ test('hitmask: SIGINT or SIGTERM during a write removes the temporary file, one 
         run.child.kill(signal);
         const r = await run.done;
         assert.deepEqual([r.code, r.signal], [code, null], `${signal}: ${r.err}`);
-        assert.match(r.err, new RegExp(`^hitmask: interrupted by ${signal}; removed 1 unfinished temporary file; "sig/out\\.hitmask" is unchanged\\.\\n$`));
+        assert.match(
+            r.err,
+            new RegExp(
+                `^hitmask: interrupted by ${signal}; removed 1 unfinished temporary file; "sig/out\\.hitmask" is unchanged\\.\\n$`
+            )
+        );
         assert.deepEqual(leftovers(join(dir, 'sig')), []);
         assert.deepEqual(readFileSync(join(dir, 'sig', 'out.hitmask')), reference);
     }

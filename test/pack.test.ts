@@ -5,7 +5,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+    copyFileSync,
+    existsSync,
+    mkdirSync,
+    mkdtempSync,
+    readFileSync,
+    realpathSync,
+    rmSync,
+    writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +22,18 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const SPRITES = fileURLToPath(new URL('./fixtures/sprites/', import.meta.url));
-const expected = JSON.parse(readFileSync(join(SPRITES, 'expected.json'), 'utf8')) as { masks: Record<string, { width: number; height: number; count: number }> };
+const expected = JSON.parse(readFileSync(join(SPRITES, 'expected.json'), 'utf8')) as {
+    masks: Record<string, { width: number; height: number; count: number }>;
+};
 
-interface PackResult { filename: string; files: { path: string }[] }
-interface Point { x: number; y: number }
+interface PackResult {
+    filename: string;
+    files: { path: string }[];
+}
+interface Point {
+    x: number;
+    y: number;
+}
 
 let tmp = '';
 let app = '';
@@ -45,7 +62,8 @@ function write(path: string, text: string): void {
 }
 
 before(() => {
-    if (!existsSync(join(ROOT, 'dist', 'node', 'cli.js'))) ok(sh(process.execPath, [TSC, '-p', 'tsconfig.build.json'], ROOT), 'building dist');
+    if (!existsSync(join(ROOT, 'dist', 'node', 'cli.js')))
+        ok(sh(process.execPath, [TSC, '-p', 'tsconfig.build.json'], ROOT), 'building dist');
     tmp = realpathSync(mkdtempSync(join(tmpdir(), 'hitmask-pack-')));
     // --ignore-scripts: dist/ is already built (see above); running `prepare` here would rewrite dist/ while
     // the other test files run in parallel and use it.
@@ -53,8 +71,26 @@ before(() => {
     packed = (JSON.parse(out) as PackResult[])[0];
     app = join(tmp, 'app');
     mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'hitmask-consumer', private: true, type: 'module' }, null, 4));
-    ok(sh('npm', ['install', join(tmp, packed.filename), '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--loglevel=error'], app), 'npm install <tarball>');
+    writeFileSync(
+        join(app, 'package.json'),
+        JSON.stringify({ name: 'hitmask-consumer', private: true, type: 'module' }, null, 4)
+    );
+    ok(
+        sh(
+            'npm',
+            [
+                'install',
+                join(tmp, packed.filename),
+                '--no-audit',
+                '--no-fund',
+                '--prefer-offline',
+                '--ignore-scripts',
+                '--loglevel=error'
+            ],
+            app
+        ),
+        'npm install <tarball>'
+    );
     for (const f of ['alien1.png', 'shot.gif']) copyFileSync(join(SPRITES, f), join(app, f));
 });
 
@@ -64,23 +100,42 @@ after(() => {
 
 test('pack: the tarball holds dist with declarations, the CLI and docs, and no tests or benchmarks', () => {
     const files = packed.files.map(f => f.path);
-    for (const f of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/node/index.js', 'dist/node/index.d.ts', 'dist/node/cli.js', 'dist/core/mask.d.ts', 'docs/format.md']) {
+    for (const f of [
+        'package.json',
+        'README.md',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/node/index.js',
+        'dist/node/index.d.ts',
+        'dist/node/cli.js',
+        'dist/core/mask.d.ts',
+        'docs/format.md'
+    ]) {
         assert.ok(files.includes(f), `${f} is packed`);
     }
-    const bad = files.filter(f => /^(test|bench|examples|demo|\.ci|node_modules)\/|\.test\.|\.tgz$|(^|\/)tsconfig|eslint\.config/.test(f));
+    const bad = files.filter(f =>
+        /^(test|bench|examples|demo|\.ci|node_modules)\/|\.test\.|\.tgz$|(^|\/)tsconfig|eslint\.config/.test(f)
+    );
     assert.deepEqual(bad, [], 'nothing but the library, its sources, README and docs');
     // Every compiled module has its declaration next to it, and comes from a source file of today (no stale
     // output of a file that moved or was removed).
     for (const js of files.filter(f => /^dist\/.*\.js$/.test(f))) {
         assert.ok(files.includes(js.replace(/\.js$/, '.d.ts')), `${js} has a .d.ts`);
-        assert.ok(files.includes(js.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts')), `${js} is built from a source file in src/ (a stale build? npm run build cleans dist/)`);
+        assert.ok(
+            files.includes(js.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts')),
+            `${js} is built from a source file in src/ (a stale build? npm run build cleans dist/)`
+        );
     }
-    const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'hitmask', 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'hitmask', 'package.json'), 'utf8')) as {
+        bin: Record<string, string>;
+    };
     assert.equal(manifest.bin.hitmask, './dist/node/cli.js');
 });
 
 test('pack: ESM consumers import hitmask, hitmask/node and hitmask/shapes from the installed tarball', () => {
-    write(join(app, 'esm.mjs'), `
+    write(
+        join(app, 'esm.mjs'),
+        `
 import { Mask, MaskAtlas, World } from 'hitmask';
 import { ThreadPool } from 'hitmask/threads';
 import * as node from 'hitmask/node';
@@ -123,17 +178,40 @@ console.log(JSON.stringify({
     debug,
     polygons: shapes.toPolygons(Mask.fromText('####\\n#..#\\n####')),
 }));
-`);
+`
+    );
     const r = JSON.parse(ok(sh(process.execPath, ['esm.mjs'], app), 'node esm.mjs')) as {
-        resolved: string; nodeHasCore: boolean; threads: string; adapters: string[]; hits: boolean[]; first: { x: number; y: number } | null; area: number;
-        alien: number[]; roundTrip: [string[], boolean, boolean]; built: [string[], number]; world: number[]; debug: string[] | null;
+        resolved: string;
+        nodeHasCore: boolean;
+        threads: string;
+        adapters: string[];
+        hits: boolean[];
+        first: { x: number; y: number } | null;
+        area: number;
+        alien: number[];
+        roundTrip: [string[], boolean, boolean];
+        built: [string[], number];
+        world: number[];
+        debug: string[] | null;
         polygons: { outer: number[]; holes: number[][] }[];
     };
-    assert.equal(r.resolved, `file://${join(app, 'node_modules', 'hitmask', 'dist', 'index.js')}`, 'the installed copy, not the repository');
+    assert.equal(
+        r.resolved,
+        `file://${join(app, 'node_modules', 'hitmask', 'dist', 'index.js')}`,
+        'the installed copy, not the repository'
+    );
     assert.equal(r.nodeHasCore, false, 'hitmask/node does not re-export the core');
     assert.equal(r.threads, 'function', 'hitmask/threads exports ThreadPool');
-    assert.deepEqual(r.adapters, ['function', 'function'], 'hitmask/phaser and hitmask/pixi load without Phaser or PixiJS');
-    for (const engine of ['phaser', 'pixi.js']) assert.ok(!existsSync(join(app, 'node_modules', engine)), `${engine} is an optional peer: not installed with hitmask`);
+    assert.deepEqual(
+        r.adapters,
+        ['function', 'function'],
+        'hitmask/phaser and hitmask/pixi load without Phaser or PixiJS'
+    );
+    for (const engine of ['phaser', 'pixi.js'])
+        assert.ok(
+            !existsSync(join(app, 'node_modules', engine)),
+            `${engine} is an optional peer: not installed with hitmask`
+        );
     assert.deepEqual(r.hits, [true, false, true]);
     assert.deepEqual(r.first, { x: 0, y: 1 });
     assert.equal(r.area, 1);
@@ -144,11 +222,17 @@ console.log(JSON.stringify({
     assert.deepEqual(r.world, [1, 0], 'one colliding pair, then none');
     if (r.debug !== null) assert.ok(r.debug.length > 0, 'hitmask/debug exports something');
     // A 4x3 frame: one polygon, pixel-corner coordinates from its top-left corner, and its hole.
-    assert.deepEqual(r.polygons, [{ outer: [0, 0, 4, 0, 4, 3, 0, 3], holes: [[1, 1, 1, 2, 3, 2, 3, 1]] }], 'hitmask/shapes traces the frame');
+    assert.deepEqual(
+        r.polygons,
+        [{ outer: [0, 0, 4, 0, 4, 3, 0, 3], holes: [[1, 1, 1, 2, 3, 2, 3, 1]] }],
+        'hitmask/shapes traces the frame'
+    );
 });
 
 test('pack: the names external code relies on keep working, and the mask functions import from hitmask', () => {
-    write(join(app, 'names.mjs'), `
+    write(
+        join(app, 'names.mjs'),
+        `
 import { Mask, MaskAtlas, World, CollisionRaster, outline, scale, flipX, rotate90, crop, trim, centroid, raycast, toRGBA, overlapsMany, boundingRect, connectedComponents } from 'hitmask';
 import { readImage } from 'hitmask/node';
 
@@ -183,7 +267,8 @@ console.log(JSON.stringify({
     functions: [outline(a).length, scale(a, 8, 8).count(), flipX(a).get(3, 0), rotate90(a).width, crop(a, 0, 0, 2, 2).count(),
         trim(a).mask.width, centroid(a), raycast(a, -1, 0.5, 3, 0.5)?.px, toRGBA(t)[3], overlapsMany([a, b], new Int32Array([0, 1, 1, 0]), out)]
 }));
-`);
+`
+    );
     const r = JSON.parse(ok(sh(process.execPath, ['names.mjs'], app), 'node names.mjs'));
     assert.deepEqual(r.masks, [8, 8, 8, '#.\n.#', true, true]);
     assert.deepEqual(r.pair, [true, { x: 1, y: 0 }, 4, 4, { x: 0, y: 0, width: 2, height: 4 }, 1]);
@@ -196,37 +281,63 @@ console.log(JSON.stringify({
 
 test('pack: the shipped declarations hold no internals', () => {
     const dist = join(app, 'node_modules', 'hitmask', 'dist');
-    const body = readFileSync(join(dist, 'world', 'body.d.ts'), 'utf8'), world = readFileSync(join(dist, 'world', 'world.d.ts'), 'utf8');
-    const mask = readFileSync(join(dist, 'core', 'mask.d.ts'), 'utf8'), raster = readFileSync(join(dist, 'raster', 'raster.d.ts'), 'utf8');
+    const body = readFileSync(join(dist, 'world', 'body.d.ts'), 'utf8'),
+        world = readFileSync(join(dist, 'world', 'world.d.ts'), 'utf8');
+    const mask = readFileSync(join(dist, 'core', 'mask.d.ts'), 'utf8'),
+        raster = readFileSync(join(dist, 'raster', 'raster.d.ts'), 'utf8');
     assert.doesNotMatch(body, /\bslot\b|\bstate[:;]/, 'Body.slot and Body.state are internal');
     // `#private;` is how TypeScript declares that a class has private fields; a `private x` member would be a leak.
-    assert.doesNotMatch(world.replace(/^\s*#private;$/m, ''), /\bposX\b|\bprivate\b|\bdetect\b|WorldState/, 'World internals');
+    assert.doesNotMatch(
+        world.replace(/^\s*#private;$/m, ''),
+        /\bposX\b|\bprivate\b|\bdetect\b|WorldState/,
+        'World internals'
+    );
     assert.doesNotMatch(mask, /_ptr|\bInit\b|UNZEROED|getBit/, 'Mask internals');
     assert.doesNotMatch(raster, /\bprivate\b/, 'CollisionRaster internals');
     const index = readFileSync(join(dist, 'index.d.ts'), 'utf8');
-    for (const gone of ['crc32', 'WORKER_SOURCE', 'wasmMemoryBytes', 'ThreadPool']) assert.doesNotMatch(index, new RegExp(`\\b${gone}\\b`), `${gone} is not exported by 'hitmask'`);
+    for (const gone of ['crc32', 'WORKER_SOURCE', 'wasmMemoryBytes', 'ThreadPool'])
+        assert.doesNotMatch(index, new RegExp(`\\b${gone}\\b`), `${gone} is not exported by 'hitmask'`);
 });
 
 test('pack: strict TypeScript (NodeNext, skipLibCheck off; Node and browser set-ups) compiles against the shipped declarations and reports misuse', () => {
     // Two usual set-ups: a Node project (lib ES2022 + @types/node, no DOM; @types/node is borrowed from this
     // repository) and a browser project (lib ES2022 + DOM, no @types/node) that uses the core only.
     const options = {
-        target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true,
-        skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')], outDir: 'out', rootDir: 'ts'
+        target: 'ES2022',
+        lib: ['ES2022'],
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        skipLibCheck: false,
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules', '@types')],
+        outDir: 'out',
+        rootDir: 'ts'
     };
     const browser = { ...options, lib: ['ES2022', 'DOM'], types: [], typeRoots: [], noEmit: true };
     write(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: ['ts/good.ts'] }, null, 4));
-    write(join(app, 'tsconfig.browser.json'), JSON.stringify({ compilerOptions: browser, files: ['ts/browser.ts'] }, null, 4));
-    write(join(app, 'tsconfig.bad.json'), JSON.stringify({ compilerOptions: { ...options, noEmit: true }, files: ['ts/bad.ts'] }, null, 4));
-    write(join(app, 'ts', 'browser.ts'), `import { Mask, World } from 'hitmask';
+    write(
+        join(app, 'tsconfig.browser.json'),
+        JSON.stringify({ compilerOptions: browser, files: ['ts/browser.ts'] }, null, 4)
+    );
+    write(
+        join(app, 'tsconfig.bad.json'),
+        JSON.stringify({ compilerOptions: { ...options, noEmit: true }, files: ['ts/bad.ts'] }, null, 4)
+    );
+    write(
+        join(app, 'ts', 'browser.ts'),
+        `import { Mask, World } from 'hitmask';
 
 const data = new ImageData(2, 1);
 data.data[3] = 255;
 const world = new World();
 world.add({ mask: Mask.fromImageData(data), x: 0, y: 0 });
 document.title = String(world.step());
-`);
-    write(join(app, 'ts', 'good.ts'), `import { Mask, MaskAtlas, type Point, type AtlasFrame } from 'hitmask';
+`
+    );
+    write(
+        join(app, 'ts', 'good.ts'),
+        `import { Mask, MaskAtlas, type Point, type AtlasFrame } from 'hitmask';
 import { readImage, type RGBAImage } from 'hitmask/node';
 
 const image: RGBAImage = await readImage('alien1.png');
@@ -236,8 +347,11 @@ const frame: AtlasFrame = atlas.frame('alien');
 const p: Point | null = alien.overlap(frame.mask, 5, 3);
 const hit: boolean = alien.overlaps(Mask.fromText('#'), p?.x ?? 0, p?.y ?? 0);
 console.log(JSON.stringify({ size: [alien.width, alien.height], count: alien.count(), p, hit }));
-`);
-    write(join(app, 'ts', 'bad.ts'), `import { Mask } from 'hitmask';
+`
+    );
+    write(
+        join(app, 'ts', 'bad.ts'),
+        `import { Mask } from 'hitmask';
 import { readImage } from 'hitmask/node';
 import { Mask as Deep } from 'hitmask/dist/mask.js';
 
@@ -246,11 +360,30 @@ m.overlaps('not a mask', 0, 0);
 const n: string = m.count();
 void readImage(42);
 void Deep;
-`);
+`
+    );
     // The older "node" (node10) resolution ignores the exports map: the subpath entries resolve through typesVersions.
-    write(join(app, 'tsconfig.legacy.json'), JSON.stringify({ compilerOptions: { ...browser, module: 'ESNext', moduleResolution: 'node', types: ['node'],
-        typeRoots: [join(ROOT, 'node_modules', '@types')], noEmit: true }, files: ['ts/legacy.ts'] }, null, 4));
-    write(join(app, 'ts', 'legacy.ts'), `import { Mask } from 'hitmask';
+    write(
+        join(app, 'tsconfig.legacy.json'),
+        JSON.stringify(
+            {
+                compilerOptions: {
+                    ...browser,
+                    module: 'ESNext',
+                    moduleResolution: 'node',
+                    types: ['node'],
+                    typeRoots: [join(ROOT, 'node_modules', '@types')],
+                    noEmit: true
+                },
+                files: ['ts/legacy.ts']
+            },
+            null,
+            4
+        )
+    );
+    write(
+        join(app, 'ts', 'legacy.ts'),
+        `import { Mask } from 'hitmask';
 import { toPolygons } from 'hitmask/shapes';
 import { drawMask } from 'hitmask/debug';
 import type { ThreadPool } from 'hitmask/threads';
@@ -258,11 +391,17 @@ import { readImage } from 'hitmask/node';
 
 const pool: ThreadPool | null = null;
 console.log(toPolygons(new Mask(2, 2, true)).length, typeof drawMask, pool, typeof readImage);
-`);
+`
+    );
     ok(sh(process.execPath, [TSC, '-p', 'tsconfig.legacy.json'], app), 'tsc legacy.ts (moduleResolution "node")');
     ok(sh(process.execPath, [TSC, '-p', 'tsconfig.browser.json'], app), 'tsc browser.ts (browser project)');
     ok(sh(process.execPath, [TSC, '-p', 'tsconfig.json'], app), 'tsc good.ts (Node project)');
-    const run = JSON.parse(ok(sh(process.execPath, [join('out', 'good.js')], app), 'node out/good.js')) as { size: number[]; count: number; p: Point | null; hit: boolean };
+    const run = JSON.parse(ok(sh(process.execPath, [join('out', 'good.js')], app), 'node out/good.js')) as {
+        size: number[];
+        count: number;
+        p: Point | null;
+        hit: boolean;
+    };
     const alien1 = expected.masks['alien1.png'];
     assert.deepEqual(run.size, [alien1.width, alien1.height]);
     assert.equal(run.count, alien1.count);
@@ -271,12 +410,17 @@ console.log(toPolygons(new Mask(2, 2, true)).length, typeof drawMask, pool, type
     const bad = sh(process.execPath, [TSC, '-p', 'tsconfig.bad.json'], app);
     assert.equal(bad.status, 2, `tsc must fail on bad.ts:\n${bad.stdout}`);
     const errors = bad.stdout.split('\n').filter(l => /error TS\d+/.test(l));
-    const at = (line: number, code: string) => errors.some(l => l.startsWith(`ts/bad.ts(${line},`) && l.includes(`error ${code}:`));
+    const at = (line: number, code: string) =>
+        errors.some(l => l.startsWith(`ts/bad.ts(${line},`) && l.includes(`error ${code}:`));
     assert.ok(at(3, 'TS2307'), `a deep import past the exports map is refused:\n${bad.stdout}`);
     assert.ok(at(6, 'TS2345'), `a string is not a Mask:\n${bad.stdout}`);
     assert.ok(at(7, 'TS2322'), `count() is a number:\n${bad.stdout}`);
     assert.ok(at(8, 'TS2345'), `readImage takes a path or bytes:\n${bad.stdout}`);
-    assert.equal(errors.length, 4, `exactly the four planted errors, none from the shipped declarations:\n${bad.stdout}`);
+    assert.equal(
+        errors.length,
+        4,
+        `exactly the four planted errors, none from the shipped declarations:\n${bad.stdout}`
+    );
 });
 
 // A user's game on each engine major: the engine installed from this repository's copy (a `file:` dependency, no
@@ -347,32 +491,101 @@ test('pack: beside Phaser 3.90, Phaser 4, PixiJS 7.4 and PixiJS 8, npm install o
     for (const e of ENGINES) {
         await t.test(`${e.name} ${e.major} (node_modules/${e.dir})`, () => {
             const source = join(ROOT, 'node_modules', e.dir);
-            const version = (JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { version: string }).version;
+            const version = (JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { version: string })
+                .version;
             assert.equal(version.split('.')[0], e.major);
             const dir = join(tmp, `engine-${e.dir}`);
-            write(join(dir, 'package.json'), JSON.stringify({ name: `game-${e.adapter}${e.major}`, private: true, type: 'module', dependencies: { [e.name]: `file:${source}` } }, null, 4));
+            write(
+                join(dir, 'package.json'),
+                JSON.stringify(
+                    {
+                        name: `game-${e.adapter}${e.major}`,
+                        private: true,
+                        type: 'module',
+                        dependencies: { [e.name]: `file:${source}` }
+                    },
+                    null,
+                    4
+                )
+            );
             // No --legacy-peer-deps, no --force: the peer ranges must take this engine.
-            ok(sh('npm', ['install', join(tmp, packed.filename), '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--loglevel=error'], dir), `npm install <tarball> beside ${e.name}@${version}`);
-            assert.equal((JSON.parse(readFileSync(join(dir, 'node_modules', e.name, 'package.json'), 'utf8')) as { version: string }).version, version);
+            ok(
+                sh(
+                    'npm',
+                    [
+                        'install',
+                        join(tmp, packed.filename),
+                        '--no-audit',
+                        '--no-fund',
+                        '--prefer-offline',
+                        '--ignore-scripts',
+                        '--loglevel=error'
+                    ],
+                    dir
+                ),
+                `npm install <tarball> beside ${e.name}@${version}`
+            );
+            assert.equal(
+                (
+                    JSON.parse(readFileSync(join(dir, 'node_modules', e.name, 'package.json'), 'utf8')) as {
+                        version: string;
+                    }
+                ).version,
+                version
+            );
             assert.ok(existsSync(join(dir, 'node_modules', 'hitmask', 'dist', `${e.adapter}.d.ts`)));
             write(join(dir, 'src', 'main.ts'), USER_GAME[e.adapter]);
-            const options = { target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true };
-            write(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: ['src/main.ts'] }, null, 4));
+            const options = {
+                target: 'ES2022',
+                module: 'ESNext',
+                moduleResolution: 'bundler',
+                strict: true,
+                noEmit: true
+            };
+            write(
+                join(dir, 'tsconfig.json'),
+                JSON.stringify({ compilerOptions: options, files: ['src/main.ts'] }, null, 4)
+            );
             const strict = sh(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
             if (!e.skipLibCheck) {
-                assert.equal(strict.status, 0, `tsc (strict, skipLibCheck off) with ${e.name}@${version}:\n${strict.stdout}${strict.stderr}`);
+                assert.equal(
+                    strict.status,
+                    0,
+                    `tsc (strict, skipLibCheck off) with ${e.name}@${version}:\n${strict.stdout}${strict.stderr}`
+                );
                 return;
             }
             // Fails, and only in the engine's own declarations; passes once they are skipped.
             const errors = strict.stdout.split('\n').filter(l => /error TS\d+/.test(l));
-            assert.equal(strict.status, 2, `tsc fails on ${e.name}@${version}'s own declarations (else drop skipLibCheck from this test and the docs):\n${strict.stdout}`);
+            assert.equal(
+                strict.status,
+                2,
+                `tsc fails on ${e.name}@${version}'s own declarations (else drop skipLibCheck from this test and the docs):\n${strict.stdout}`
+            );
             assert.ok(errors.length > 0);
-            for (const l of errors) assert.match(l, new RegExp(`^\\S*node_modules/${e.dir.replace('.', '\\.')}/`), `an error outside ${e.name}'s own .d.ts:\n${strict.stdout}`);
-            t.diagnostic(`${e.name}@${version}, skipLibCheck off: ${errors.length} errors, all in its own declarations: ${errors.map(l => l.replace(/^.*node_modules\//, '').replace(/:.*?(error TS\d+).*/, ' $1')).join(', ')}`);
-            write(join(dir, 'tsconfig.skip.json'), JSON.stringify({ compilerOptions: { ...options, skipLibCheck: true }, files: ['src/main.ts'] }, null, 4));
-            ok(sh(process.execPath, [TSC, '-p', 'tsconfig.skip.json'], dir), `tsc (strict, skipLibCheck on) with ${e.name}@${version}`);
+            for (const l of errors)
+                assert.match(
+                    l,
+                    new RegExp(`^\\S*node_modules/${e.dir.replace('.', '\\.')}/`),
+                    `an error outside ${e.name}'s own .d.ts:\n${strict.stdout}`
+                );
+            t.diagnostic(
+                `${e.name}@${version}, skipLibCheck off: ${errors.length} errors, all in its own declarations: ${errors.map(l => l.replace(/^.*node_modules\//, '').replace(/:.*?(error TS\d+).*/, ' $1')).join(', ')}`
+            );
+            write(
+                join(dir, 'tsconfig.skip.json'),
+                JSON.stringify({ compilerOptions: { ...options, skipLibCheck: true }, files: ['src/main.ts'] }, null, 4)
+            );
+            ok(
+                sh(process.execPath, [TSC, '-p', 'tsconfig.skip.json'], dir),
+                `tsc (strict, skipLibCheck on) with ${e.name}@${version}`
+            );
             const doc = readFileSync(join(ROOT, 'docs', `${e.adapter}.md`), 'utf8');
-            assert.ok(doc.includes('skipLibCheck: true') && doc.includes(`${e.name === 'phaser' ? 'Phaser' : 'PixiJS'} ${version}`), `docs/${e.adapter}.md says that ${e.name}@${version} needs skipLibCheck: true`);
+            assert.ok(
+                doc.includes('skipLibCheck: true') &&
+                    doc.includes(`${e.name === 'phaser' ? 'Phaser' : 'PixiJS'} ${version}`),
+                `docs/${e.adapter}.md says that ${e.name}@${version} needs skipLibCheck: true`
+            );
         });
     }
 });
@@ -385,7 +598,8 @@ test('pack: the installed hitmask CLI builds, compares and fails with exit 2', (
     assert.match(help.stdout, /Usage: hitmask[\s\S]*build[\s\S]*inspect[\s\S]*overlap/);
 
     const build = ok(sh(bin, ['build', 'alien1.png', 'shot.gif', '-o', 'sprites.hitmask'], app), 'hitmask build');
-    const alien1 = expected.masks['alien1.png'], shot = expected.masks['shot.gif'];
+    const alien1 = expected.masks['alien1.png'],
+        shot = expected.masks['shot.gif'];
     assert.match(build, new RegExp(`^sprites\\.hitmask: 2 frames from 2 files, ${alien1.count + shot.count} bits set`));
 
     const same = sh(bin, ['overlap', 'sprites.hitmask#alien1', 'sprites.hitmask#alien1', '--at', '0,0', '--json'], app);
@@ -393,9 +607,21 @@ test('pack: the installed hitmask CLI builds, compares and fails with exit 2', (
     const hit = JSON.parse(same.stdout) as { hit: boolean; area: number; a: string; b: string };
     assert.deepEqual([hit.hit, hit.area, hit.a, hit.b], [true, alien1.count, 'alien1', 'alien1']);
 
-    const far = sh(bin, ['overlap', 'sprites.hitmask#alien1', 'sprites.hitmask#shot', '--at', '500,500', '--json'], app);
+    const far = sh(
+        bin,
+        ['overlap', 'sprites.hitmask#alien1', 'sprites.hitmask#shot', '--at', '500,500', '--json'],
+        app
+    );
     assert.equal(far.status, 1, 'exit 1: no hit');
-    assert.deepEqual(JSON.parse(far.stdout), { hit: false, point: null, area: 0, box: null, at: { x: 500, y: 500 }, a: 'alien1', b: 'shot' });
+    assert.deepEqual(JSON.parse(far.stdout), {
+        hit: false,
+        point: null,
+        area: 0,
+        box: null,
+        at: { x: 500, y: 500 },
+        a: 'alien1',
+        b: 'shot'
+    });
 
     const missing = sh(bin, ['inspect', 'missing.hitmask'], app);
     assert.equal(missing.status, 2);
@@ -404,12 +630,21 @@ test('pack: the installed hitmask CLI builds, compares and fails with exit 2', (
 });
 
 test('pack: the API reference (TypeDoc) covers every exported entry point and builds without warnings', () => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | { types?: string }> };
-    const sources = Object.values(manifest.exports).flatMap(e => typeof e === 'object' && e.types ? [e.types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts')] : []);
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+        exports: Record<string, string | { types?: string }>;
+    };
+    const sources = Object.values(manifest.exports).flatMap(e =>
+        typeof e === 'object' && e.types ? [e.types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts')] : []
+    );
     const config = JSON.parse(readFileSync(join(ROOT, 'typedoc.json'), 'utf8')) as { entryPoints: string[] };
     assert.ok(sources.length >= 2);
-    for (const src of sources) assert.ok(config.entryPoints.includes(src), `typedoc.json documents the entry point ${src}`);
+    for (const src of sources)
+        assert.ok(config.entryPoints.includes(src), `typedoc.json documents the entry point ${src}`);
     for (const src of config.entryPoints) assert.ok(existsSync(join(ROOT, src)), `typedoc.json: ${src} exists`);
-    const r = sh(process.execPath, [join(ROOT, 'node_modules', 'typedoc', 'bin', 'typedoc'), '--emit', 'none', '--treatWarningsAsErrors'], ROOT);
+    const r = sh(
+        process.execPath,
+        [join(ROOT, 'node_modules', 'typedoc', 'bin', 'typedoc'), '--emit', 'none', '--treatWarningsAsErrors'],
+        ROOT
+    );
     assert.equal(r.status, 0, `typedoc warnings or errors:\n${r.stdout}${r.stderr}`);
 });

@@ -13,7 +13,8 @@ test('PairList.sort orders random pairs like a comparison sort, with duplicates,
         const want: [number, number][] = [];
         list.clear();
         for (let k = 0; k < n && ranks > 1; k++) {
-            let a = Math.floor(rnd() * ranks), b = Math.floor(rnd() * ranks);
+            let a = Math.floor(rnd() * ranks),
+                b = Math.floor(rnd() * ranks);
             if (a === b) continue;
             if (a > b) [a, b] = [b, a];
             list.push(a, b);

@@ -10,11 +10,23 @@ import { mulberry32, testKernels } from './reference.js';
 const SEED = 20261124;
 
 // A sprite as bytes (the oracle's view) and as a Mask.
-interface Sprite { w: number; h: number; px: Uint8Array; mask: Mask }
+interface Sprite {
+    w: number;
+    h: number;
+    px: Uint8Array;
+    mask: Mask;
+}
 
 function sprite(w: number, h: number, density: number, seed: number): Sprite {
-    const rnd = mulberry32(seed), px = new Uint8Array(w * h), mask = new Mask(w, h);
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (rnd() < density) { px[y * w + x] = 1; mask.set(x, y); }
+    const rnd = mulberry32(seed),
+        px = new Uint8Array(w * h),
+        mask = new Mask(w, h);
+    for (let y = 0; y < h; y++)
+        for (let x = 0; x < w; x++)
+            if (rnd() < density) {
+                px[y * w + x] = 1;
+                mask.set(x, y);
+            }
     return { w, h, px, mask };
 }
 
@@ -25,7 +37,11 @@ function sprite(w: number, h: number, density: number, seed: number): Sprite {
 class NaiveRaster {
     readonly bits: Uint8Array[] = [];
     readonly ids: number[][][] = [];
-    constructor(readonly w: number, readonly h: number, readonly layers: number) {
+    constructor(
+        readonly w: number,
+        readonly h: number,
+        readonly layers: number
+    ) {
         for (let l = 0; l < layers; l++) {
             this.bits.push(new Uint8Array(w * h));
             this.ids.push(Array.from({ length: w * h }, () => []));
@@ -35,7 +51,8 @@ class NaiveRaster {
         return x >= 0 && y >= 0 && x < this.w && y < this.h;
     }
     stampPixel(x: number, y: number, { id = -1, layer = 0 }: { id?: number; layer?: number }): void {
-        x = Math.floor(x); y = Math.floor(y);
+        x = Math.floor(x);
+        y = Math.floor(y);
         if (!this.inside(x, y)) return;
         const p = y * this.w + x;
         if (!this.bits[layer][p]) this.ids[layer][p] = [];
@@ -43,16 +60,22 @@ class NaiveRaster {
         if (id >= 0) this.ids[layer][p].unshift(id);
     }
     erasePixel(x: number, y: number, layer: number): void {
-        x = Math.floor(x); y = Math.floor(y);
+        x = Math.floor(x);
+        y = Math.floor(y);
         if (this.inside(x, y)) this.bits[layer][y * this.w + x] = 0;
     }
     stamp(s: Sprite, x: number, y: number, { id = -1, layer = 0 }: { id?: number; layer?: number }): void {
-        x = Math.floor(x); y = Math.floor(y);
-        for (let j = 0; j < s.h; j++) for (let i = 0; i < s.w; i++) if (s.px[j * s.w + i]) this.stampPixel(x + i, y + j, { id: id, layer: layer });
+        x = Math.floor(x);
+        y = Math.floor(y);
+        for (let j = 0; j < s.h; j++)
+            for (let i = 0; i < s.w; i++)
+                if (s.px[j * s.w + i]) this.stampPixel(x + i, y + j, { id: id, layer: layer });
     }
     erase(s: Sprite, x: number, y: number, layer: number): void {
-        x = Math.floor(x); y = Math.floor(y);
-        for (let j = 0; j < s.h; j++) for (let i = 0; i < s.w; i++) if (s.px[j * s.w + i]) this.erasePixel(x + i, y + j, layer);
+        x = Math.floor(x);
+        y = Math.floor(y);
+        for (let j = 0; j < s.h; j++)
+            for (let i = 0; i < s.w; i++) if (s.px[j * s.w + i]) this.erasePixel(x + i, y + j, layer);
     }
     clear(layer?: number): void {
         for (let l = 0; l < this.layers; l++) if (layer === undefined || layer === l) this.bits[l].fill(0);
@@ -64,11 +87,13 @@ class NaiveRaster {
     }
     // Set pixels of the sprite at (x, y) that lie on the layers, row-major, in raster coordinates.
     under(s: Sprite, x: number, y: number, layers: number): [number, number][] {
-        x = Math.floor(x); y = Math.floor(y);
+        x = Math.floor(x);
+        y = Math.floor(y);
         const out: [number, number][] = [];
-        for (let j = 0; j < s.h; j++) for (let i = 0; i < s.w; i++) {
-            if (s.px[j * s.w + i] && this.at(x + i, y + j, layers)) out.push([x + i, y + j]);
-        }
+        for (let j = 0; j < s.h; j++)
+            for (let i = 0; i < s.w; i++) {
+                if (s.px[j * s.w + i] && this.at(x + i, y + j, layers)) out.push([x + i, y + j]);
+            }
         return out;
     }
     hits(s: Sprite, x: number, y: number, layers: number): number[] {
@@ -100,29 +125,35 @@ function checkQueries(r: CollisionRaster, o: NaiveRaster, s: Sprite, x: number, 
 function checkPlanes(r: CollisionRaster, o: NaiveRaster): void {
     for (let l = 0; l < o.layers; l++) {
         const m = r.plane(l);
-        for (let y = 0; y < o.h; y++) for (let x = 0; x < o.w; x++) {
-            if (m.get(x, y) !== (o.bits[l][y * o.w + x] === 1)) assert.fail(`layer ${l} pixel (${x}, ${y}) differs from the oracle`);
-        }
+        for (let y = 0; y < o.h; y++)
+            for (let x = 0; x < o.w; x++) {
+                if (m.get(x, y) !== (o.bits[l][y * o.w + x] === 1))
+                    assert.fail(`layer ${l} pixel (${x}, ${y}) differs from the oracle`);
+            }
         // padding bits past the width stay zero
         const edge = o.w & 31;
         if (edge !== 0) {
-            for (let i = (m.strips - 1) * m.height; i < m.words.length; i++) assert.equal(m.words[i] >>> edge, 0, 'padding bits set');
+            for (let i = (m.strips - 1) * m.height; i < m.words.length; i++)
+                assert.equal(m.words[i] >>> edge, 0, 'padding bits set');
         }
     }
 }
 
 // Positions: near every edge, far away (no wrap-around), fractional.
-const arbCoord = (size: number, spriteSize: number) => fc.oneof(
-    { weight: 8, arbitrary: fc.integer({ min: -spriteSize - 2, max: size + 2 }) },
-    { weight: 1, arbitrary: fc.double({ min: -spriteSize - 2, max: size + 2, noNaN: true }) },
-    { weight: 1, arbitrary: fc.constantFrom(2 ** 31, -(2 ** 31), 2 ** 32 + 3, -(2 ** 32) - 1, 1e15, -1e300) }
-);
-const arbSprite = fc.record({
-    w: fc.oneof(fc.constantFrom(0, 1, 9, 31, 32, 33, 64), fc.integer({ min: 0, max: 70 })),
-    h: fc.integer({ min: 0, max: 12 }),
-    density: fc.constantFrom(0.05, 0.3, 0.7, 1),
-    seed: fc.integer()
-}).map(({ w, h, density, seed }) => sprite(w, h, density, seed));
+const arbCoord = (size: number, spriteSize: number) =>
+    fc.oneof(
+        { weight: 8, arbitrary: fc.integer({ min: -spriteSize - 2, max: size + 2 }) },
+        { weight: 1, arbitrary: fc.double({ min: -spriteSize - 2, max: size + 2, noNaN: true }) },
+        { weight: 1, arbitrary: fc.constantFrom(2 ** 31, -(2 ** 31), 2 ** 32 + 3, -(2 ** 32) - 1, 1e15, -1e300) }
+    );
+const arbSprite = fc
+    .record({
+        w: fc.oneof(fc.constantFrom(0, 1, 9, 31, 32, 33, 64), fc.integer({ min: 0, max: 70 })),
+        h: fc.integer({ min: 0, max: 12 }),
+        density: fc.constantFrom(0.05, 0.3, 0.7, 1),
+        seed: fc.integer()
+    })
+    .map(({ w, h, density, seed }) => sprite(w, h, density, seed));
 
 type Op =
     | { kind: 'stamp' | 'erase'; s: Sprite; x: number; y: number; id: number; layer: number }
@@ -132,83 +163,170 @@ type Op =
     | { kind: 'clear'; layer: number | undefined }
     | { kind: 'query'; s: Sprite; x: number; y: number; layers: number };
 
-const arbScene = fc.record({
-    w: fc.oneof(fc.constantFrom(1, 31, 32, 33, 64, 65), fc.integer({ min: 0, max: 100 })),
-    h: fc.integer({ min: 0, max: 30 }),
-    layers: fc.integer({ min: 1, max: 4 })
-}).chain(({ w, h, layers }) => {
-    const layer = fc.integer({ min: 0, max: layers - 1 });
-    const id = fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 6 }), fc.constant(2 ** 31 - 1));
-    const placed = arbSprite.chain(s => fc.record({ s: fc.constant(s), x: arbCoord(w, s.w), y: arbCoord(h, s.h) }));
-    const op: fc.Arbitrary<Op> = fc.oneof(
-        { weight: 8, arbitrary: fc.record({ kind: fc.constantFrom('stamp' as const), p: placed, id, layer }).map(({ kind, p, id, layer }) => ({ kind, ...p, id, layer })) },
-        { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('erase' as const), p: placed, id, layer }).map(({ kind, p, id, layer }) => ({ kind, ...p, id, layer })) },
-        { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('pixel' as const, 'unpixel' as const), x: arbCoord(w, 1), y: arbCoord(h, 1), id, layer }) },
-        { weight: 2, arbitrary: fc.integer({ min: 0, max: 20 }).chain(n => fc.record({
-            kind: fc.constant('points' as const),
-            xs: fc.array(arbCoord(w, 1), { minLength: n, maxLength: n }),
-            ys: fc.array(arbCoord(h, 1), { minLength: n, maxLength: n }),
-            ids: fc.option(fc.array(id, { minLength: n, maxLength: n }), { nil: undefined }),
-            layer
-        })) },
-        { weight: 2, arbitrary: fc.tuple(arbSprite, fc.integer({ min: 0, max: 6 })).chain(([s, n]) => fc.record({
-            kind: fc.constant('many' as const),
-            s: fc.constant(s),
-            xs: fc.array(arbCoord(w, s.w), { minLength: n, maxLength: n }),
-            ys: fc.array(arbCoord(h, s.h), { minLength: n, maxLength: n }),
-            ids: fc.option(fc.array(id, { minLength: n, maxLength: n }), { nil: undefined }),
-            layer
-        })) },
-        { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const), layer: fc.option(layer, { nil: undefined }) }) },
-        { weight: 5, arbitrary: fc.record({
-            kind: fc.constant('query' as const), p: placed, layers: fc.integer({ min: 1, max: 2 ** layers - 1 })
-        }).map(({ kind, p, layers }) => ({ kind, ...p, layers })) }
-    );
-    return fc.record({ w: fc.constant(w), h: fc.constant(h), layers: fc.constant(layers), ops: fc.array(op, { minLength: 4, maxLength: 20 }) });
-});
+const arbScene = fc
+    .record({
+        w: fc.oneof(fc.constantFrom(1, 31, 32, 33, 64, 65), fc.integer({ min: 0, max: 100 })),
+        h: fc.integer({ min: 0, max: 30 }),
+        layers: fc.integer({ min: 1, max: 4 })
+    })
+    .chain(({ w, h, layers }) => {
+        const layer = fc.integer({ min: 0, max: layers - 1 });
+        const id = fc.oneof(
+            fc.constant(-1),
+            fc.integer({ min: 0, max: 6 }),
+            fc.integer({ min: 0, max: 6 }),
+            fc.constant(2 ** 31 - 1)
+        );
+        const placed = arbSprite.chain(s => fc.record({ s: fc.constant(s), x: arbCoord(w, s.w), y: arbCoord(h, s.h) }));
+        const op: fc.Arbitrary<Op> = fc.oneof(
+            {
+                weight: 8,
+                arbitrary: fc
+                    .record({ kind: fc.constantFrom('stamp' as const), p: placed, id, layer })
+                    .map(({ kind, p, id, layer }) => ({ kind, ...p, id, layer }))
+            },
+            {
+                weight: 2,
+                arbitrary: fc
+                    .record({ kind: fc.constantFrom('erase' as const), p: placed, id, layer })
+                    .map(({ kind, p, id, layer }) => ({ kind, ...p, id, layer }))
+            },
+            {
+                weight: 2,
+                arbitrary: fc.record({
+                    kind: fc.constantFrom('pixel' as const, 'unpixel' as const),
+                    x: arbCoord(w, 1),
+                    y: arbCoord(h, 1),
+                    id,
+                    layer
+                })
+            },
+            {
+                weight: 2,
+                arbitrary: fc.integer({ min: 0, max: 20 }).chain(n =>
+                    fc.record({
+                        kind: fc.constant('points' as const),
+                        xs: fc.array(arbCoord(w, 1), { minLength: n, maxLength: n }),
+                        ys: fc.array(arbCoord(h, 1), { minLength: n, maxLength: n }),
+                        ids: fc.option(fc.array(id, { minLength: n, maxLength: n }), { nil: undefined }),
+                        layer
+                    })
+                )
+            },
+            {
+                weight: 2,
+                arbitrary: fc.tuple(arbSprite, fc.integer({ min: 0, max: 6 })).chain(([s, n]) =>
+                    fc.record({
+                        kind: fc.constant('many' as const),
+                        s: fc.constant(s),
+                        xs: fc.array(arbCoord(w, s.w), { minLength: n, maxLength: n }),
+                        ys: fc.array(arbCoord(h, s.h), { minLength: n, maxLength: n }),
+                        ids: fc.option(fc.array(id, { minLength: n, maxLength: n }), { nil: undefined }),
+                        layer
+                    })
+                )
+            },
+            {
+                weight: 1,
+                arbitrary: fc.record({
+                    kind: fc.constant('clear' as const),
+                    layer: fc.option(layer, { nil: undefined })
+                })
+            },
+            {
+                weight: 5,
+                arbitrary: fc
+                    .record({
+                        kind: fc.constant('query' as const),
+                        p: placed,
+                        layers: fc.integer({ min: 1, max: 2 ** layers - 1 })
+                    })
+                    .map(({ kind, p, layers }) => ({ kind, ...p, layers }))
+            }
+        );
+        return fc.record({
+            w: fc.constant(w),
+            h: fc.constant(h),
+            layers: fc.constant(layers),
+            ops: fc.array(op, { minLength: 4, maxLength: 20 })
+        });
+    });
 
 testKernels('random scenes: stamps, erases, pixels, points, clears and every query match the naive raster', () => {
-    fc.assert(fc.property(arbScene, ({ w, h, layers, ops }) => {
-        const r = new CollisionRaster(w, h, { layers }), o = new NaiveRaster(w, h, layers);
-        for (const op of ops) {
-            switch (op.kind) {
-            case 'stamp': r.stamp(op.s.mask, op.x, op.y, { id: op.id, layer: op.layer }); o.stamp(op.s, op.x, op.y, { id: op.id, layer: op.layer }); break;
-            case 'erase': r.erase(op.s.mask, op.x, op.y, { layer: op.layer }); o.erase(op.s, op.x, op.y, op.layer); break;
-            case 'pixel': r.stampPixel(op.x, op.y, { id: op.id, layer: op.layer }); o.stampPixel(op.x, op.y, { id: op.id, layer: op.layer }); break;
-            case 'unpixel': r.erasePixel(op.x, op.y, { layer: op.layer }); o.erasePixel(op.x, op.y, op.layer); break;
-            case 'points':
-                r.stampPoints(Float64Array.from(op.xs), op.ys, { ids: op.ids && Int32Array.from(op.ids), layer: op.layer });
-                for (let i = 0; i < op.xs.length; i++) o.stampPixel(op.xs[i], op.ys[i], { id: op.ids ? op.ids[i] : -1, layer: op.layer });
-                break;
-            case 'many':
-                r.stampMany(op.s.mask, op.xs, Float64Array.from(op.ys), { ids: op.ids, layer: op.layer });
-                for (let i = 0; i < op.xs.length; i++) o.stamp(op.s, op.xs[i], op.ys[i], { id: op.ids ? op.ids[i] : -1, layer: op.layer });
-                break;
-            case 'clear': r.clear(op.layer); o.clear(op.layer); break;
-            case 'query': checkQueries(r, o, op.s, op.x, op.y, op.layers); break;
+    fc.assert(
+        fc.property(arbScene, ({ w, h, layers, ops }) => {
+            const r = new CollisionRaster(w, h, { layers }),
+                o = new NaiveRaster(w, h, layers);
+            for (const op of ops) {
+                switch (op.kind) {
+                    case 'stamp':
+                        r.stamp(op.s.mask, op.x, op.y, { id: op.id, layer: op.layer });
+                        o.stamp(op.s, op.x, op.y, { id: op.id, layer: op.layer });
+                        break;
+                    case 'erase':
+                        r.erase(op.s.mask, op.x, op.y, { layer: op.layer });
+                        o.erase(op.s, op.x, op.y, op.layer);
+                        break;
+                    case 'pixel':
+                        r.stampPixel(op.x, op.y, { id: op.id, layer: op.layer });
+                        o.stampPixel(op.x, op.y, { id: op.id, layer: op.layer });
+                        break;
+                    case 'unpixel':
+                        r.erasePixel(op.x, op.y, { layer: op.layer });
+                        o.erasePixel(op.x, op.y, op.layer);
+                        break;
+                    case 'points':
+                        r.stampPoints(Float64Array.from(op.xs), op.ys, {
+                            ids: op.ids && Int32Array.from(op.ids),
+                            layer: op.layer
+                        });
+                        for (let i = 0; i < op.xs.length; i++)
+                            o.stampPixel(op.xs[i], op.ys[i], { id: op.ids ? op.ids[i] : -1, layer: op.layer });
+                        break;
+                    case 'many':
+                        r.stampMany(op.s.mask, op.xs, Float64Array.from(op.ys), { ids: op.ids, layer: op.layer });
+                        for (let i = 0; i < op.xs.length; i++)
+                            o.stamp(op.s, op.xs[i], op.ys[i], { id: op.ids ? op.ids[i] : -1, layer: op.layer });
+                        break;
+                    case 'clear':
+                        r.clear(op.layer);
+                        o.clear(op.layer);
+                        break;
+                    case 'query':
+                        checkQueries(r, o, op.s, op.x, op.y, op.layers);
+                        break;
+                }
             }
-        }
-        checkPlanes(r, o);
-        // every pixel through testPixel, on every single layer and on all of them
-        for (let y = -1; y <= h; y++) for (let x = -1; x <= w; x++) {
-            assert.equal(r.testPixel(x, y), o.at(x, y, r.allLayers));
-            for (let l = 0; l < layers; l++) assert.equal(r.layer(l).testPixel(x + 0.5, y + 0.25), o.at(x, y, 1 << l));
-        }
-        // every pixel's id list, on every layer: order (newest first), dedupe, and lists restarted on empty pixels
-        const dot = sprite(1, 1, 1, 0);
-        for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let l = 0; l < layers; l++) {
-            const hits = r.hits(dot.mask, x, y, 1 << l), expected = o.hits(dot, x, y, 1 << l);
-            if (hits.join() !== expected.join()) assert.deepEqual(hits, expected, `ids of pixel (${x}, ${y}) on layer ${l}`);
-        }
-        // a full-raster query sees every id still under a set pixel
-        const all = sprite(w, h, 1, 0);
-        checkQueries(r, o, all, 0, 0, r.allLayers);
-    }), { seed: SEED, numRuns: 400 });
+            checkPlanes(r, o);
+            // every pixel through testPixel, on every single layer and on all of them
+            for (let y = -1; y <= h; y++)
+                for (let x = -1; x <= w; x++) {
+                    assert.equal(r.testPixel(x, y), o.at(x, y, r.allLayers));
+                    for (let l = 0; l < layers; l++)
+                        assert.equal(r.layer(l).testPixel(x + 0.5, y + 0.25), o.at(x, y, 1 << l));
+                }
+            // every pixel's id list, on every layer: order (newest first), dedupe, and lists restarted on empty pixels
+            const dot = sprite(1, 1, 1, 0);
+            for (let y = 0; y < h; y++)
+                for (let x = 0; x < w; x++)
+                    for (let l = 0; l < layers; l++) {
+                        const hits = r.hits(dot.mask, x, y, 1 << l),
+                            expected = o.hits(dot, x, y, 1 << l);
+                        if (hits.join() !== expected.join())
+                            assert.deepEqual(hits, expected, `ids of pixel (${x}, ${y}) on layer ${l}`);
+                    }
+            // a full-raster query sees every id still under a set pixel
+            const all = sprite(w, h, 1, 0);
+            checkQueries(r, o, all, 0, 0, r.allLayers);
+        }),
+        { seed: SEED, numRuns: 400 }
+    );
 });
 
 testKernels('overlapping stamps keep every id; erase removes ids pixel by pixel; clear forgets them', () => {
     const r = new CollisionRaster(64, 16);
-    const box = Mask.fromText('####\n####\n####\n####'), dot = Mask.fromText('#');
+    const box = Mask.fromText('####\n####\n####\n####'),
+        dot = Mask.fromText('#');
     r.stamp(box, 0, 0, { id: 7 });
     r.stamp(box, 2, 2, { id: 8 }); // overlaps the 2x2 corner of 7
     r.stamp(box, 40, 0); // anonymous
@@ -242,9 +360,15 @@ test('hitsInto fills arrays and typed arrays without allocating results, dedupin
     const arr: number[] = [1, 2, 3];
     assert.equal(r.hits(big, 0, 0, undefined, arr), arr, 'out is refilled and returned');
     assert.equal(arr.length, 250);
-    assert.deepEqual([...arr].sort((a, b) => a - b), Array.from({ length: 250 }, (_, i) => 1000 + i));
+    assert.deepEqual(
+        [...arr].sort((a, b) => a - b),
+        Array.from({ length: 250 }, (_, i) => 1000 + i)
+    );
     assert.deepEqual(r.hits(big, 0, 0), arr, 'the same ids in the same order without out');
-    assert.throws(() => r.hits(big, 0, 0, undefined, new Int32Array(10) as unknown as number[]), { name: 'TypeError', message: /out must be an array, got Int32Array\(10\)/ });
+    assert.throws(() => r.hits(big, 0, 0, undefined, new Int32Array(10) as unknown as number[]), {
+        name: 'TypeError',
+        message: /out must be an array, got Int32Array\(10\)/
+    });
     // the dedupe set is emptied between queries
     assert.deepEqual(r.hits(Mask.fromText('#'), 5, 5), [1005]);
     assert.equal(r.hits(big, 1e9, 0, undefined, arr).length, 0);
@@ -252,7 +376,9 @@ test('hitsInto fills arrays and typed arrays without allocating results, dedupin
 });
 
 testKernels('layers are independent and tested in any combination', () => {
-    const ENEMIES = 0, BULLETS = 1, TERRAIN = 2;
+    const ENEMIES = 0,
+        BULLETS = 1,
+        TERRAIN = 2;
     const r = new CollisionRaster(100, 50, { layers: 3 });
     const dot = Mask.fromText('#');
     r.stampPixel(10, 10, { id: 1, layer: ENEMIES });
@@ -260,8 +386,8 @@ testKernels('layers are independent and tested in any combination', () => {
     r.stampPixel(30, 10, { layer: TERRAIN });
     const player = new Mask(40, 1, true);
     assert.equal(r.overlapArea(player, 0, 10), 3);
-    assert.equal(r.overlapArea(player, 0, 10, 1 << BULLETS | 1 << TERRAIN), 2);
-    assert.deepEqual(r.hitPoint(player, 0, 10, 1 << BULLETS | 1 << TERRAIN), { x: 20, y: 10 });
+    assert.equal(r.overlapArea(player, 0, 10, (1 << BULLETS) | (1 << TERRAIN)), 2);
+    assert.deepEqual(r.hitPoint(player, 0, 10, (1 << BULLETS) | (1 << TERRAIN)), { x: 20, y: 10 });
     assert.deepEqual(r.hits(player, 0, 10), [1, 2]);
     assert.deepEqual(r.hits(player, 0, 10, 1 << BULLETS), [2]);
     assert.equal(r.test(dot, 10, 10, 1 << TERRAIN), false);
@@ -286,10 +412,13 @@ testKernels('clear only zeroes what was stamped, and the raster is reusable fram
     for (let frame = 0; frame < 20; frame++) {
         r.clear();
         for (let l = 0; l < 2; l++) assert.equal(r.plane(l).count(), 0, `frame ${frame}: clear left pixels`);
-        const xs: number[] = [], ys: number[] = [];
+        const xs: number[] = [],
+            ys: number[] = [];
         for (let i = 0; i < 30; i++) {
-            const x = Math.floor(rnd() * 240) - 20, y = Math.floor(rnd() * 140) - 20;
-            xs.push(x); ys.push(y);
+            const x = Math.floor(rnd() * 240) - 20,
+                y = Math.floor(rnd() * 140) - 20;
+            xs.push(x);
+            ys.push(y);
             r.stamp(shot, x, y, { id: i, layer: frame & 1 });
         }
         const o = new NaiveRaster(200, 100, 2);
@@ -319,9 +448,14 @@ testKernels('raster views implement CollisionLayer, and world.addLayer(raster) a
     assert.ok(v0 instanceof RasterView);
     assert.equal(v0.test(probe, 15, 15), false, 'layer 0 is empty');
     assert.deepEqual(r.layer(1).hits(probe, 15, 15), [3]);
-    const world = new World(), body = world.add({ x: 15, y: 15, mask: probe }), ground = world.addLayer(r);
+    const world = new World(),
+        body = world.add({ x: 15, y: 15, mask: probe }),
+        ground = world.addLayer(r);
     assert.ok(ground.layer instanceof RasterView && ground.layer.layers === 3);
-    assert.deepEqual(world.collisions().map(p => [p.a, p.b]), [[body, ground]]);
+    assert.deepEqual(
+        world.collisions().map(p => [p.a, p.b]),
+        [[body, ground]]
+    );
     // views are live
     r.clear();
     assert.equal(r.view().test(probe, 15, 15), false);
@@ -332,7 +466,10 @@ testKernels('huge and far-away positions clip without wrap-around hits', () => {
     const r = new CollisionRaster(64, 64);
     const m = new Mask(40, 40, true);
     for (const v of [2 ** 31, 2 ** 32, 2 ** 32 + 1, -(2 ** 32), 1e15, -1e300, 2 ** 53]) {
-        r.stamp(m, v, 0, { id: 1 }); r.stamp(m, 0, v, { id: 1 }); r.stampPixel(v, 0, { id: 1 }); r.stampPoints([v], [v]);
+        r.stamp(m, v, 0, { id: 1 });
+        r.stamp(m, 0, v, { id: 1 });
+        r.stampPixel(v, 0, { id: 1 });
+        r.stampPoints([v], [v]);
     }
     assert.equal(r.plane().count(), 0);
     r.stamp(new Mask(64, 64, true), 0, 0, { id: 1 });
@@ -350,9 +487,13 @@ testKernels('huge and far-away positions clip without wrap-around hits', () => {
 });
 
 test('a plane cannot be disposed under its raster: an Error saying what to do, and the raster keeps working', () => {
-    const r = new CollisionRaster(16, 16, { layers: 2 }), m = new Mask(2, 2, true);
+    const r = new CollisionRaster(16, 16, { layers: 2 }),
+        m = new Mask(2, 2, true);
     r.stamp(m, 3, 3, { layer: 1 });
-    assert.throws(() => r.plane(1).dispose(), /^Error: This Mask is plane 1 of a CollisionRaster, which keeps using it: dispose\(\) would break the raster\. Clear it with raster\.clear\(1\) instead/);
+    assert.throws(
+        () => r.plane(1).dispose(),
+        /^Error: This Mask is plane 1 of a CollisionRaster, which keeps using it: dispose\(\) would break the raster\. Clear it with raster\.clear\(1\) instead/
+    );
     assert.equal(r.plane(1).disposed, false);
     assert.equal(r.test(m, 4, 4, 2), true);
     assert.equal(r.plane(1).count(), 4);
@@ -366,18 +507,24 @@ test('bad input throws a clear error and changes nothing', () => {
     const m = new Mask(2, 2, true);
     r.stamp(m, 4, 4, { id: 1 });
     const before = r.plane(0).words.slice();
-    const bad = (fn: () => unknown, type: typeof Error, re: RegExp) => assert.throws(fn, (e: unknown) => e instanceof type && re.test((e as Error).message));
+    const bad = (fn: () => unknown, type: typeof Error, re: RegExp) =>
+        assert.throws(fn, (e: unknown) => e instanceof type && re.test((e as Error).message));
     bad(() => new CollisionRaster(-1, 4), RangeError, /width.*-1/);
     bad(() => new CollisionRaster(4, 1.5), RangeError, /height.*1\.5/);
     bad(() => new CollisionRaster(4, 4, { layers: 0 }), RangeError, /layers.*1\.\.32.*0/);
     bad(() => new CollisionRaster(4, 4, { layers: 33 }), RangeError, /layers.*33/);
     bad(() => new CollisionRaster(4, 4, null as never), TypeError, /options/);
     for (const [name, fn] of [
-        ['stamp', (v: number) => r.stamp(m, v, 0)], ['stamp y', (v: number) => r.stamp(m, 0, v)],
-        ['erase', (v: number) => r.erase(m, v, 0)], ['stampPixel', (v: number) => r.stampPixel(v, 0)],
-        ['erasePixel', (v: number) => r.erasePixel(0, v)], ['test', (v: number) => r.test(m, v, 0)],
-        ['overlapArea', (v: number) => r.overlapArea(m, 0, v)], ['hitPoint', (v: number) => r.hitPoint(m, v, 0)],
-        ['testPixel', (v: number) => r.testPixel(v, 0)], ['hits', (v: number) => r.hits(m, 0, v)]
+        ['stamp', (v: number) => r.stamp(m, v, 0)],
+        ['stamp y', (v: number) => r.stamp(m, 0, v)],
+        ['erase', (v: number) => r.erase(m, v, 0)],
+        ['stampPixel', (v: number) => r.stampPixel(v, 0)],
+        ['erasePixel', (v: number) => r.erasePixel(0, v)],
+        ['test', (v: number) => r.test(m, v, 0)],
+        ['overlapArea', (v: number) => r.overlapArea(m, 0, v)],
+        ['hitPoint', (v: number) => r.hitPoint(m, v, 0)],
+        ['testPixel', (v: number) => r.testPixel(v, 0)],
+        ['hits', (v: number) => r.hits(m, 0, v)]
     ] as const) {
         for (const v of [NaN, Infinity, -Infinity]) bad(() => fn(v), RangeError, new RegExp(`finite number, got ${v}`));
         assert.ok(name);
@@ -408,9 +555,17 @@ test('bad input throws a clear error and changes nothing', () => {
     // 0.1's trailing numbers (stamp(mask, x, y, TERRAIN) stamped id 2 on layer 0) are refused, naming the new form.
     bad(() => r.stamp(m, 0, 0, 1 as never), TypeError, /options must be an object like \{ id, layer \}, got 1/);
     bad(() => r.stampPixel(0, 0, 5 as never), TypeError, /options must be an object like \{ id, layer \}, got 5/);
-    bad(() => r.stampMany(m, [0], [0], [7] as never), TypeError, /options must be an object like \{ ids, layer \}, got Array\(1\)/);
+    bad(
+        () => r.stampMany(m, [0], [0], [7] as never),
+        TypeError,
+        /options must be an object like \{ ids, layer \}, got Array\(1\)/
+    );
     bad(() => r.stampPoints([0], [0], new Int32Array([7]) as never), TypeError, /got Int32Array\(1\)/);
-    bad(() => r.stampPoints([0], [0], null as never), TypeError, /options must be an object like \{ ids, layer \}, got null/);
+    bad(
+        () => r.stampPoints([0], [0], null as never),
+        TypeError,
+        /options must be an object like \{ ids, layer \}, got null/
+    );
     // stampPoints validates everything before stamping anything
     bad(() => r.stampPoints([1, 2], [1]), RangeError, /ys has length 1, expected 2/);
     bad(() => r.stampPoints([1], [1], { ids: [1, 2] }), RangeError, /ids has length 2, expected 1/);
@@ -432,7 +587,8 @@ test('bad input throws a clear error and changes nothing', () => {
 });
 
 testKernels('a World collides bodies with a raster layer', () => {
-    const TERRAIN = 0, BULLETS = 1;
+    const TERRAIN = 0,
+        BULLETS = 1;
     const raster = new CollisionRaster(200, 100, { layers: 2 });
     raster.stamp(new Mask(200, 10, true), 0, 90, { layer: TERRAIN }); // ground
     raster.erase(new Mask(20, 5, true), 50, 90, { layer: TERRAIN }); // a crater
@@ -450,30 +606,51 @@ testKernels('a World collides bodies with a raster layer', () => {
     // the raster is live: a new frame of bullets, a deeper crater
     raster.clear(BULLETS);
     raster.erase(new Mask(20, 10, true), 5, 90, { layer: TERRAIN });
-    assert.deepEqual(world.collisions().map(p => `${p.a.data}-${p.b.data}`), []);
+    assert.deepEqual(
+        world.collisions().map(p => `${p.a.data}-${p.b.data}`),
+        []
+    );
     assert.ok(ground.layer && shots.layer && player && hovering && enemy);
 });
 
-testKernels('a World tests only bodies inside a layer\'s bounds, and stays exact as the raster changes', () => {
-    const rnd = mulberry32(77), raster = new CollisionRaster(300, 200, { layers: 2 });
-    const world = new World<number>(), view = raster.view(0b11), layer = world.addLayer(view);
+testKernels("a World tests only bodies inside a layer's bounds, and stays exact as the raster changes", () => {
+    const rnd = mulberry32(77),
+        raster = new CollisionRaster(300, 200, { layers: 2 });
+    const world = new World<number>(),
+        view = raster.view(0b11),
+        layer = world.addLayer(view);
     const masks = [new Mask(7, 5, true), Mask.fromText('#.#\n.#.\n#.#'), new Mask(20, 3, true)];
-    const bodies = Array.from({ length: 150 }, (_, i) => world.add({ x: rnd() * 400 - 50, y: rnd() * 300 - 50, mask: masks[i % 3], data: i }));
+    const bodies = Array.from({ length: 150 }, (_, i) =>
+        world.add({ x: rnd() * 400 - 50, y: rnd() * 300 - 50, mask: masks[i % 3], data: i })
+    );
     for (let step = 0; step < 60; step++) {
-        const r = rnd(), l = rnd() < 0.5 ? 0 : 1;
-        if (r < 0.5) raster.stamp(masks[Math.floor(rnd() * 3)], Math.floor(rnd() * 120) + 90, Math.floor(rnd() * 80) + 60, { layer: l });
-        else if (r < 0.7) raster.erase(new Mask(30, 30, true), Math.floor(rnd() * 250), Math.floor(rnd() * 150), { layer: l });
+        const r = rnd(),
+            l = rnd() < 0.5 ? 0 : 1;
+        if (r < 0.5)
+            raster.stamp(masks[Math.floor(rnd() * 3)], Math.floor(rnd() * 120) + 90, Math.floor(rnd() * 80) + 60, {
+                layer: l
+            });
+        else if (r < 0.7)
+            raster.erase(new Mask(30, 30, true), Math.floor(rnd() * 250), Math.floor(rnd() * 150), { layer: l });
         else if (r < 0.8) raster.clear(l);
         else for (const b of bodies) world.move(b, b.x + rnd() * 10 - 5, b.y + rnd() * 10 - 5);
         // The bounds hold every set pixel (or are null when none is).
         const box = view.bounds();
         for (const p of [0, 1]) {
             const plane = raster.plane(p);
-            for (let y = 0; y < 200; y++) for (let x = 0; x < 300; x++) {
-                if (plane.get(x, y)) assert.ok(box && x >= box.x && y >= box.y && x < box.x + box.width && y < box.y + box.height, `pixel ${x},${y} outside ${JSON.stringify(box)}`);
-            }
+            for (let y = 0; y < 200; y++)
+                for (let x = 0; x < 300; x++) {
+                    if (plane.get(x, y))
+                        assert.ok(
+                            box && x >= box.x && y >= box.y && x < box.x + box.width && y < box.y + box.height,
+                            `pixel ${x},${y} outside ${JSON.stringify(box)}`
+                        );
+                }
         }
-        const got = world.collisions().filter(p => p.b === layer).map(p => p.a.data);
+        const got = world
+            .collisions()
+            .filter(p => p.b === layer)
+            .map(p => p.a.data);
         const want = bodies.filter(b => raster.test(b.mask as Mask, b.x, b.y, 0b11)).map(b => b.data);
         assert.deepEqual(got, want, `step ${step}`);
     }
@@ -481,17 +658,41 @@ testKernels('a World tests only bodies inside a layer\'s bounds, and stays exact
     assert.equal(view.bounds(), null);
     // Edges: one stamped pixel; bodies whose boxes end on it, start on it, or stop just short of it.
     raster.stampPixel(50, 50, { layer: 1 });
-    const dot = new Mask(1, 1, true), row = Mask.fromText('...#'), col = Mask.fromText('#\n.\n.');
-    const edge = new World<string>(), l2 = edge.addLayer(raster.view(0b11));
-    for (const [name, m, x, y] of [['on', dot, 50, 50], ['ends on it', row, 47, 50], ['starts on it', col, 50, 50], ['left', dot, 49, 50],
-        ['right', dot, 51, 50], ['above', dot, 50, 49], ['below', dot, 50, 51], ['row short', row, 46, 50]] as const) edge.add({ x, y, mask: m, data: name });
-    assert.deepEqual(edge.collisions().filter(p => p.b === l2).map(p => p.a.data), ['on', 'ends on it', 'starts on it']);
+    const dot = new Mask(1, 1, true),
+        row = Mask.fromText('...#'),
+        col = Mask.fromText('#\n.\n.');
+    const edge = new World<string>(),
+        l2 = edge.addLayer(raster.view(0b11));
+    for (const [name, m, x, y] of [
+        ['on', dot, 50, 50],
+        ['ends on it', row, 47, 50],
+        ['starts on it', col, 50, 50],
+        ['left', dot, 49, 50],
+        ['right', dot, 51, 50],
+        ['above', dot, 50, 49],
+        ['below', dot, 50, 51],
+        ['row short', row, 46, 50]
+    ] as const)
+        edge.add({ x, y, mask: m, data: name });
+    assert.deepEqual(
+        edge
+            .collisions()
+            .filter(p => p.b === l2)
+            .map(p => p.a.data),
+        ['on', 'ends on it', 'starts on it']
+    );
 });
 
 test('a layer whose bounds() is null is never tested; one without bounds() is tested for every body', () => {
     let calls = 0;
     const solid: CollisionLayer = {
-        test: () => { calls++; return true; }, overlapArea: () => 1, hitPoint: () => ({ x: 0, y: 0 }), testPixel: () => true
+        test: () => {
+            calls++;
+            return true;
+        },
+        overlapArea: () => 1,
+        hitPoint: () => ({ x: 0, y: 0 }),
+        testPixel: () => true
     };
     const world = new World();
     for (let i = 0; i < 10; i++) world.add({ x: i * 100, y: 0, mask: new Mask(4, 4, true) });
@@ -507,11 +708,15 @@ test('a layer whose bounds() is null is never tested; one without bounds() is te
 });
 
 test('a disposed mask: the same Error from every raster entry point that takes a mask, and nothing changes', () => {
-    const r = new CollisionRaster(16, 16), m = new Mask(2, 2, true);
+    const r = new CollisionRaster(16, 16),
+        m = new Mask(2, 2, true);
     r.stamp(m, 1, 1);
     const gone = new Mask(2, 2, true);
     gone.dispose();
-    const disposed = { name: 'Error', message: 'mask (<Mask 2x2>) was disposed; create a new Mask (or stop calling dispose() on masks still in use).' };
+    const disposed = {
+        name: 'Error',
+        message: 'mask (<Mask 2x2>) was disposed; create a new Mask (or stop calling dispose() on masks still in use).'
+    };
     assert.throws(() => r.stamp(gone, 0, 0), disposed);
     assert.throws(() => r.stampMany(gone, [0], [0]), disposed);
     assert.throws(() => r.erase(gone, 0, 0), disposed);

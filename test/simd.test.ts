@@ -19,28 +19,39 @@ const { wasmAvailable } = kernelStats();
 const SEED = 20261124;
 
 // Heights past 8 rows with ragged tails (the vector loops take 8 or 4 rows), widths past 3 strips.
-const arbRef = fc.record({
-    w: fc.oneof(fc.constantFrom(1, 31, 32, 33, 64, 65, 96, 97), fc.integer({ min: 0, max: 130 })),
-    h: fc.integer({ min: 0, max: 45 }),
-    density: fc.constantFrom(0, 0.01, 0.1, 0.5, 1),
-    seed: fc.integer()
-}).map(({ w, h, density, seed }) => Ref.random(w, h, density, seed));
-const arbPair = fc.tuple(arbRef, arbRef).chain(([a, b]) => fc.tuple(
-    fc.constant(a), fc.constant(b),
-    fc.integer({ min: -b.w - 1, max: a.w + 1 }),
-    fc.integer({ min: -b.h - 1, max: a.h + 1 })
-));
+const arbRef = fc
+    .record({
+        w: fc.oneof(fc.constantFrom(1, 31, 32, 33, 64, 65, 96, 97), fc.integer({ min: 0, max: 130 })),
+        h: fc.integer({ min: 0, max: 45 }),
+        density: fc.constantFrom(0, 0.01, 0.1, 0.5, 1),
+        seed: fc.integer()
+    })
+    .map(({ w, h, density, seed }) => Ref.random(w, h, density, seed));
+const arbPair = fc
+    .tuple(arbRef, arbRef)
+    .chain(([a, b]) =>
+        fc.tuple(
+            fc.constant(a),
+            fc.constant(b),
+            fc.integer({ min: -b.w - 1, max: a.w + 1 }),
+            fc.integer({ min: -b.h - 1, max: a.h + 1 })
+        )
+    );
 
 testKernels('tall masks: overlaps, overlap, overlapArea, overlapMask, draw, erase match the reference', () => {
-    fc.assert(fc.property(arbPair, ([a, b, dx, dy]) => {
-        const ma = a.toMask(), mb = b.toMask();
-        assert.equal(ma.overlaps(mb, dx, dy), a.overlap(b, dx, dy) !== null);
-        assert.deepEqual(ma.overlap(mb, dx, dy), a.overlap(b, dx, dy));
-        assert.equal(ma.overlapArea(mb, dx, dy), a.overlapArea(b, dx, dy));
-        assert.ok(sameMask(ma.overlapMask(mb, dx, dy), a.overlapMask(b, dx, dy)));
-        assert.ok(sameMask(ma.clone().draw(mb, dx, dy), a.draw(b, dx, dy)));
-        assert.ok(sameMask(ma.clone().erase(mb, dx, dy), a.draw(b, dx, dy, true)));
-    }), { seed: SEED, numRuns: 400 });
+    fc.assert(
+        fc.property(arbPair, ([a, b, dx, dy]) => {
+            const ma = a.toMask(),
+                mb = b.toMask();
+            assert.equal(ma.overlaps(mb, dx, dy), a.overlap(b, dx, dy) !== null);
+            assert.deepEqual(ma.overlap(mb, dx, dy), a.overlap(b, dx, dy));
+            assert.equal(ma.overlapArea(mb, dx, dy), a.overlapArea(b, dx, dy));
+            assert.ok(sameMask(ma.overlapMask(mb, dx, dy), a.overlapMask(b, dx, dy)));
+            assert.ok(sameMask(ma.clone().draw(mb, dx, dy), a.draw(b, dx, dy)));
+            assert.ok(sameMask(ma.clone().erase(mb, dx, dy), a.draw(b, dx, dy, true)));
+        }),
+        { seed: SEED, numRuns: 400 }
+    );
 });
 
 // Row counts 1..70 at every offset (every tail of the 8-, 16- and 4-row loops, the last-4-rows vector,
@@ -50,8 +61,14 @@ testKernels('overlaps and overlapArea on full and one-pixel masks at every offse
     const full = (w: number, h: number) => new Mask(w, h, true);
     const meet = (aw: number, ah: number, bw: number, bh: number, dx: number, dy: number) =>
         Math.max(0, Math.min(aw, dx + bw) - Math.max(0, dx)) * Math.max(0, Math.min(ah, dy + bh) - Math.max(0, dy));
-    for (const [aw, ah, bw, bh] of [[100, 70, 70, 45], [64, 64, 64, 64], [33, 9, 97, 70], [32, 5, 40, 3]]) {
-        const a = full(aw, ah), b = full(bw, bh);
+    for (const [aw, ah, bw, bh] of [
+        [100, 70, 70, 45],
+        [64, 64, 64, 64],
+        [33, 9, 97, 70],
+        [32, 5, 40, 3]
+    ]) {
+        const a = full(aw, ah),
+            b = full(bw, bh);
         for (let dx = -bw - 1; dx <= aw + 1; dx++) {
             for (let dy = -bh - 1; dy <= ah + 1; dy++) {
                 const n = meet(aw, ah, bw, bh, dx, dy);
@@ -61,7 +78,14 @@ testKernels('overlaps and overlapArea on full and one-pixel masks at every offse
         }
     }
     const a = full(100, 70);
-    for (const [px, py] of [[0, 0], [69, 44], [31, 17], [32, 3], [45, 43], [5, 41]]) {
+    for (const [px, py] of [
+        [0, 0],
+        [69, 44],
+        [31, 17],
+        [32, 3],
+        [45, 43],
+        [5, 41]
+    ]) {
         const one = new Mask(70, 45).set(px, py);
         for (let dx = -71; dx <= 101; dx++) {
             for (let dy = -46; dy <= 71; dy++) {
@@ -78,23 +102,41 @@ testKernels('overlaps and overlapArea on full and one-pixel masks at every offse
 
 testKernels('drawing and erasing a mask onto itself uses the mask as it was (pygame), not rows already changed', () => {
     const r = Ref.random(70, 30, 0.2, 7);
-    for (const [dx, dy] of [[3, 1], [-5, -2], [1, 1], [0, 1], [33, 0], [-40, 7]]) {
+    for (const [dx, dy] of [
+        [3, 1],
+        [-5, -2],
+        [1, 1],
+        [0, 1],
+        [33, 0],
+        [-40, 7]
+    ]) {
         const copy = Ref.random(70, 30, 0.2, 7);
-        const d = r.toMask(), e = r.toMask();
+        const d = r.toMask(),
+            e = r.toMask();
         assert.ok(sameMask(d.draw(d, dx, dy), r.draw(copy, dx, dy)), `draw at ${dx},${dy}`);
-        assert.ok(sameMask(e.erase(e, dx, dy), Ref.random(70, 30, 0.2, 7).draw(copy, dx, dy, true)), `erase at ${dx},${dy}`);
+        assert.ok(
+            sameMask(e.erase(e, dx, dy), Ref.random(70, 30, 0.2, 7).draw(copy, dx, dy, true)),
+            `erase at ${dx},${dy}`
+        );
     }
 });
 
 test('masks from both backends, and fromWords masks, mix freely with equal results', () => {
-    const a = Ref.random(200, 60, 0.05, 1), b = Ref.random(90, 50, 0.05, 2);
+    const a = Ref.random(200, 60, 0.05, 1),
+        b = Ref.random(90, 50, 0.05, 2);
     const masks = KERNELS.map(mode => withKernels(mode, () => [a.toMask(), b.toMask()]));
     const fromWords = Mask.fromWords(200, 60, a.toMask().words.slice());
     for (const mode of KERNELS) {
         withKernels(mode, () => {
             for (const [ma] of masks) {
                 for (const [, mb] of masks) {
-                    for (const [dx, dy] of [[0, 0], [13, 5], [-40, 20], [150, -30], [111, 10]]) {
+                    for (const [dx, dy] of [
+                        [0, 0],
+                        [13, 5],
+                        [-40, 20],
+                        [150, -30],
+                        [111, 10]
+                    ]) {
                         assert.equal(ma.overlapArea(mb, dx, dy), a.overlapArea(b, dx, dy));
                         assert.equal(fromWords.overlapArea(mb, dx, dy), a.overlapArea(b, dx, dy));
                         assert.equal(ma.overlaps(mb, dx, dy), a.overlap(b, dx, dy) !== null);
@@ -110,8 +152,12 @@ test('masks from both backends, and fromWords masks, mix freely with equal resul
 // buffer, and each mask's `words` is rebuilt from the new one on its next read.
 test('WebAssembly memory growth keeps every earlier mask and its words valid', { skip: !wasmAvailable }, () => {
     withKernels('wasm', () => {
-        const a = Ref.random(300, 300, 0.3, 3), b = Ref.random(100, 80, 0.3, 4);
-        const ma = a.toMask(), mb = b.toMask(), wordsBefore = ma.words, sum = ma.words.reduce((s, w) => s + w, 0);
+        const a = Ref.random(300, 300, 0.3, 3),
+            b = Ref.random(100, 80, 0.3, 4);
+        const ma = a.toMask(),
+            mb = b.toMask(),
+            wordsBefore = ma.words,
+            sum = ma.words.reduce((s, w) => s + w, 0);
         const before = wasmMemoryBytes();
         const big: Mask[] = [];
         while (wasmMemoryBytes() < before + (8 << 20)) big.push(new Mask(2048, 1024, true)); // 256 KiB each
@@ -119,7 +165,10 @@ test('WebAssembly memory growth keeps every earlier mask and its words valid', {
         if (kernelStats().sharedMemory) assert.equal(ma.words, wordsBefore);
         else assert.equal(wordsBefore.length, 0, 'the old view is detached');
         assert.equal(ma.words.length, ma.strips * ma.height);
-        assert.equal(ma.words.reduce((s, w) => s + w, 0), sum);
+        assert.equal(
+            ma.words.reduce((s, w) => s + w, 0),
+            sum
+        );
         assert.equal(ma.overlapArea(mb, 37, 61), a.overlapArea(b, 37, 61));
         assert.equal(big[0].overlapArea(ma, 5, 5), a.count());
         assert.equal(big[big.length - 1].count(), 2048 * 1024);
@@ -135,11 +184,19 @@ testKernels('overlapsMany matches overlaps pair by pair and counts the hits', ()
     let seed = 1;
     const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     for (let k = 0; k < 500; k++) {
-        const ia = Math.floor(rnd() * masks.length), ib = Math.floor(rnd() * masks.length);
-        pairs.push(ia, ib, Math.floor(rnd() * (refs[ia].w + refs[ib].w + 4)) - refs[ib].w - 2, Math.floor(rnd() * (refs[ia].h + refs[ib].h + 4)) - refs[ib].h - 2);
+        const ia = Math.floor(rnd() * masks.length),
+            ib = Math.floor(rnd() * masks.length);
+        pairs.push(
+            ia,
+            ib,
+            Math.floor(rnd() * (refs[ia].w + refs[ib].w + 4)) - refs[ib].w - 2,
+            Math.floor(rnd() * (refs[ia].h + refs[ib].h + 4)) - refs[ib].h - 2
+        );
     }
     pairs.push(0, 1, 2 ** 31 - 1, 0, 1, 0, -(2 ** 31), 5);
-    const P = new Int32Array(pairs), n = P.length >> 2, out = new Uint8Array(n + 3).fill(7);
+    const P = new Int32Array(pairs),
+        n = P.length >> 2,
+        out = new Uint8Array(n + 3).fill(7);
     const hits = overlapsMany(masks, P, out);
     let expected = 0;
     for (let k = 0; k < n; k++) {
@@ -156,13 +213,38 @@ testKernels('overlapsMany matches overlaps pair by pair and counts the hits', ()
 
 test('overlapsMany rejects bad input with errors naming the value', () => {
     const m = [new Mask(4, 4, true)];
-    const bad = (fn: () => unknown, type: typeof Error, pattern: RegExp) => assert.throws(fn, (e: unknown) => e instanceof type && pattern.test((e as Error).message));
-    bad(() => overlapsMany(m, [0, 0, 0, 0] as unknown as Int32Array, new Uint8Array(1)), TypeError, /pairs must be an Int32Array .* got Array\(4\)/);
-    bad(() => overlapsMany('x' as unknown as Mask[], new Int32Array(4), new Uint8Array(1)), TypeError, /masks must be an array .* got "x"/);
-    bad(() => overlapsMany(m, new Int32Array(4), new Uint8Array(0)), RangeError, /out must be a Uint8Array of length at least 1, got Uint8Array\(0\)/);
-    bad(() => overlapsMany(m, new Int32Array(4), new Uint8Array(1), 2), RangeError, /count must be an integer in 0\.\.1, got 2/);
-    bad(() => overlapsMany(m, new Int32Array([0, 3, 0, 0]), new Uint8Array(1)), RangeError, /\(0, 3\) index masks, which has length 1/);
-    bad(() => overlapsMany([m[0], {} as Mask], new Int32Array([0, 1, 0, 0]), new Uint8Array(1)), TypeError, /masks\[1\] must be a Mask, got Object/);
+    const bad = (fn: () => unknown, type: typeof Error, pattern: RegExp) =>
+        assert.throws(fn, (e: unknown) => e instanceof type && pattern.test((e as Error).message));
+    bad(
+        () => overlapsMany(m, [0, 0, 0, 0] as unknown as Int32Array, new Uint8Array(1)),
+        TypeError,
+        /pairs must be an Int32Array .* got Array\(4\)/
+    );
+    bad(
+        () => overlapsMany('x' as unknown as Mask[], new Int32Array(4), new Uint8Array(1)),
+        TypeError,
+        /masks must be an array .* got "x"/
+    );
+    bad(
+        () => overlapsMany(m, new Int32Array(4), new Uint8Array(0)),
+        RangeError,
+        /out must be a Uint8Array of length at least 1, got Uint8Array\(0\)/
+    );
+    bad(
+        () => overlapsMany(m, new Int32Array(4), new Uint8Array(1), 2),
+        RangeError,
+        /count must be an integer in 0\.\.1, got 2/
+    );
+    bad(
+        () => overlapsMany(m, new Int32Array([0, 3, 0, 0]), new Uint8Array(1)),
+        RangeError,
+        /\(0, 3\) index masks, which has length 1/
+    );
+    bad(
+        () => overlapsMany([m[0], {} as Mask], new Int32Array([0, 1, 0, 0]), new Uint8Array(1)),
+        TypeError,
+        /masks\[1\] must be a Mask, got Object/
+    );
 });
 
 test('setKernels switches backends and rejects unknown modes; kernelStats() says which run and why', () => {
@@ -171,7 +253,11 @@ test('setKernels switches backends and rejects unknown modes; kernelStats() says
         setKernels('js');
         const js = kernelStats();
         assert.equal(js.kernels, 'js');
-        assert.equal(js.wasmAvailable, wasmAvailable, 'selecting the JS kernels does not hide that WebAssembly is available');
+        assert.equal(
+            js.wasmAvailable,
+            wasmAvailable,
+            'selecting the JS kernels does not hide that WebAssembly is available'
+        );
         if (wasmAvailable) {
             assert.match(js.reason ?? '', /setKernels\('js'\)/);
             setKernels('wasm');
@@ -180,26 +266,47 @@ test('setKernels switches backends and rejects unknown modes; kernelStats() says
         } else {
             assert.throws(() => setKernels('wasm'), /kernel mode 'wasm' is unavailable/);
         }
-        assert.throws(() => setKernels('gpu' as 'js'), (e: unknown) => e instanceof TypeError && /got "gpu"/.test((e as Error).message));
+        assert.throws(
+            () => setKernels('gpu' as 'js'),
+            (e: unknown) => e instanceof TypeError && /got "gpu"/.test((e as Error).message)
+        );
     } finally {
         setKernels(prev);
     }
 });
 
-testKernels('overlapMaskInto: out may be this mask, the other mask, or both, and every word of out is rewritten', () => {
-    const a = Ref.random(70, 40, 0.4, 11), b = Ref.random(70, 40, 0.4, 12);
-    for (const [dx, dy] of [[0, 0], [5, 3], [-7, 9], [33, -2], [100, 0]]) {
-        const want = a.overlapMask(b, dx, dy);
-        const ma = a.toMask(), mb = b.toMask();
-        assert.ok(sameMask(ma.overlapMask(mb, dx, dy, ma), want), `out = this at ${dx},${dy}`);
-        const ma2 = a.toMask(), mb2 = b.toMask();
-        assert.ok(sameMask(ma2.overlapMask(mb2, dx, dy, mb2), want), `out = other at ${dx},${dy}`);
-        const self = a.toMask();
-        assert.ok(sameMask(self.overlapMask(self, dx, dy, self), a.overlapMask(a, dx, dy)), `out = this = other at ${dx},${dy}`);
-        const dirty = new Mask(70, 40, true);
-        assert.ok(sameMask(a.toMask().overlapMask(b.toMask(), dx, dy, dirty), want), `a full out is cleared outside the overlap at ${dx},${dy}`);
+testKernels(
+    'overlapMaskInto: out may be this mask, the other mask, or both, and every word of out is rewritten',
+    () => {
+        const a = Ref.random(70, 40, 0.4, 11),
+            b = Ref.random(70, 40, 0.4, 12);
+        for (const [dx, dy] of [
+            [0, 0],
+            [5, 3],
+            [-7, 9],
+            [33, -2],
+            [100, 0]
+        ]) {
+            const want = a.overlapMask(b, dx, dy);
+            const ma = a.toMask(),
+                mb = b.toMask();
+            assert.ok(sameMask(ma.overlapMask(mb, dx, dy, ma), want), `out = this at ${dx},${dy}`);
+            const ma2 = a.toMask(),
+                mb2 = b.toMask();
+            assert.ok(sameMask(ma2.overlapMask(mb2, dx, dy, mb2), want), `out = other at ${dx},${dy}`);
+            const self = a.toMask();
+            assert.ok(
+                sameMask(self.overlapMask(self, dx, dy, self), a.overlapMask(a, dx, dy)),
+                `out = this = other at ${dx},${dy}`
+            );
+            const dirty = new Mask(70, 40, true);
+            assert.ok(
+                sameMask(a.toMask().overlapMask(b.toMask(), dx, dy, dirty), want),
+                `a full out is cleared outside the overlap at ${dx},${dy}`
+            );
+        }
     }
-});
+);
 
 test('the shipped module expands to the assembled one byte for byte (124 constant-shift functions from 4)', () => {
     const bytes = moduleBytes();
@@ -214,8 +321,10 @@ test('the WebAssembly kernels load where atob is missing', { skip: !wasmAvailabl
 const { Mask, kernelStats } = await import(${JSON.stringify(new URL('../src/index.ts', import.meta.url).href)});
 const a = new Mask(300, 300, true), b = new Mask(100, 100, true);
 console.log(JSON.stringify({ kernels: kernelStats().kernels, area: a.overlapArea(b, 250, 250) }));`;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script],
-        { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        encoding: 'utf8'
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), { kernels: 'wasm', area: 50 * 50 });
 });

@@ -12,17 +12,21 @@ export interface Cost<T> {
 
 /** Runs `fn` and returns its result with its cost. */
 export function cost<T>(fn: () => T): Cost<T> {
-    const c0 = process.cpuUsage(), t0 = performance.now();
+    const c0 = process.cpuUsage(),
+        t0 = performance.now();
     const value = fn();
-    const wallMs = performance.now() - t0, c = process.cpuUsage(c0);
+    const wallMs = performance.now() - t0,
+        c = process.cpuUsage(c0);
     return { value, cpuMs: (c.user + c.system) / 1000, wallMs };
 }
 
 /** Runs async `fn` and returns its result with its cost (CPU time includes whatever else this process ran meanwhile). */
 export async function costAsync<T>(fn: () => Promise<T>): Promise<Cost<T>> {
-    const c0 = process.cpuUsage(), t0 = performance.now();
+    const c0 = process.cpuUsage(),
+        t0 = performance.now();
     const value = await fn();
-    const wallMs = performance.now() - t0, c = process.cpuUsage(c0);
+    const wallMs = performance.now() - t0,
+        c = process.cpuUsage(c0);
     return { value, cpuMs: (c.user + c.system) / 1000, wallMs };
 }
 
@@ -31,7 +35,18 @@ export function costText(c: Cost<unknown>): string {
     return `${c.cpuMs.toFixed(1)} ms CPU (${c.wallMs.toFixed(1)} ms wall)`;
 }
 
-const TYPED = ['Uint8Array', 'Uint8ClampedArray', 'Int8Array', 'Uint16Array', 'Int16Array', 'Uint32Array', 'Int32Array', 'Float32Array', 'Float64Array', 'ArrayBuffer'] as const;
+const TYPED = [
+    'Uint8Array',
+    'Uint8ClampedArray',
+    'Int8Array',
+    'Uint16Array',
+    'Int16Array',
+    'Uint32Array',
+    'Int32Array',
+    'Float32Array',
+    'Float64Array',
+    'ArrayBuffer'
+] as const;
 
 /** What {@link allocations} saw: typed arrays and ArrayBuffers created through the globals, and their bytes. */
 export interface Allocations {
@@ -53,9 +68,13 @@ export function allocations(fn: () => void): Allocations {
         const ctor = saved[i] as new (...args: unknown[]) => ArrayBufferView | ArrayBuffer;
         g[name] = new Proxy(ctor, {
             construct(target, args, newTarget) {
-                const made = Reflect.construct(target, args, newTarget === g[name] ? target : newTarget) as ArrayBufferView | ArrayBuffer;
+                const made = Reflect.construct(target, args, newTarget === g[name] ? target : newTarget) as
+                    ArrayBufferView | ArrayBuffer;
                 // A view on an existing buffer allocates nothing.
-                if (!(args[0] instanceof (saved[TYPED.indexOf('ArrayBuffer')] as typeof ArrayBuffer)) && !(typeof SharedArrayBuffer !== 'undefined' && args[0] instanceof SharedArrayBuffer)) {
+                if (
+                    !(args[0] instanceof (saved[TYPED.indexOf('ArrayBuffer')] as typeof ArrayBuffer)) &&
+                    !(typeof SharedArrayBuffer !== 'undefined' && args[0] instanceof SharedArrayBuffer)
+                ) {
                     seen.count++;
                     seen.bytes += made.byteLength;
                     seen.largest = Math.max(seen.largest, made.byteLength);
@@ -67,7 +86,9 @@ export function allocations(fn: () => void): Allocations {
     try {
         fn();
     } finally {
-        TYPED.forEach((name, i) => { g[name] = saved[i]; });
+        TYPED.forEach((name, i) => {
+            g[name] = saved[i];
+        });
     }
     return seen;
 }

@@ -11,10 +11,13 @@ const ids = (bs: Body<unknown>[]): number[] => bs.map(b => b.id);
 test('each pair once, never a body with itself; touching edges do not collide; fractional positions floor', () => {
     const world = new World();
     const a = world.add({ x: 0, y: 0, mask: box(10, 10) });
-    const b = world.add({ x: 10, y: 0, mask: box(10, 10) });   // touches a's right edge
+    const b = world.add({ x: 10, y: 0, mask: box(10, 10) }); // touches a's right edge
     const c = world.add({ x: 9.99, y: 9.5, mask: box(10, 10) }); // placed at (9, 9): overlaps a and b
     const pairs = world.collisions().map(p => [p.a.id, p.b.id]);
-    assert.deepEqual(pairs, [[a.id, c.id], [b.id, c.id]]);
+    assert.deepEqual(pairs, [
+        [a.id, c.id],
+        [b.id, c.id]
+    ]);
     world.move(c, 10, 10);
     assert.deepEqual(world.collisions(), []);
 });
@@ -30,7 +33,11 @@ test('filters: categories both ways, groups, decorative bodies', () => {
     const g2 = world.add({ x: 2, y: 1, mask: m, category: 4, collidesWith: 4, group: 7 });
     const g3 = world.add({ x: 2, y: 2, mask: m, category: 4, collidesWith: 4, group: 8 });
     const got = world.collisions().map(x => [x.a.id, x.b.id]);
-    assert.deepEqual(got, [[p.id, q.id], [g1.id, g3.id], [g2.id, g3.id]]);   // r refuses q (r.cat & q.collidesWith = 0)
+    assert.deepEqual(got, [
+        [p.id, q.id],
+        [g1.id, g3.id],
+        [g2.id, g3.id]
+    ]); // r refuses q (r.cat & q.collidesWith = 0)
     void r;
     assert.deepEqual(world.queryPoint(2, 2).includes(deco), false);
     world.setFilter(deco, { category: 1 });
@@ -71,9 +78,9 @@ test('listeners: removing a body inside a listener takes effect at once; adds an
     world.on('begin', (self, other) => {
         if (self !== bullet) return;
         log.push(`bullet hit ${other.data}`);
-        world.remove(self);                                      // removes itself: no more events for it
+        world.remove(self); // removes itself: no more events for it
         spawned = world.add({ x: 2, y: 0, mask: m, data: 'spark' }); // overlaps e1, e2 but only from the next step
-        world.move(e2, 100, 100);                                // e1–e2 still reported this step
+        world.move(e2, 100, 100); // e1–e2 still reported this step
     });
     assert.equal(world.step(), 3);
     assert.deepEqual(log, ['begin bullet-e1', 'bullet hit e1', 'begin e1-e2']);
@@ -81,10 +88,12 @@ test('listeners: removing a body inside a listener takes effect at once; adds an
     assert.throws(() => world.move(bullet, 0, 0), /was removed/);
     log.length = 0;
     world.step();
-    assert.deepEqual(log, ['begin e1-spark']);                   // e1–e2 ended silently? no: e2 moved away -> end (no listener)
+    assert.deepEqual(log, ['begin e1-spark']); // e1–e2 ended silently? no: e2 moved away -> end (no listener)
     assert.ok(spawned);
     // Detection cannot run inside a listener.
-    const nested = () => { world.step(); };
+    const nested = () => {
+        world.step();
+    };
     world.on('stay', nested);
     assert.throws(() => world.step(), /inside a collision listener/);
     world.off('stay', nested);
@@ -98,7 +107,10 @@ test('removing the other body inside a callback silences it for the rest of the 
     const a = world.add({ x: 0, y: 0, mask: m, data: 'a' });
     const b = world.add({ x: 1, y: 1, mask: m, data: 'b' });
     const c = world.add({ x: 2, y: 2, mask: m, data: 'c' });
-    world.on('begin', (p, q) => { log.push(`${p.data}-${q.data}`); if (p === a && q === b) world.remove(b); });
+    world.on('begin', (p, q) => {
+        log.push(`${p.data}-${q.data}`);
+        if (p === a && q === b) world.remove(b);
+    });
     world.on('begin', (p, q) => log.push(`then ${p.data}-${q.data}`));
     world.step();
     assert.deepEqual(log, ['a-b', 'a-c', 'then a-c']);
@@ -114,7 +126,13 @@ test('collisions(out) reuses its Pair objects and sees every change', () => {
     const bodies = [0, 1, 2].map(i => world.add({ x: i * 3, y: 0, mask: box(4, 4) }));
     const out: Pair[] = [];
     assert.equal(world.collisions(out), out);
-    assert.deepEqual(out.map(p => [p.a.id, p.b.id]), [[bodies[0].id, bodies[1].id], [bodies[1].id, bodies[2].id]]);
+    assert.deepEqual(
+        out.map(p => [p.a.id, p.b.id]),
+        [
+            [bodies[0].id, bodies[1].id],
+            [bodies[1].id, bodies[2].id]
+        ]
+    );
     const first = out[0];
     world.move(bodies[2], 100, 0);
     assert.equal(world.step(), 1);
@@ -126,7 +144,10 @@ test('collisions(out) reuses its Pair objects and sees every change', () => {
     assert.equal(world.collisions(out).length, 2);
     world.remove(bodies[1]);
     assert.deepEqual(world.collisions(), []);
-    assert.throws(() => world.collisions({} as Pair[]), { name: 'TypeError', message: /out must be an array of pairs, got Object/ });
+    assert.throws(() => world.collisions({} as Pair[]), {
+        name: 'TypeError',
+        message: /out must be an array of pairs, got Object/
+    });
 });
 
 test('huge and negative coordinates, sparse clusters, zero-size masks', () => {
@@ -135,30 +156,42 @@ test('huge and negative coordinates, sparse clusters, zero-size masks', () => {
     const a = world.add({ x: far, y: -far, mask: box(8, 8) });
     const b = world.add({ x: far + 7, y: -far + 7, mask: box(8, 8) });
     const c = world.add({ x: -far, y: far, mask: box(8, 8) });
-    const d = world.add({ x: -far + 8, y: far, mask: box(8, 8) });   // touches c: no hit
+    const d = world.add({ x: -far + 8, y: far, mask: box(8, 8) }); // touches c: no hit
     const e = world.add({ x: -3.5, y: -3.5, mask: box(8, 8) });
     const z1 = world.add({ x: -2, y: -2, mask: new Mask(0, 5) });
     const z2 = world.add({ x: -2, y: -2, mask: new Mask(5, 0) });
     const f = world.add({ x: 0, y: 0, mask: box(2, 2) });
-    assert.deepEqual(world.collisions().map(p => [p.a.id, p.b.id]), [[a.id, b.id], [e.id, f.id]]);
+    assert.deepEqual(
+        world.collisions().map(p => [p.a.id, p.b.id]),
+        [
+            [a.id, b.id],
+            [e.id, f.id]
+        ]
+    );
     assert.deepEqual(ids(world.queryPoint(far + 7, -far + 7)), [a.id, b.id]);
     assert.deepEqual(ids(world.queryPoint(-2, -2)), [e.id]);
     assert.deepEqual(world.queryMask(new Mask(0, 0), 0, 0), []);
     assert.equal(world.sweep(z1, 10, 10), null);
-    void c; void d; void z2;
+    void c;
+    void d;
+    void z2;
     // Cells 2^32 apart share a hash bucket; the pair rule must still hold.
     const w2 = new World({ cellSize: 1 });
     const p = w2.add({ x: 0, y: 0, mask: box(2, 2) });
     const q = w2.add({ x: 2 ** 32, y: 0, mask: box(2, 2) });
     const r = w2.add({ x: 2 ** 32 + 1, y: 1, mask: box(2, 2) });
-    assert.deepEqual(w2.collisions().map(x => [x.a.id, x.b.id]), [[q.id, r.id]]);
+    assert.deepEqual(
+        w2.collisions().map(x => [x.a.id, x.b.id]),
+        [[q.id, r.id]]
+    );
     void p;
 });
 
 test('one huge boss among many bullets, and large bodies against each other', () => {
     const world = new World();
     const bullets: Body<unknown>[] = [];
-    for (let i = 0; i < 400; i++) bullets.push(world.add({ x: (i % 40) * 25, y: Math.floor(i / 40) * 25, mask: box(3, 3) }));
+    for (let i = 0; i < 400; i++)
+        bullets.push(world.add({ x: (i % 40) * 25, y: Math.floor(i / 40) * 25, mask: box(3, 3) }));
     const boss = world.add({ x: 100, y: 100, mask: box(500, 120) });
     const boss2 = world.add({ x: 590, y: 210, mask: box(300, 300) });
     const pairs = world.collisions();
@@ -171,9 +204,12 @@ test('one huge boss among many bullets, and large bodies against each other', ()
 test('contact: first pixel, area, box, normal and push-out', () => {
     const world = new World();
     const ground = world.add({ x: 0, y: 10, mask: box(40, 10) });
-    const player = world.add({ x: 5, y: 3, mask: box(6, 10) });   // sinks 3 px into the ground
+    const player = world.add({ x: 5, y: 3, mask: box(6, 10) }); // sinks 3 px into the ground
     const c = world.contact(player, ground) as Contact;
-    assert.deepEqual({ x: c.x, y: c.y, area: c.area, box: c.box }, { x: 5, y: 10, area: 18, box: { x: 5, y: 10, width: 6, height: 3 } });
+    assert.deepEqual(
+        { x: c.x, y: c.y, area: c.area, box: c.box },
+        { x: 5, y: 10, area: 18, box: { x: 5, y: 10, width: 6, height: 3 } }
+    );
     assert.deepEqual([c.normalX, c.normalY], [0, -1]);
     assert.deepEqual([c.pushX, c.pushY], [0, -3]);
     // Push from the right side: a 2-px overlap horizontally.
@@ -187,7 +223,16 @@ test('contact: first pixel, area, box, normal and push-out', () => {
     const s2 = world.add({ x: 300, y: 300, mask: box(4, 4) });
     const c3 = world.contact(s1, s2) as Contact;
     assert.deepEqual([c3.normalX, c3.normalY, c3.pushX, c3.pushY], [0, -1, 0, -4]);
-    const out = { x: 0, y: 0, area: 0, box: { x: 0, y: 0, width: 0, height: 0 }, normalX: 0, normalY: 0, pushX: 0, pushY: 0 };
+    const out = {
+        x: 0,
+        y: 0,
+        area: 0,
+        box: { x: 0, y: 0, width: 0, height: 0 },
+        normalX: 0,
+        normalY: 0,
+        pushX: 0,
+        pushY: 0
+    };
     assert.equal(world.contact(player, ground, out), out);
     // After applying the push the two no longer overlap.
     world.move(player, player.x + out.pushX, player.y + out.pushY);
@@ -198,11 +243,17 @@ test('contact: first pixel, area, box, normal and push-out', () => {
 test('contact and pairs against a tile layer', () => {
     const world = new World();
     const cells = new Array(4 * 2).fill(-1);
-    cells[4] = cells[5] = cells[6] = cells[7] = 0;         // bottom row solid
+    cells[4] = cells[5] = cells[6] = cells[7] = 0; // bottom row solid
     const ground = world.addLayer(new TileMap(8, 8, 4, 2, [box(8, 8)], cells), { category: 2 });
-    const hero = world.add({ x: 3, y: 6, mask: box(4, 4) });  // 2 px into the ground
+    const hero = world.add({ x: 3, y: 6, mask: box(4, 4) }); // 2 px into the ground
     const ghost = world.add({ x: 3, y: 6, mask: box(4, 4), collidesWith: 1 });
-    assert.deepEqual(world.collisions().map(p => [p.a.id, p.b.id]), [[hero.id, ghost.id], [hero.id, ground.id]]);
+    assert.deepEqual(
+        world.collisions().map(p => [p.a.id, p.b.id]),
+        [
+            [hero.id, ghost.id],
+            [hero.id, ground.id]
+        ]
+    );
     const c = world.contact(hero, ground) as Contact;
     assert.deepEqual([c.x, c.y, c.area, c.pushX, c.pushY], [3, 8, 8, 0, -2]);
     assert.deepEqual(c.box, { x: 3, y: 8, width: 4, height: 2 });
@@ -259,16 +310,16 @@ test('setMask (animation frames) and transforms change what collides', () => {
     const world = new World();
     const bar = new Mask(20, 2, true);
     const a = world.add({ x: 0, y: 0, mask: bar });
-    const b = world.add({ x: 9, y: 5, mask: box(2, 2) });     // below the bar's centre
+    const b = world.add({ x: 9, y: 5, mask: box(2, 2) }); // below the bar's centre
     assert.equal(world.collisions().length, 0);
-    world.setTransform(a, { angle: Math.PI / 2 });            // vertical bar through the centre
+    world.setTransform(a, { angle: Math.PI / 2 }); // vertical bar through the centre
     assert.equal(world.collisions().length, 1);
     assert.deepEqual(world.getTransform(a), { angle: Math.PI / 2, scaleX: 1, scaleY: 1, flipX: false, flipY: false });
     const pm = world.placedMask(a);
     assert.deepEqual([pm.x, pm.y, pm.mask.width, pm.mask.height], [9, -9, 2, 20]);
     world.setMask(a, box(1, 1));
     assert.equal(world.collisions().length, 0);
-    world.setTransform(a, { angle: 0, scaleX: 12, scaleY: 12 });   // 1 px scaled about its centre: (-5.5..6.5)
+    world.setTransform(a, { angle: 0, scaleX: 12, scaleY: 12 }); // 1 px scaled about its centre: (-5.5..6.5)
     assert.equal(world.collisions().length, 0);
     world.move(a, 5, 2);
     assert.equal(world.collisions().length, 1);
@@ -294,7 +345,10 @@ test('bad input: clear errors naming the value', () => {
     assert.throws(() => world.queryMask(gone, 0, 0), /^Error: mask \(<Mask 2x2>\) was disposed/);
     assert.equal(world.size, before);
     assert.equal(world.step(), 0);
-    assert.throws(() => world.add({ x: 0, y: 0, mask: m, category: -1 }), /category must be an integer in 0..4294967295, got -1/);
+    assert.throws(
+        () => world.add({ x: 0, y: 0, mask: m, category: -1 }),
+        /category must be an integer in 0..4294967295, got -1/
+    );
     assert.throws(() => world.add({ x: 0, y: 0, mask: m, collidesWith: 1.5 }), RangeError);
     assert.throws(() => world.add({ x: 0, y: 0, mask: m, group: 2 ** 40 }), RangeError);
     assert.throws(() => world.add({ x: 0, y: 0, mask: m, scaleX: 0 }), /scaleX must be a finite number > 0/);
@@ -311,8 +365,14 @@ test('bad input: clear errors naming the value', () => {
     assert.throws(() => world.queryMask(null as never, 0, 0), TypeError);
     assert.throws(() => world.queryPoint(0, 0, undefined, null as never), /out must be an array/);
     assert.throws(() => world.collisions({} as never), /out must be an array/);
-    assert.throws(() => world.contact(b, world.add({ x: 1, y: 1, mask: m }), { x: 0 } as never), { name: 'TypeError', message: /out must be a Contact object with a box, got Object/ });
-    assert.throws(() => world.sweep(b, 10, 0, 3 as never), { name: 'TypeError', message: /out must be a SweepHit object, got 3/ });
+    assert.throws(() => world.contact(b, world.add({ x: 1, y: 1, mask: m }), { x: 0 } as never), {
+        name: 'TypeError',
+        message: /out must be a Contact object with a box, got Object/
+    });
+    assert.throws(() => world.sweep(b, 10, 0, 3 as never), {
+        name: 'TypeError',
+        message: /out must be a SweepHit object, got 3/
+    });
     assert.throws(() => world.sweep(b, NaN, 0), /toX must be a finite number/);
     assert.throws(() => world.on('hit' as never, () => {}), /Unknown event "hit"/);
     assert.throws(() => world.on('begin', 3 as never), /listener must be a function/);
@@ -330,7 +390,9 @@ test('bad input: clear errors naming the value', () => {
 });
 
 test('editing the mask of a rotated body: setMask with the same mask makes its copy anew', () => {
-    const world = new World(), m = new Mask(8, 8, true), wall = new Mask(4, 20, true);
+    const world = new World(),
+        m = new Mask(8, 8, true),
+        wall = new Mask(4, 20, true);
     const spinner = world.add({ x: 0, y: 0, mask: m, angle: Math.PI / 4 });
     world.add({ x: 7, y: -4, mask: wall });
     assert.equal(world.step(), 1);

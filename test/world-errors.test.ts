@@ -15,7 +15,10 @@ test('a throwing listener or body callback: every event is still delivered, pair
     const c = world.add({ x: 100, y: 0, mask: square(10), data: 'c' });
     const d = world.add({ x: 105, y: 5, mask: square(10), data: 'd' });
     const name = (x: Body<string>, y: Body<string>) => `${x.data}${y.data}`;
-    world.on('begin', (x, y) => { log.push(`begin ${name(x, y)}`); if (x === a) throw new Error('listener failed'); });
+    world.on('begin', (x, y) => {
+        log.push(`begin ${name(x, y)}`);
+        if (x === a) throw new Error('listener failed');
+    });
     world.on('stay', (x, y) => log.push(`stay ${name(x, y)}`));
     world.on('end', (x, y) => log.push(`end ${name(x, y)}`));
     assert.throws(() => world.step(), /listener failed/);
@@ -35,10 +38,21 @@ test('several listeners throwing in one step give one AggregateError with every 
     const world = new World();
     const a = world.add({ x: 0, y: 0, mask: square(4) });
     world.add({ x: 2, y: 2, mask: square(4) });
-    world.on('begin', () => { throw new Error('first'); });
-    world.on('begin', () => { throw new RangeError('second'); });
-    assert.throws(() => world.step(), (e: unknown) => e instanceof AggregateError && e.errors.length === 2 &&
-        (e.errors[0] as Error).message === 'first' && e.errors[1] instanceof RangeError && /2 collision listeners threw/.test(e.message));
+    world.on('begin', () => {
+        throw new Error('first');
+    });
+    world.on('begin', () => {
+        throw new RangeError('second');
+    });
+    assert.throws(
+        () => world.step(),
+        (e: unknown) =>
+            e instanceof AggregateError &&
+            e.errors.length === 2 &&
+            (e.errors[0] as Error).message === 'first' &&
+            e.errors[1] instanceof RangeError &&
+            /2 collision listeners threw/.test(e.message)
+    );
     assert.equal(world.step(), 1, 'the World goes on; no begin again');
     void a;
 });
@@ -46,11 +60,20 @@ test('several listeners throwing in one step give one AggregateError with every 
 test('bodies piled on one spot: a RangeError naming the limit, fast, in bounded memory, and the World stays usable', t => {
     // Empty 512x512 masks: boxes that overlap, pixels that never do, so testing a pair scans its whole zone.
     // 5,790 bodies make 16.76 million pairs: under the old cap of 2^24, a 30 s, 2.66 GB step.
-    const world = new World(), m = new Mask(512, 512), bodies: Body<unknown>[] = [];
+    const world = new World(),
+        m = new Mask(512, 512),
+        bodies: Body<unknown>[] = [];
     for (let i = 0; i < 5790; i++) bodies.push(world.add({ x: 0, y: 0, mask: m }));
     let c: Cost<void> = { value: undefined, cpuMs: 0, wallMs: 0 };
     const alloc = allocations(() => {
-        c = cost(() => assert.throws(() => world.step(), (e: unknown) => e instanceof RangeError && new RegExp(`more than ${limits.pairs} pairs of bodies whose boxes overlap`).test(e.message)));
+        c = cost(() =>
+            assert.throws(
+                () => world.step(),
+                (e: unknown) =>
+                    e instanceof RangeError &&
+                    new RegExp(`more than ${limits.pairs} pairs of bodies whose boxes overlap`).test(e.message)
+            )
+        );
     });
     t.diagnostic(`refused in ${costText(c)}, ${alloc.bytes} bytes allocated, the largest array ${alloc.largest} bytes`);
     // Refused while the boxes are paired, before any pixel test: a fraction of a second. Refusing after testing
@@ -62,7 +85,7 @@ test('bodies piled on one spot: a RangeError naming the limit, fast, in bounded 
     for (const b of bodies.slice(100)) world.remove(b);
     const full = square(8);
     for (const b of bodies.slice(0, 100)) world.setMask(b, full);
-    assert.equal(world.step(), 100 * 99 / 2);
+    assert.equal(world.step(), (100 * 99) / 2);
 });
 
 test('sweep() refuses paths past limits.sweepPixels pixel steps at once, and works below it, with a layer present', t => {
@@ -70,7 +93,12 @@ test('sweep() refuses paths past limits.sweepPixels pixel steps at once, and wor
     world.addLayer(new TileMap(8, 8, 4, 1, [square(8)], [-1, -1, -1, 0]));
     const mover = world.add({ x: 0, y: 0, mask: square(4) });
     const c = cost(() => {
-        assert.throws(() => world.sweep(mover, 2 ** 40, 0), (e: unknown) => e instanceof RangeError && /is 1099511627776 pixel steps, more than the 1048576 allowed.*shorter segments/.test(e.message));
+        assert.throws(
+            () => world.sweep(mover, 2 ** 40, 0),
+            (e: unknown) =>
+                e instanceof RangeError &&
+                /is 1099511627776 pixel steps, more than the 1048576 allowed.*shorter segments/.test(e.message)
+        );
         assert.throws(() => world.sweep(mover, limits.sweepPixels / 2 + 1, -limits.sweepPixels / 2), RangeError);
     });
     t.diagnostic(`refused in ${costText(c)}`);
@@ -85,15 +113,23 @@ test('a layer whose bounds() returns nonsense or throws: a clear error from step
     const map = new TileMap(8, 8, 4, 4, [square(8)], new Array(16).fill(0));
     let answer: unknown = { x: 0, y: 0, width: 32, height: 32 };
     const layer = {
-        test: map.test.bind(map), overlapArea: map.overlapArea.bind(map), hitPoint: map.hitPoint.bind(map), testPixel: map.testPixel.bind(map),
-        bounds: () => { if (answer instanceof Error) throw answer; return answer as never; }
+        test: map.test.bind(map),
+        overlapArea: map.overlapArea.bind(map),
+        hitPoint: map.hitPoint.bind(map),
+        testPixel: map.testPixel.bind(map),
+        bounds: () => {
+            if (answer instanceof Error) throw answer;
+            return answer as never;
+        }
     };
     const world = new World<string>();
     world.add({ x: 4, y: 4, mask: square(4), data: 'inside' });
     world.add({ x: 100, y: 4, mask: square(4), data: 'outside' });
     const ground = world.addLayer(layer, { data: 'ground' });
     const log: string[] = [];
-    world.on('begin', (a, b) => log.push(`begin ${a.data}-${b.data}`)).on('end', (a, b) => log.push(`end ${a.data}-${b.data}`));
+    world
+        .on('begin', (a, b) => log.push(`begin ${a.data}-${b.data}`))
+        .on('end', (a, b) => log.push(`end ${a.data}-${b.data}`));
     assert.equal(world.step(), 1);
     for (const [bad, type, re] of [
         [42, TypeError, /bounds\(\) must return \{ x, y, width, height \} or null, got 42/],
@@ -103,7 +139,11 @@ test('a layer whose bounds() returns nonsense or throws: a clear error from step
         [new Error('bounds failed'), Error, /bounds failed/]
     ] as const) {
         answer = bad;
-        assert.throws(() => world.step(), (e: Error) => e instanceof type && re.test(e.message), String(bad));
+        assert.throws(
+            () => world.step(),
+            (e: Error) => e instanceof type && re.test(e.message),
+            String(bad)
+        );
     }
     answer = null;
     assert.equal(world.step(), 0, 'an empty layer meets nothing');

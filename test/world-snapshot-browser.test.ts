@@ -12,9 +12,16 @@ test('the rollback scenario in Chromium (both kernel paths) equals the run in No
         stdin: {
             contents: `import { runScenario } from './rollback-scenario.ts'; import { setKernels, kernelStats } from '../src/index.ts';
                 export function run(seed, steps, kernels) { setKernels(kernels); const log = runScenario(seed, steps); return { log, kernels: kernelStats().kernels }; }`,
-            resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'ts', sourcefile: 'page.ts'
+            resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+            loader: 'ts',
+            sourcefile: 'page.ts'
         },
-        bundle: true, format: 'iife', globalName: 'hitmaskRollback', write: false, target: 'es2022', logLevel: 'silent'
+        bundle: true,
+        format: 'iife',
+        globalName: 'hitmaskRollback',
+        write: false,
+        target: 'es2022',
+        logLevel: 'silent'
     });
     const node = runScenario(5, 40);
     const browser = await openBrowser('plain');
@@ -25,7 +32,10 @@ test('the rollback scenario in Chromium (both kernel paths) equals the run in No
         await page.setContent('<!doctype html><title>rollback</title>');
         await page.addScriptTag({ content: bundle.outputFiles[0].text });
         for (const kernels of ['wasm', 'js'] as const) {
-            const r = await page.evaluate(`hitmaskRollback.run(5, 40, '${kernels}')`) as { log: ScenarioLog; kernels: string };
+            const r = (await page.evaluate(`hitmaskRollback.run(5, 40, '${kernels}')`)) as {
+                log: ScenarioLog;
+                kernels: string;
+            };
             assert.equal(r.kernels, kernels);
             assert.deepEqual(r.log, node, `Chromium with the ${kernels} kernels`);
         }

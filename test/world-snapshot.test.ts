@@ -5,7 +5,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Mask, World, setKernels, type Body } from '../src/index.js';
-import { listen, rng, runScenario, scenarioMasks, scenarioStep, scenarioWorld, type ScenarioLog } from './rollback-scenario.js';
+import {
+    listen,
+    rng,
+    runScenario,
+    scenarioMasks,
+    scenarioStep,
+    scenarioWorld,
+    type ScenarioLog
+} from './rollback-scenario.js';
 import { testKernels } from './reference.js';
 import { allocations } from './work.js';
 import { SnapshotWriter } from '../src/base/snapshot.js';
@@ -14,14 +22,19 @@ const SEEDS = Number(process.env.HITMASK_SNAPSHOT_SEEDS ?? 12);
 
 testKernels('restore, then the same changes: the same pairs, events and hashes as the first time', () => {
     for (let seed = 1; seed <= SEEDS; seed++) {
-        const masks = scenarioMasks(seed), world = scenarioWorld(masks), bodies: Body<number>[] = [];
+        const masks = scenarioMasks(seed),
+            world = scenarioWorld(masks),
+            bodies: Body<number>[] = [];
         const log: ScenarioLog = { hashes: [], events: [], pairs: [] };
         listen(world, log);
         const rnd = rng(seed * 31 + 7);
         const warm = 5 + (seed % 7);
         for (let s = 0; s < warm; s++) scenarioStep(world, masks, bodies, rnd, log);
         // Save the World, the game's handle list and the generator's position (a game saves its inputs instead).
-        const bytes = world.snapshot(), hash = world.hash(), kept = bodies.length, seedAt = rnd() * 2 ** 32;
+        const bytes = world.snapshot(),
+            hash = world.hash(),
+            kept = bodies.length,
+            seedAt = rnd() * 2 ** 32;
         const saved = describeBodies(world, bodies);
         const first: ScenarioLog = { hashes: [], events: [], pairs: [] };
         log.events.length = 0;
@@ -34,7 +47,10 @@ testKernels('restore, then the same changes: the same pairs, events and hashes a
         assert.deepEqual(log.events, [], 'restore fires no events');
         assert.equal(world.hash(), hash, `seed ${seed}: the hash after restore is the hash at the snapshot`);
         assert.deepEqual(describeBodies(world, bodies.slice(0, kept)), saved, `seed ${seed}: every body as it was`);
-        assert.ok(bodies.slice(kept).every(b => b.removed), 'bodies added after the snapshot are removed');
+        assert.ok(
+            bodies.slice(kept).every(b => b.removed),
+            'bodies added after the snapshot are removed'
+        );
         bodies.length = kept;
         const second: ScenarioLog = { hashes: [], events: [], pairs: [] };
         const replay = rng(seedAt);
@@ -49,10 +65,24 @@ testKernels('restore, then the same changes: the same pairs, events and hashes a
 
 // Every live body as the public API shows it: position, filter, transform, placed mask (size, place and pixels).
 function describeBodies(world: World<number>, bodies: readonly Body<number>[]): string[] {
-    return bodies.filter(b => world.has(b)).map(b => {
-        const p = world.placedMask(b);
-        return JSON.stringify([b.id, b.data, b.x, b.y, world.getFilter(b), world.getTransform(b), p.x, p.y, p.mask.width, p.mask.height, p.mask.toText()]);
-    });
+    return bodies
+        .filter(b => world.has(b))
+        .map(b => {
+            const p = world.placedMask(b);
+            return JSON.stringify([
+                b.id,
+                b.data,
+                b.x,
+                b.y,
+                world.getFilter(b),
+                world.getTransform(b),
+                p.x,
+                p.y,
+                p.mask.width,
+                p.mask.height,
+                p.mask.toText()
+            ]);
+        });
 }
 
 test('the same scenario gives the same hashes and events on the WebAssembly and the JS kernels', () => {
@@ -68,8 +98,10 @@ test('the same scenario gives the same hashes and events on the WebAssembly and 
 });
 
 test('restore revives removed bodies (the same handles, with their data) and removes bodies added since', () => {
-    const world = new World<string>(), m = new Mask(4, 4, true);
-    const a = world.add({ x: 0, y: 0, mask: m, data: 'a' }), b = world.add({ x: 2, y: 2, mask: m, data: 'b' });
+    const world = new World<string>(),
+        m = new Mask(4, 4, true);
+    const a = world.add({ x: 0, y: 0, mask: m, data: 'a' }),
+        b = world.add({ x: 2, y: 2, mask: m, data: 'b' });
     const begins: string[] = [];
     world.on('begin', (p, q) => begins.push(`${p.data}${q.data}`));
     world.on('end', (p, q) => begins.push(`end ${p.data}${q.data}`));
@@ -96,33 +128,49 @@ test('restore revives removed bodies (the same handles, with their data) and rem
 });
 
 test('restore refuses corrupt, truncated and foreign bytes with an Error and changes nothing', () => {
-    const world = new World(), m = new Mask(3, 3, true);
+    const world = new World(),
+        m = new Mask(3, 3, true);
     world.add({ x: 0, y: 0, mask: m });
     world.add({ x: 1, y: 1, mask: m, angle: 1 });
     world.step();
-    const bytes = world.snapshot(), hash = world.hash();
+    const bytes = world.snapshot(),
+        hash = world.hash();
     world.add({ x: 9, y: 9, mask: m });
     const before = world.hash();
-    assert.throws(() => world.restore(bytes.subarray(0, bytes.length - 3)), /^Error: world\.restore\(\): the snapshot ends after/);
-    assert.throws(() => world.restore(new Uint8Array(40)), /^Error: world\.restore\(\): these bytes are not a World snapshot/);
+    assert.throws(
+        () => world.restore(bytes.subarray(0, bytes.length - 3)),
+        /^Error: world\.restore\(\): the snapshot ends after/
+    );
+    assert.throws(
+        () => world.restore(new Uint8Array(40)),
+        /^Error: world\.restore\(\): these bytes are not a World snapshot/
+    );
     const extra = new Uint8Array(bytes.length + 4);
     extra.set(bytes);
     assert.throws(() => world.restore(extra), /has 4 bytes after its data/);
     const huge = bytes.slice();
     new DataView(huge.buffer).setUint32(20, 0xffffffff, true);
-    assert.throws(() => world.restore(huge), /the body count is 4294967295 in the snapshot, more than the \d+ it can hold/);
+    assert.throws(
+        () => world.restore(huge),
+        /the body count is 4294967295 in the snapshot, more than the \d+ it can hold/
+    );
     assert.throws(() => world.restore('x' as never), /^TypeError: restore\(\) needs the Uint8Array/);
     // Another World's masks are not this World's: the ids name nothing here.
     const other = new World();
     other.add({ x: 0, y: 0, mask: new Mask(2, 2, true) });
-    assert.throws(() => world.restore(other.snapshot()), /^Error: world\.restore\(\): the snapshot was taken by another World/);
+    assert.throws(
+        () => world.restore(other.snapshot()),
+        /^Error: world\.restore\(\): the snapshot was taken by another World/
+    );
     assert.equal(world.hash(), before, 'nothing changed');
     world.restore(bytes);
     assert.equal(world.hash(), hash);
 });
 
 test('a disposed mask makes restore throw before anything changes', () => {
-    const world = new World(), m = new Mask(3, 3, true), keep = new Mask(2, 2, true);
+    const world = new World(),
+        m = new Mask(3, 3, true),
+        keep = new Mask(2, 2, true);
     world.add({ x: 0, y: 0, mask: m });
     const bytes = world.snapshot();
     world.add({ x: 5, y: 5, mask: keep });
@@ -144,7 +192,8 @@ test('hash names masks by their pixels: equal Worlds built apart hash equal; any
         return w;
     };
     const m = Mask.fromText('##.\n###\n.#.');
-    const a = build(m), b = build(Mask.fromText('##.\n###\n.#.'));
+    const a = build(m),
+        b = build(Mask.fromText('##.\n###\n.#.'));
     assert.equal(a.hash(), b.hash());
     const c = build(Mask.fromText('##.\n###\n.##'));
     assert.notEqual(a.hash(), c.hash(), 'one pixel of a mask');
@@ -154,13 +203,17 @@ test('hash names masks by their pixels: equal Worlds built apart hash equal; any
 });
 
 test('a game loop: snapshot(out) into a reused buffer and restore allocate no new bytes', () => {
-    const world = new World(), m = new Mask(8, 8, true), bodies: Body<unknown>[] = [];
-    for (let i = 0; i < 500; i++) bodies.push(world.add({ x: (i * 13) % 400, y: (i * 7) % 300, mask: m, angle: i % 3 ? 0 : 0.3 }));
+    const world = new World(),
+        m = new Mask(8, 8, true),
+        bodies: Body<unknown>[] = [];
+    for (let i = 0; i < 500; i++)
+        bodies.push(world.add({ x: (i * 13) % 400, y: (i * 7) % 300, mask: m, angle: i % 3 ? 0 : 0.3 }));
     const out = new Uint8Array(1 << 20);
     world.step();
     world.snapshot(out);
     world.snapshot(out);
-    const ring = [new Uint8Array(1 << 20), new Uint8Array(1 << 20)], saved = [world.snapshot(ring[0]), world.snapshot(ring[1])];
+    const ring = [new Uint8Array(1 << 20), new Uint8Array(1 << 20)],
+        saved = [world.snapshot(ring[0]), world.snapshot(ring[1])];
     world.restore(saved[0]);
     const seen = allocations(() => {
         for (let f = 0; f < 20; f++) {
@@ -177,13 +230,19 @@ test('a game loop: snapshot(out) into a reused buffer and restore allocate no ne
 });
 
 test('a restore sets back masks, transforms and filters changed since, through any branch of changes', () => {
-    const world = new World(), a = new Mask(4, 4, true), b = Mask.fromText('#.\n.#'), bodies: Body<unknown>[] = [];
-    for (let i = 0; i < 40; i++) bodies.push(world.add({ x: i * 3, y: i % 5, mask: i % 2 ? a : b, angle: i % 7 === 0 ? 0.4 : 0 }));
+    const world = new World(),
+        a = new Mask(4, 4, true),
+        b = Mask.fromText('#.\n.#'),
+        bodies: Body<unknown>[] = [];
+    for (let i = 0; i < 40; i++)
+        bodies.push(world.add({ x: i * 3, y: i % 5, mask: i % 2 ? a : b, angle: i % 7 === 0 ? 0.4 : 0 }));
     world.step();
-    const s0 = world.snapshot(), h0 = world.hash();
+    const s0 = world.snapshot(),
+        h0 = world.hash();
     world.setFilter(bodies[3], { category: 4 });
     world.move(bodies[5], 100, 100);
-    const s1 = world.snapshot(), h1 = world.hash();
+    const s1 = world.snapshot(),
+        h1 = world.hash();
     world.restore(s0);
     assert.equal(world.hash(), h0);
     assert.equal(world.getFilter(bodies[3]).category, 1);
@@ -203,7 +262,8 @@ test('a restore sets back masks, transforms and filters changed since, through a
     for (let f = 0; f < 5; f++) {
         for (const body of bodies) world.move(body, body.x + 1.5, body.y - 0.25);
         world.step();
-        const s = world.snapshot(), h = world.hash();
+        const s = world.snapshot(),
+            h = world.hash();
         world.restore(s0);
         assert.equal(world.hash(), h0);
         world.restore(s);
@@ -213,7 +273,9 @@ test('a restore sets back masks, transforms and filters changed since, through a
 });
 
 test('after a restore of positions only, the next step finds the pairs of the restored places', () => {
-    const world = new World(), m = new Mask(8, 8, true), bodies: Body<unknown>[] = [];
+    const world = new World(),
+        m = new Mask(8, 8, true),
+        bodies: Body<unknown>[] = [];
     // A row of pairs; far apart from each other, so the grid has many cells.
     for (let i = 0; i < 200; i++) bodies.push(world.add({ x: (i >> 1) * 100 + (i & 1) * 4, y: 0, mask: m }));
     assert.equal(world.step(), 100);
@@ -228,10 +290,14 @@ test('after a restore of positions only, the next step finds the pairs of the re
 });
 
 test('snapshot(out) into a view at any byte offset restores the same', () => {
-    const world = new World(), m = new Mask(5, 5, true), bodies: Body<unknown>[] = [];
+    const world = new World(),
+        m = new Mask(5, 5, true),
+        bodies: Body<unknown>[] = [];
     for (let i = 0; i < 30; i++) bodies.push(world.add({ x: i * 2.5, y: i % 3, mask: m, angle: i % 4 ? 0 : 0.7 }));
     world.step();
-    const h = world.hash(), plain = world.snapshot(), big = new Uint8Array(plain.length + 16);
+    const h = world.hash(),
+        plain = world.snapshot(),
+        big = new Uint8Array(plain.length + 16);
     for (const at of [1, 3, 4, 8]) {
         const bytes = world.snapshot(big.subarray(at));
         assert.equal(bytes.buffer, big.buffer, `offset ${at}: written into out`);
@@ -243,7 +309,9 @@ test('snapshot(out) into a view at any byte offset restores the same', () => {
 });
 
 test('snapshot bytes: a writer given an out too small, call after call, keeps one buffer of its own', () => {
-    const w = new SnapshotWriter(), small = new Uint8Array(16), data = new Int32Array(5000).map((_, i) => i * 7);
+    const w = new SnapshotWriter(),
+        small = new Uint8Array(16),
+        data = new Int32Array(5000).map((_, i) => i * 7);
     let first: Uint8Array | null = null;
     for (let k = 0; k < 40; k++) {
         w.reset(small).u32(k).i32s(data);
@@ -253,31 +321,50 @@ test('snapshot bytes: a writer given an out too small, call after call, keeps on
         assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getInt32(4 + 4 * 4999, true), 4999 * 7);
         first ??= bytes;
     }
-    const seen = allocations(() => { for (let k = 0; k < 10; k++) w.reset(small).u32(k).i32s(data); });
+    const seen = allocations(() => {
+        for (let k = 0; k < 10; k++) w.reset(small).u32(k).i32s(data);
+    });
     assert.equal(seen.count, 0, `the own buffer is reused (${seen.count} made, ${seen.bytes} bytes)`);
 });
 
 test('restore of bytes with random bit flips and cuts: an Error naming restore, the World unchanged, or a World that steps', () => {
     let seed = 9;
-    const rnd = () => ((seed = Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5 | 0) >>> 0) / 2 ** 32;
-    const world = new World(), masks = [new Mask(5, 5, true), Mask.fromText('##.\n.##'), new Mask(9, 3, true)], bodies: Body<unknown>[] = [];
-    for (let i = 0; i < 60; i++) bodies.push(world.add({ x: rnd() * 100, y: rnd() * 60, mask: masks[i % 3], angle: i % 7 === 0 ? 0.3 : 0, oneWay: i % 11 === 0 }));
+    const rnd = () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0) >>> 0) / 2 ** 32;
+    const world = new World(),
+        masks = [new Mask(5, 5, true), Mask.fromText('##.\n.##'), new Mask(9, 3, true)],
+        bodies: Body<unknown>[] = [];
+    for (let i = 0; i < 60; i++)
+        bodies.push(
+            world.add({
+                x: rnd() * 100,
+                y: rnd() * 60,
+                mask: masks[i % 3],
+                angle: i % 7 === 0 ? 0.3 : 0,
+                oneWay: i % 11 === 0
+            })
+        );
     world.step();
     const saved = world.snapshot();
-    let threw = 0, took = 0;
+    let threw = 0,
+        took = 0;
     for (let k = 0; k < 3000; k++) {
         world.restore(saved);
         for (let i = 0; i < 5; i++) world.move(bodies[i], rnd() * 100, rnd() * 60);
-        if (k % 3 === 0) world.setFilter(bodies[7], { category: 2 });      // the other path: not only positions differ
-        const before = world.hash(), bad = saved.slice();
-        for (let f = 1 + Math.floor(rnd() * 3); f > 0; f--) bad[Math.floor(rnd() * bad.length)] ^= 1 << Math.floor(rnd() * 8);
+        if (k % 3 === 0) world.setFilter(bodies[7], { category: 2 }); // the other path: not only positions differ
+        const before = world.hash(),
+            bad = saved.slice();
+        for (let f = 1 + Math.floor(rnd() * 3); f > 0; f--)
+            bad[Math.floor(rnd() * bad.length)] ^= 1 << Math.floor(rnd() * 8);
         try {
             world.restore(rnd() < 0.2 ? bad.subarray(0, Math.floor(rnd() * bad.length)) : bad);
             took++;
             world.step();
         } catch (e) {
             threw++;
-            assert.ok(e instanceof Error && e.constructor === Error && e.message.startsWith('world.restore(): '), String(e));
+            assert.ok(
+                e instanceof Error && e.constructor === Error && e.message.startsWith('world.restore(): '),
+                String(e)
+            );
             assert.equal(world.hash(), before, `nothing changed: ${(e as Error).message}`);
         }
     }
@@ -288,16 +375,21 @@ test('restore of bytes with random bit flips and cuts: an Error naming restore, 
     new DataView(bad.buffer).setFloat64(at + 8 + 8, Infinity, true);
     world.setFilter(bodies[7], { category: 8 });
     const before = world.hash();
-    assert.throws(() => world.restore(bad), /^Error: world\.restore\(\): body \d+'s transform cannot be applied \(scaleX must be a finite number > 0/);
+    assert.throws(
+        () => world.restore(bad),
+        /^Error: world\.restore\(\): body \d+'s transform cannot be applied \(scaleX must be a finite number > 0/
+    );
     assert.equal(world.hash(), before);
 });
 
 // Byte offset of the first transform record of a World snapshot (after the header and the slot columns).
 function transformAt(bytes: Uint8Array): number {
     const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const n = v.getUint32(20, true), used = v.getUint32(24, true);
-    let at = 48;                                    // header: 3 u32, f64, 5 u32, f64
-    at = (at + 7) & ~7; at += 24 * used;            // ids, x, y
-    at += 20 * used + 4 * n;                        // mask ids, category, collidesWith, group, flags; the id order
+    const n = v.getUint32(20, true),
+        used = v.getUint32(24, true);
+    let at = 48; // header: 3 u32, f64, 5 u32, f64
+    at = (at + 7) & ~7;
+    at += 24 * used; // ids, x, y
+    at += 20 * used + 4 * n; // mask ids, category, collidesWith, group, flags; the id order
     return at;
 }

@@ -7,15 +7,25 @@ import { Mask } from '../../src/index.js'; // in a game: import { Mask } from 'h
 import { convexPieces, matterBody, matterParts, toPolygons, type Point } from '../../src/shapes/index.js'; // 'hitmask/shapes'
 import { drawMask, drawPieces, drawPolygons, forgetMask } from '../../src/debug.js'; // 'hitmask/debug'
 
-const WIDTH = 640, HEIGHT = 360, CRATER = 18, STEP_MS = 1000 / 60;
+const WIDTH = 640,
+    HEIGHT = 360,
+    CRATER = 18,
+    STEP_MS = 1000 / 60;
 
 /** A falling sprite: its Matter body and the mask centre that Matter put at body.position. */
-interface Sprite { image: HTMLImageElement; body: Matter.Body; centre: Point; pieces: number[][]; still: number }
+interface Sprite {
+    image: HTMLImageElement;
+    body: Matter.Body;
+    centre: Point;
+    pieces: number[][];
+    still: number;
+}
 
 /** A filled disc of radius r (2r × 2r), the crater a shot erases. */
 function disc(r: number): Mask {
     const m = new Mask(2 * r, 2 * r);
-    for (let y = 0; y < 2 * r; y++) for (let x = 0; x < 2 * r; x++) if ((x + 0.5 - r) ** 2 + (y + 0.5 - r) ** 2 <= r * r) m.set(x, y);
+    for (let y = 0; y < 2 * r; y++)
+        for (let x = 0; x < 2 * r; x++) if ((x + 0.5 - r) ** 2 + (y + 0.5 - r) ** 2 <= r * r) m.set(x, y);
     return m;
 }
 
@@ -27,7 +37,11 @@ function terrainMask(): Mask {
         if (x > 300 && x < 360) top += 30; // a pit
         for (let y = top; y < HEIGHT; y++) m.set(x, y);
     }
-    for (let y = 0; y < HEIGHT; y++) for (let x = 0; x < 10; x++) { m.set(x, y); m.set(WIDTH - 1 - x, y); } // walls
+    for (let y = 0; y < HEIGHT; y++)
+        for (let x = 0; x < 10; x++) {
+            m.set(x, y);
+            m.set(WIDTH - 1 - x, y);
+        } // walls
     return m;
 }
 
@@ -54,25 +68,30 @@ const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
 const status = document.getElementById('status') as HTMLOutputElement;
 const images = await Promise.all(['alien1', 'alien2', 'alien3'].map(n => loadImage(`../sprites/${n}.png`)));
 // Per image: its convex pieces, computed once (1 px tolerance: fewer vertices, still within a pixel).
-const shapes = new Map(images.map(img => {
-    const pieces = toPolygons(imageMask(img), { tolerance: 1 }).flatMap(p => convexPieces(p));
-    return [img, { pieces, centre: matterParts(pieces).centre }] as const;
-}));
+const shapes = new Map(
+    images.map(img => {
+        const pieces = toPolygons(imageMask(img), { tolerance: 1 }).flatMap(p => convexPieces(p));
+        return [img, { pieces, centre: matterParts(pieces).centre }] as const;
+    })
+);
 
 const engine = Matter.Engine.create();
 const sprites: Sprite[] = [];
 const drop = (i: number, x: number, y: number) => {
-    const image = images[i % images.length], { pieces, centre } = shapes.get(image) as { pieces: number[][]; centre: Point };
+    const image = images[i % images.length],
+        { pieces, centre } = shapes.get(image) as { pieces: number[][]; centre: Point };
     const body = matterBody(Matter, pieces, { x, y, body: { friction: 0.6, restitution: 0.05 } });
-    Matter.Body.setAngle(body, ((i * 37) % 11 - 5) * 0.05);
+    Matter.Body.setAngle(body, (((i * 37) % 11) - 5) * 0.05);
     Matter.Composite.add(engine.world, body);
     sprites.push({ image, body, centre, pieces, still: 0 });
 };
 for (let i = 0; i < 6; i++) drop(i, 40 + i * 95, 20 + (i % 3) * 50);
 
 // The terrain: a mask, and a static Matter body rebuilt from its exact polygons after each carve.
-const terrain = terrainMask(), crater = disc(CRATER);
-let polygons = toPolygons(terrain), pieces = polygons.flatMap(p => convexPieces(p));
+const terrain = terrainMask(),
+    crater = disc(CRATER);
+let polygons = toPolygons(terrain),
+    pieces = polygons.flatMap(p => convexPieces(p));
 let ground = matterBody(Matter, pieces, { body: { isStatic: true, friction: 0.8 } });
 Matter.Composite.add(engine.world, ground);
 let carves = 0;
@@ -99,7 +118,7 @@ canvas.addEventListener('click', e => {
 window.addEventListener('keydown', e => {
     if (e.code !== 'Space') return;
     e.preventDefault();
-    drop(sprites.length, 60 + (sprites.length * 131) % (WIDTH - 160), 10);
+    drop(sprites.length, 60 + ((sprites.length * 131) % (WIDTH - 160)), 10);
 });
 
 // A sprite has sunk into the terrain when the centroid of one of its pieces lies SINK px or more deep in solid
@@ -107,10 +126,12 @@ window.addEventListener('keydown', e => {
 // a fraction of a pixel, a sprite's outline is simplified by up to 1 px, and sloped ground is a staircase.
 const SINK = 4;
 const solid = (x: number, y: number) => x >= 0 && y >= 0 && x < WIDTH && y < HEIGHT && terrain.get(x, y);
-const sunk = (s: Sprite) => s.body.parts.slice(s.body.parts.length > 1 ? 1 : 0).some(p => {
-    const x = Math.floor(p.position.x), y = Math.floor(p.position.y);
-    return solid(x, y) && solid(x, y - SINK) || y >= HEIGHT;
-});
+const sunk = (s: Sprite) =>
+    s.body.parts.slice(s.body.parts.length > 1 ? 1 : 0).some(p => {
+        const x = Math.floor(p.position.x),
+            y = Math.floor(p.position.y);
+        return (solid(x, y) && solid(x, y - SINK)) || y >= HEIGHT;
+    });
 
 function render(): void {
     ctx.fillStyle = '#223';
@@ -129,7 +150,8 @@ function render(): void {
     }
 }
 
-let last = performance.now(), acc = 0;
+let last = performance.now(),
+    acc = 0;
 function frame(): void {
     const t = performance.now();
     acc = Math.min(acc + t - last, 4 * STEP_MS);
@@ -140,13 +162,22 @@ function frame(): void {
         acc -= STEP_MS;
     }
     render();
-    const resting = sprites.filter(s => s.still >= 30 && s.body.position.y < HEIGHT).length, sunken = sprites.filter(sunk).length;
+    const resting = sprites.filter(s => s.still >= 30 && s.body.position.y < HEIGHT).length,
+        sunken = sprites.filter(sunk).length;
     Object.assign(status.dataset, {
-        bodies: String(sprites.length), resting: String(resting), sunk: String(sunken), carves: String(carves),
-        terrainArea: String(ground.area), maskCount: String(terrain.count()), terrainPieces: String(pieces.length),
-        positions: JSON.stringify(sprites.map(s => [Math.round(s.body.position.x * 10) / 10, Math.round(s.body.position.y * 10) / 10]))
+        bodies: String(sprites.length),
+        resting: String(resting),
+        sunk: String(sunken),
+        carves: String(carves),
+        terrainArea: String(ground.area),
+        maskCount: String(terrain.count()),
+        terrainPieces: String(pieces.length),
+        positions: JSON.stringify(
+            sprites.map(s => [Math.round(s.body.position.x * 10) / 10, Math.round(s.body.position.y * 10) / 10])
+        )
     });
-    status.textContent = `bodies ${sprites.length} · at rest ${resting} · sunk ${sunken} · craters ${carves} · ` +
+    status.textContent =
+        `bodies ${sprites.length} · at rest ${resting} · sunk ${sunken} · craters ${carves} · ` +
         `terrain: ${polygons.length} polygons, ${pieces.length} pieces, body area ${ground.area} = mask count ${terrain.count()}`;
     requestAnimationFrame(frame);
 }

@@ -41,12 +41,17 @@ class Platformer extends Phaser.Scene {
         const r = this.result;
         if (r.onFloor && (r.onWall || stats.frames % 150 === 0)) {
             if (r.onWall && stats.frames - this.lastJump < 60) this.vx = -this.vx;
-            else { this.vy = JUMP; this.lastJump = stats.frames; stats.jumps++; }
+            else {
+                this.vy = JUMP;
+                this.lastJump = stats.frames;
+                stats.jumps++;
+            }
         }
         this.vy = Math.min(this.vy + GRAVITY, 8);
         this.remX += this.vx;
         this.remY += this.vy;
-        const dx = Math.round(this.remX), dy = Math.round(this.remY);
+        const dx = Math.round(this.remX),
+            dy = Math.round(this.remY);
         this.remX -= dx;
         this.remY -= dy;
 
@@ -56,7 +61,10 @@ class Platformer extends Phaser.Scene {
         moveAndSlide(terrain, placed.mask, placed.x, placed.y, dx, dy, { stepUp: 3, snapDown: 3 }, r);
         this.hero.x += r.x - placed.x;
         this.hero.y += r.y - placed.y;
-        if (r.onFloor || (r.onCeiling && this.vy < 0)) { this.vy = 0; this.remY = 0; }
+        if (r.onFloor || (r.onCeiling && this.vy < 0)) {
+            this.vy = 0;
+            this.remY = 0;
+        }
 
         stats.frames++;
         if (r.x !== placed.x || r.y !== placed.y) stats.moves++;

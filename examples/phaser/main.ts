@@ -6,7 +6,8 @@ import Phaser from 'phaser';
 import { drawHitmask, overlaps } from '../../src/phaser.js'; // in a game: from 'hitmask/phaser'
 
 const status = document.getElementById('status');
-let boxFrames = 0, pixelFrames = 0;
+let boxFrames = 0,
+    pixelFrames = 0;
 
 /** Arcade's bodies do not turn: a circle through the frame's corners holds the sprite at every angle. */
 function roundBody(s: Phaser.Physics.Arcade.Sprite): Phaser.Physics.Arcade.Sprite {
@@ -28,15 +29,26 @@ class Demo extends Phaser.Scene {
 
     create(): void {
         this.rocks = this.physics.add.group({ immovable: true });
-        for (const [x, y, scale] of [[150, 120, 0.8], [300, 190, 1], [450, 110, 0.7]]) {
-            roundBody(this.rocks.create(x, y, 'rock') as Phaser.Physics.Arcade.Sprite).setScale(scale).setAngularVelocity(40);
+        for (const [x, y, scale] of [
+            [150, 120, 0.8],
+            [300, 190, 1],
+            [450, 110, 0.7]
+        ]) {
+            roundBody(this.rocks.create(x, y, 'rock') as Phaser.Physics.Arcade.Sprite)
+                .setScale(scale)
+                .setAngularVelocity(40);
         }
         this.ship = roundBody(this.physics.add.sprite(-40, 150, 'ship')).setVelocityX(110);
         this.debug = this.add.graphics();
         // Arcade tests the bodies; overlaps decides; the callback runs only for touching pixels.
-        this.physics.add.overlap(this.ship, this.rocks, (_ship, rock) => {
-            this.hit.add(rock as Phaser.GameObjects.GameObject);
-        }, overlaps);
+        this.physics.add.overlap(
+            this.ship,
+            this.rocks,
+            (_ship, rock) => {
+                this.hit.add(rock as Phaser.GameObjects.GameObject);
+            },
+            overlaps
+        );
     }
 
     override update(time: number): void {

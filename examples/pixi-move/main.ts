@@ -14,7 +14,13 @@ const terrain = terrainLayer(canvas);
 const app = new Application();
 await app.init({ width: W, height: H, background: '#223', preference: 'webgl' });
 document.getElementById('stage')?.appendChild(app.canvas);
-const hero = new Sprite({ texture: await Assets.load<Texture>('../sprites/alien2.png'), anchor: 0.5, x: 80, y: 60, scale: 0.5 });
+const hero = new Sprite({
+    texture: await Assets.load<Texture>('../sprites/alien2.png'),
+    anchor: 0.5,
+    x: 80,
+    y: 60,
+    scale: 0.5
+});
 const debug = new Graphics();
 app.stage.addChild(new Sprite(Texture.from(canvas)), hero, debug);
 
@@ -22,18 +28,27 @@ const status = document.getElementById('status');
 const stats = { frames: 0, moves: 0, climbs: 0, landings: 0, jumps: 0, inside: 0 };
 const r: MoveResult = { x: 0, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null };
 // Sub-pixel remainders: the hero moves whole pixels, so its placed mask is exactly where moveAndSlide left it.
-let vx = SPEED, vy = 0, remX = 0, remY = 0, lastJump = -1000;
+let vx = SPEED,
+    vy = 0,
+    remX = 0,
+    remY = 0,
+    lastJump = -1000;
 
 app.ticker.add(() => {
     // The auto-pilot: jump at a wall (turn if it was just jumped at) and every few seconds; gravity always.
     if (r.onFloor && (r.onWall || stats.frames % 150 === 0)) {
         if (r.onWall && stats.frames - lastJump < 60) vx = -vx;
-        else { vy = JUMP; lastJump = stats.frames; stats.jumps++; }
+        else {
+            vy = JUMP;
+            lastJump = stats.frames;
+            stats.jumps++;
+        }
     }
     vy = Math.min(vy + GRAVITY, 8);
     remX += vx;
     remY += vy;
-    const dx = Math.round(remX), dy = Math.round(remY);
+    const dx = Math.round(remX),
+        dy = Math.round(remY);
     remX -= dx;
     remY -= dy;
 
@@ -43,7 +58,10 @@ app.ticker.add(() => {
     moveAndSlide(terrain, placed.mask, placed.x, placed.y, dx, dy, { stepUp: 3, snapDown: 3 }, r);
     hero.x += r.x - placed.x;
     hero.y += r.y - placed.y;
-    if (r.onFloor || (r.onCeiling && vy < 0)) { vy = 0; remY = 0; }
+    if (r.onFloor || (r.onCeiling && vy < 0)) {
+        vy = 0;
+        remY = 0;
+    }
 
     stats.frames++;
     if (r.x !== placed.x || r.y !== placed.y) stats.moves++;

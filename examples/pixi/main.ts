@@ -10,14 +10,24 @@ const app = new Application();
 await app.init({ width: 600, height: 300, background: '#223', preference: 'webgl' });
 document.getElementById('stage')?.appendChild(app.canvas);
 
-const [shipTexture, rockTexture] = await Promise.all([Assets.load<Texture>('../sprites/alien1.png'), Assets.load<Texture>('../sprites/alien3.png')]);
-const rocks = [[150, 120, 0.8], [300, 190, 1.2], [450, 110, 1]].map(([x, y, scale]) => new Sprite({ texture: rockTexture, anchor: 0.5, x, y, scale }));
+const [shipTexture, rockTexture] = await Promise.all([
+    Assets.load<Texture>('../sprites/alien1.png'),
+    Assets.load<Texture>('../sprites/alien3.png')
+]);
+const rocks = [
+    [150, 120, 0.8],
+    [300, 190, 1.2],
+    [450, 110, 1]
+].map(([x, y, scale]) => new Sprite({ texture: rockTexture, anchor: 0.5, x, y, scale }));
 const ship = new Sprite({ texture: shipTexture, anchor: { x: 0.35, y: 0.5 }, x: -40, y: 150 });
 const debug = new Graphics();
 app.stage.addChild(...rocks, ship, debug);
 
 const status = document.getElementById('status');
-let vx = 2, time = 0, boxOverlaps = 0, pixelHits = 0;
+let vx = 2,
+    time = 0,
+    boxOverlaps = 0,
+    pixelHits = 0;
 
 app.ticker.add(ticker => {
     // The ship weaves across the field, tilting and facing where it flies; the rocks spin.
@@ -28,7 +38,9 @@ app.ticker.add(ticker => {
     if (ship.x > 640) vx = -Math.abs(vx);
     if (ship.x < -40) vx = Math.abs(vx);
     ship.scale.x = Math.sign(vx);
-    rocks.forEach((rock, i) => { rock.rotation += 0.004 * (i + 1) * ticker.deltaTime; });
+    rocks.forEach((rock, i) => {
+        rock.rotation += 0.004 * (i + 1) * ticker.deltaTime;
+    });
 
     debug.clear();
     drawHitmask(debug, ship, { color: null, outline: 0x80ff80 });
@@ -36,7 +48,11 @@ app.ticker.add(ticker => {
     for (const rock of rocks) {
         const b = hitmaskFor(rock);
         // overlaps() does this box test itself; it is spelled out here only to count the box-only overlaps.
-        const boxHit = a.x < b.x + b.mask.width && b.x < a.x + a.mask.width && a.y < b.y + b.mask.height && b.y < a.y + a.mask.height;
+        const boxHit =
+            a.x < b.x + b.mask.width &&
+            b.x < a.x + a.mask.width &&
+            a.y < b.y + b.mask.height &&
+            b.y < a.y + a.mask.height;
         const pixelHit = overlaps(ship, rock);
         if (boxHit) boxOverlaps++;
         if (pixelHit) pixelHits++;

@@ -10,9 +10,16 @@ import { drawHitmask, hitmaskFor, overlap, overlaps } from '../../src/pixi.js'; 
 const app = new Application({ width: 600, height: 300, background: '#223' });
 document.getElementById('stage')?.appendChild(app.view as HTMLCanvasElement);
 
-const [shipTexture, rockTexture] = await Promise.all([Assets.load<Texture>('../sprites/alien1.png'), Assets.load<Texture>('../sprites/alien3.png')]);
+const [shipTexture, rockTexture] = await Promise.all([
+    Assets.load<Texture>('../sprites/alien1.png'),
+    Assets.load<Texture>('../sprites/alien3.png')
+]);
 // PixiJS 7: no options object for Sprite.
-const rocks = [[150, 120, 0.8], [300, 190, 1.2], [450, 110, 1]].map(([x, y, scale]) => {
+const rocks = [
+    [150, 120, 0.8],
+    [300, 190, 1.2],
+    [450, 110, 1]
+].map(([x, y, scale]) => {
     const rock = new Sprite(rockTexture);
     rock.anchor.set(0.5);
     rock.position.set(x, y);
@@ -26,7 +33,10 @@ const debug = new Graphics();
 app.stage.addChild(...rocks, ship, debug);
 
 const status = document.getElementById('status');
-let vx = 2, time = 0, boxOverlaps = 0, pixelHits = 0;
+let vx = 2,
+    time = 0,
+    boxOverlaps = 0,
+    pixelHits = 0;
 
 app.ticker.add(() => {
     // The ship weaves across the field, tilting and facing where it flies; the rocks spin.
@@ -38,7 +48,9 @@ app.ticker.add(() => {
     if (ship.x > 640) vx = -Math.abs(vx);
     if (ship.x < -40) vx = Math.abs(vx);
     ship.scale.x = Math.sign(vx);
-    rocks.forEach((rock, i) => { rock.rotation += 0.004 * (i + 1) * delta; });
+    rocks.forEach((rock, i) => {
+        rock.rotation += 0.004 * (i + 1) * delta;
+    });
 
     debug.clear();
     drawHitmask(debug, ship, { color: null, outline: 0x80ff80 });
@@ -46,7 +58,11 @@ app.ticker.add(() => {
     for (const rock of rocks) {
         const b = hitmaskFor(rock);
         // overlaps() does this box test itself; it is spelled out here only to count the box-only overlaps.
-        const boxHit = a.x < b.x + b.mask.width && b.x < a.x + a.mask.width && a.y < b.y + b.mask.height && b.y < a.y + a.mask.height;
+        const boxHit =
+            a.x < b.x + b.mask.width &&
+            b.x < a.x + a.mask.width &&
+            a.y < b.y + b.mask.height &&
+            b.y < a.y + a.mask.height;
         const pixelHit = overlaps(ship, rock);
         if (boxHit) boxOverlaps++;
         if (pixelHit) pixelHits++;
@@ -55,7 +71,11 @@ app.ticker.add(() => {
         if (boxHit) debug.lineStyle(1, 0x40ff40).drawRect(b.x, b.y, b.mask.width, b.mask.height).lineStyle(0);
         // The first touching pixel (row-major in the ship's placed mask).
         const p = pixelHit ? overlap(ship, rock) : null;
-        if (p) debug.beginFill(0xffff00).drawCircle(p.x + 0.5, p.y + 0.5, 4).endFill();
+        if (p)
+            debug
+                .beginFill(0xffff00)
+                .drawCircle(p.x + 0.5, p.y + 0.5, 4)
+                .endFill();
     }
 
     if (status) {

@@ -10,14 +10,24 @@ import { DOWN, FIRE, HEIGHT, LEFT, PLAYERS, RIGHT, score, SPRITES, UP, WIDTH } f
 
 /** What the page exposes (window.hitmaskNet) for the test and the curious. */
 export interface NetStatus {
-    slot: number; frame: number; confirmed: number; rollbacks: number; resimulated: number;
-    compared: number; mismatches: number; firstMismatch: number; ended: boolean; error: string;
+    slot: number;
+    frame: number;
+    confirmed: number;
+    rollbacks: number;
+    resimulated: number;
+    compared: number;
+    mismatches: number;
+    firstMismatch: number;
+    ended: boolean;
+    error: string;
     /** This client's hash of each confirmed frame, by frame. */
     hashes: number[];
 }
 
 declare global {
-    interface Window { hitmaskNet?: () => NetStatus }
+    interface Window {
+        hitmaskNet?: () => NetStatus;
+    }
 }
 
 const query = new URLSearchParams(location.search);
@@ -31,22 +41,48 @@ const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
 canvas.width = WIDTH;
 canvas.height = HEIGHT;
 
-let net: Predictor | null = null, room: Room | null = null, ended = false, error = '';
-const early: FrameMessage[] = [];   // frames that came before the welcome
+let net: Predictor | null = null,
+    room: Room | null = null,
+    ended = false,
+    error = '';
+const early: FrameMessage[] = []; // frames that came before the welcome
 
 window.hitmaskNet = () => ({
-    slot: net?.slot ?? -1, frame: net?.frame ?? 0, confirmed: net?.confirmed ?? 0, rollbacks: net?.rollbacks ?? 0,
-    resimulated: net?.resimulated ?? 0, compared: net?.compared ?? 0, mismatches: net?.mismatches ?? 0,
-    firstMismatch: net?.firstMismatch ?? -1, ended, error, hashes: net ? [...net.hashes] : []
+    slot: net?.slot ?? -1,
+    frame: net?.frame ?? 0,
+    confirmed: net?.confirmed ?? 0,
+    rollbacks: net?.rollbacks ?? 0,
+    resimulated: net?.resimulated ?? 0,
+    compared: net?.compared ?? 0,
+    mismatches: net?.mismatches ?? 0,
+    firstMismatch: net?.firstMismatch ?? -1,
+    ended,
+    error,
+    hashes: net ? [...net.hashes] : []
 });
 
 // Keyboard: held keys as input bits.
 let keys = 0;
 const KEYS: Record<string, number> = {
-    ArrowLeft: LEFT, KeyA: LEFT, ArrowRight: RIGHT, KeyD: RIGHT, ArrowUp: UP, KeyW: UP, ArrowDown: DOWN, KeyS: DOWN, Space: FIRE
+    ArrowLeft: LEFT,
+    KeyA: LEFT,
+    ArrowRight: RIGHT,
+    KeyD: RIGHT,
+    ArrowUp: UP,
+    KeyW: UP,
+    ArrowDown: DOWN,
+    KeyS: DOWN,
+    Space: FIRE
 };
-addEventListener('keydown', e => { if (KEYS[e.code]) { keys |= KEYS[e.code]; e.preventDefault(); } });
-addEventListener('keyup', e => { if (KEYS[e.code]) keys &= ~KEYS[e.code]; });
+addEventListener('keydown', e => {
+    if (KEYS[e.code]) {
+        keys |= KEYS[e.code];
+        e.preventDefault();
+    }
+});
+addEventListener('keyup', e => {
+    if (KEYS[e.code]) keys &= ~KEYS[e.code];
+});
 
 function send(frame: number, bits: number): void {
     const r = room;
@@ -57,11 +93,15 @@ function send(frame: number, bits: number): void {
 
 // Driven by the server's frames: confirm, then predict up to `lead` frames past the last confirmed one.
 function onFrame(msg: FrameMessage): void {
-    if (!net) { early.push(msg); return; }
-    if (msg[0] < net.confirmed) return;                     // the welcome held it already
+    if (!net) {
+        early.push(msg);
+        return;
+    }
+    if (msg[0] < net.confirmed) return; // the welcome held it already
     net.confirm(msg);
     while (net.frame < net.confirmed + lead) {
-        const f = net.frame, bits = bot === null ? keys : scriptedInput(bot, f);
+        const f = net.frame,
+            bits = bot === null ? keys : scriptedInput(bot, f);
         net.predict(bits);
         send(f, bits);
     }
@@ -79,20 +119,32 @@ async function connect(): Promise<void> {
     r.onMessage('welcome', (w: Welcome) => {
         try {
             net = new Predictor(w.seed, w.slot);
-            for (const msg of w.frames) net.confirm(msg);         // a late joiner replays the match so far
+            for (const msg of w.frames) net.confirm(msg); // a late joiner replays the match so far
             for (const msg of early.splice(0)) onFrame(msg);
-        } catch (e) { fail(e); }
+        } catch (e) {
+            fail(e);
+        }
     });
-    r.onMessage('frame', (msg: FrameMessage) => { try { onFrame(msg); } catch (e) { fail(e); } });
-    r.onMessage('end', () => { ended = true; });
-    r.onLeave(() => { ended = true; });
+    r.onMessage('frame', (msg: FrameMessage) => {
+        try {
+            onFrame(msg);
+        } catch (e) {
+            fail(e);
+        }
+    });
+    r.onMessage('end', () => {
+        ended = true;
+    });
+    r.onLeave(() => {
+        ended = true;
+    });
 }
 
 // Drawing: the terrain plane through toRGBA, each sprite's mask as a canvas drawn once per colour.
 const sprites = new Map<Mask, Map<number, HTMLCanvasElement>>();
 function sprite(mask: Mask, color: number): HTMLCanvasElement {
     let byColor = sprites.get(mask);
-    if (!byColor) sprites.set(mask, byColor = new Map());
+    if (!byColor) sprites.set(mask, (byColor = new Map()));
     let c = byColor.get(color);
     if (!c) {
         c = document.createElement('canvas');
@@ -113,12 +165,18 @@ function draw(): void {
         const { raster, bodies } = net.sim;
         toRGBA(raster.plane(0), { onColor: 0x556677ff, offColor: 0x111118ff }, terrain.data);
         ctx.putImageData(terrain, 0, 0);
-        for (let i = PLAYERS; i < SPRITES; i++) ctx.drawImage(sprite(net.sim.masks.rocks[i % net.sim.masks.rocks.length], 0xc8b48cff), bodies[i].x, bodies[i].y);
+        for (let i = PLAYERS; i < SPRITES; i++)
+            ctx.drawImage(
+                sprite(net.sim.masks.rocks[i % net.sim.masks.rocks.length], 0xc8b48cff),
+                bodies[i].x,
+                bodies[i].y
+            );
         for (let p = 0; p < PLAYERS; p++) ctx.drawImage(sprite(net.sim.masks.ship, SHIPS[p]), bodies[p].x, bodies[p].y);
         const ok = net.mismatches === 0;
-        status.textContent = `you: ship ${net.slot + 1} (${net.slot === 0 ? 'blue' : 'orange'}) · frame ${net.frame} · confirmed ${net.confirmed}`
-            + ` · rollbacks ${net.rollbacks} (${net.resimulated} frames again) · hashes ${net.compared - net.mismatches}/${net.compared} equal`
-            + `${ok ? '' : ` · MISMATCH from frame ${net.firstMismatch}`} · score ${score(net.sim, 0)} : ${score(net.sim, 1)}${ended ? ' · match over' : ''}`;
+        status.textContent =
+            `you: ship ${net.slot + 1} (${net.slot === 0 ? 'blue' : 'orange'}) · frame ${net.frame} · confirmed ${net.confirmed}` +
+            ` · rollbacks ${net.rollbacks} (${net.resimulated} frames again) · hashes ${net.compared - net.mismatches}/${net.compared} equal` +
+            `${ok ? '' : ` · MISMATCH from frame ${net.firstMismatch}`} · score ${score(net.sim, 0)} : ${score(net.sim, 1)}${ended ? ' · match over' : ''}`;
         status.dataset.mismatches = String(net.mismatches);
     }
     requestAnimationFrame(draw);

@@ -5,7 +5,11 @@ import { createSim, PLAYERS, simHash, SnapshotRing, step, type Masks, type Sim }
 /** A confirmed frame as the room sends it: [frame, input of player 0, input of player 1, hash]. */
 export type FrameMessage = number[];
 /** What the room sends a client that joins: its slot, the match seed and every frame confirmed so far. */
-export interface Welcome { slot: number; seed: number; frames: FrameMessage[] }
+export interface Welcome {
+    slot: number;
+    seed: number;
+    frames: FrameMessage[];
+}
 
 /** How far a client may run ahead of the last confirmed frame (frames), and the ring that must hold that far. */
 export const MAX_LEAD = 24;
@@ -32,10 +36,10 @@ export class Predictor {
     /** This client's hash after each confirmed frame, by frame (what the tests compare with the server's log). */
     readonly hashes: number[] = [];
     readonly #ring: SnapshotRing;
-    readonly #used: Int32Array;          // inputs each simulated frame used, PLAYERS per ring slot
-    readonly #own: Int32Array;           // this client's input for each frame, as sent
-    readonly #after: Uint32Array;        // hash after each simulated frame
-    readonly #last = new Int32Array(PLAYERS);   // the latest confirmed inputs: the guess for the others
+    readonly #used: Int32Array; // inputs each simulated frame used, PLAYERS per ring slot
+    readonly #own: Int32Array; // this client's input for each frame, as sent
+    readonly #after: Uint32Array; // hash after each simulated frame
+    readonly #last = new Int32Array(PLAYERS); // the latest confirmed inputs: the guess for the others
     readonly #confirmedInputs = new Int32Array(PLAYERS);
     readonly #guessed = new Int32Array(PLAYERS);
 
@@ -51,7 +55,10 @@ export class Predictor {
 
     /** Simulates the next frame with `input` as this client's; returns that frame's number (to send with the input). */
     predict(input: number): number {
-        if (this.frame - this.confirmed >= MAX_LEAD) throw new RangeError(`cannot predict frame ${this.frame}: only ${MAX_LEAD} frames past the last confirmed one (${this.confirmed}) are kept`);
+        if (this.frame - this.confirmed >= MAX_LEAD)
+            throw new RangeError(
+                `cannot predict frame ${this.frame}: only ${MAX_LEAD} frames past the last confirmed one (${this.confirmed}) are kept`
+            );
         const f = this.frame;
         this.#own[f % this.#ring.size] = input;
         this.#simulate(f, this.#guess(f));
@@ -60,13 +67,16 @@ export class Predictor {
 
     /** Applies the server's confirmed frame (in order, each once): rolls back where the prediction differed, then compares hashes. */
     confirm(msg: FrameMessage): void {
-        const f = msg[0], hash = msg[1 + PLAYERS] >>> 0;
-        if (f !== this.confirmed) throw new Error(`confirmed frame ${f} out of order: expected frame ${this.confirmed}`);
+        const f = msg[0],
+            hash = msg[1 + PLAYERS] >>> 0;
+        if (f !== this.confirmed)
+            throw new Error(`confirmed frame ${f} out of order: expected frame ${this.confirmed}`);
         const inputs = this.#confirmedInputs;
         for (let p = 0; p < PLAYERS; p++) inputs[p] = msg[1 + p];
         this.#last.set(inputs);
         const k = f % this.#ring.size;
-        if (f >= this.frame) this.#simulate(f, inputs);            // not predicted yet: this is the first run
+        if (f >= this.frame)
+            this.#simulate(f, inputs); // not predicted yet: this is the first run
         else if (!this.#same(k)) {
             const end = this.frame;
             if (!this.#ring.restore(this.sim, f)) throw new Error(`frame ${f} has left the snapshot ring`);

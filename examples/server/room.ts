@@ -34,9 +34,9 @@ export class MatchRoom extends Room {
     #bots = false;
     #log: MatchOptions['log'];
     readonly #slots: (string | null)[] = new Array<string | null>(PLAYERS).fill(null);
-    readonly #held = new Int32Array(PLAYERS);                 // each player's latest input: used until a newer one arrives
-    readonly #pending = new Map<number, Int32Array>();        // frame → inputs that arrived for it (-1: none)
-    readonly #history: FrameMessage[] = [];                   // every confirmed frame, for clients that join later
+    readonly #held = new Int32Array(PLAYERS); // each player's latest input: used until a newer one arrives
+    readonly #pending = new Map<number, Int32Array>(); // frame → inputs that arrived for it (-1: none)
+    readonly #history: FrameMessage[] = []; // every confirmed frame, for clients that join later
     #seed = 1;
     #started = false;
 
@@ -46,7 +46,7 @@ export class MatchRoom extends Room {
         this.#start = options.start ?? 1;
         this.#log = options.log;
         this.#bots = options.bots ?? false;
-        if (this.#bots) this.autoDispose = false;      // a room of bots runs without clients until the server stops
+        if (this.#bots) this.autoDispose = false; // a room of bots runs without clients until the server stops
         this.#started = this.#start === 0;
         this.sim = createSim(this.#seed);
         this.onMessage('input', (client: Client, msg: unknown) => this.#input(client, msg));
@@ -73,7 +73,8 @@ export class MatchRoom extends Room {
     /** One confirmed frame: each player's input for it (or their latest), the step, the hash, the broadcast. */
     tick(): void {
         if (!this.#started || (this.#frames > 0 && this.frame >= this.#frames)) return;
-        const f = this.frame, arrived = this.#pending.get(f);
+        const f = this.frame,
+            arrived = this.#pending.get(f);
         this.#pending.delete(f);
         const msg: FrameMessage = [f];
         for (let p = 0; p < PLAYERS; p++) {
@@ -96,11 +97,12 @@ export class MatchRoom extends Room {
         const slot = this.#slots.indexOf(client.sessionId);
         if (slot < 0 || !Array.isArray(msg) || msg.length !== 2) return;
         const [f, bits] = msg as unknown[];
-        if (!Number.isInteger(f) || !Number.isInteger(bits) || (bits as number) < 0 || (bits as number) > INPUT_BITS) return;
+        if (!Number.isInteger(f) || !Number.isInteger(bits) || (bits as number) < 0 || (bits as number) > INPUT_BITS)
+            return;
         const at = Math.max(f as number, this.frame);
-        if (at > this.frame + 4 * FPS) return;                    // more than 4 s ahead: not a frame this client can have simulated
+        if (at > this.frame + 4 * FPS) return; // more than 4 s ahead: not a frame this client can have simulated
         let inputs = this.#pending.get(at);
-        if (!inputs) this.#pending.set(at, inputs = new Int32Array(PLAYERS).fill(-1));
+        if (!inputs) this.#pending.set(at, (inputs = new Int32Array(PLAYERS).fill(-1)));
         inputs[slot] = bits as number;
     }
 }

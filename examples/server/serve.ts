@@ -11,18 +11,31 @@ import { EXAMPLES, serve } from '../serve.js';
 import { MatchRoom, type MatchOptions } from './room.js';
 
 /** A running example: the page's URL, the two ports, and `close()`, which stops both servers. */
-export interface Running { url: string; port: number; pagePort: number; close(): Promise<void> }
+export interface Running {
+    url: string;
+    port: number;
+    pagePort: number;
+    close(): Promise<void>;
+}
 
 /** Bundles the client page into examples/server/dist/client.js. */
 export async function bundleClient(): Promise<void> {
     await build({
-        entryPoints: [join(EXAMPLES, 'server', 'client.ts')], outfile: join(EXAMPLES, 'server', 'dist', 'client.js'),
-        bundle: true, format: 'esm', platform: 'browser', target: 'es2022', sourcemap: true, logLevel: 'warning'
+        entryPoints: [join(EXAMPLES, 'server', 'client.ts')],
+        outfile: join(EXAMPLES, 'server', 'dist', 'client.js'),
+        bundle: true,
+        format: 'esm',
+        platform: 'browser',
+        target: 'es2022',
+        sourcemap: true,
+        logLevel: 'warning'
     });
 }
 
 /** Starts the page server and the Colyseus server, both on 127.0.0.1 only (port 0: a free one). */
-export async function startServer(options: { port?: number; pagePort?: number; match?: MatchOptions } = {}): Promise<Running> {
+export async function startServer(
+    options: { port?: number; pagePort?: number; match?: MatchOptions } = {}
+): Promise<Running> {
     await bundleClient();
     const page: HttpServer = await serve(EXAMPLES, options.pagePort ?? 0).catch((e: unknown) => {
         if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
@@ -39,9 +52,12 @@ export async function startServer(options: { port?: number; pagePort?: number; m
         page.close();
         throw e;
     }
-    const port = portOf(server.transport.server), pagePort = portOf(page);
+    const port = portOf(server.transport.server),
+        pagePort = portOf(page);
     return {
-        url: `http://127.0.0.1:${pagePort}/server/?server=${port}`, port, pagePort,
+        url: `http://127.0.0.1:${pagePort}/server/?server=${port}`,
+        port,
+        pagePort,
         close: async () => {
             await server.gracefullyShutdown(false);
             await new Promise<void>(done => page.close(() => done()));
@@ -56,9 +72,17 @@ function portOf(s: HttpServer | undefined): number {
 }
 
 async function main(): Promise<void> {
-    const running = await startServer({ port: Number(process.env.PORT ?? 2567), pagePort: Number(process.env.PAGE_PORT ?? 8080) });
-    process.stdout.write(`hitmask Colyseus room server on 127.0.0.1:${running.port}; open ${running.url} (two tabs: two ships)  (Ctrl+C to stop)\n`);
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void running.close().then(() => process.exit(0)); });
+    const running = await startServer({
+        port: Number(process.env.PORT ?? 2567),
+        pagePort: Number(process.env.PAGE_PORT ?? 8080)
+    });
+    process.stdout.write(
+        `hitmask Colyseus room server on 127.0.0.1:${running.port}; open ${running.url} (two tabs: two ships)  (Ctrl+C to stop)\n`
+    );
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+        process.once(signal, () => {
+            void running.close().then(() => process.exit(0));
+        });
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -5,13 +5,29 @@
 // order, no Math.random, no floats that could round differently.
 import { CollisionRaster, Mask, World, type Body } from '../../src/index.js'; // in a game: from 'hitmask'
 
-export const WIDTH = 480, HEIGHT = 320, PLAYERS = 2, ROCKS = 198, SPRITES = PLAYERS + ROCKS, FPS = 30;
+export const WIDTH = 480,
+    HEIGHT = 320,
+    PLAYERS = 2,
+    ROCKS = 198,
+    SPRITES = PLAYERS + ROCKS,
+    FPS = 30;
 /** Input bits of one player for one frame. */
-export const LEFT = 1, RIGHT = 2, UP = 4, DOWN = 8, FIRE = 16;
-const SHIP = 1, ROCK = 2, GROUND = 4, TERRAIN = -1;
-const SPEED = 2, COOLDOWN = 8, CRATER = 16;
+export const LEFT = 1,
+    RIGHT = 2,
+    UP = 4,
+    DOWN = 8,
+    FIRE = 16;
+const SHIP = 1,
+    ROCK = 2,
+    GROUND = 4,
+    TERRAIN = -1;
+const SPEED = 2,
+    COOLDOWN = 8,
+    CRATER = 16;
 // Int32 game state next to the World: per sprite vx, vy; per player score, cooldown, facing x, facing y.
-const VEL = 0, PLAYER = 2 * SPRITES, STATE_INTS = PLAYER + 4 * PLAYERS;
+const VEL = 0,
+    PLAYER = 2 * SPRITES,
+    STATE_INTS = PLAYER + 4 * PLAYERS;
 
 /** mulberry32: the same numbers for the same seed on every engine. */
 export function prng(seed: number): () => number {
@@ -26,11 +42,13 @@ export function prng(seed: number): () => number {
 }
 
 function disc(d: number, hole = 0): Mask {
-    const m = new Mask(d, d), r = d / 2;
-    for (let y = 0; y < d; y++) for (let x = 0; x < d; x++) {
-        const q = (x + 0.5 - r) ** 2 + (y + 0.5 - r) ** 2;
-        if (q < r * r && q >= hole * hole) m.set(x, y);
-    }
+    const m = new Mask(d, d),
+        r = d / 2;
+    for (let y = 0; y < d; y++)
+        for (let x = 0; x < d; x++) {
+            const q = (x + 0.5 - r) ** 2 + (y + 0.5 - r) ** 2;
+            if (q < r * r && q >= hole * hole) m.set(x, y);
+        }
     return m;
 }
 
@@ -41,11 +59,18 @@ function ship(): Mask {
 }
 
 /** The masks of the match, made the same way on the server and in every client. */
-export interface Masks { ship: Mask; rocks: Mask[]; crater: Mask; islands: Mask[] }
+export interface Masks {
+    ship: Mask;
+    rocks: Mask[];
+    crater: Mask;
+    islands: Mask[];
+}
 
 export function makeMasks(): Masks {
-    const blob = new Mask(12, 9), rnd = prng(7);
-    for (let y = 0; y < 9; y++) for (let x = 0; x < 12; x++) if ((x - 6) ** 2 / 36 + (y - 4.5) ** 2 / 20 < 1 && rnd() < 0.85) blob.set(x, y);
+    const blob = new Mask(12, 9),
+        rnd = prng(7);
+    for (let y = 0; y < 9; y++)
+        for (let x = 0; x < 12; x++) if ((x - 6) ** 2 / 36 + (y - 4.5) ** 2 / 20 < 1 && rnd() < 0.85) blob.set(x, y);
     return {
         ship: ship(),
         rocks: [disc(10), disc(14, 3), blob, new Mask(16, 4, true)],
@@ -67,24 +92,49 @@ export interface Sim {
 
 /** The match at frame 0 for `seed`. */
 export function createSim(seed: number, masks: Masks = makeMasks()): Sim {
-    const rnd = prng(seed), world = new World<number>(), raster = new CollisionRaster(WIDTH, HEIGHT);
+    const rnd = prng(seed),
+        world = new World<number>(),
+        raster = new CollisionRaster(WIDTH, HEIGHT);
     for (let i = 0; i < 10; i++) {
         const m = masks.islands[i % masks.islands.length];
-        raster.stamp(m, 20 + Math.floor(rnd() * (WIDTH - 40 - m.width)), 60 + Math.floor(rnd() * (HEIGHT - 80 - m.height)));
+        raster.stamp(
+            m,
+            20 + Math.floor(rnd() * (WIDTH - 40 - m.width)),
+            60 + Math.floor(rnd() * (HEIGHT - 80 - m.height))
+        );
     }
     const sim: Sim = { world, raster, state: new Int32Array(STATE_INTS), bodies: [], masks, begins: [] };
     world.addLayer(raster.layer(0), { category: GROUND, data: TERRAIN });
     for (let p = 0; p < PLAYERS; p++) {
-        sim.bodies.push(world.add({ x: 40 + p * (WIDTH - 92), y: 16, mask: masks.ship, category: SHIP, collidesWith: ROCK, data: p }));
+        sim.bodies.push(
+            world.add({
+                x: 40 + p * (WIDTH - 92),
+                y: 16,
+                mask: masks.ship,
+                category: SHIP,
+                collidesWith: ROCK,
+                data: p
+            })
+        );
         sim.state[PLAYER + 4 * p + 3] = 1;
     }
     for (let i = PLAYERS; i < SPRITES; i++) {
         const mask = masks.rocks[i % masks.rocks.length];
-        sim.bodies.push(world.add({ x: Math.floor(rnd() * (WIDTH - mask.width)), y: Math.floor(rnd() * (HEIGHT - mask.height)), mask, category: ROCK, data: i }));
+        sim.bodies.push(
+            world.add({
+                x: Math.floor(rnd() * (WIDTH - mask.width)),
+                y: Math.floor(rnd() * (HEIGHT - mask.height)),
+                mask,
+                category: ROCK,
+                data: i
+            })
+        );
         sim.state[VEL + 2 * i] = (1 + Math.floor(rnd() * 2)) * (rnd() < 0.5 ? -1 : 1);
         sim.state[VEL + 2 * i + 1] = (1 + Math.floor(rnd() * 2)) * (rnd() < 0.5 ? -1 : 1);
     }
-    world.on('begin', (a, b) => { sim.begins.push(a.data ?? TERRAIN, b.data ?? TERRAIN); });
+    world.on('begin', (a, b) => {
+        sim.begins.push(a.data ?? TERRAIN, b.data ?? TERRAIN);
+    });
     return sim;
 }
 
@@ -92,24 +142,38 @@ export function createSim(seed: number, masks: Masks = makeMasks()): Sim {
 export function step(sim: Sim, inputs: ArrayLike<number>): void {
     const { world, raster, state, bodies, masks } = sim;
     for (let p = 0; p < PLAYERS; p++) {
-        const b = bodies[p], bits = inputs[p] | 0, at = PLAYER + 4 * p;
-        const dx = ((bits & RIGHT) ? SPEED : 0) - ((bits & LEFT) ? SPEED : 0), dy = ((bits & DOWN) ? SPEED : 0) - ((bits & UP) ? SPEED : 0);
-        if (dx !== 0 || dy !== 0) { state[at + 2] = Math.sign(dx); state[at + 3] = Math.sign(dy); }
+        const b = bodies[p],
+            bits = inputs[p] | 0,
+            at = PLAYER + 4 * p;
+        const dx = (bits & RIGHT ? SPEED : 0) - (bits & LEFT ? SPEED : 0),
+            dy = (bits & DOWN ? SPEED : 0) - (bits & UP ? SPEED : 0);
+        if (dx !== 0 || dy !== 0) {
+            state[at + 2] = Math.sign(dx);
+            state[at + 3] = Math.sign(dy);
+        }
         // Ships fly around the terrain: each axis moves only where the ship's mask stays off it.
-        let x = b.x, y = b.y;
+        let x = b.x,
+            y = b.y;
         if (dx !== 0 && inside(x + dx, y, masks.ship) && !raster.test(masks.ship, x + dx, y)) x += dx;
         if (dy !== 0 && inside(x, y + dy, masks.ship) && !raster.test(masks.ship, x, y + dy)) y += dy;
         if (x !== b.x || y !== b.y) world.move(b, x, y);
         if (state[at + 1] > 0) state[at + 1]--;
         else if (bits & FIRE) {
             // Fire carves a crater in the terrain ahead of the ship.
-            raster.erase(masks.crater, x + 6 - CRATER / 2 + 14 * state[at + 2], y + 6 - CRATER / 2 + 14 * state[at + 3], { layer: 0 });
+            raster.erase(
+                masks.crater,
+                x + 6 - CRATER / 2 + 14 * state[at + 2],
+                y + 6 - CRATER / 2 + 14 * state[at + 3],
+                { layer: 0 }
+            );
             state[at + 1] = COOLDOWN;
         }
     }
     for (let i = PLAYERS; i < SPRITES; i++) {
-        const b = bodies[i], m = masks.rocks[i % masks.rocks.length];
-        let vx = state[VEL + 2 * i], vy = state[VEL + 2 * i + 1];
+        const b = bodies[i],
+            m = masks.rocks[i % masks.rocks.length];
+        let vx = state[VEL + 2 * i],
+            vy = state[VEL + 2 * i + 1];
         if (b.x + vx < 0 || b.x + vx + m.width > WIDTH) vx = -vx;
         if (b.y + vy < 0 || b.y + vy + m.height > HEIGHT) vy = -vy;
         state[VEL + 2 * i] = vx;
@@ -121,13 +185,15 @@ export function step(sim: Sim, inputs: ArrayLike<number>): void {
     // Begin events come in body-id order: rocks bounce off each other and the terrain, ships score on rocks.
     const begins = sim.begins;
     for (let k = 0; k < begins.length; k += 2) {
-        const a = begins[k], c = begins[k + 1];
+        const a = begins[k],
+            c = begins[k + 1];
         if (a === TERRAIN || c === TERRAIN) {
             const r = a === TERRAIN ? c : a;
             state[VEL + 2 * r] = -state[VEL + 2 * r];
             state[VEL + 2 * r + 1] = -state[VEL + 2 * r + 1];
         } else if (a < PLAYERS || c < PLAYERS) {
-            const p = a < PLAYERS ? a : c, r = a < PLAYERS ? c : a;
+            const p = a < PLAYERS ? a : c,
+                r = a < PLAYERS ? c : a;
             state[PLAYER + 4 * p]++;
             state[VEL + 2 * r] = -state[VEL + 2 * r];
             state[VEL + 2 * r + 1] = -state[VEL + 2 * r + 1];
@@ -185,7 +251,10 @@ export class SnapshotRing {
             let out = this.#buffers[s][k];
             // Buffers are sized from a first snapshot without `out`, with room to spare (a raster's stamped box
             // may grow): writing into a reused buffer allocates nothing.
-            if (out.length === 0) out = this.#buffers[s][k] = new Uint8Array(Math.ceil((s === 0 ? sim.world.snapshot() : sim.raster.snapshot()).length * 1.25) + 1024);
+            if (out.length === 0)
+                out = this.#buffers[s][k] = new Uint8Array(
+                    Math.ceil((s === 0 ? sim.world.snapshot() : sim.raster.snapshot()).length * 1.25) + 1024
+                );
             const bytes = s === 0 ? sim.world.snapshot(out) : sim.raster.snapshot(out);
             if (bytes.buffer !== out.buffer) this.#buffers[s][k] = new Uint8Array(Math.ceil(bytes.length * 1.25));
             this.#views[s][k] = bytes;

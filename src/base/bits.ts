@@ -28,8 +28,13 @@ export function rev32(v: number): number {
 
 /** Sum of the bit positions of the set bits of a word (Σx over one word's pixels). */
 export function bitIndexSum(v: number): number {
-    return popcnt(v & 0xaaaaaaaa) + 2 * popcnt(v & 0xcccccccc) + 4 * popcnt(v & 0xf0f0f0f0) +
-        8 * popcnt(v & 0xff00ff00) + 16 * popcnt(v & 0xffff0000);
+    return (
+        popcnt(v & 0xaaaaaaaa) +
+        2 * popcnt(v & 0xcccccccc) +
+        4 * popcnt(v & 0xf0f0f0f0) +
+        8 * popcnt(v & 0xff00ff00) +
+        16 * popcnt(v & 0xffff0000)
+    );
 }
 
 /** Mask of the valid bits in the last word of a row `width` pixels wide (all ones when width is a multiple of 32). */

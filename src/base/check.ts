@@ -34,9 +34,16 @@ export function checkInt(name: string, value: unknown, min: number, max: number)
 /** Short printable form of a bad argument for error messages. */
 export function describe(value: unknown): string {
     if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value);
-    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' ||
-        value === null || value === undefined) return String(value);
-    if (ArrayBuffer.isView(value)) return `${value.constructor.name}(${(value as unknown as ArrayLike<number>).length})`;
+    if (
+        typeof value === 'number' ||
+        typeof value === 'boolean' ||
+        typeof value === 'bigint' ||
+        value === null ||
+        value === undefined
+    )
+        return String(value);
+    if (ArrayBuffer.isView(value))
+        return `${value.constructor.name}(${(value as unknown as ArrayLike<number>).length})`;
     if (Array.isArray(value)) return `Array(${value.length})`;
     return typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value;
 }

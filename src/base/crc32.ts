@@ -14,7 +14,7 @@ function makeTable(): Int32Array {
 
 /** CRC-32 of `bytes[start..end)`; pass a previous result as `crc` to continue a running checksum. */
 export function crc32(bytes: Uint8Array, start = 0, end = bytes.length, crc = 0): number {
-    const t = table ??= makeTable();
+    const t = (table ??= makeTable());
     let c = ~crc;
     for (let i = start; i < end; i++) c = t[(c ^ bytes[i]) & 255] ^ (c >>> 8);
     return ~c >>> 0;

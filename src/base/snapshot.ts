@@ -74,7 +74,8 @@ export class SnapshotWriter {
     f64col(a: Float64Array, n: number): this {
         this.align8();
         this.#room(8 * n);
-        if (LE && ((this.#buf.byteOffset + this.#n) & 7) === 0) new Float64Array(this.#buf.buffer, this.#buf.byteOffset + this.#n, n).set(a.subarray(0, n));
+        if (LE && ((this.#buf.byteOffset + this.#n) & 7) === 0)
+            new Float64Array(this.#buf.buffer, this.#buf.byteOffset + this.#n, n).set(a.subarray(0, n));
         else for (let i = 0; i < n; i++) this.#view.setFloat64(this.#n + 8 * i, a[i], true);
         this.#n += 8 * n;
         return this;
@@ -146,12 +147,18 @@ export class SnapshotReader {
     #view: DataView;
     #n = 0;
 
-    constructor(readonly bytes: Uint8Array, readonly what: string) {
+    constructor(
+        readonly bytes: Uint8Array,
+        readonly what: string
+    ) {
         this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }
 
     #need(n: number): void {
-        if (this.#n + n > this.bytes.length) throw new Error(`${this.what}: the snapshot ends after ${this.bytes.length} bytes, in the middle of its data; it is truncated or not a snapshot of this kind.`);
+        if (this.#n + n > this.bytes.length)
+            throw new Error(
+                `${this.what}: the snapshot ends after ${this.bytes.length} bytes, in the middle of its data; it is truncated or not a snapshot of this kind.`
+            );
     }
 
     u32(): number {
@@ -178,7 +185,10 @@ export class SnapshotReader {
     /** Reads `n` int32 values into `out` from index `from`. */
     i32s(out: Int32Array | Uint32Array, n: number, from = 0): void {
         this.#need(4 * n);
-        if (LE && n > 16) new Uint8Array(out.buffer, out.byteOffset + 4 * from, 4 * n).set(this.bytes.subarray(this.#n, this.#n + 4 * n));
+        if (LE && n > 16)
+            new Uint8Array(out.buffer, out.byteOffset + 4 * from, 4 * n).set(
+                this.bytes.subarray(this.#n, this.#n + 4 * n)
+            );
         else for (let i = 0; i < n; i++) out[from + i] = this.#view.getInt32(this.#n + 4 * i, true);
         this.#n += 4 * n;
     }
@@ -229,18 +239,26 @@ export class SnapshotReader {
     /** A count read as u32, refused past `max` (a corrupt count must not allocate gigabytes). */
     count(name: string, max: number): number {
         const v = this.u32();
-        if (v > max) throw new Error(`${this.what}: ${name} is ${v} in the snapshot, more than the ${max} it can hold; the snapshot is corrupt.`);
+        if (v > max)
+            throw new Error(
+                `${this.what}: ${name} is ${v} in the snapshot, more than the ${max} it can hold; the snapshot is corrupt.`
+            );
         return v;
     }
 
     /** Throws unless every byte was read. */
     end(): void {
-        if (this.#n !== this.bytes.length) throw new Error(`${this.what}: the snapshot has ${this.bytes.length - this.#n} bytes after its data; it is corrupt or from another version.`);
+        if (this.#n !== this.bytes.length)
+            throw new Error(
+                `${this.what}: the snapshot has ${this.bytes.length - this.#n} bytes after its data; it is corrupt or from another version.`
+            );
     }
 }
 
 // Scratch for a double's two little-endian words.
-const F64 = new Float64Array(1), F64_WORDS = new Uint32Array(F64.buffer), F64_VIEW = new DataView(F64.buffer);
+const F64 = new Float64Array(1),
+    F64_WORDS = new Uint32Array(F64.buffer),
+    F64_VIEW = new DataView(F64.buffer);
 
 // {@link hashBytes} of bytes that are never written, fed word by word in their order: hashStart(length), then
 // h = hashWord(h, v) or hashF64(h, v) for each value, hashEnd(h). A state hashed this way costs a read of each

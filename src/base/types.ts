@@ -1,10 +1,18 @@
 // Plain data types shared by every layer: positions, rectangles, RGBA pixels, polygons.
 
 /** A pixel position. */
-export interface Point { x: number; y: number }
+export interface Point {
+    x: number;
+    y: number;
+}
 
 /** An axis-aligned rectangle in pixels; `x + width` and `y + height` are exclusive. */
-export interface Rect { x: number; y: number; width: number; height: number }
+export interface Rect {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+}
 
 /** RGBA pixels, 4 bytes per pixel, rows top to bottom (canvas `ImageData.data` works as is). */
 export type RGBAData = Uint8Array | Uint8ClampedArray;

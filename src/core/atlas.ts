@@ -69,11 +69,18 @@ export interface AddFrameOptions {
 }
 
 const MAGIC = [0x48, 0x4d, 0x53, 0x4b]; // "HMSK"
-const HEADER = 32, FRAME = 32, TAG = 16, BOX = 24, TRAILER = 4;
+const HEADER = 32,
+    FRAME = 32,
+    TAG = 16,
+    BOX = 24,
+    TRAILER = 4;
 // Version 2's polygons section: its header (polygons, rings, vertices), a record per frame, 8-byte coordinates.
-const POLY_HEAD = 12, POLY_FRAME = 12, VERTEX = 16;
+const POLY_HEAD = 12,
+    POLY_FRAME = 12,
+    VERTEX = 16;
 const DIRECTIONS: readonly TagDirection[] = ['forward', 'reverse', 'pingpong', 'pingpong_reverse'];
-const I32 = 2 ** 31, U32 = 2 ** 32 - 1;
+const I32 = 2 ** 31,
+    U32 = 2 ** 32 - 1;
 const LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
@@ -103,7 +110,8 @@ export class MaskAtlas {
      */
     static from(bytes: Uint8Array | ArrayBuffer): MaskAtlas {
         if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-        if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array or ArrayBuffer, got ${describe(bytes)}.`);
+        if (!(bytes instanceof Uint8Array))
+            throw new TypeError(`bytes must be a Uint8Array or ArrayBuffer, got ${describe(bytes)}.`);
         const { frames, tags } = read(bytes);
         const atlas = new MaskAtlas();
         for (const f of frames) atlas.push(f);
@@ -114,11 +122,14 @@ export class MaskAtlas {
     /** Adds a frame; names must be unique and non-empty. Returns this atlas. */
     add(name: string, mask: Mask, options: AddFrameOptions = {}): this {
         checkName('frame name', name);
-        if (this.byName.has(name)) throw new Error(`The atlas already has a frame named ${describe(name)}; frame names must be unique.`);
+        if (this.byName.has(name))
+            throw new Error(`The atlas already has a frame named ${describe(name)}; frame names must be unique.`);
         checkMask(mask, 'mask');
         const boxes = (options.boxes ?? []).map((b, i) => checkBox(b, `boxes[${i}]`));
         const frame: AtlasFrame = {
-            name, index: this.list.length, mask,
+            name,
+            index: this.list.length,
+            mask,
             x: checkInt('x', options.x ?? 0, -I32, I32 - 1),
             y: checkInt('y', options.y ?? 0, -I32, I32 - 1),
             sourceWidth: checkSize('sourceWidth', options.sourceWidth ?? mask.width),
@@ -128,9 +139,15 @@ export class MaskAtlas {
         };
         const polygons = options.polygons === undefined ? undefined : checkPolygons(options.polygons);
         const pieces = options.pieces === undefined ? undefined : checkRings('pieces', options.pieces);
-        this.push(polygons === undefined && pieces === undefined ? frame : {
-            ...frame, ...(polygons === undefined ? {} : { polygons }), ...(pieces === undefined ? {} : { pieces })
-        });
+        this.push(
+            polygons === undefined && pieces === undefined
+                ? frame
+                : {
+                      ...frame,
+                      ...(polygons === undefined ? {} : { polygons }),
+                      ...(pieces === undefined ? {} : { pieces })
+                  }
+        );
         return this;
     }
 
@@ -141,7 +158,8 @@ export class MaskAtlas {
         if (n === 0) throw new RangeError(`Tag ${describe(name)} needs frames; add frames before tags.`);
         checkInt('tag from', from, 0, n - 1);
         checkInt('tag to', to, from, n - 1);
-        if (!DIRECTIONS.includes(direction)) throw new RangeError(`tag direction must be one of ${DIRECTIONS.join(', ')}, got ${describe(direction)}.`);
+        if (!DIRECTIONS.includes(direction))
+            throw new RangeError(`tag direction must be one of ${DIRECTIONS.join(', ')}, got ${describe(direction)}.`);
         this.tagList.push({ name, from, to, direction });
         return this;
     }
@@ -180,14 +198,22 @@ export class MaskAtlas {
     frame(name: string): AtlasFrame {
         const f = this.byName.get(name);
         if (f) return f;
-        const some = this.list.slice(0, 5).map(g => JSON.stringify(g.name)).join(', ');
-        throw new Error(`No frame named ${describe(name)} in the atlas; it has ${this.list.length} frame(s)${some ? `: ${some}${this.list.length > 5 ? ', …' : ''}` : ''}.`);
+        const some = this.list
+            .slice(0, 5)
+            .map(g => JSON.stringify(g.name))
+            .join(', ');
+        throw new Error(
+            `No frame named ${describe(name)} in the atlas; it has ${this.list.length} frame(s)${some ? `: ${some}${this.list.length > 5 ? ', …' : ''}` : ''}.`
+        );
     }
 
     /** The frames of the first tag named `name`, in index order; throws if there is no such tag. */
     tagFrames(name: string): AtlasFrame[] {
         const t = this.tagList.find(g => g.name === name);
-        if (!t) throw new Error(`No tag named ${describe(name)} in the atlas; tags: ${this.tagList.map(g => JSON.stringify(g.name)).join(', ') || 'none'}.`);
+        if (!t)
+            throw new Error(
+                `No tag named ${describe(name)} in the atlas; tags: ${this.tagList.map(g => JSON.stringify(g.name)).join(', ') || 'none'}.`
+            );
         return this.list.slice(t.from, t.to + 1);
     }
 
@@ -206,13 +232,18 @@ export class MaskAtlas {
         for (const f of this.list) names.push(enc.encode(f.name));
         for (const t of this.tagList) names.push(enc.encode(t.name));
         for (const b of boxes) names.push(enc.encode(b.box.name));
-        let stringBytes = 0, wordCount = 0;
+        let stringBytes = 0,
+            wordCount = 0;
         for (const s of names) stringBytes += s.length;
         for (const f of this.list) wordCount += f.mask._words.length;
-        const F = this.list.length, T = this.tagList.length, B = boxes.length;
+        const F = this.list.length,
+            T = this.tagList.length,
+            B = boxes.length;
         const wordsAt = HEADER + FRAME * F + TAG * T + BOX * B + pad4(stringBytes);
         const v2 = this.list.some(f => f.polygons !== undefined || f.pieces !== undefined);
-        let polyCount = 0, ringCount = 0, vertexCount = 0;
+        let polyCount = 0,
+            ringCount = 0,
+            vertexCount = 0;
         if (v2) {
             for (const f of this.list) {
                 for (const p of f.polygons ?? []) {
@@ -221,13 +252,19 @@ export class MaskAtlas {
                     vertexCount += p.outer.length / 2;
                     for (const h of p.holes) vertexCount += h.length / 2;
                 }
-                for (const r of f.pieces ?? []) { ringCount++; vertexCount += r.length / 2; }
+                for (const r of f.pieces ?? []) {
+                    ringCount++;
+                    vertexCount += r.length / 2;
+                }
             }
         }
         const polyAt = wordsAt + 4 * wordCount;
         const polyBytes = v2 ? POLY_HEAD + POLY_FRAME * F + 4 * polyCount + 4 * ringCount + VERTEX * vertexCount : 0;
         const byteLength = polyAt + polyBytes + TRAILER;
-        if (byteLength > U32) throw new RangeError(`The atlas would be ${byteLength} bytes, more than the format's 4 GiB limit; split it.`);
+        if (byteLength > U32)
+            throw new RangeError(
+                `The atlas would be ${byteLength} bytes, more than the format's 4 GiB limit; split it.`
+            );
         const out = new Uint8Array(byteLength);
         const dv = new DataView(out.buffer);
         out.set(MAGIC, 0);
@@ -235,9 +272,19 @@ export class MaskAtlas {
         dv.setUint16(6, 0, true);
         const head = [byteLength, F, T, B, stringBytes, wordCount];
         for (let i = 0; i < head.length; i++) dv.setUint32(8 + 4 * i, head[i], true);
-        let p = HEADER, s = 0;
+        let p = HEADER,
+            s = 0;
         for (const f of this.list) {
-            const row = [names[s++].length, f.mask.width, f.mask.height, f.x, f.y, f.sourceWidth, f.sourceHeight, f.duration];
+            const row = [
+                names[s++].length,
+                f.mask.width,
+                f.mask.height,
+                f.x,
+                f.y,
+                f.sourceWidth,
+                f.sourceHeight,
+                f.duration
+            ];
             for (let i = 0; i < row.length; i++, p += 4) dv.setUint32(p, row[i] >>> 0, true);
         }
         for (const t of this.tagList) {
@@ -248,32 +295,56 @@ export class MaskAtlas {
             const row = [names[s++].length, frame, box.x, box.y, box.width, box.height];
             for (let i = 0; i < row.length; i++, p += 4) dv.setUint32(p, row[i] >>> 0, true);
         }
-        for (const n of names) { out.set(n, p); p += n.length; }
+        for (const n of names) {
+            out.set(n, p);
+            p += n.length;
+        }
         p = wordsAt;
         if (LITTLE) {
             const words = new Uint32Array(out.buffer, wordsAt, wordCount);
             let w = 0;
-            for (const f of this.list) { words.set(f.mask._words, w); w += f.mask._words.length; }
+            for (const f of this.list) {
+                words.set(f.mask._words, w);
+                w += f.mask._words.length;
+            }
         } else {
-            for (const f of this.list) for (const word of f.mask._words) { dv.setUint32(p, word, true); p += 4; }
+            for (const f of this.list)
+                for (const word of f.mask._words) {
+                    dv.setUint32(p, word, true);
+                    p += 4;
+                }
         }
         if (v2) {
             p = polyAt;
-            for (const v of [polyCount, ringCount, vertexCount]) { dv.setUint32(p, v, true); p += 4; }
+            for (const v of [polyCount, ringCount, vertexCount]) {
+                dv.setUint32(p, v, true);
+                p += 4;
+            }
             for (const f of this.list) {
                 const flags = (f.polygons !== undefined ? 1 : 0) | (f.pieces !== undefined ? 2 : 0);
-                for (const v of [flags, f.polygons?.length ?? 0, f.pieces?.length ?? 0]) { dv.setUint32(p, v, true); p += 4; }
+                for (const v of [flags, f.polygons?.length ?? 0, f.pieces?.length ?? 0]) {
+                    dv.setUint32(p, v, true);
+                    p += 4;
+                }
             }
             const rings: (readonly number[])[] = [];
             for (const f of this.list) {
                 for (const poly of f.polygons ?? []) {
-                    dv.setUint32(p, poly.holes.length, true); p += 4;
+                    dv.setUint32(p, poly.holes.length, true);
+                    p += 4;
                     rings.push(poly.outer, ...poly.holes);
                 }
                 for (const r of f.pieces ?? []) rings.push(r);
             }
-            for (const r of rings) { dv.setUint32(p, r.length / 2, true); p += 4; }
-            for (const r of rings) for (const c of r) { dv.setFloat64(p, c, true); p += 8; }
+            for (const r of rings) {
+                dv.setUint32(p, r.length / 2, true);
+                p += 4;
+            }
+            for (const r of rings)
+                for (const c of r) {
+                    dv.setFloat64(p, c, true);
+                    p += 8;
+                }
         }
         dv.setUint32(byteLength - 4, crc32(out, 0, byteLength - 4), true);
         return out;
@@ -294,21 +365,31 @@ function pad4(n: number): number {
 // A name must come back from the file as it went in: UTF-8 cannot hold a lone surrogate (TextEncoder writes
 // U+FFFD), and a leading U+FEFF is a byte order mark to UTF-8 readers; either gave a file that loads other names.
 function checkName(what: string, name: unknown): asserts name is string {
-    if (typeof name !== 'string' || name.length === 0) throw new TypeError(`${what} must be a non-empty string, got ${describe(name)}.`);
-    if (name.charCodeAt(0) === 0xfeff) throw new TypeError(`${what} must not start with U+FEFF (a byte order mark, dropped by UTF-8 readers), got ${JSON.stringify(name.length > 40 ? name.slice(0, 40) + '…' : name)}; remove it.`);
+    if (typeof name !== 'string' || name.length === 0)
+        throw new TypeError(`${what} must be a non-empty string, got ${describe(name)}.`);
+    if (name.charCodeAt(0) === 0xfeff)
+        throw new TypeError(
+            `${what} must not start with U+FEFF (a byte order mark, dropped by UTF-8 readers), got ${JSON.stringify(name.length > 40 ? name.slice(0, 40) + '…' : name)}; remove it.`
+        );
     for (let i = 0; i < name.length; i++) {
         const c = name.charCodeAt(i);
         if (c < 0xd800 || c > 0xdfff) continue;
         if (c <= 0xdbff && i + 1 < name.length) {
             const d = name.charCodeAt(i + 1);
-            if (d >= 0xdc00 && d <= 0xdfff) { i++; continue; }
+            if (d >= 0xdc00 && d <= 0xdfff) {
+                i++;
+                continue;
+            }
         }
-        throw new TypeError(`${what} has a lone surrogate (U+${c.toString(16).toUpperCase()} at index ${i}), which UTF-8 cannot store; fix the string ${describe(name)}.`);
+        throw new TypeError(
+            `${what} has a lone surrogate (U+${c.toString(16).toUpperCase()} at index ${i}), which UTF-8 cannot store; fix the string ${describe(name)}.`
+        );
     }
 }
 
 function checkBox(b: HitBox, what: string): HitBox {
-    if (b == null || typeof b !== 'object') throw new TypeError(`${what} must be a { name, x, y, width, height } object, got ${describe(b)}.`);
+    if (b == null || typeof b !== 'object')
+        throw new TypeError(`${what} must be a { name, x, y, width, height } object, got ${describe(b)}.`);
     checkName(`${what}.name`, b.name);
     return {
         name: b.name,
@@ -321,12 +402,17 @@ function checkBox(b: HitBox, what: string): HitBox {
 
 // Copies of the rings, checked: arrays of finite numbers, even length, at least 3 vertices.
 function checkRing(what: string, ring: unknown): number[] {
-    if (!Array.isArray(ring)) throw new TypeError(`${what} must be an array of coordinates [x0, y0, x1, y1, …], got ${describe(ring)}.`);
-    if (ring.length < 6 || ring.length % 2 !== 0) throw new RangeError(`${what} must hold an even number (≥ 6) of coordinates: at least 3 vertices as [x0, y0, x1, y1, …]; got ${ring.length}.`);
+    if (!Array.isArray(ring))
+        throw new TypeError(`${what} must be an array of coordinates [x0, y0, x1, y1, …], got ${describe(ring)}.`);
+    if (ring.length < 6 || ring.length % 2 !== 0)
+        throw new RangeError(
+            `${what} must hold an even number (≥ 6) of coordinates: at least 3 vertices as [x0, y0, x1, y1, …]; got ${ring.length}.`
+        );
     const out = new Array<number>(ring.length);
     for (let i = 0; i < ring.length; i++) {
         const c: unknown = ring[i];
-        if (typeof c !== 'number' || !Number.isFinite(c)) throw new TypeError(`${what}[${i}] must be a finite number, got ${describe(c)}.`);
+        if (typeof c !== 'number' || !Number.isFinite(c))
+            throw new TypeError(`${what}[${i}] must be a finite number, got ${describe(c)}.`);
         out[i] = c;
     }
     return out;
@@ -338,9 +424,11 @@ function checkRings(what: string, rings: unknown): number[][] {
 }
 
 function checkPolygons(polygons: unknown): Polygon[] {
-    if (!Array.isArray(polygons)) throw new TypeError(`polygons must be an array of { outer, holes } objects, got ${describe(polygons)}.`);
+    if (!Array.isArray(polygons))
+        throw new TypeError(`polygons must be an array of { outer, holes } objects, got ${describe(polygons)}.`);
     return polygons.map((p: unknown, i) => {
-        if (p == null || typeof p !== 'object') throw new TypeError(`polygons[${i}] must be an { outer, holes } object, got ${describe(p)}.`);
+        if (p == null || typeof p !== 'object')
+            throw new TypeError(`polygons[${i}] must be an { outer, holes } object, got ${describe(p)}.`);
         const { outer, holes } = p as { outer: unknown; holes: unknown };
         return { outer: checkRing(`polygons[${i}].outer`, outer), holes: checkRings(`polygons[${i}].holes`, holes) };
     });
@@ -359,31 +447,61 @@ interface Layout {
     dv: DataView;
     version: number;
     /** Frames, tags, boxes, string bytes, words. */
-    F: number; T: number; B: number; S: number; W: number;
+    F: number;
+    T: number;
+    B: number;
+    S: number;
+    W: number;
     wordsAt: number;
     polyAt: number;
 }
 
 // A frame's record before its mask is built.
-interface RawFrame { name: string; width: number; height: number; x: number; y: number; sw: number; sh: number; duration: number; boxes: HitBox[] }
+interface RawFrame {
+    name: string;
+    width: number;
+    height: number;
+    x: number;
+    y: number;
+    sw: number;
+    sh: number;
+    duration: number;
+    boxes: HitBox[];
+}
 
 // Validates every field before building anything; any inconsistency throws, so a damaged file never yields a wrong mask.
 function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
-    const at = readHeader(bytes), { F, T, B, S, wordsAt } = at;
+    const at = readHeader(bytes),
+        { F, T, B, S, wordsAt } = at;
     const shapes = at.version === 1 ? null : readPolygons(at.dv, at.polyAt, bytes.length - TRAILER, F);
     const names = new Names(bytes, HEADER + FRAME * F + TAG * T + BOX * B, S);
     const raws = readFrames(at, names);
     const tags = readTags(at, names);
     readBoxes(at, names, raws);
     if (names.at !== names.end) throw corrupt(`names use ${names.at - (names.end - S)} of the ${S} string bytes`);
-    for (let p = names.end; p < wordsAt; p++) if (bytes[p] !== 0) throw corrupt(`string padding byte at ${p} is not zero`);
+    for (let p = names.end; p < wordsAt; p++)
+        if (bytes[p] !== 0) throw corrupt(`string padding byte at ${p} is not zero`);
     const masks = readMasks(bytes, at, raws);
     const frames = raws.map((r, i): AtlasFrame => {
-        const frame: AtlasFrame = { name: r.name, index: i, mask: masks[i], x: r.x, y: r.y, sourceWidth: r.sw, sourceHeight: r.sh, duration: r.duration, boxes: r.boxes };
-        const s = shapes?.[i];
-        return s === undefined || (s.polygons === undefined && s.pieces === undefined) ? frame : {
-            ...frame, ...(s.polygons === undefined ? {} : { polygons: s.polygons }), ...(s.pieces === undefined ? {} : { pieces: s.pieces })
+        const frame: AtlasFrame = {
+            name: r.name,
+            index: i,
+            mask: masks[i],
+            x: r.x,
+            y: r.y,
+            sourceWidth: r.sw,
+            sourceHeight: r.sh,
+            duration: r.duration,
+            boxes: r.boxes
         };
+        const s = shapes?.[i];
+        return s === undefined || (s.polygons === undefined && s.pieces === undefined)
+            ? frame
+            : {
+                  ...frame,
+                  ...(s.polygons === undefined ? {} : { polygons: s.polygons }),
+                  ...(s.pieces === undefined ? {} : { pieces: s.pieces })
+              };
     });
     return { frames, tags };
 }
@@ -391,27 +509,43 @@ function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
 // Magic, version, flags, length, CRC-32 and the section sizes.
 function readHeader(bytes: Uint8Array): Layout {
     const len = bytes.length;
-    if (len < HEADER + TRAILER) throw corrupt(`${len} bytes is too short (truncated?); a hitmask atlas has at least ${HEADER + TRAILER}`);
+    if (len < HEADER + TRAILER)
+        throw corrupt(`${len} bytes is too short (truncated?); a hitmask atlas has at least ${HEADER + TRAILER}`);
     for (let i = 0; i < 4; i++) {
-        if (bytes[i] !== MAGIC[i]) throw new Error(`Not a hitmask atlas: it starts with bytes ${hex(bytes, 0, 4)}, expected ${hex(Uint8Array.from(MAGIC), 0, 4)} ("HMSK").`);
+        if (bytes[i] !== MAGIC[i])
+            throw new Error(
+                `Not a hitmask atlas: it starts with bytes ${hex(bytes, 0, 4)}, expected ${hex(Uint8Array.from(MAGIC), 0, 4)} ("HMSK").`
+            );
     }
     const dv = new DataView(bytes.buffer, bytes.byteOffset, len);
     const u32 = (p: number) => dv.getUint32(p, true);
     const version = dv.getUint16(4, true);
-    if (version !== 1 && version !== 2) throw new Error(`Got a v${version} hitmask atlas, expected v1 or v2; rebuild it with this version of hitmask.`);
+    if (version !== 1 && version !== 2)
+        throw new Error(`Got a v${version} hitmask atlas, expected v1 or v2; rebuild it with this version of hitmask.`);
     if (dv.getUint16(6, true) !== 0) throw corrupt(`header flags are ${dv.getUint16(6, true)}, expected 0`);
     const byteLength = u32(8);
-    if (byteLength !== len) throw corrupt(`header says ${byteLength} bytes but got ${len} (truncated, or extra bytes appended)`);
-    const stored = u32(len - 4), actual = crc32(bytes, 0, len - 4);
-    if (stored !== actual) throw corrupt(`CRC-32 is ${actual.toString(16).padStart(8, '0')}, the file says ${stored.toString(16).padStart(8, '0')} (damaged bytes)`);
-    const F = u32(12), T = u32(16), B = u32(20), S = u32(24), W = u32(28);
+    if (byteLength !== len)
+        throw corrupt(`header says ${byteLength} bytes but got ${len} (truncated, or extra bytes appended)`);
+    const stored = u32(len - 4),
+        actual = crc32(bytes, 0, len - 4);
+    if (stored !== actual)
+        throw corrupt(
+            `CRC-32 is ${actual.toString(16).padStart(8, '0')}, the file says ${stored.toString(16).padStart(8, '0')} (damaged bytes)`
+        );
+    const F = u32(12),
+        T = u32(16),
+        B = u32(20),
+        S = u32(24),
+        W = u32(28);
     // Doubles: these products cannot overflow, so a huge count is caught here rather than wrapping.
     const wordsAt = HEADER + FRAME * F + TAG * T + BOX * B + pad4(S);
     const polyAt = wordsAt + 4 * W;
     // Version 2: a polygons section between the words and the trailer, at least its header and frame records.
     const least = version === 1 ? 0 : POLY_HEAD + POLY_FRAME * F;
     if (version === 1 ? polyAt + TRAILER !== len : polyAt + least + TRAILER > len) {
-        throw corrupt(`section sizes (${F} frames, ${T} tags, ${B} boxes, ${S} string bytes, ${W} words${version === 1 ? '' : ', the polygons section'}) add up to ${version === 1 ? '' : 'at least '}${polyAt + least + TRAILER} bytes, not ${len}`);
+        throw corrupt(
+            `section sizes (${F} frames, ${T} tags, ${B} boxes, ${S} string bytes, ${W} words${version === 1 ? '' : ', the polygons section'}) add up to ${version === 1 ? '' : 'at least '}${polyAt + least + TRAILER} bytes, not ${len}`
+        );
     }
     return { dv, version, F, T, B, S, W, wordsAt, polyAt };
 }
@@ -423,7 +557,11 @@ class Names {
     // ignoreBOM keeps a leading U+FEFF (the default drops it, and a name of only U+FEFF loaded as ""); writers refuse it.
     private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-    constructor(private readonly bytes: Uint8Array, at: number, size: number) {
+    constructor(
+        private readonly bytes: Uint8Array,
+        at: number,
+        size: number
+    ) {
         this.at = at;
         this.end = at + size;
     }
@@ -433,8 +571,13 @@ class Names {
         if (n === 0) throw corrupt(`${what} has an empty name`);
         if (this.at + n > this.end) throw corrupt(`${what} name runs past the string section`);
         let s: string;
-        try { s = this.decoder.decode(this.bytes.subarray(this.at, this.at + n)); } catch { throw corrupt(`${what} name is not valid UTF-8`); }
-        if (s.charCodeAt(0) === 0xfeff) throw corrupt(`${what} name starts with U+FEFF (a byte order mark), which names may not`);
+        try {
+            s = this.decoder.decode(this.bytes.subarray(this.at, this.at + n));
+        } catch {
+            throw corrupt(`${what} name is not valid UTF-8`);
+        }
+        if (s.charCodeAt(0) === 0xfeff)
+            throw corrupt(`${what} name starts with U+FEFF (a byte order mark), which names may not`);
         this.at += n;
         return s;
     }
@@ -447,17 +590,25 @@ function side(v: number, what: string): number {
 
 // The frame records: names unique, sizes within limits, and exactly the words the header declares.
 function readFrames({ dv, F, W }: Layout, names: Names): RawFrame[] {
-    const u32 = (p: number) => dv.getUint32(p, true), i32 = (p: number) => dv.getInt32(p, true);
+    const u32 = (p: number) => dv.getUint32(p, true),
+        i32 = (p: number) => dv.getInt32(p, true);
     const raws: RawFrame[] = [];
     const seen = new Set<string>();
     let words = 0;
     for (let i = 0, p = HEADER; i < F; i++, p += FRAME) {
         const what = `frame ${i}`;
-        const width = side(u32(p + 4), `${what} width`), height = side(u32(p + 8), `${what} height`);
+        const width = side(u32(p + 4), `${what} width`),
+            height = side(u32(p + 8), `${what} height`);
         const r: RawFrame = {
-            name: names.next(u32(p), what), width, height, x: i32(p + 12), y: i32(p + 16),
-            sw: side(u32(p + 20), `${what} source width`), sh: side(u32(p + 24), `${what} source height`),
-            duration: u32(p + 28), boxes: []
+            name: names.next(u32(p), what),
+            width,
+            height,
+            x: i32(p + 12),
+            y: i32(p + 16),
+            sw: side(u32(p + 20), `${what} source width`),
+            sh: side(u32(p + 24), `${what} source height`),
+            duration: u32(p + 28),
+            boxes: []
         };
         if (seen.has(r.name)) throw corrupt(`frame name ${JSON.stringify(r.name)} appears twice`);
         seen.add(r.name);
@@ -474,9 +625,13 @@ function readTags({ dv, F, T }: Layout, names: Names): AtlasTag[] {
     const tags: AtlasTag[] = [];
     for (let i = 0, p = HEADER + FRAME * F; i < T; i++, p += TAG) {
         const what = `tag ${i}`;
-        const n = names.next(u32(p), what), from = u32(p + 4), to = u32(p + 8), dir = u32(p + 12);
+        const n = names.next(u32(p), what),
+            from = u32(p + 4),
+            to = u32(p + 8),
+            dir = u32(p + 12);
         if (!(from <= to && to < F)) throw corrupt(`${what} covers frames ${from}..${to}, outside 0..${F - 1}`);
-        if (dir >= DIRECTIONS.length) throw corrupt(`${what} direction is ${dir}, expected 0..${DIRECTIONS.length - 1}`);
+        if (dir >= DIRECTIONS.length)
+            throw corrupt(`${what} direction is ${dir}, expected 0..${DIRECTIONS.length - 1}`);
         tags.push({ name: n, from, to, direction: DIRECTIONS[dir] });
     }
     return tags;
@@ -484,14 +639,23 @@ function readTags({ dv, F, T }: Layout, names: Names): AtlasTag[] {
 
 // The hit-boxes, sorted by frame, into their frames' records.
 function readBoxes({ dv, F, T, B }: Layout, names: Names, raws: RawFrame[]): void {
-    const u32 = (p: number) => dv.getUint32(p, true), i32 = (p: number) => dv.getInt32(p, true);
+    const u32 = (p: number) => dv.getUint32(p, true),
+        i32 = (p: number) => dv.getInt32(p, true);
     let lastFrame = 0;
     for (let i = 0, p = HEADER + FRAME * F + TAG * T; i < B; i++, p += BOX) {
         const what = `box ${i}`;
-        const n = names.next(u32(p), what), frame = u32(p + 4);
-        if (frame >= F || frame < lastFrame) throw corrupt(`${what} belongs to frame ${frame}; boxes must be sorted by frame and below ${F}`);
+        const n = names.next(u32(p), what),
+            frame = u32(p + 4);
+        if (frame >= F || frame < lastFrame)
+            throw corrupt(`${what} belongs to frame ${frame}; boxes must be sorted by frame and below ${F}`);
         lastFrame = frame;
-        raws[frame].boxes.push({ name: n, x: i32(p + 8), y: i32(p + 12), width: side(u32(p + 16), `${what} width`), height: side(u32(p + 20), `${what} height`) });
+        raws[frame].boxes.push({
+            name: n,
+            x: i32(p + 8),
+            y: i32(p + 12),
+            width: side(u32(p + 16), `${what} width`),
+            height: side(u32(p + 20), `${what} height`)
+        });
     }
 }
 
@@ -510,9 +674,14 @@ function readMasks(bytes: Uint8Array, { dv, W, wordsAt }: Layout, raws: readonly
     const masks: Mask[] = [];
     let w = 0;
     for (let i = 0; i < raws.length; i++) {
-        const r = raws[i], n = ((r.width + 31) >>> 5) * r.height;
+        const r = raws[i],
+            n = ((r.width + 31) >>> 5) * r.height;
         let mask: Mask;
-        try { mask = Mask.fromWords(r.width, r.height, all.subarray(w, w + n)); } catch (e) { throw corrupt(`frame ${i} (${JSON.stringify(r.name)}): ${(e as Error).message}`); }
+        try {
+            mask = Mask.fromWords(r.width, r.height, all.subarray(w, w + n));
+        } catch (e) {
+            throw corrupt(`frame ${i} (${JSON.stringify(r.name)}): ${(e as Error).message}`);
+        }
         // With the WebAssembly kernels, one copy into WebAssembly memory at load: kernels (and worker
         // threads) only run on masks there, so a zero-copy JS view would take the JS kernels on every call.
         if (wasmOn && n > 0) {
@@ -528,19 +697,36 @@ function readMasks(bytes: Uint8Array, { dv, W, wordsAt }: Layout, raws: readonly
 
 // Version 2's polygons section in [at, end): every count is checked against the bytes that are there before
 // anything is allocated for it, so a hostile file costs memory in proportion to its length.
-function readPolygons(dv: DataView, at: number, end: number, F: number): { polygons?: Polygon[]; pieces?: number[][] }[] {
+function readPolygons(
+    dv: DataView,
+    at: number,
+    end: number,
+    F: number
+): { polygons?: Polygon[]; pieces?: number[][] }[] {
     const u32 = (p: number) => dv.getUint32(p, true);
-    const P = u32(at), R = u32(at + 4), V = u32(at + 8);
+    const P = u32(at),
+        R = u32(at + 4),
+        V = u32(at + 8);
     const size = POLY_HEAD + POLY_FRAME * F + 4 * P + 4 * R + VERTEX * V;
-    if (at + size !== end) throw corrupt(`polygons section sizes (${P} polygons, ${R} rings, ${V} vertices, ${F} frames) add up to ${size} bytes, but ${end - at} are there`);
-    interface Counts { flags: number; polygons: number; pieces: number }
+    if (at + size !== end)
+        throw corrupt(
+            `polygons section sizes (${P} polygons, ${R} rings, ${V} vertices, ${F} frames) add up to ${size} bytes, but ${end - at} are there`
+        );
+    interface Counts {
+        flags: number;
+        polygons: number;
+        pieces: number;
+    }
     const counts: Counts[] = [];
-    let polys = 0, any = false;
+    let polys = 0,
+        any = false;
     for (let i = 0, p = at + POLY_HEAD; i < F; i++, p += POLY_FRAME) {
         const c: Counts = { flags: u32(p), polygons: u32(p + 4), pieces: u32(p + 8) };
         if (c.flags > 3) throw corrupt(`frame ${i} polygons flags are ${c.flags}, expected 0..3`);
-        if (!(c.flags & 1) && c.polygons !== 0) throw corrupt(`frame ${i} has no polygons but a polygon count of ${c.polygons}`);
-        if (!(c.flags & 2) && c.pieces !== 0) throw corrupt(`frame ${i} has no pieces but a piece count of ${c.pieces}`);
+        if (!(c.flags & 1) && c.polygons !== 0)
+            throw corrupt(`frame ${i} has no polygons but a polygon count of ${c.polygons}`);
+        if (!(c.flags & 2) && c.pieces !== 0)
+            throw corrupt(`frame ${i} has no pieces but a piece count of ${c.pieces}`);
         if (c.flags !== 0) any = true;
         polys += c.polygons;
         if (polys > P) throw corrupt(`frames have more than the ${P} polygons the polygons section declares`);
@@ -549,7 +735,9 @@ function readPolygons(dv: DataView, at: number, end: number, F: number): { polyg
     if (polys !== P) throw corrupt(`frames have ${polys} polygons but the polygons section declares ${P}`);
     // A version 2 file is only written when some frame has polygons or pieces (version 1 otherwise).
     if (!any) throw corrupt('no frame has polygons or pieces, so the file should be version 1');
-    const holesAt = at + POLY_HEAD + POLY_FRAME * F, ringsAt = holesAt + 4 * P, coordsAt = ringsAt + 4 * R;
+    const holesAt = at + POLY_HEAD + POLY_FRAME * F,
+        ringsAt = holesAt + 4 * P,
+        coordsAt = ringsAt + 4 * R;
     let rings = 0;
     for (let i = 0; i < P; i++) {
         rings += 1 + u32(holesAt + 4 * i);
@@ -565,7 +753,8 @@ function readPolygons(dv: DataView, at: number, end: number, F: number): { polyg
         if (vertices > V) throw corrupt(`rings have more than the ${V} vertices the polygons section declares`);
     }
     if (vertices !== V) throw corrupt(`rings have ${vertices} vertices but the polygons section declares ${V}`);
-    let ring = 0, c = coordsAt;
+    let ring = 0,
+        c = coordsAt;
     const next = (): number[] => {
         const n = 2 * u32(ringsAt + 4 * ring);
         const out = new Array<number>(n);

@@ -12,23 +12,38 @@ import type { ThreadPool } from '../threads/pool.js';
  * (`hitmask/threads`) a large batch is split across its threads. On one thread, plain `overlaps()` calls
  * are as fast (`npm run bench:simd` compares them).
  */
-export function overlapsMany(masks: readonly Mask[], pairs: Int32Array, out: Uint8Array, count: number = pairs instanceof Int32Array ? pairs.length >> 2 : 0, threads: ThreadPool | null = null): number {
+export function overlapsMany(
+    masks: readonly Mask[],
+    pairs: Int32Array,
+    out: Uint8Array,
+    count: number = pairs instanceof Int32Array ? pairs.length >> 2 : 0,
+    threads: ThreadPool | null = null
+): number {
     if (!Array.isArray(masks)) throw new TypeError(`masks must be an array of Masks, got ${describe(masks)}.`);
-    if (!(pairs instanceof Int32Array)) throw new TypeError(`pairs must be an Int32Array of (a, b, dx, dy) quadruples, got ${describe(pairs)}.`);
+    if (!(pairs instanceof Int32Array))
+        throw new TypeError(`pairs must be an Int32Array of (a, b, dx, dy) quadruples, got ${describe(pairs)}.`);
     checkInt('count', count, 0, pairs.length >> 2);
-    if (!(out instanceof Uint8Array) || out.length < count) throw new RangeError(`out must be a Uint8Array of length at least ${count}, got ${describe(out)}.`);
-    if (threads !== null && !isRunner(threads)) throw new TypeError(`threads must be a ThreadPool or null, got ${describe(threads)}.`);
+    if (!(out instanceof Uint8Array) || out.length < count)
+        throw new RangeError(`out must be a Uint8Array of length at least ${count}, got ${describe(out)}.`);
+    if (threads !== null && !isRunner(threads))
+        throw new TypeError(`threads must be a ThreadPool or null, got ${describe(threads)}.`);
     const nm = masks.length;
     let work = 0;
     for (let k = 0, p = 0; k < count; k++, p += 4) {
-        const ia = pairs[p], ib = pairs[p + 1];
-        if (!(ia >= 0 && ia < nm && ib >= 0 && ib < nm)) throw new RangeError(`pairs[${p}..${p + 1}] = (${ia}, ${ib}) index masks, which has length ${nm}.`);
+        const ia = pairs[p],
+            ib = pairs[p + 1];
+        if (!(ia >= 0 && ia < nm && ib >= 0 && ib < nm))
+            throw new RangeError(`pairs[${p}..${p + 1}] = (${ia}, ${ib}) index masks, which has length ${nm}.`);
         // The names are built only on failure: two template strings per pair cost more than the test.
         if (!isLiveMask(masks[ia])) checkMask(masks[ia], `masks[${ia}]`);
         if (!isLiveMask(masks[ib])) checkMask(masks[ib], `masks[${ib}]`);
         // Words of the boxes' intersection (as the World estimates it), to decide whether threads pay.
-        const a = masks[ia], b = masks[ib], dx = pairs[p + 2], dy = pairs[p + 3];
-        const ow = Math.min(a.width, dx + b.width) - Math.max(0, dx), oh = Math.min(a.height, dy + b.height) - Math.max(0, dy);
+        const a = masks[ia],
+            b = masks[ib],
+            dx = pairs[p + 2],
+            dy = pairs[p + 3];
+        const ow = Math.min(a.width, dx + b.width) - Math.max(0, dx),
+            oh = Math.min(a.height, dy + b.height) - Math.max(0, dy);
         if (ow > 0 && oh > 0) work += oh * ((ow + 63) >> 5);
     }
     return overlapsBatch(masks, pairs, out, count, threads as BatchRunner | null, work);

@@ -4,7 +4,16 @@ import { contentBox } from '../kernels/content-box.js';
 import { clip, JS, newClip, pick, pickFor, pickWasm, WASM, type Clip } from '../kernels/kernels.js';
 import { buffer, generation, K, wasmOn } from '../kernels/memory.js';
 import { allocMask, freeMask, holdMask, noteJsMask, type MaskHolding } from '../kernels/storage.js';
-import { checkRGBA, colorKeyOf, thresholdOf, toleranceOf, type ColorKey, type ColorKeyOptions, type RGBAColors, type ThresholdOptions } from './rgba.js';
+import {
+    checkRGBA,
+    colorKeyOf,
+    thresholdOf,
+    toleranceOf,
+    type ColorKey,
+    type ColorKeyOptions,
+    type RGBAColors,
+    type ThresholdOptions
+} from './rgba.js';
 import { textRows, textToWords, wordsToText } from './text.js';
 import type { Point, Rect, RGBAData } from '../base/types.js';
 
@@ -16,19 +25,25 @@ export type { ColorKey, ColorKeyOptions, RGBAColors, ThresholdOptions };
 // Small masks on the JS heap take their words from shared 64 KiB slabs: a typed array over V8's
 // on-heap limit (64 bytes) gets its own backing store, over ten times the cost of a view into a slab.
 // A slab stays alive while any mask in it does (at most 64 KiB per live small mask, in the worst case).
-const SLAB_WORDS = 16384, SLAB_MAX_WORDS = 512;
-let slab: ArrayBuffer | null = null, slabUsed = SLAB_WORDS;
+const SLAB_WORDS = 16384,
+    SLAB_MAX_WORDS = 512;
+let slab: ArrayBuffer | null = null,
+    slabUsed = SLAB_WORDS;
 
 function allocWords(n: number): Uint32Array {
     if (n > SLAB_MAX_WORDS) return new Uint32Array(n);
-    if (slabUsed + n > SLAB_WORDS) { slab = new ArrayBuffer(SLAB_WORDS * 4); slabUsed = 0; }
+    if (slabUsed + n > SLAB_WORDS) {
+        slab = new ArrayBuffer(SLAB_WORDS * 4);
+        slabUsed = 0;
+    }
     const words = new Uint32Array(slab as ArrayBuffer, slabUsed * 4, n);
     slabUsed += n;
     return words;
 }
 
 const NO_WORDS = new Uint32Array(0);
-const DISPOSED = -1, STALE = -2;
+const DISPOSED = -1,
+    STALE = -2;
 
 /** @internal How the constructor gets its words: adopted ones (Mask.fromWords), or fresh ones it need not zero. */
 export class Init {
@@ -114,7 +129,9 @@ export class Mask {
         const strips = (width + 31) >>> 5;
         const n = strips * height;
         if (n > MAX_WORDS) {
-            throw new RangeError(`Mask ${width}x${height} needs ${n} words, more than the ${MAX_WORDS} allowed; split it into tiles.`);
+            throw new RangeError(
+                `Mask ${width}x${height} needs ${n} words, more than the ${MAX_WORDS} allowed; split it into tiles.`
+            );
         }
         this.width = width;
         this.height = height;
@@ -172,7 +189,9 @@ export class Mask {
         // An adopted array whose buffer was transferred (postMessage, structuredClone) reads as empty: an
         // Error rather than a mask that silently lost its pixels.
         if (this.#words.length === 0 && this.height !== 0 && this.strips !== 0) {
-            throw new Error(`${this} lost its words: the array given to Mask.fromWords was detached (its buffer was transferred). Pass words.slice() to Mask.fromWords to keep a copy.`);
+            throw new Error(
+                `${this} lost its words: the array given to Mask.fromWords was detached (its buffer was transferred). Pass words.slice() to Mask.fromWords to keep a copy.`
+            );
         }
         return this.#words;
     }
@@ -184,7 +203,10 @@ export class Mask {
 
     // A new view after the WebAssembly memory grew (the old one is detached); throws once disposed.
     #refresh(): void {
-        if (this.#gen === DISPOSED) throw new Error(`${this} was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
+        if (this.#gen === DISPOSED)
+            throw new Error(
+                `${this} was disposed; create a new Mask (or stop calling dispose() on masks still in use).`
+            );
         if (this._ptr >= 0) this.#words = new Uint32Array(buffer, this._ptr, this.strips * this.height);
         this.#gen = generation;
     }
@@ -216,13 +238,23 @@ export class Mask {
     }
 
     /** Builds a mask from a canvas `ImageData` (or any `{ data, width, height }`), alpha > `threshold`. */
-    static fromImageData(image: { readonly data: RGBAData; readonly width: number; readonly height: number }, options: ThresholdOptions = {}): Mask {
-        if (image == null || typeof image !== 'object') throw new TypeError(`image must be an ImageData-like object, got ${describe(image)}.`);
+    static fromImageData(
+        image: { readonly data: RGBAData; readonly width: number; readonly height: number },
+        options: ThresholdOptions = {}
+    ): Mask {
+        if (image == null || typeof image !== 'object')
+            throw new TypeError(`image must be an ImageData-like object, got ${describe(image)}.`);
         return Mask.fromRGBA(image.data, image.width, image.height, options);
     }
 
     /** Builds a mask from RGBA pixels: a bit is set where some RGB channel differs from `key` by more than `tolerance`; alpha is ignored. */
-    static fromColorKey(data: RGBAData, width: number, height: number, key: ColorKey, options: ColorKeyOptions = {}): Mask {
+    static fromColorKey(
+        data: RGBAData,
+        width: number,
+        height: number,
+        key: ColorKey,
+        options: ColorKeyOptions = {}
+    ): Mask {
         checkRGBA(data, width, height);
         return fromPixels(data, width, height, 1, colorKeyOf(key), toleranceOf(options));
     }
@@ -243,18 +275,26 @@ export class Mask {
     static fromWords(width: number, height: number, words: Uint32Array): Mask {
         checkSize('Mask width', width);
         checkSize('Mask height', height);
-        if (!(words instanceof Uint32Array)) throw new TypeError(`words must be a Uint32Array, got ${describe(words)}.`);
+        if (!(words instanceof Uint32Array))
+            throw new TypeError(`words must be a Uint32Array, got ${describe(words)}.`);
         const strips = (width + 31) >>> 5;
         if (strips * height > MAX_WORDS) {
-            throw new RangeError(`Mask ${width}x${height} needs ${strips * height} words, more than the ${MAX_WORDS} allowed; split it into tiles.`);
+            throw new RangeError(
+                `Mask ${width}x${height} needs ${strips * height} words, more than the ${MAX_WORDS} allowed; split it into tiles.`
+            );
         }
         if (words.length !== strips * height) {
-            throw new RangeError(`words has length ${words.length}, expected ${strips * height} for a ${width}x${height} mask.`);
+            throw new RangeError(
+                `words has length ${words.length}, expected ${strips * height} for a ${width}x${height} mask.`
+            );
         }
         const edge = lastWordMask(width);
         if (edge !== 0xffffffff) {
             for (let i = (strips - 1) * height; i < words.length; i++) {
-                if ((words[i] & ~edge) !== 0) throw new RangeError(`words has bits set past width ${width} in row ${i - (strips - 1) * height}; padding bits must be zero.`);
+                if ((words[i] & ~edge) !== 0)
+                    throw new RangeError(
+                        `words has bits set past width ${width} in row ${i - (strips - 1) * height}; padding bits must be zero.`
+                    );
             }
         }
         // A view of the WebAssembly memory detaches when a plain memory grows: the mask would go empty.
@@ -281,7 +321,8 @@ export class Mask {
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) {
             throw new RangeError(`Pixel (${x}, ${y}) is outside the ${this.width}x${this.height} mask.`);
         }
-        const i = (x >>> 5) * this.height + y, words = this._words;
+        const i = (x >>> 5) * this.height + y,
+            words = this._words;
         this._touch();
         if (on) words[i] |= 1 << (x & 31);
         else words[i] &= ~(1 << (x & 31));
@@ -291,7 +332,9 @@ export class Mask {
     /** Sets every pixel. */
     fill(): this {
         this.#live();
-        const { height, strips } = this, k = pickFor(this, null, strips * height), last = (strips - 1) * height;
+        const { height, strips } = this,
+            k = pickFor(this, null, strips * height),
+            last = (strips - 1) * height;
         if (strips === 0) return this;
         k.fill(this, 0, last, -1);
         k.fill(this, last, last + height, lastWordMask(this.width));
@@ -310,7 +353,8 @@ export class Mask {
         const { _words: words, height, strips } = this;
         this._touch();
         if (strips === 0) return this;
-        const edge = lastWordMask(this.width), last = (strips - 1) * height;
+        const edge = lastWordMask(this.width),
+            last = (strips - 1) * height;
         for (let i = 0; i < last; i++) words[i] = ~words[i];
         for (let i = last; i < words.length; i++) words[i] = ~words[i] & edge;
         return this;
@@ -337,7 +381,8 @@ export class Mask {
     equals(other: Mask): boolean {
         checkMask(other);
         if (other.width !== this.width || other.height !== this.height) return false;
-        const a = this._words, b = other._words;
+        const a = this._words,
+            b = other._words;
         for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
         return true;
     }
@@ -349,7 +394,8 @@ export class Mask {
      */
     overlap(other: Mask, dx: number, dy: number, out?: Point): Point | null {
         if (out === undefined) out = { x: 0, y: 0 };
-        else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
+        else if (out === null || typeof out !== 'object')
+            throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
         if (!this.#pairClip(other, dx, dy)) return null;
         return (pickWasm(this, other) ? WASM.first(this, other, C, out) : JS.first(this, other, C, out)) ? out : null;
     }
@@ -380,7 +426,9 @@ export class Mask {
         }
         checkMask(out, 'out');
         if (out.width !== this.width || out.height !== this.height) {
-            throw new RangeError(`out is ${out.width}x${out.height}, expected ${this.width}x${this.height} (this mask's size).`);
+            throw new RangeError(
+                `out is ${out.width}x${out.height}, expected ${this.width}x${this.height} (this mask's size).`
+            );
         }
         const hit = this.#pairClip(other, dx, dy);
         if (out === other) {
@@ -398,7 +446,10 @@ export class Mask {
     // kernel writes all of out, so out's size picks it: a small clip in a large mask takes one WebAssembly call.
     #and(other: Mask, out: Mask, hit: boolean): void {
         const n = out.strips * out.height;
-        if (!hit) { pickFor(out, null, n).fill(out, 0, n, 0); return; }
+        if (!hit) {
+            pickFor(out, null, n).fill(out, 0, n, 0);
+            return;
+        }
         (out._ptr >= 0 ? pickFor(this, other, n) : JS).and(this, other, C, out);
     }
 
@@ -448,7 +499,8 @@ export class Mask {
         const c = C;
         if (!this.#clip(other, dx, dy)) return false;
         // Both boxes known to be most of their masks (3): nothing to narrow, and no call to find that out.
-        if ((c.y1 - c.y0) * (((c.x1 - 1) >> 5) - (c.x0 >> 5) + 1) < BOX_MIN_WORDS || this.#box + other.#box === 6) return true;
+        if ((c.y1 - c.y0) * (((c.x1 - 1) >> 5) - (c.x0 >> 5) + 1) < BOX_MIN_WORDS || this.#box + other.#box === 6)
+            return true;
         narrow(c, this.#boxOf(), 0, 0);
         narrow(c, other.#boxOf(), c.dx, c.dy);
         return c.x0 < c.x1 && c.y0 < c.y1;
@@ -458,7 +510,7 @@ export class Mask {
     // computed on the second large query since the last change.
     #boxOf(): Int32Array | null {
         if (this.#box === 1) {
-            const b = contentBox(this._words, this.height, this.strips, this.#bounds ??= new Int32Array(4));
+            const b = contentBox(this._words, this.height, this.strips, (this.#bounds ??= new Int32Array(4)));
             // A box of at least 7/8 of the words saves less than narrowing to it costs (5 ns).
             this.#box = (b[2] - b[0]) * (b[3] - b[1]) < this.strips * this.height * 28 ? 2 : 3;
         } else if (this.#box === 0) this.#box = 1;
@@ -467,7 +519,10 @@ export class Mask {
 
     // Throws once disposed.
     #live(): void {
-        if (this.#gen === DISPOSED) throw new Error(`${this} was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
+        if (this.#gen === DISPOSED)
+            throw new Error(
+                `${this} was disposed; create a new Mask (or stop calling dispose() on masks still in use).`
+            );
     }
 
     /** `<Mask WxH>`. */
@@ -486,7 +541,7 @@ export class Mask {
 function fromPixels(data: RGBAData, width: number, height: number, op: number, key: number, t: number): Mask {
     const m = new Mask(width, height, UNZEROED);
     if (m.strips * height === 0) return m;
-    if (!pickFor(m, null, width * height >> 5).rgba(m, data, op, key, t)) JS.rgba(m, data, op, key, t);
+    if (!pickFor(m, null, (width * height) >> 5).rgba(m, data, op, key, t)) JS.rgba(m, data, op, key, t);
     return m;
 }
 
@@ -498,7 +553,10 @@ export function isLiveMask(m: unknown): m is Mask {
 /** @internal The one check of a mask argument: a TypeError unless `m` is a Mask, an Error once disposed; `name` names it in the message. */
 export function checkMask(m: unknown, name = 'other'): asserts m is Mask {
     if (!isMask(m)) throw new TypeError(`${name} must be a Mask, got ${describe(m)}.`);
-    if (m.disposed) throw new Error(`${name} (${m}) was disposed; create a new Mask (or stop calling dispose() on masks still in use).`);
+    if (m.disposed)
+        throw new Error(
+            `${name} (${m}) was disposed; create a new Mask (or stop calling dispose() on masks still in use).`
+        );
 }
 
 /** @internal Unchecked bit read; callers guarantee 0 <= x < width, 0 <= y < height. */

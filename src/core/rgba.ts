@@ -34,13 +34,16 @@ export function checkRGBA(data: unknown, width: number, height: number): asserts
         throw new TypeError(`data must be a Uint8Array or Uint8ClampedArray of RGBA pixels, got ${describe(data)}.`);
     }
     if (data.length !== width * height * 4) {
-        throw new RangeError(`data has length ${data.length}, expected ${width * height * 4} (${width}x${height} pixels, 4 bytes each).`);
+        throw new RangeError(
+            `data has length ${data.length}, expected ${width * height * 4} (${width}x${height} pixels, 4 bytes each).`
+        );
     }
 }
 
 /** The alpha threshold of fromRGBA's options. */
 export function thresholdOf(options: ThresholdOptions): number {
-    if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object like { threshold }, got ${describe(options)}.`);
+    if (options == null || typeof options !== 'object')
+        throw new TypeError(`options must be an object like { threshold }, got ${describe(options)}.`);
     return checkInt('threshold', options.threshold ?? 127, 0, 255);
 }
 
@@ -51,14 +54,19 @@ export function colorKeyOf(key: ColorKey): number {
         return (key >>> 16) | (key & 0xff00) | ((key & 255) << 16);
     }
     if (Array.isArray(key) && key.length === 3) {
-        return checkInt('color key red', key[0], 0, 255) | (checkInt('color key green', key[1], 0, 255) << 8) | (checkInt('color key blue', key[2], 0, 255) << 16);
+        return (
+            checkInt('color key red', key[0], 0, 255) |
+            (checkInt('color key green', key[1], 0, 255) << 8) |
+            (checkInt('color key blue', key[2], 0, 255) << 16)
+        );
     }
     throw new TypeError(`color key must be 0xRRGGBB or [r, g, b], got ${describe(key)}.`);
 }
 
 /** The tolerance of fromColorKey's options. */
 export function toleranceOf(options: ColorKeyOptions): number {
-    if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object like { tolerance }, got ${describe(options)}.`);
+    if (options == null || typeof options !== 'object')
+        throw new TypeError(`options must be an object like { tolerance }, got ${describe(options)}.`);
     return checkInt('tolerance', options.tolerance ?? 0, 0, 255);
 }
 
@@ -66,9 +74,16 @@ export function toleranceOf(options: ColorKeyOptions): number {
  * RGBA pixels of a mask's words (strip layout, `width` × `height`): `onColor` where set, `offColor` elsewhere,
  * both `0xRRGGBBAA`; written into `out` (length width·height·4) when given. The options are checked here.
  */
-export function wordsToRGBA(words: Uint32Array, width: number, height: number, options: RGBAColors, out: Uint8ClampedArray | Uint8Array | undefined): Uint8ClampedArray | Uint8Array {
+export function wordsToRGBA(
+    words: Uint32Array,
+    width: number,
+    height: number,
+    options: RGBAColors,
+    out: Uint8ClampedArray | Uint8Array | undefined
+): Uint8ClampedArray | Uint8Array {
     // An array or number here is 0.1's trailing colours (toRGBA(on, off, out)): refused, not read as defaults.
-    if (options == null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options)) throw new TypeError(`options must be an object like { onColor, offColor }, got ${describe(options)}.`);
+    if (options == null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options))
+        throw new TypeError(`options must be an object like { onColor, offColor }, got ${describe(options)}.`);
     const onColor = checkInt('onColor', options.onColor ?? 0xffffffff, 0, 0xffffffff);
     const offColor = checkInt('offColor', options.offColor ?? 0x00000000, 0, 0xffffffff);
     const n = width * height * 4;
@@ -77,21 +92,28 @@ export function wordsToRGBA(words: Uint32Array, width: number, height: number, o
         try {
             out = new Uint8ClampedArray(n);
         } catch (e) {
-            throw new RangeError(`toRGBA(): a ${width}x${height} mask needs ${n} bytes of RGBA, more than this JavaScript engine allocates in one array; convert it in tiles (crop(mask, x, y, w, h) for each).`, { cause: e });
+            throw new RangeError(
+                `toRGBA(): a ${width}x${height} mask needs ${n} bytes of RGBA, more than this JavaScript engine allocates in one array; convert it in tiles (crop(mask, x, y, w, h) for each).`,
+                { cause: e }
+            );
         }
-    }
-    else if (!(out instanceof Uint8ClampedArray || out instanceof Uint8Array) || out.length !== n) {
+    } else if (!(out instanceof Uint8ClampedArray || out instanceof Uint8Array) || out.length !== n) {
         throw new RangeError(`out must be a Uint8ClampedArray or Uint8Array of length ${n}, got ${describe(out)}.`);
     }
     const bit = (x: number, y: number): boolean => ((words[(x >>> 5) * height + y] >>> (x & 31)) & 1) !== 0;
     const le = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-    const swap = (c: number) => le ? (((c & 0xff) << 24) | ((c & 0xff00) << 8) | ((c >>> 8) & 0xff00) | (c >>> 24)) >>> 0 : c;
-    const on = swap(onColor), off = swap(offColor);
+    const swap = (c: number) =>
+        le ? (((c & 0xff) << 24) | ((c & 0xff00) << 8) | ((c >>> 8) & 0xff00) | (c >>> 24)) >>> 0 : c;
+    const on = swap(onColor),
+        off = swap(offColor);
     if (out.byteOffset % 4 !== 0) {
         for (let y = 0, p = 0; y < height; y++) {
             for (let x = 0; x < width; x++, p += 4) {
                 const c = bit(x, y) ? onColor : offColor;
-                out[p] = c >>> 24; out[p + 1] = (c >>> 16) & 255; out[p + 2] = (c >>> 8) & 255; out[p + 3] = c & 255;
+                out[p] = c >>> 24;
+                out[p + 1] = (c >>> 16) & 255;
+                out[p + 2] = (c >>> 8) & 255;
+                out[p + 3] = c & 255;
             }
         }
         return out;

@@ -10,7 +10,10 @@ import { checkMask, getBit, Mask } from './mask.js';
 export function boundingRect(mask: Mask): Rect | null {
     checkMask(mask, 'mask');
     const { words, height, strips } = mask;
-    let minY = height, maxY = -1, minX = -1, maxX = -1;
+    let minY = height,
+        maxY = -1,
+        minX = -1,
+        maxX = -1;
     for (let s = 0; s < strips; s++) {
         let col = 0;
         for (let y = 0, i = s * height; y < height; y++, i++) {
@@ -37,8 +40,14 @@ export function boundingRects(mask: Mask): Rect[] {
     const rects: Rect[] = [];
     const maxX: number[] = [];
     for (let r = 0; r < runs.count; r++) {
-        const c = runs.label[r], x0 = runs.x0[r], x1 = runs.x1[r], y = runs.y[r];
-        if (c === rects.length) { rects.push({ x: x0, y, width: 0, height: 0 }); maxX.push(x1); }
+        const c = runs.label[r],
+            x0 = runs.x0[r],
+            x1 = runs.x1[r],
+            y = runs.y[r];
+        if (c === rects.length) {
+            rects.push({ x: x0, y, width: 0, height: 0 });
+            maxX.push(x1);
+        }
         const rect = rects[c];
         if (x0 < rect.x) rect.x = x0;
         if (x1 > maxX[c]) maxX[c] = x1;
@@ -53,7 +62,9 @@ export function centroid(mask: Mask): Point | null {
     checkMask(mask, 'mask');
     const m = mask;
     const { words, height, strips } = m;
-    let n = 0, sx = 0, sy = 0;
+    let n = 0,
+        sx = 0,
+        sy = 0;
     for (let s = 0; s < strips; s++) {
         for (let y = 0, i = s * height; y < height; y++, i++) {
             const w = words[i];
@@ -72,14 +83,20 @@ export function centroid(mask: Mask): Point | null {
  * in floating point): 0 for horizontal, −45 for a `\` diagonal, +45 for `/`; 0 when empty.
  */
 export function angle(mask: Mask): number {
-    const c = centroid(mask), m = mask;
+    const c = centroid(mask),
+        m = mask;
     if (!c) return 0;
-    let m20 = 0, m02 = 0, m11 = 0;
+    let m20 = 0,
+        m02 = 0,
+        m11 = 0;
     eachSet(m, (x, y) => {
-        const ex = x - c.x, ey = y - c.y;
-        m20 += ex * ex; m02 += ey * ey; m11 += ex * ey;
+        const ex = x - c.x,
+            ey = y - c.y;
+        m20 += ex * ex;
+        m02 += ey * ey;
+        m11 += ex * ey;
     });
-    const a = -0.5 * Math.atan2(2 * m11, m20 - m02) * 180 / Math.PI;
+    const a = (-0.5 * Math.atan2(2 * m11, m20 - m02) * 180) / Math.PI;
     return a === 0 ? 0 : a; // no -0
 }
 
@@ -165,14 +182,17 @@ export function connectedComponents(mask: Mask, minArea = 0): Mask[] {
     for (let r = 0; r < runs.count; r++) area[runs.label[r]] += runs.x1[r] - runs.x0[r];
     const masks: (Mask | null)[] = [];
     for (let c = 0; c < runs.components; c++) masks.push(area[c] >= minArea ? new Mask(m.width, m.height) : null);
-    for (let r = 0; r < runs.count; r++) { const c = masks[runs.label[r]]; if (c) setRun(c, runs.x0[r], runs.x1[r], runs.y[r]); }
+    for (let r = 0; r < runs.count; r++) {
+        const c = masks[runs.label[r]];
+        if (c) setRun(c, runs.x0[r], runs.x1[r], runs.y[r]);
+    }
     return masks.filter((m): m is Mask => m !== null);
 }
 
-
 // Sets pixels x0..x1-1 of row y.
 function setRun(m: Mask, x0: number, x1: number, y: number): void {
-    const h = m.height, words = m._words;
+    const h = m.height,
+        words = m._words;
     for (let s = x0 >>> 5, last = (x1 - 1) >>> 5; s <= last; s++) {
         const lo = s === x0 >>> 5 ? x0 & 31 : 0;
         const hi = s === last ? ((x1 - 1) & 31) + 1 : 32;
@@ -180,21 +200,26 @@ function setRun(m: Mask, x0: number, x1: number, y: number): void {
     }
 }
 
-
 // First set pixel in row-major order.
 function firstSet(m: Mask): Point | null {
     const { words, height, strips } = m;
-    let bestY = height, bestX = 0;
+    let bestY = height,
+        bestX = 0;
     for (let s = 0; s < strips; s++) {
         for (let y = 0, i = s * height; y < bestY; y++, i++) {
-            if (words[i] !== 0) { bestY = y; bestX = (s << 5) + ctz(words[i]); break; }
+            if (words[i] !== 0) {
+                bestY = y;
+                bestX = (s << 5) + ctz(words[i]);
+                break;
+            }
         }
     }
     return bestY === height ? null : { x: bestX, y: bestY };
 }
 
 function checkInside(m: Mask, x: number | undefined, y: number | undefined): [number, number] {
-    const px = checkCoord('x', x), py = checkCoord('y', y);
+    const px = checkCoord('x', x),
+        py = checkCoord('y', y);
     if (px < 0 || py < 0 || px >= m.width || py >= m.height) {
         throw new RangeError(`Pixel (${px}, ${py}) is outside the ${m.width}x${m.height} mask.`);
     }

@@ -7,16 +7,21 @@ const MAX_TEXT = 2 ** 27;
 /** The rows of a mask's text, trimmed, blank lines dropped; throws unless they are equally wide rows of `#` and `.`. */
 export function textRows(text: string): string[] {
     if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}.`);
-    const rows = text.split('\n').map(r => r.trim()).filter(r => r.length > 0);
+    const rows = text
+        .split('\n')
+        .map(r => r.trim())
+        .filter(r => r.length > 0);
     const width = rows.length ? rows[0].length : 0;
     for (let y = 0; y < rows.length; y++) {
-        if (rows[y].length !== width) throw new Error(`Mask text row ${y} is ${rows[y].length} characters wide, expected ${width}.`);
+        if (rows[y].length !== width)
+            throw new Error(`Mask text row ${y} is ${rows[y].length} characters wide, expected ${width}.`);
     }
     for (let y = 0; y < rows.length; y++) {
         const row = rows[y];
         for (let x = 0; x < width; x++) {
             const c = row[x];
-            if (c !== '#' && c !== '.') throw new Error(`Mask text has ${JSON.stringify(c)} at row ${y}, column ${x}; expected "#" or ".".`);
+            if (c !== '#' && c !== '.')
+                throw new Error(`Mask text has ${JSON.stringify(c)} at row ${y}, column ${x}; expected "#" or ".".`);
         }
     }
     return rows;
@@ -37,7 +42,9 @@ export function wordsToText(words: Uint32Array, width: number, height: number): 
     // A string past V8's limit (2^29 − 24 characters), or an array of a row string per row of a very
     // tall mask, aborts the process instead of throwing: refuse early, well below both.
     if (chars > MAX_TEXT) {
-        throw new RangeError(`Mask ${width}x${height} as text is ${chars} characters, more than the ${MAX_TEXT} allowed; crop() a part of it first.`);
+        throw new RangeError(
+            `Mask ${width}x${height} as text is ${chars} characters, more than the ${MAX_TEXT} allowed; crop() a part of it first.`
+        );
     }
     // One byte per character, decoded once: no per-row strings.
     const bytes = new Uint8Array(chars);

@@ -40,7 +40,9 @@ export interface PlacedMask {
 export function transformMask(mask: Mask, transform: Transform = {}): PlacedMask {
     checkMask(mask, 'mask');
     if (transform === null || typeof transform !== 'object') {
-        throw new TypeError(`transform must be an object like { angle, scaleX, scaleY, flipX, flipY }, got ${describe(transform)}.`);
+        throw new TypeError(
+            `transform must be an object like { angle, scaleX, scaleY, flipX, flipY }, got ${describe(transform)}.`
+        );
     }
     const { angle = 0, scaleX = 1, scaleY = 1, flipX = false, flipY = false } = transform;
     checkTransform(angle, scaleX, scaleY);
@@ -51,7 +53,8 @@ export function transformMask(mask: Mask, transform: Transform = {}): PlacedMask
 
 // transformMask on checked arguments.
 function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX: boolean, flipY: boolean): PlacedMask {
-    const w = mask.width, h = mask.height;
+    const w = mask.width,
+        h = mask.height;
     const turns = angle / (Math.PI / 2);
     if (scaleX === 1 && scaleY === 1 && Math.abs(turns - Math.round(turns)) < 1e-12) {
         let m = flipX ? mirrorX(mask) : mask;
@@ -62,26 +65,40 @@ function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX:
         return t === 2 ? { mask: m, x: 0, y: 0 } : { mask: m, x: Math.floor((w - h) / 2), y: Math.floor((h - w) / 2) };
     }
     // Not Math.cos/sin: their last bits differ between engines, and a rotated pixel with them.
-    const cos = trig.cos(angle), sin = trig.sin(angle);
-    const sx = flipX ? -scaleX : scaleX, sy = flipY ? -scaleY : scaleY;
-    const W = w * scaleX, H = h * scaleY;
-    const ex = (Math.abs(cos) * W + Math.abs(sin) * H) / 2, ey = (Math.abs(sin) * W + Math.abs(cos) * H) / 2;
-    const cx = w / 2, cy = h / 2;
+    const cos = trig.cos(angle),
+        sin = trig.sin(angle);
+    const sx = flipX ? -scaleX : scaleX,
+        sy = flipY ? -scaleY : scaleY;
+    const W = w * scaleX,
+        H = h * scaleY;
+    const ex = (Math.abs(cos) * W + Math.abs(sin) * H) / 2,
+        ey = (Math.abs(sin) * W + Math.abs(cos) * H) / 2;
+    const cx = w / 2,
+        cy = h / 2;
     // Tolerance so that float noise in ex/ey does not add an empty row or column.
-    const ox = Math.floor(cx - ex + 1e-9), oy = Math.floor(cy - ey + 1e-9);
-    const dw = Math.max(0, Math.ceil(cx + ex - 1e-9) - ox), dh = Math.max(0, Math.ceil(cy + ey - 1e-9) - oy);
+    const ox = Math.floor(cx - ex + 1e-9),
+        oy = Math.floor(cy - ey + 1e-9);
+    const dw = Math.max(0, Math.ceil(cx + ex - 1e-9) - ox),
+        dh = Math.max(0, Math.ceil(cy + ey - 1e-9) - oy);
     if (w === 0 || h === 0) return { mask: new Mask(0, 0), x: 0, y: 0 };
     const out = new Mask(dw, dh);
-    const src = mask._words, dst = out._words;
+    const src = mask._words,
+        dst = out._words;
     // Inverse map of a destination offset (qx, qy) from the centre: u = (cos qx + sin qy) / sx,
     // v = (−sin qx + cos qy) / sy; stepping one pixel right adds a constant, so two adds per pixel.
-    const ux = cos / sx, vx = -sin / sy, uy = sin / sx, vy = cos / sy;
+    const ux = cos / sx,
+        vx = -sin / sy,
+        uy = sin / sx,
+        vy = cos / sy;
     for (let y = 0; y < dh; y++) {
-        const qy = oy + y + 0.5 - cy, qx0 = ox + 0.5 - cx;
-        let u = cx + ux * qx0 + uy * qy, v = cy + vx * qx0 + vy * qy;
+        const qy = oy + y + 0.5 - cy,
+            qx0 = ox + 0.5 - cx;
+        let u = cx + ux * qx0 + uy * qy,
+            v = cy + vx * qx0 + vy * qy;
         for (let x = 0; x < dw; x++, u += ux, v += vx) {
             if (u < 0 || v < 0 || u >= w || v >= h) continue;
-            const px = Math.floor(u), py = Math.floor(v);
+            const px = Math.floor(u),
+                py = Math.floor(v);
             if ((src[(px >>> 5) * h + py] >>> (px & 31)) & 1) dst[(x >>> 5) * dh + y] |= 1 << (x & 31);
         }
     }
@@ -91,8 +108,12 @@ function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX:
 
 /** Throws unless the transform parameters are usable. */
 export function checkTransform(angle: unknown, scaleX: unknown, scaleY: unknown): void {
-    if (typeof angle !== 'number' || !Number.isFinite(angle)) throw new RangeError(`angle must be a finite number of radians, got ${describe(angle)}.`);
-    for (const [name, s] of [['scaleX', scaleX], ['scaleY', scaleY]] as const) {
+    if (typeof angle !== 'number' || !Number.isFinite(angle))
+        throw new RangeError(`angle must be a finite number of radians, got ${describe(angle)}.`);
+    for (const [name, s] of [
+        ['scaleX', scaleX],
+        ['scaleY', scaleY]
+    ] as const) {
         if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0) {
             throw new RangeError(`${name} must be a finite number > 0, got ${describe(s)}; use flipX/flipY to mirror.`);
         }
@@ -135,23 +156,23 @@ export class TransformCache {
     /** The quantised angle in radians that {@link get} uses for `angle`. */
     quantise(angle: number): number {
         const s = this.steps;
-        return ((Math.round(angle / (2 * Math.PI) * s) % s + s) % s) * 2 * Math.PI / s;
+        return ((((Math.round((angle / (2 * Math.PI)) * s) % s) + s) % s) * 2 * Math.PI) / s;
     }
 
     /** The transformed mask and its offset, rasterised on first use. */
     get(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX: boolean, flipY: boolean): PlacedMask {
         const s = this.steps;
-        const step = (Math.round(angle / (2 * Math.PI) * s) % s + s) % s;
+        const step = ((Math.round((angle / (2 * Math.PI)) * s) % s) + s) % s;
         if (step === 0 && scaleX === 1 && scaleY === 1 && !flipX && !flipY) return { mask, x: 0, y: 0 };
         let map = this.cache.get(mask);
-        if (!map) this.cache.set(mask, map = new Map());
+        if (!map) this.cache.set(mask, (map = new Map()));
         const key = `${step} ${scaleX} ${scaleY} ${flipX ? 1 : 0}${flipY ? 1 : 0}`;
         let e = map.get(key);
         if (!e) {
             if (map.size >= MAX_ENTRIES) map.clear();
             // Quarter turns are passed as exact multiples of π/2 so transformMask takes its exact path.
-            const a = (step * 4) % s === 0 ? (step * 4 / s) * Math.PI / 2 : step * 2 * Math.PI / s;
-            map.set(key, e = transformMask(mask, { angle: a, scaleX, scaleY, flipX: !!flipX, flipY: !!flipY }));
+            const a = (step * 4) % s === 0 ? (((step * 4) / s) * Math.PI) / 2 : (step * 2 * Math.PI) / s;
+            map.set(key, (e = transformMask(mask, { angle: a, scaleX, scaleY, flipX: !!flipX, flipY: !!flipY })));
         }
         return e;
     }
@@ -164,12 +185,16 @@ export function scale(m: Mask, width: number, height: number): Mask {
     checkSize('scale height', height);
     const out = new Mask(width, height);
     if (m.width === 0 || m.height === 0 || width === 0) return out;
-    const sw = m.width, sh = m.height, src = m._words, dst = out._words, strips = out.strips;
+    const sw = m.width,
+        sh = m.height,
+        src = m._words,
+        dst = out._words,
+        strips = out.strips;
     const mapX = new Int32Array(width);
-    for (let x = 0; x < width; x++) mapX[x] = Math.floor(x * sw / width);
+    for (let x = 0; x < width; x++) mapX[x] = Math.floor((x * sw) / width);
     let prevSy = -1;
     for (let y = 0; y < height; y++) {
-        const sy = Math.floor(y * sh / height);
+        const sy = Math.floor((y * sh) / height);
         if (sy === prevSy) {
             for (let s = 0; s < strips; s++) dst[s * height + y] = dst[s * height + y - 1];
             continue;
@@ -193,7 +218,8 @@ export function flipX(m: Mask): Mask {
     const { width, height, strips, words } = m;
     const out = new Mask(width, height);
     if (strips === 0) return out;
-    const pad = (strips << 5) - width, dst = out._words;
+    const pad = (strips << 5) - width,
+        dst = out._words;
     for (let y = 0; y < height; y++) {
         // Reversed row in a strips*32-wide frame has `pad` empty pixels first; shift them out.
         for (let k = 0; k < strips; k++) {
@@ -206,13 +232,15 @@ export function flipX(m: Mask): Mask {
 }
 
 // place()'s flipX/flipY arguments hide the functions of those names.
-const mirrorX = (m: Mask): Mask => flipX(m), mirrorY = (m: Mask): Mask => flipY(m);
+const mirrorX = (m: Mask): Mask => flipX(m),
+    mirrorY = (m: Mask): Mask => flipY(m);
 
 /** A new mask: `mask` mirrored top to bottom. */
 export function flipY(m: Mask): Mask {
     checkMask(m, 'mask');
     const { width, height, strips, words } = m;
-    const out = new Mask(width, height), dst = out._words;
+    const out = new Mask(width, height),
+        dst = out._words;
     for (let s = 0; s < strips; s++) {
         const base = s * height;
         for (let y = 0; y < height; y++) dst[base + y] = words[base + height - 1 - y];
@@ -230,9 +258,16 @@ export function rotate90(m: Mask, turns = 1): Mask {
     const { width: w, height: h } = m;
     const out = new Mask(h, w);
     // Clockwise: (x, y) -> (h - 1 - y, x); anticlockwise: (x, y) -> (y, w - 1 - x).
-    eachSet(m, t === 1
-        ? (x, y) => { out._words[((h - 1 - y) >>> 5) * w + x] |= 1 << ((h - 1 - y) & 31); }
-        : (x, y) => { out._words[(y >>> 5) * w + (w - 1 - x)] |= 1 << (y & 31); });
+    eachSet(
+        m,
+        t === 1
+            ? (x, y) => {
+                  out._words[((h - 1 - y) >>> 5) * w + x] |= 1 << ((h - 1 - y) & 31);
+              }
+            : (x, y) => {
+                  out._words[(y >>> 5) * w + (w - 1 - x)] |= 1 << (y & 31);
+              }
+    );
     return out;
 }
 
@@ -261,7 +296,10 @@ export function convolve(a: Mask, b: Mask): Mask {
     checkMask(b, 'b');
     const out = new Mask(Math.max(0, a.width + b.width - 1), Math.max(0, a.height + b.height - 1));
     if (out.width === 0 || out.height === 0) return out;
-    const ow = b.width - 1, oh = b.height - 1;
-    eachSet(b, (x, y) => { out.draw(a, ow - x, oh - y); });
+    const ow = b.width - 1,
+        oh = b.height - 1;
+    eachSet(b, (x, y) => {
+        out.draw(a, ow - x, oh - y);
+    });
     return out;
 }

@@ -90,7 +90,8 @@ export function drawMask(ctx: DebugContext, mask: Mask, x: number, y: number, st
     checkCtx(ctx);
     const color = styleOf(style).color ?? 0xff00ff80;
     checkMask(mask, 'mask');
-    const px = coord('x', x), py = coord('y', y);
+    const px = coord('x', x),
+        py = coord('y', y);
     checkColor(color);
     if (mask.width === 0 || mask.height === 0) return;
     const surface = surfaceOf(mask, color);
@@ -112,10 +113,18 @@ export function forgetMask(mask: Mask): void {
 }
 
 /** Strokes the bounding box of a `width × height` sprite at (x, y) on its outermost pixels (default colour 0x00ffffff). */
-export function drawBox(ctx: DebugContext, x: number, y: number, width: number, height: number, style: DebugStyle = {}): void {
+export function drawBox(
+    ctx: DebugContext,
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+    style: DebugStyle = {}
+): void {
     checkCtx(ctx);
     const { color = 0x00ffffff, lineWidth = 1 } = styleOf(style);
-    const px = coord('x', x), py = coord('y', y);
+    const px = coord('x', x),
+        py = coord('y', y);
     checkInt('width', width, 0, 2 ** 30);
     checkInt('height', height, 0, 2 ** 30);
     checkColor(color);
@@ -139,9 +148,12 @@ export function drawBox(ctx: DebugContext, x: number, y: number, width: number, 
 export function intersection(a: Mask, b: Mask, dx: number, dy: number): Rect | null {
     checkMask(a, 'a');
     checkMask(b, 'b');
-    const x1 = coord('dx', dx), y1 = coord('dy', dy);
-    const left = Math.max(0, x1), top = Math.max(0, y1);
-    const right = Math.min(a.width, x1 + b.width), bottom = Math.min(a.height, y1 + b.height);
+    const x1 = coord('dx', dx),
+        y1 = coord('dy', dy);
+    const left = Math.max(0, x1),
+        top = Math.max(0, y1);
+    const right = Math.min(a.width, x1 + b.width),
+        bottom = Math.min(a.height, y1 + b.height);
     return right > left && bottom > top ? { x: left, y: top, width: right - left, height: bottom - top } : null;
 }
 
@@ -149,13 +161,23 @@ export function intersection(a: Mask, b: Mask, dx: number, dy: number): Rect | n
  * Fills the zone where the boxes of `a` (top-left at style.x, style.y on the canvas) and `b` (at (dx, dy) from `a`)
  * meet: the only pixels a mask test reads. Returns it in canvas pixels, or `null`. Default colour 0xffff0040.
  */
-export function drawIntersection(ctx: DebugContext, a: Mask, b: Mask, dx: number, dy: number, style: PairStyle = {}): Rect | null {
+export function drawIntersection(
+    ctx: DebugContext,
+    a: Mask,
+    b: Mask,
+    dx: number,
+    dy: number,
+    style: PairStyle = {}
+): Rect | null {
     checkCtx(ctx);
-    const { color = 0xffff0040 } = styleOf(style), ax = coord('style.x', style.x ?? 0), ay = coord('style.y', style.y ?? 0);
+    const { color = 0xffff0040 } = styleOf(style),
+        ax = coord('style.x', style.x ?? 0),
+        ay = coord('style.y', style.y ?? 0);
     checkColor(color);
     const r = intersection(a, b, dx, dy);
     if (!r) return null;
-    r.x += ax; r.y += ay;
+    r.x += ax;
+    r.y += ay;
     ctx.save();
     ctx.fillStyle = cssColor(color);
     ctx.fillRect(r.x, r.y, r.width, r.height);
@@ -167,14 +189,24 @@ export function drawIntersection(ctx: DebugContext, a: Mask, b: Mask, dx: number
  * Fills the pixels set in both `a` (top-left at style.x, style.y on the canvas) and `b` (at (dx, dy) from `a`);
  * returns how many there are (the overlap area). Default colour 0xff0000ff.
  */
-export function drawOverlap(ctx: DebugContext, a: Mask, b: Mask, dx: number, dy: number, style: PairStyle = {}): number {
+export function drawOverlap(
+    ctx: DebugContext,
+    a: Mask,
+    b: Mask,
+    dx: number,
+    dy: number,
+    style: PairStyle = {}
+): number {
     checkCtx(ctx);
-    const { color = 0xff0000ff } = styleOf(style), ax = coord('style.x', style.x ?? 0), ay = coord('style.y', style.y ?? 0);
+    const { color = 0xff0000ff } = styleOf(style),
+        ax = coord('style.x', style.x ?? 0),
+        ay = coord('style.y', style.y ?? 0);
     checkColor(color);
     const r = intersection(a, b, dx, dy);
     if (!r) return 0;
     // Only the intersection zone can hold overlapping pixels: crop a to it, then AND b in.
-    const zone = crop(a, r.x, r.y, r.width, r.height), both = zone.overlapMask(b, Math.floor(dx) - r.x, Math.floor(dy) - r.y);
+    const zone = crop(a, r.x, r.y, r.width, r.height),
+        both = zone.overlapMask(b, Math.floor(dx) - r.x, Math.floor(dy) - r.y);
     ctx.save();
     ctx.fillStyle = cssColor(color);
     const n = fillRuns(ctx, both, ax + r.x, ay + r.y);
@@ -188,11 +220,15 @@ export function drawOverlap(ctx: DebugContext, a: Mask, b: Mask, dx: number, dy:
 export function drawNormal(ctx: DebugContext, contact: NormalLike, style: ArrowStyle = {}): void {
     checkCtx(ctx);
     const { color = 0x00ff00ff, length = 16 } = styleOf(style);
-    if (contact == null || typeof contact !== 'object') throw new TypeError(`contact must be an object { x, y, normalX, normalY }, got ${describe(contact)}.`);
-    const x = coord('contact.x', contact.x) + 0.5, y = coord('contact.y', contact.y) + 0.5;
-    const nx = finite('contact.normalX', contact.normalX), ny = finite('contact.normalY', contact.normalY);
+    if (contact == null || typeof contact !== 'object')
+        throw new TypeError(`contact must be an object { x, y, normalX, normalY }, got ${describe(contact)}.`);
+    const x = coord('contact.x', contact.x) + 0.5,
+        y = coord('contact.y', contact.y) + 0.5;
+    const nx = finite('contact.normalX', contact.normalX),
+        ny = finite('contact.normalY', contact.normalY);
     checkColor(color);
-    if (typeof length !== 'number' || !(length > 0) || !Number.isFinite(length)) throw new RangeError(`length must be a positive finite number, got ${describe(length)}.`);
+    if (typeof length !== 'number' || !(length > 0) || !Number.isFinite(length))
+        throw new RangeError(`length must be a positive finite number, got ${describe(length)}.`);
     const css = cssColor(color);
     ctx.save();
     ctx.fillStyle = css;
@@ -206,15 +242,29 @@ export function drawNormal(ctx: DebugContext, contact: NormalLike, style: ArrowS
  * (0xff3030ff), and at the hit a 3×3 dot on the exact entry point and an arrow `length` (12) pixels long along
  * the normal in `normalColor`. Pass the result of `mask.raycast`, `raster.raycast` or `world.raycast`.
  */
-export function drawRay(ctx: DebugContext, x0: number, y0: number, x1: number, y1: number, hit: RayHit | null, style: ArrowStyle = {}): void {
+export function drawRay(
+    ctx: DebugContext,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    hit: RayHit | null,
+    style: ArrowStyle = {}
+): void {
     checkCtx(ctx);
     const { color = 0xff3030ff, normalColor = 0x00ff40ff, length = 12 } = styleOf(style);
-    const ax = finite('x0', x0), ay = finite('y0', y0), bx = finite('x1', x1), by = finite('y1', y1);
-    if (hit !== null && typeof hit !== 'object') throw new TypeError(`hit must be a RayHit or null, got ${describe(hit)}.`);
+    const ax = finite('x0', x0),
+        ay = finite('y0', y0),
+        bx = finite('x1', x1),
+        by = finite('y1', y1);
+    if (hit !== null && typeof hit !== 'object')
+        throw new TypeError(`hit must be a RayHit or null, got ${describe(hit)}.`);
     checkColor(color);
     checkColor(normalColor);
-    if (typeof length !== 'number' || !(length > 0) || !Number.isFinite(length)) throw new RangeError(`length must be a positive finite number, got ${describe(length)}.`);
-    const ex = hit ? finite('hit.x', hit.x) : bx, ey = hit ? finite('hit.y', hit.y) : by;
+    if (typeof length !== 'number' || !(length > 0) || !Number.isFinite(length))
+        throw new RangeError(`length must be a positive finite number, got ${describe(length)}.`);
+    const ex = hit ? finite('hit.x', hit.x) : bx,
+        ey = hit ? finite('hit.y', hit.y) : by;
     ctx.save();
     ctx.strokeStyle = cssColor(color);
     ctx.lineWidth = 1;
@@ -236,9 +286,11 @@ export function drawOutline(ctx: DebugContext, mask: Mask, x: number, y: number,
     checkCtx(ctx);
     const { color = 0xffffffff, lineWidth = 1 } = styleOf(style);
     checkMask(mask, 'mask');
-    const px = coord('x', x) + 0.5, py = coord('y', y) + 0.5;
+    const px = coord('x', x) + 0.5,
+        py = coord('y', y) + 0.5;
     checkColor(color);
-    if (typeof lineWidth !== 'number' || !(lineWidth > 0) || !Number.isFinite(lineWidth)) throw new RangeError(`lineWidth must be a positive finite number, got ${describe(lineWidth)}.`);
+    if (typeof lineWidth !== 'number' || !(lineWidth > 0) || !Number.isFinite(lineWidth))
+        throw new RangeError(`lineWidth must be a positive finite number, got ${describe(lineWidth)}.`);
     let paths = outlines.get(mask);
     if (!paths) {
         paths = connectedComponents(mask).map(c => outline(c));
@@ -270,16 +322,29 @@ export interface PolygonLike {
  * at (x, y): one closed sub-path per ring, all in one path. Rings are in pixel-corner coordinates, so a
  * ring vertex (i, j) is drawn at (⌊x⌋ + i, ⌊y⌋ + j). Default colour 0xffd000ff.
  */
-export function drawPolygons(ctx: DebugContext, polygons: readonly PolygonLike[], x: number, y: number, style: DebugStyle = {}): void {
+export function drawPolygons(
+    ctx: DebugContext,
+    polygons: readonly PolygonLike[],
+    x: number,
+    y: number,
+    style: DebugStyle = {}
+): void {
     checkCtx(ctx);
     const { color = 0xffd000ff, lineWidth = 1 } = styleOf(style);
-    if (!Array.isArray(polygons)) throw new TypeError(`polygons must be an array of { outer, holes } (as toPolygons returns), got ${describe(polygons)}.`);
+    if (!Array.isArray(polygons))
+        throw new TypeError(
+            `polygons must be an array of { outer, holes } (as toPolygons returns), got ${describe(polygons)}.`
+        );
     const rings: (readonly number[])[] = [];
     polygons.forEach((p: unknown, k) => {
-        if (p == null || typeof p !== 'object') throw new TypeError(`polygons[${k}] must be an object { outer: number[], holes: number[][] }, got ${describe(p)}.`);
+        if (p == null || typeof p !== 'object')
+            throw new TypeError(
+                `polygons[${k}] must be an object { outer: number[], holes: number[][] }, got ${describe(p)}.`
+            );
         const { outer, holes } = p as Partial<PolygonLike>;
         rings.push(checkRing(`polygons[${k}].outer`, outer));
-        if (!Array.isArray(holes)) throw new TypeError(`polygons[${k}].holes must be an array of rings, got ${describe(holes)}.`);
+        if (!Array.isArray(holes))
+            throw new TypeError(`polygons[${k}].holes must be an array of rings, got ${describe(holes)}.`);
         holes.forEach((h: unknown, i) => rings.push(checkRing(`polygons[${k}].holes[${i}]`, h)));
     });
     strokeRings(ctx, rings, coord('x', x), coord('y', y), color, lineWidth);
@@ -290,10 +355,19 @@ export function drawPolygons(ctx: DebugContext, polygons: readonly PolygonLike[]
  * top-left corner at (x, y): one closed sub-path per piece, all in one path, so shared edges show the cuts.
  * Default colour 0x40c0ffff.
  */
-export function drawPieces(ctx: DebugContext, pieces: readonly (readonly number[])[], x: number, y: number, style: DebugStyle = {}): void {
+export function drawPieces(
+    ctx: DebugContext,
+    pieces: readonly (readonly number[])[],
+    x: number,
+    y: number,
+    style: DebugStyle = {}
+): void {
     checkCtx(ctx);
     const { color = 0x40c0ffff, lineWidth = 1 } = styleOf(style);
-    if (!Array.isArray(pieces)) throw new TypeError(`pieces must be an array of flat rings (as convexPieces returns), got ${describe(pieces)}.`);
+    if (!Array.isArray(pieces))
+        throw new TypeError(
+            `pieces must be an array of flat rings (as convexPieces returns), got ${describe(pieces)}.`
+        );
     const rings = pieces.map((p: unknown, k) => checkRing(`pieces[${k}]`, p));
     strokeRings(ctx, rings, coord('x', x), coord('y', y), color, lineWidth);
 }
@@ -302,7 +376,10 @@ export function drawPieces(ctx: DebugContext, pieces: readonly (readonly number[
 
 // The style argument, checked to be an object (its fields are checked where used).
 function styleOf<S extends DebugStyle>(style: S): S {
-    if (style === null || typeof style !== 'object') throw new TypeError(`style must be an object like { color: 0xff0000ff }, got ${describe(style)}; colours moved into it in 0.2.0.`);
+    if (style === null || typeof style !== 'object')
+        throw new TypeError(
+            `style must be an object like { color: 0xff0000ff }, got ${describe(style)}; colours moved into it in 0.2.0.`
+        );
     return style;
 }
 
@@ -310,7 +387,10 @@ function styleOf<S extends DebugStyle>(style: S): S {
 function arrow(ctx: DebugContext, x: number, y: number, nx: number, ny: number, length: number, css: string): void {
     const len = Math.hypot(nx, ny);
     if (len === 0) return;
-    const ux = nx / len, uy = ny / len, ex = x + ux * length, ey = y + uy * length;
+    const ux = nx / len,
+        uy = ny / len,
+        ex = x + ux * length,
+        ey = y + uy * length;
     const head = Math.min(5, length / 2);
     ctx.strokeStyle = css;
     ctx.lineWidth = 1.5;
@@ -325,9 +405,17 @@ function arrow(ctx: DebugContext, x: number, y: number, nx: number, ny: number, 
 }
 
 // Strokes closed rings at (px, py) in one path; checks colour and line width first.
-function strokeRings(ctx: DebugContext, rings: readonly (readonly number[])[], px: number, py: number, color: number, lineWidth: number): void {
+function strokeRings(
+    ctx: DebugContext,
+    rings: readonly (readonly number[])[],
+    px: number,
+    py: number,
+    color: number,
+    lineWidth: number
+): void {
     checkColor(color);
-    if (typeof lineWidth !== 'number' || !(lineWidth > 0) || !Number.isFinite(lineWidth)) throw new RangeError(`lineWidth must be a positive finite number, got ${describe(lineWidth)}.`);
+    if (typeof lineWidth !== 'number' || !(lineWidth > 0) || !Number.isFinite(lineWidth))
+        throw new RangeError(`lineWidth must be a positive finite number, got ${describe(lineWidth)}.`);
     ctx.save();
     ctx.strokeStyle = cssColor(color);
     ctx.lineWidth = lineWidth;
@@ -344,8 +432,10 @@ function strokeRings(ctx: DebugContext, rings: readonly (readonly number[])[], p
 
 // A flat ring [x0, y0, x1, y1, …] of at least 3 points, all finite numbers.
 function checkRing(name: string, ring: unknown): readonly number[] {
-    if (!Array.isArray(ring)) throw new TypeError(`${name} must be an array of numbers [x0, y0, x1, y1, …], got ${describe(ring)}.`);
-    if (ring.length < 6 || ring.length % 2 !== 0) throw new TypeError(`${name} must hold at least 3 (x, y) pairs, got ${ring.length} numbers.`);
+    if (!Array.isArray(ring))
+        throw new TypeError(`${name} must be an array of numbers [x0, y0, x1, y1, …], got ${describe(ring)}.`);
+    if (ring.length < 6 || ring.length % 2 !== 0)
+        throw new TypeError(`${name} must hold at least 3 (x, y) pairs, got ${ring.length} numbers.`);
     for (let i = 0; i < ring.length; i++) finite(`${name}[${i}]`, ring[i]);
     return ring as number[];
 }
@@ -379,14 +469,15 @@ function surfaceOf(mask: Mask, color: number): Surface | null {
     toRGBA(mask, { onColor: color }, img.data);
     made.ctx.putImageData(img, 0, 0);
     s = { image: made.image };
-    if (!byColor) surfaces.set(mask, byColor = new Map());
+    if (!byColor) surfaces.set(mask, (byColor = new Map()));
     byColor.set(color, s);
     return s;
 }
 
 function createCanvas(width: number, height: number): { image: CanvasImageSource; ctx: PixelContext } | null {
     if (typeof OffscreenCanvas === 'function') {
-        const c = new OffscreenCanvas(width, height), ctx = c.getContext('2d');
+        const c = new OffscreenCanvas(width, height),
+            ctx = c.getContext('2d');
         if (ctx) return { image: c, ctx };
     }
     if (typeof document !== 'undefined' && typeof document.createElement === 'function') {
@@ -412,7 +503,8 @@ function checkColor(color: unknown): void {
 }
 
 function finite(name: string, v: unknown): number {
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
+    if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
     return v;
 }
 

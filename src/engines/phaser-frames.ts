@@ -32,13 +32,14 @@ function checkFrame(frame: unknown): asserts frame is Phaser.Textures.Frame {
  */
 export function addMaskAtlas(game: Phaser.Game, atlas: MaskAtlas, textures: string | readonly string[]): void {
     if (!(atlas instanceof MaskAtlas)) throw new TypeError(`atlas must be a MaskAtlas, got ${describe(atlas)}.`);
-    if (typeof game !== 'object' || game === null) throw new TypeError(`game must be a Phaser.Game, got ${describe(game)}.`);
+    if (typeof game !== 'object' || game === null)
+        throw new TypeError(`game must be a Phaser.Game, got ${describe(game)}.`);
     const keys = typeof textures === 'string' ? [textures] : textures;
     if (!Array.isArray(keys) || keys.some(k => typeof k !== 'string')) {
         throw new TypeError(`textures must be a texture key or an array of them, got ${describe(textures)}.`);
     }
     let map = atlases.get(game);
-    if (!map) atlases.set(game, map = new Map());
+    if (!map) atlases.set(game, (map = new Map()));
     for (const k of keys) map.set(k, atlas);
     // Masks already read from pixels for these textures must give way to the atlas.
     masks = new WeakMap();
@@ -50,31 +51,53 @@ export function maskAtlasFor(game: Phaser.Game, key: string): MaskAtlas | undefi
 }
 
 function fromAtlas(frame: Phaser.Textures.Frame, atlas: MaskAtlas): FrameMask | null {
-    const tex = frame.texture.key, name = String(frame.name);
-    const pick = name === BASE ? (atlas.has(tex) ? tex : atlas.size === 1 ? atlas.names[0] : null)
-        : atlas.has(name) ? name : atlas.has(`${tex}/${name}`) ? `${tex}/${name}` : null;
+    const tex = frame.texture.key,
+        name = String(frame.name);
+    const pick =
+        name === BASE
+            ? atlas.has(tex)
+                ? tex
+                : atlas.size === 1
+                  ? atlas.names[0]
+                  : null
+            : atlas.has(name)
+              ? name
+              : atlas.has(`${tex}/${name}`)
+                ? `${tex}/${name}`
+                : null;
     if (pick === null) return null;
     const f = atlas.frame(pick);
     if (f.sourceWidth !== frame.realWidth || f.sourceHeight !== frame.realHeight) {
-        throw new Error(`hitmask atlas frame "${pick}" is ${f.sourceWidth}x${f.sourceHeight}, but texture "${tex}" frame "${name}" is ` +
-            `${frame.realWidth}x${frame.realHeight}; was the atlas built from the same images?`);
+        throw new Error(
+            `hitmask atlas frame "${pick}" is ${f.sourceWidth}x${f.sourceHeight}, but texture "${tex}" frame "${name}" is ` +
+                `${frame.realWidth}x${frame.realHeight}; was the atlas built from the same images?`
+        );
     }
     return { mask: f.mask, x: f.x, y: f.y, width: frame.realWidth, height: frame.realHeight, source: 'atlas' };
 }
 
 function fromPixels(frame: Phaser.Textures.Frame): FrameMask {
-    const src = frame.source, what = `texture "${frame.texture.key}" frame "${String(frame.name)}"`;
-    if (frame.rotated) throw new Error(`${what} is rotated in its atlas; load a .hitmask atlas for it (hitmask build turns rotated frames upright).`);
-    if (src.resolution !== 1) throw new Error(`${what}: texture resolution ${src.resolution} is not supported (expected 1).`);
+    const src = frame.source,
+        what = `texture "${frame.texture.key}" frame "${String(frame.name)}"`;
+    if (frame.rotated)
+        throw new Error(
+            `${what} is rotated in its atlas; load a .hitmask atlas for it (hitmask build turns rotated frames upright).`
+        );
+    if (src.resolution !== 1)
+        throw new Error(`${what}: texture resolution ${src.resolution} is not supported (expected 1).`);
     const image = src.image as unknown;
-    const drawable = typeof HTMLImageElement !== 'undefined' && image instanceof HTMLImageElement ||
-        typeof HTMLCanvasElement !== 'undefined' && image instanceof HTMLCanvasElement ||
-        typeof ImageBitmap !== 'undefined' && image instanceof ImageBitmap ||
-        typeof OffscreenCanvas !== 'undefined' && image instanceof OffscreenCanvas;
+    const drawable =
+        (typeof HTMLImageElement !== 'undefined' && image instanceof HTMLImageElement) ||
+        (typeof HTMLCanvasElement !== 'undefined' && image instanceof HTMLCanvasElement) ||
+        (typeof ImageBitmap !== 'undefined' && image instanceof ImageBitmap) ||
+        (typeof OffscreenCanvas !== 'undefined' && image instanceof OffscreenCanvas);
     if (src.isRenderTexture || src.isGLTexture || !drawable) {
-        throw new Error(`${what}: its pixels are not in an image or canvas (render or GPU texture); load a .hitmask atlas for it.`);
+        throw new Error(
+            `${what}: its pixels are not in an image or canvas (render or GPU texture); load a .hitmask atlas for it.`
+        );
     }
-    const w = frame.cutWidth, h = frame.cutHeight;
+    const w = frame.cutWidth,
+        h = frame.cutHeight;
     let region: Mask;
     if (w === 0 || h === 0) region = new Mask(0, 0);
     else {
@@ -88,7 +111,14 @@ function fromPixels(frame: Phaser.Textures.Frame): FrameMask {
     }
     // Trim to the set pixels: smaller masks to rotate and test; the offset keeps them in place.
     const t = trim(region);
-    return { mask: t.mask, x: frame.x + t.x, y: frame.y + t.y, width: frame.realWidth, height: frame.realHeight, source: 'pixels' };
+    return {
+        mask: t.mask,
+        x: frame.x + t.x,
+        y: frame.y + t.y,
+        width: frame.realWidth,
+        height: frame.realHeight,
+        source: 'pixels'
+    };
 }
 
 /**
@@ -111,7 +141,12 @@ export function frameMask(frame: Phaser.Textures.Frame): FrameMask {
 export function setFrameMask(frame: Phaser.Textures.Frame, mask: Mask, x = 0, y = 0): void {
     checkFrame(frame);
     checkMask(mask, 'mask');
-    for (const [k, v] of [['x', x], ['y', y]] as const) if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`${k} must be a finite number, got ${describe(v)}.`);
+    for (const [k, v] of [
+        ['x', x],
+        ['y', y]
+    ] as const)
+        if (typeof v !== 'number' || !Number.isFinite(v))
+            throw new RangeError(`${k} must be a finite number, got ${describe(v)}.`);
     custom.set(frame, { mask, x, y, width: frame.realWidth, height: frame.realHeight, source: 'custom' });
 }
 

@@ -14,7 +14,12 @@ declare global {
              * Loads a `.hitmask` atlas (hitmask/phaser, after `registerHitmaskLoader(Phaser)`), stores the `MaskAtlas`
              * in `this.cache.binary` under `key`, and binds it to the textures `textures` (default: `key`).
              */
-            hitmask(key: string, url?: string, textures?: string | string[], xhrSettings?: Phaser.Types.Loader.XHRSettingsObject): this;
+            hitmask(
+                key: string,
+                url?: string,
+                textures?: string | string[],
+                xhrSettings?: Phaser.Types.Loader.XHRSettingsObject
+            ): this;
         }
     }
 }
@@ -29,8 +34,14 @@ const registered = new WeakSet<object>();
  * warns why) and binds nothing: never a wrong mask.
  */
 export function registerHitmaskLoader(phaser: typeof Phaser): void {
-    if (typeof phaser !== 'object' || phaser === null || typeof phaser.Loader?.FileTypesManager?.register !== 'function') {
-        throw new TypeError(`registerHitmaskLoader needs the Phaser namespace (import Phaser from 'phaser'), got ${describe(phaser)}.`);
+    if (
+        typeof phaser !== 'object' ||
+        phaser === null ||
+        typeof phaser.Loader?.FileTypesManager?.register !== 'function'
+    ) {
+        throw new TypeError(
+            `registerHitmaskLoader needs the Phaser namespace (import Phaser from 'phaser'), got ${describe(phaser)}.`
+        );
     }
     if (registered.has(phaser)) return;
     registered.add(phaser);
@@ -39,8 +50,13 @@ export function registerHitmaskLoader(phaser: typeof Phaser): void {
     class HitmaskFile extends FileTypes.BinaryFile {
         readonly textures: string[];
 
-        constructor(loader: Phaser.Loader.LoaderPlugin, key: string, url: string | undefined, textures: string | string[] | undefined,
-            xhrSettings: Phaser.Types.Loader.XHRSettingsObject | undefined) {
+        constructor(
+            loader: Phaser.Loader.LoaderPlugin,
+            key: string,
+            url: string | undefined,
+            textures: string | string[] | undefined,
+            xhrSettings: Phaser.Types.Loader.XHRSettingsObject | undefined
+        ) {
             super(loader, { key, url, xhrSettings, extension: 'hitmask' });
             this.textures = textures === undefined ? [key] : typeof textures === 'string' ? [textures] : [...textures];
         }
@@ -64,10 +80,19 @@ export function registerHitmaskLoader(phaser: typeof Phaser): void {
         }
     }
 
-    FileTypesManager.register('hitmask', function (this: Phaser.Loader.LoaderPlugin, key: string, url?: string, textures?: string | string[],
-        xhrSettings?: Phaser.Types.Loader.XHRSettingsObject) {
-        if (typeof key !== 'string') throw new TypeError(`load.hitmask: key must be a string, got ${describe(key)}.`);
-        this.addFile(new HitmaskFile(this, key, url, textures, xhrSettings));
-        return this;
-    });
+    FileTypesManager.register(
+        'hitmask',
+        function (
+            this: Phaser.Loader.LoaderPlugin,
+            key: string,
+            url?: string,
+            textures?: string | string[],
+            xhrSettings?: Phaser.Types.Loader.XHRSettingsObject
+        ) {
+            if (typeof key !== 'string')
+                throw new TypeError(`load.hitmask: key must be a string, got ${describe(key)}.`);
+            this.addFile(new HitmaskFile(this, key, url, textures, xhrSettings));
+            return this;
+        }
+    );
 }

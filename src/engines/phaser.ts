@@ -7,8 +7,20 @@ import { describe } from '../base/check.js';
 import { Mask, type Point } from '../core/mask.js';
 import type { TransformCache } from '../core/transform.js';
 import {
-    cacheOf, checkPoint, firstOverlap, forEachEdge, forEachRun, placeSprite, placedHas, snapPoint, spritesOverlap,
-    type DrawStyle, type FrameMask, type PlacedSprite, type SpriteHitmask, type SpritePose
+    cacheOf,
+    checkPoint,
+    firstOverlap,
+    forEachEdge,
+    forEachRun,
+    placeSprite,
+    placedHas,
+    snapPoint,
+    spritesOverlap,
+    type DrawStyle,
+    type FrameMask,
+    type PlacedSprite,
+    type SpriteHitmask,
+    type SpritePose
 } from './sprite.js';
 import { frameMask } from './phaser-frames.js';
 
@@ -19,22 +31,34 @@ export interface HitmaskOptions {
 }
 
 /** What the adapter reads of a textured game object (a Sprite, Image, or anything with these members). */
-export type PhaserSpriteLike = Pick<Phaser.GameObjects.Sprite, 'frame' | 'x' | 'y' | 'displayOriginX' | 'displayOriginY' |
-    'scaleX' | 'scaleY' | 'rotation' | 'flipX' | 'flipY'> & {
+export type PhaserSpriteLike = Pick<
+    Phaser.GameObjects.Sprite,
+    'frame' | 'x' | 'y' | 'displayOriginX' | 'displayOriginY' | 'scaleX' | 'scaleY' | 'rotation' | 'flipX' | 'flipY'
+> & {
     parentContainer?: Phaser.GameObjects.Container | null;
     getWorldTransformMatrix?: Phaser.GameObjects.Components.Transform['getWorldTransformMatrix'];
 };
 
 /** What Arcade Physics passes to a process callback: a game object, a body, or a tile. */
-export type ArcadeObject = Phaser.Types.Physics.Arcade.GameObjectWithBody | Phaser.Physics.Arcade.Body | Phaser.Physics.Arcade.StaticBody |
-    Phaser.Tilemaps.Tile | Phaser.GameObjects.GameObject;
+export type ArcadeObject =
+    | Phaser.Types.Physics.Arcade.GameObjectWithBody
+    | Phaser.Physics.Arcade.Body
+    | Phaser.Physics.Arcade.StaticBody
+    | Phaser.Tilemaps.Tile
+    | Phaser.GameObjects.GameObject;
 
 // Filled masks of bodies' and tiles' rectangles, by size.
 const filled = new Map<string, Mask>();
 
 function isSpriteLike(o: unknown): o is PhaserSpriteLike {
     const s = o as Partial<PhaserSpriteLike> | null;
-    return typeof s === 'object' && s !== null && typeof s.frame === 'object' && s.frame !== null && typeof s.displayOriginX === 'number';
+    return (
+        typeof s === 'object' &&
+        s !== null &&
+        typeof s.frame === 'object' &&
+        s.frame !== null &&
+        typeof s.displayOriginX === 'number'
+    );
 }
 
 // Whether `o` (a game object, or an Arcade body's game object) was destroyed: Phaser 4 flags it, and
@@ -43,20 +67,31 @@ function isSpriteLike(o: unknown): o is PhaserSpriteLike {
 function destroyed(o: unknown): boolean {
     const g = o as { isDestroyed?: unknown; scene?: unknown; destroy?: unknown; gameObject?: unknown } | null;
     if (typeof g !== 'object' || g === null) return false;
-    if (g.isDestroyed === true || (typeof g.destroy === 'function' && 'scene' in g && g.scene === undefined)) return true;
+    if (g.isDestroyed === true || (typeof g.destroy === 'function' && 'scene' in g && g.scene === undefined))
+        return true;
     return typeof g.gameObject === 'object' && g.gameObject !== null && g.gameObject !== g && destroyed(g.gameObject);
 }
 
 // Rotation, signed scales and translation of a 2×3 matrix without skew; throws on skew.
-function decompose(m: Phaser.GameObjects.Components.TransformMatrix): { x: number; y: number; angle: number; scaleX: number; scaleY: number } {
+function decompose(m: Phaser.GameObjects.Components.TransformMatrix): {
+    x: number;
+    y: number;
+    angle: number;
+    scaleX: number;
+    scaleY: number;
+} {
     const { a, b, c, d, tx, ty } = m;
     const sx = Math.hypot(a, b);
     if (sx === 0) return { x: tx, y: ty, angle: 0, scaleX: 0, scaleY: 0 };
-    const angle = Math.atan2(b, a), cos = a / sx, sin = b / sx;
+    const angle = Math.atan2(b, a),
+        cos = a / sx,
+        sin = b / sx;
     const sy = (a * d - b * c) / sx;
     // Without skew, the second column is R·(0, sy). Phaser's matrices are Float32Arrays: 7 digits at best.
     if (Math.abs(c + sin * sy) + Math.abs(d - cos * sy) > 1e-5 * (Math.abs(sx) + Math.abs(sy))) {
-        throw new RangeError(`the object's world transform is skewed (matrix ${a}, ${b}, ${c}, ${d}); only rotation, scale and flips can be placed.`);
+        throw new RangeError(
+            `the object's world transform is skewed (matrix ${a}, ${b}, ${c}, ${d}); only rotation, scale and flips can be placed.`
+        );
     }
     return { x: tx, y: ty, angle, scaleX: sx, scaleY: sy };
 }
@@ -66,17 +101,27 @@ function decompose(m: Phaser.GameObjects.Components.TransformMatrix): { x: numbe
  * frame inside its untrimmed box (the origin stays put), or about the origin for a frame with a custom pivot.
  */
 export function spritePose(sprite: PhaserSpriteLike, fm: FrameMask = frameMask(sprite.frame)): SpritePose {
-    if (!isSpriteLike(sprite)) throw new TypeError(`sprite must be a textured Phaser game object (Sprite, Image), got ${describe(sprite)}.`);
+    if (!isSpriteLike(sprite))
+        throw new TypeError(`sprite must be a textured Phaser game object (Sprite, Image), got ${describe(sprite)}.`);
     const pivot = sprite.frame.customPivot;
-    let fx = Boolean(sprite.flipX), fy = Boolean(sprite.flipY);
+    let fx = Boolean(sprite.flipX),
+        fy = Boolean(sprite.flipY);
     for (const k of ['x', 'y', 'rotation', 'scaleX', 'scaleY'] as const) {
-        if (typeof sprite[k] !== 'number' || !Number.isFinite(sprite[k])) throw new RangeError(`sprite.${k} must be a finite number, got ${describe(sprite[k])}.`);
+        if (typeof sprite[k] !== 'number' || !Number.isFinite(sprite[k]))
+            throw new RangeError(`sprite.${k} must be a finite number, got ${describe(sprite[k])}.`);
     }
     let { x, y, rotation: angle, scaleX, scaleY } = sprite;
-    if (sprite.parentContainer && sprite.getWorldTransformMatrix) ({ x, y, angle, scaleX, scaleY } = decompose(sprite.getWorldTransformMatrix()));
+    if (sprite.parentContainer && sprite.getWorldTransformMatrix)
+        ({ x, y, angle, scaleX, scaleY } = decompose(sprite.getWorldTransformMatrix()));
     // A custom pivot flips about the origin: Phaser just negates the scale.
-    if (pivot && fx) { scaleX = -scaleX; fx = false; }
-    if (pivot && fy) { scaleY = -scaleY; fy = false; }
+    if (pivot && fx) {
+        scaleX = -scaleX;
+        fx = false;
+    }
+    if (pivot && fy) {
+        scaleY = -scaleY;
+        fy = false;
+    }
     // The origin in the (possibly mirrored) mask's box: the in-box flip moves the trimmed mask to the other side of the frame.
     const originX = sprite.displayOriginX - (fx ? fm.width - fm.x - fm.mask.width : fm.x);
     const originY = sprite.displayOriginY - (fy ? fm.height - fm.y - fm.mask.height : fm.y);
@@ -86,14 +131,16 @@ export function spritePose(sprite: PhaserSpriteLike, fm: FrameMask = frameMask(s
 // The rectangle [x, x + w) × [y, y + h) in world pixels: the pixels whose centres it holds (left and top
 // edges inclusive, as a GPU fills), as a filled mask at a whole position.
 function rect(x: number, y: number, w: number, h: number): SpriteHitmask {
-    const x0 = Math.ceil(x - 0.5), y0 = Math.ceil(y - 0.5);
-    const nw = Math.max(0, Math.ceil(x + w - 0.5) - x0), nh = Math.max(0, Math.ceil(y + h - 0.5) - y0);
+    const x0 = Math.ceil(x - 0.5),
+        y0 = Math.ceil(y - 0.5);
+    const nw = Math.max(0, Math.ceil(x + w - 0.5) - x0),
+        nh = Math.max(0, Math.ceil(y + h - 0.5) - y0);
     const key = `${nw}x${nh}`;
     let mask = filled.get(key);
     if (!mask) {
         // Bodies come in few sizes; a bound keeps a stream of distinct ones from growing the map for ever.
         if (filled.size >= 256) filled.clear();
-        filled.set(key, mask = new Mask(nw, nh, true));
+        filled.set(key, (mask = new Mask(nw, nh, true)));
     }
     return { mask, pose: { x: x0, y: y0, originX: 0, originY: 0, scaleX: 1, scaleY: 1, angle: 0 } };
 }
@@ -104,7 +151,10 @@ function rect(x: number, y: number, w: number, h: number): SpriteHitmask {
  */
 export function shapeOf(obj: ArcadeObject | PhaserSpriteLike): SpriteHitmask {
     const o = obj as unknown as Record<string, unknown>;
-    if (destroyed(obj)) throw new Error('The game object was destroyed: it has no pixels to test; drop it from what you test (overlaps() answers false for it).');
+    if (destroyed(obj))
+        throw new Error(
+            'The game object was destroyed: it has no pixels to test; drop it from what you test (overlaps() answers false for it).'
+        );
     if (isSpriteLike(obj)) {
         const fm = frameMask(obj.frame);
         return { mask: fm.mask, pose: spritePose(obj, fm) };
@@ -115,11 +165,19 @@ export function shapeOf(obj: ArcadeObject | PhaserSpriteLike): SpriteHitmask {
         if (isSpriteLike(go)) return shapeOf(go);
         if (typeof o.getLeft === 'function' && typeof o.tilemapLayer === 'object') {
             const t = obj as Phaser.Tilemaps.Tile;
-            const l = t.getLeft(), tp = t.getTop();
+            const l = t.getLeft(),
+                tp = t.getTop();
             return rect(l, tp, t.getRight() - l, t.getBottom() - tp);
         }
-        const body = (typeof o.body === 'object' && o.body !== null ? o.body : o) as Partial<Phaser.Physics.Arcade.Body>;
-        if (typeof body.x === 'number' && typeof body.y === 'number' && typeof body.width === 'number' && typeof body.height === 'number') {
+        const body = (
+            typeof o.body === 'object' && o.body !== null ? o.body : o
+        ) as Partial<Phaser.Physics.Arcade.Body>;
+        if (
+            typeof body.x === 'number' &&
+            typeof body.y === 'number' &&
+            typeof body.width === 'number' &&
+            typeof body.height === 'number'
+        ) {
             return rect(body.x, body.y, body.width, body.height);
         }
     }
@@ -138,16 +196,25 @@ export function hitmaskFor(obj: ArcadeObject | PhaserSpriteLike, options?: Hitma
  * rectangles; false when either was destroyed. Also Arcade's process callback as it is:
  * `this.physics.add.overlap(group1, group2, onHit, overlaps)` calls `onHit` only for pairs whose pixels touch.
  */
-export function overlaps(a: ArcadeObject | PhaserSpriteLike, b: ArcadeObject | PhaserSpriteLike, options?: HitmaskOptions): boolean {
+export function overlaps(
+    a: ArcadeObject | PhaserSpriteLike,
+    b: ArcadeObject | PhaserSpriteLike,
+    options?: HitmaskOptions
+): boolean {
     const cache = cacheOf(options);
     // A destroyed object touches nothing (a group may still hand it to an overlap callback this frame).
     if (destroyed(a) || destroyed(b)) return false;
-    const sa = shapeOf(a), sb = shapeOf(b);
+    const sa = shapeOf(a),
+        sb = shapeOf(b);
     return spritesOverlap(sa.mask, sa.pose, sb.mask, sb.pose, cache);
 }
 
 /** The first pixel `a` and `b` share (row-major in a's placed mask) in world pixels, or null (also when either was destroyed). */
-export function overlap(a: ArcadeObject | PhaserSpriteLike, b: ArcadeObject | PhaserSpriteLike, options?: HitmaskOptions): Point | null {
+export function overlap(
+    a: ArcadeObject | PhaserSpriteLike,
+    b: ArcadeObject | PhaserSpriteLike,
+    options?: HitmaskOptions
+): Point | null {
     if (!overlaps(a, b, options)) return null;
     return firstOverlap(hitmaskFor(a, options), hitmaskFor(b, options));
 }
@@ -173,15 +240,20 @@ export interface PixelHitArea {
  * sprite's solid pixels, as {@link hitTest} sees them, whatever its frame's trim, flip, rotation and scale.
  */
 export function pixelHitArea(sprite: PhaserSpriteLike, options?: HitmaskOptions): PixelHitArea {
-    if (!isSpriteLike(sprite)) throw new TypeError(`sprite must be a textured Phaser game object (Sprite, Image), got ${describe(sprite)}.`);
+    if (!isSpriteLike(sprite))
+        throw new TypeError(`sprite must be a textured Phaser game object (Sprite, Image), got ${describe(sprite)}.`);
     const opts: HitmaskOptions = { cache: cacheOf(options) };
     return {
         hitArea: { x: 0, y: 0, width: sprite.frame.realWidth, height: sprite.frame.realHeight },
         // Phaser gives the pointer in the object's space with the display origin added (its input undoes the
         // world transform, flips aside); the same transform brings it back to the world point hitTest takes.
         hitAreaCallback: (_area, x, y, gameObject) => {
-            const o = gameObject as unknown as PhaserSpriteLike & { getWorldTransformMatrix(): Phaser.GameObjects.Components.TransformMatrix };
-            const m = o.getWorldTransformMatrix(), lx = x - o.displayOriginX, ly = y - o.displayOriginY;
+            const o = gameObject as unknown as PhaserSpriteLike & {
+                getWorldTransformMatrix(): Phaser.GameObjects.Components.TransformMatrix;
+            };
+            const m = o.getWorldTransformMatrix(),
+                lx = x - o.displayOriginX,
+                ly = y - o.displayOriginY;
             return hitTest(o, snapPoint(m.a * lx + m.c * ly + m.tx), snapPoint(m.b * lx + m.d * ly + m.ty), opts);
         }
     };
@@ -195,7 +267,11 @@ export interface HitmaskStyle extends DrawStyle, HitmaskOptions {}
  * horizontal runs, its outline along the pixel edges between set and clear pixels (every component and hole),
  * its box. Returns the placed mask.
  */
-export function drawHitmask(graphics: Phaser.GameObjects.Graphics, obj: ArcadeObject | PhaserSpriteLike, style: HitmaskStyle = {}): PlacedSprite {
+export function drawHitmask(
+    graphics: Phaser.GameObjects.Graphics,
+    obj: ArcadeObject | PhaserSpriteLike,
+    style: HitmaskStyle = {}
+): PlacedSprite {
     if (typeof graphics !== 'object' || graphics === null || typeof graphics.fillRect !== 'function') {
         throw new TypeError(`graphics must be a Phaser.GameObjects.Graphics, got ${describe(graphics)}.`);
     }

@@ -9,8 +9,20 @@ import { describe } from '../base/check.js';
 import type { Point } from '../core/mask.js';
 import type { TransformCache } from '../core/transform.js';
 import {
-    cacheOf, checkPoint, firstOverlap, forEachEdge, forEachRun, placeSprite, placedHas, snapPoint, spritesOverlap,
-    type DrawStyle, type FrameMask, type PlacedSprite, type SpriteHitmask, type SpritePose
+    cacheOf,
+    checkPoint,
+    firstOverlap,
+    forEachEdge,
+    forEachRun,
+    placeSprite,
+    placedHas,
+    snapPoint,
+    spritesOverlap,
+    type DrawStyle,
+    type FrameMask,
+    type PlacedSprite,
+    type SpriteHitmask,
+    type SpritePose
 } from './sprite.js';
 import { frameMask } from './pixi-texture.js';
 import { draw7, globalTransform7, isGraphics7, isNode7, type Affine } from './pixi7.js';
@@ -43,7 +55,13 @@ const poseB: SpritePose = { ...poseA };
 
 function checkSprite(sprite: unknown, name: string): Sprite {
     const s = sprite as Sprite | null;
-    if (s === null || typeof s !== 'object' || typeof s.texture !== 'object' || s.texture === null || typeof s.anchor !== 'object') {
+    if (
+        s === null ||
+        typeof s !== 'object' ||
+        typeof s.texture !== 'object' ||
+        s.texture === null ||
+        typeof s.anchor !== 'object'
+    ) {
         throw new TypeError(`${name} must be a PixiJS Sprite (with a texture and an anchor), got ${describe(sprite)}.`);
     }
     return s;
@@ -61,20 +79,35 @@ function spaceOf(options: HitmaskOptions | undefined): Container | null {
 // The sprite's transform into collision space, computed fresh (worldTransform lags until the next render):
 // getGlobalTransform on PixiJS 8, the product of the local transforms on PixiJS 7, else worldTransform.
 function matrixOf(s: Sprite, space: Container | null): Affine {
-    const m: Affine = typeof s.getGlobalTransform === 'function' ? (scratch = scratch ? s.getGlobalTransform(scratch) : s.getGlobalTransform())
-        : isNode7(s) ? globalTransform7(s, scratch7) : s.worldTransform;
+    const m: Affine =
+        typeof s.getGlobalTransform === 'function'
+            ? (scratch = scratch ? s.getGlobalTransform(scratch) : s.getGlobalTransform())
+            : isNode7(s)
+              ? globalTransform7(s, scratch7)
+              : s.worldTransform;
     if (!space) return m;
-    const w: Affine = typeof space.getGlobalTransform === 'function'
-        ? (spaceScratch = spaceScratch ? space.getGlobalTransform(spaceScratch) : space.getGlobalTransform())
-        : isNode7(space) ? globalTransform7(space, spaceScratch7) : space.worldTransform;
+    const w: Affine =
+        typeof space.getGlobalTransform === 'function'
+            ? (spaceScratch = spaceScratch ? space.getGlobalTransform(spaceScratch) : space.getGlobalTransform())
+            : isNode7(space)
+              ? globalTransform7(space, spaceScratch7)
+              : space.worldTransform;
     // inverse(W)·M, written out so that no PixiJS Matrix is needed.
     const det = w.a * w.d - w.b * w.c;
     if (det === 0) throw new RangeError('space container has a zero scale: collision coordinates are undefined.');
-    const ia = w.d / det, ib = -w.b / det, ic = -w.c / det, id = w.a / det;
-    const x = m.tx - w.tx, y = m.ty - w.ty;
+    const ia = w.d / det,
+        ib = -w.b / det,
+        ic = -w.c / det,
+        id = w.a / det;
+    const x = m.tx - w.tx,
+        y = m.ty - w.ty;
     return {
-        a: ia * m.a + ic * m.b, b: ib * m.a + id * m.b, c: ia * m.c + ic * m.d, d: ib * m.c + id * m.d,
-        tx: ia * x + ic * y, ty: ib * x + id * y
+        a: ia * m.a + ic * m.b,
+        b: ib * m.a + id * m.b,
+        c: ia * m.c + ic * m.d,
+        d: ib * m.c + id * m.d,
+        tx: ia * x + ic * y,
+        ty: ib * x + id * y
     };
 }
 
@@ -85,12 +118,16 @@ function poseInto(s: Sprite, fm: FrameMask, space: Container | null, pose: Sprit
     const { a, b, c, d } = m;
     // NaN or Infinity anywhere in the transform (the sprite's or a parent's) would surface as a bad pose.x.
     if (!Number.isFinite(a + b + c + d + m.tx + m.ty)) {
-        throw new RangeError(`sprite's transform must be finite, got a=${a}, b=${b}, c=${c}, d=${d}, tx=${m.tx}, ty=${m.ty}: a NaN or infinite position, scale or rotation on the sprite or a parent.`);
+        throw new RangeError(
+            `sprite's transform must be finite, got a=${a}, b=${b}, c=${c}, d=${d}, tx=${m.tx}, ty=${m.ty}: a NaN or infinite position, scale or rotation on the sprite or a parent.`
+        );
     }
     // PixiJS builds a = cos·sx, b = sin·sx, c = −sin·sy, d = cos·sy; a flip (det < 0) goes on x, so that a
     // sprite mirrored with scale.x = −1 keeps its own angle.
     const det = a * d - b * c;
-    let sx = Math.hypot(a, b), angle: number, sy: number;
+    let sx = Math.hypot(a, b),
+        angle: number,
+        sy: number;
     if (sx === 0) {
         sy = Math.hypot(c, d);
         angle = sy === 0 ? 0 : Math.atan2(-c, d);
@@ -100,10 +137,13 @@ function poseInto(s: Sprite, fm: FrameMask, space: Container | null, pose: Sprit
         sy = det / sx;
         // Columns must be perpendicular: masks cannot be skewed.
         if (Math.abs(a * c + b * d) > 1e-9 * Math.abs(sx) * (Math.abs(c) + Math.abs(d))) {
-            throw new RangeError(`sprite's transform must have no skew, got a=${a}, b=${b}, c=${c}, d=${d} (skew, or a rotated child of a non-uniformly scaled parent).`);
+            throw new RangeError(
+                `sprite's transform must have no skew, got a=${a}, b=${b}, c=${c}, d=${d} (skew, or a rotated child of a non-uniformly scaled parent).`
+            );
         }
     }
-    const anchor = s.anchor, orig = s.texture.orig;
+    const anchor = s.anchor,
+        orig = s.texture.orig;
     pose.x = m.tx;
     pose.y = m.ty;
     pose.originX = anchor.x * orig.width - fm.x;
@@ -122,14 +162,19 @@ function poseInto(s: Sprite, fm: FrameMask, space: Container | null, pose: Sprit
  * parent): masks only rotate and scale.
  */
 export function shapeOf(sprite: Sprite, options?: HitmaskOptions): SpriteHitmask {
-    const s = checkSprite(sprite, 'sprite'), space = spaceOf(options);
+    const s = checkSprite(sprite, 'sprite'),
+        space = spaceOf(options);
     const fm = frameMask(s.texture);
-    return { mask: fm.mask, pose: poseInto(s, fm, space, { x: 0, y: 0, originX: 0, originY: 0, scaleX: 1, scaleY: 1, angle: 0 }) };
+    return {
+        mask: fm.mask,
+        pose: poseInto(s, fm, space, { x: 0, y: 0, originX: 0, originY: 0, scaleX: 1, scaleY: 1, angle: 0 })
+    };
 }
 
 /** The sprite's placed mask: the transformed mask (cached and shared: do not change it) and its integer top-left in collision space. */
 export function hitmaskFor(sprite: Sprite, options?: HitmaskOptions): PlacedSprite {
-    const cache = cacheOf(options), space = spaceOf(options);
+    const cache = cacheOf(options),
+        space = spaceOf(options);
     const s = checkSprite(sprite, 'sprite');
     const fm = frameMask(s.texture);
     return placeSprite(fm.mask, poseInto(s, fm, space, poseA), cache);
@@ -137,9 +182,12 @@ export function hitmaskFor(sprite: Sprite, options?: HitmaskOptions): PlacedSpri
 
 /** Whether the two sprites' pixels overlap in collision space: box test first, then the masks (rasterised only when boxes meet). */
 export function overlaps(a: Sprite, b: Sprite, options?: HitmaskOptions): boolean {
-    const cache = cacheOf(options), space = spaceOf(options);
-    const sa = checkSprite(a, 'a'), sb = checkSprite(b, 'b');
-    const fa = frameMask(sa.texture), fb = frameMask(sb.texture);
+    const cache = cacheOf(options),
+        space = spaceOf(options);
+    const sa = checkSprite(a, 'a'),
+        sb = checkSprite(b, 'b');
+    const fa = frameMask(sa.texture),
+        fb = frameMask(sb.texture);
     return spritesOverlap(fa.mask, poseInto(sa, fa, space, poseA), fb.mask, poseInto(sb, fb, space, poseB), cache);
 }
 
@@ -191,7 +239,11 @@ export function drawHitmask(graphics: Graphics, sprite: Sprite, style: HitmaskSt
     if (v7) {
         const some = mask.count() > 0;
         draw7(graphics, {
-            color: some ? color : null, alpha, outline: some ? outline : null, box, width,
+            color: some ? color : null,
+            alpha,
+            outline: some ? outline : null,
+            box,
+            width,
             runs: rect => forEachRun(mask, (x, y, n) => rect(ox + x, oy + y, n)),
             edges: line => forEachEdge(mask, (x0, y0, x1, y1) => line(ox + x0, oy + y0, ox + x1, oy + y1)),
             bounds: { x: ox, y: oy, width: mask.width, height: mask.height }

@@ -4,7 +4,14 @@
 // with `rect().fill()`, a v7 one with `beginFill()`/`drawRect()`. The types here are the few members read.
 
 /** A matrix's fields, all the adapter reads of a PixiJS Matrix. */
-export interface Affine { a: number; b: number; c: number; d: number; tx: number; ty: number }
+export interface Affine {
+    a: number;
+    b: number;
+    c: number;
+    d: number;
+    tx: number;
+    ty: number;
+}
 
 /** A PixiJS 7 DisplayObject: its local transform and its parent. */
 interface Node7 {
@@ -24,7 +31,16 @@ export interface BaseTexture7 {
 }
 
 /** The four corners of a texture's quad in UV units (PixiJS 8's `uvs`, PixiJS 7's `_uvs`). */
-export interface Uvs { x0: number; y0: number; x1: number; y1: number; x2: number; y2: number; x3: number; y3: number }
+export interface Uvs {
+    x0: number;
+    y0: number;
+    x1: number;
+    y1: number;
+    x2: number;
+    y2: number;
+    x3: number;
+    y3: number;
+}
 
 /** A PixiJS 7 Texture. */
 export interface Texture7 {
@@ -54,7 +70,12 @@ export function isTexture7(texture: object): texture is Texture7 {
 /** Whether `node` is a PixiJS 7 DisplayObject (it has no `getGlobalTransform`, and a v7 `transform`). */
 export function isNode7(node: object): boolean {
     const t = (node as Partial<Node7>).transform;
-    return typeof t === 'object' && t !== null && typeof t.updateLocalTransform === 'function' && typeof t.localTransform === 'object';
+    return (
+        typeof t === 'object' &&
+        t !== null &&
+        typeof t.updateLocalTransform === 'function' &&
+        typeof t.localTransform === 'object'
+    );
 }
 
 /**
@@ -62,23 +83,47 @@ export function isNode7(node: object): boolean {
  * PixiJS does when it renders: `worldTransform` lags until then), written into `out`.
  */
 export function globalTransform7(node: object, out: Affine): Affine {
-    let a = 1, b = 0, c = 0, d = 1, tx = 0, ty = 0;
+    let a = 1,
+        b = 0,
+        c = 0,
+        d = 1,
+        tx = 0,
+        ty = 0;
     for (let n: Node7 | null = node as Node7; n; n = n.parent) {
         n.transform.updateLocalTransform();
         const l = n.transform.localTransform;
         // (a..ty) = L · (a..ty): the parent's local transform applies after the child's.
-        const na = l.a * a + l.c * b, nb = l.b * a + l.d * b, nc = l.a * c + l.c * d, nd = l.b * c + l.d * d;
-        const ntx = l.a * tx + l.c * ty + l.tx, nty = l.b * tx + l.d * ty + l.ty;
-        a = na; b = nb; c = nc; d = nd; tx = ntx; ty = nty;
+        const na = l.a * a + l.c * b,
+            nb = l.b * a + l.d * b,
+            nc = l.a * c + l.c * d,
+            nd = l.b * c + l.d * d;
+        const ntx = l.a * tx + l.c * ty + l.tx,
+            nty = l.b * tx + l.d * ty + l.ty;
+        a = na;
+        b = nb;
+        c = nc;
+        d = nd;
+        tx = ntx;
+        ty = nty;
     }
-    out.a = a; out.b = b; out.c = c; out.d = d; out.tx = tx; out.ty = ty;
+    out.a = a;
+    out.b = b;
+    out.c = c;
+    out.d = d;
+    out.tx = tx;
+    out.ty = ty;
     return out;
 }
 
 /** Whether `graphics` is a PixiJS 7 Graphics (it has `drawRect` and `beginFill` but not v8's `rect`). */
 export function isGraphics7(graphics: object): boolean {
     const g = graphics as Partial<Graphics7> & { rect?: unknown };
-    return typeof g.rect !== 'function' && typeof g.drawRect === 'function' && typeof g.beginFill === 'function' && typeof g.lineStyle === 'function';
+    return (
+        typeof g.rect !== 'function' &&
+        typeof g.drawRect === 'function' &&
+        typeof g.beginFill === 'function' &&
+        typeof g.lineStyle === 'function'
+    );
 }
 
 /** What drawHitmask draws, as callbacks over runs, edges and a box; each part is left out when its colour is null. */

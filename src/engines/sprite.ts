@@ -53,26 +53,28 @@ let empty: Mask | null = null;
 
 /** The cache {@link placeSprite} uses when none is given: 256 angle steps per turn, as a `World`. */
 export function defaultTransformCache(): TransformCache {
-    return shared ??= new TransformCache();
+    return (shared ??= new TransformCache());
 }
 
 // cos and sin of the angle the cache rasterises with: rounded to one of `steps` steps per turn, and
 // exact on quarter turns so that a lattice-aligned pose stays exactly lattice-aligned.
 function quantisedTrig(angle: number, steps: number): [number, number] {
-    const step = ((Math.round(angle / (2 * Math.PI) * steps) % steps) + steps) % steps;
+    const step = ((Math.round((angle / (2 * Math.PI)) * steps) % steps) + steps) % steps;
     if ((step * 4) % steps === 0) {
         const q = (step * 4) / steps;
         return [[1, 0, -1, 0][q], [0, 1, 0, -1][q]];
     }
-    const a = step * 2 * Math.PI / steps;
+    const a = (step * 2 * Math.PI) / steps;
     return [Math.cos(a), Math.sin(a)];
 }
 
 function checkPose(pose: Readonly<SpritePose>): void {
-    if (typeof pose !== 'object' || pose === null) throw new TypeError(`pose must be a SpritePose object, got ${describe(pose)}.`);
+    if (typeof pose !== 'object' || pose === null)
+        throw new TypeError(`pose must be a SpritePose object, got ${describe(pose)}.`);
     for (const k of ['x', 'y', 'originX', 'originY', 'scaleX', 'scaleY', 'angle'] as const) {
         const v = pose[k];
-        if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`pose.${k} must be a finite number, got ${describe(v)}.`);
+        if (typeof v !== 'number' || !Number.isFinite(v))
+            throw new RangeError(`pose.${k} must be a finite number, got ${describe(v)}.`);
     }
 }
 
@@ -80,17 +82,33 @@ function checkPose(pose: Readonly<SpritePose>): void {
  * Bounds of the posed mask's box in world pixels (angle as the cache quantises it); every pixel
  * {@link placeSprite} sets lies within these bounds grown by 1 px.
  */
-export function poseBounds(mask: Mask, pose: Readonly<SpritePose>, cache: TransformCache = defaultTransformCache()): PoseBounds {
+export function poseBounds(
+    mask: Mask,
+    pose: Readonly<SpritePose>,
+    cache: TransformCache = defaultTransformCache()
+): PoseBounds {
     checkMask(mask, 'mask');
     checkPose(pose);
     const [cos, sin] = quantisedTrig(pose.angle, cache.steps);
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let minX = Infinity,
+        minY = Infinity,
+        maxX = -Infinity,
+        maxY = -Infinity;
     // The in-box flips map the box onto itself, so its corners are those of the unflipped box.
-    for (const [u, v] of [[0, 0], [mask.width, 0], [0, mask.height], [mask.width, mask.height]]) {
-        const lx = pose.scaleX * (u - pose.originX), ly = pose.scaleY * (v - pose.originY);
-        const wx = pose.x + cos * lx - sin * ly, wy = pose.y + sin * lx + cos * ly;
-        minX = Math.min(minX, wx); maxX = Math.max(maxX, wx);
-        minY = Math.min(minY, wy); maxY = Math.max(maxY, wy);
+    for (const [u, v] of [
+        [0, 0],
+        [mask.width, 0],
+        [0, mask.height],
+        [mask.width, mask.height]
+    ]) {
+        const lx = pose.scaleX * (u - pose.originX),
+            ly = pose.scaleY * (v - pose.originY);
+        const wx = pose.x + cos * lx - sin * ly,
+            wy = pose.y + sin * lx + cos * ly;
+        minX = Math.min(minX, wx);
+        maxX = Math.max(maxX, wx);
+        minY = Math.min(minY, wy);
+        maxY = Math.max(maxY, wy);
     }
     return { minX, minY, maxX, maxY };
 }
@@ -107,30 +125,48 @@ export function poseBounds(mask: Mask, pose: Readonly<SpritePose>, cache: Transf
  * the pixel-centre rule. A centre landing exactly on an edge between two differing frame pixels may
  * take either (whole-pixel quarter turns put the half pixel toward the top-left). A zero scale gives an empty mask.
  */
-export function placeSprite(mask: Mask, pose: Readonly<SpritePose>, cache: TransformCache = defaultTransformCache()): PlacedSprite {
+export function placeSprite(
+    mask: Mask,
+    pose: Readonly<SpritePose>,
+    cache: TransformCache = defaultTransformCache()
+): PlacedSprite {
     checkMask(mask, 'mask');
     checkPose(pose);
     checkCache(cache, 'cache');
-    const sx = pose.scaleX, sy = pose.scaleY;
+    const sx = pose.scaleX,
+        sy = pose.scaleY;
     const [cos, sin] = quantisedTrig(pose.angle, cache.steps);
-    const cx = mask.width / 2, cy = mask.height / 2;
-    const lx = sx * (cx - pose.originX), ly = sy * (cy - pose.originY);
-    const tx = Math.floor(pose.x - cx + cos * lx - sin * ly + 0.5), ty = Math.floor(pose.y - cy + sin * lx + cos * ly + 0.5);
-    if (sx === 0 || sy === 0) return { mask: empty ??= new Mask(0, 0), x: tx, y: ty };
+    const cx = mask.width / 2,
+        cy = mask.height / 2;
+    const lx = sx * (cx - pose.originX),
+        ly = sy * (cy - pose.originY);
+    const tx = Math.floor(pose.x - cx + cos * lx - sin * ly + 0.5),
+        ty = Math.floor(pose.y - cy + sin * lx + cos * ly + 0.5);
+    if (sx === 0 || sy === 0) return { mask: (empty ??= new Mask(0, 0)), x: tx, y: ty };
     // A negative scale mirrors about the origin: the same as an in-box flip with |scale|, whose shift
     // is already in T through S·(c − origin).
-    const fx = Boolean(pose.flipX) !== (sx < 0), fy = Boolean(pose.flipY) !== (sy < 0);
+    const fx = Boolean(pose.flipX) !== sx < 0,
+        fy = Boolean(pose.flipY) !== sy < 0;
     const placed = cache.get(mask, pose.angle, Math.abs(sx), Math.abs(sy), fx, fy);
     return { mask: placed.mask, x: tx + placed.x, y: ty + placed.y };
 }
 
 /** Pixel-exact test between two posed masks (box test first). */
-export function spritesOverlap(a: Mask, pa: Readonly<SpritePose>, b: Mask, pb: Readonly<SpritePose>, cache: TransformCache = defaultTransformCache()): boolean {
-    const ba = poseBounds(a, pa, cache), bb = poseBounds(b, pb, cache);
+export function spritesOverlap(
+    a: Mask,
+    pa: Readonly<SpritePose>,
+    b: Mask,
+    pb: Readonly<SpritePose>,
+    cache: TransformCache = defaultTransformCache()
+): boolean {
+    const ba = poseBounds(a, pa, cache),
+        bb = poseBounds(b, pb, cache);
     // Set pixels lie within the bounds grown by 1 px, so boxes more than 2 px apart cannot touch:
     // decided without rasterising either mask.
-    if (ba.maxX + 2 <= bb.minX || bb.maxX + 2 <= ba.minX || ba.maxY + 2 <= bb.minY || bb.maxY + 2 <= ba.minY) return false;
-    const A = placeSprite(a, pa, cache), B = placeSprite(b, pb, cache);
+    if (ba.maxX + 2 <= bb.minX || bb.maxX + 2 <= ba.minX || ba.maxY + 2 <= bb.minY || bb.maxY + 2 <= ba.minY)
+        return false;
+    const A = placeSprite(a, pa, cache),
+        B = placeSprite(b, pb, cache);
     return A.mask.overlaps(B.mask, B.x - A.x, B.y - A.y);
 }
 
@@ -162,13 +198,15 @@ export interface DrawStyle {
 }
 
 function checkCache(cache: unknown, name: string): asserts cache is TransformCache {
-    if (!(cache instanceof TransformCache)) throw new TypeError(`${name} must be a TransformCache, got ${describe(cache)}.`);
+    if (!(cache instanceof TransformCache))
+        throw new TypeError(`${name} must be a TransformCache, got ${describe(cache)}.`);
 }
 
 /** @internal The cache named by an adapter's trailing options object (`{ cache }`), else the shared one. */
 export function cacheOf(options: { readonly cache?: TransformCache } | undefined): TransformCache {
     if (options === undefined) return defaultTransformCache();
-    if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    if (typeof options !== 'object' || options === null)
+        throw new TypeError(`options must be an object, got ${describe(options)}.`);
     if (options.cache === undefined) return defaultTransformCache();
     checkCache(options.cache, 'options.cache');
     return options.cache;
@@ -176,7 +214,12 @@ export function cacheOf(options: { readonly cache?: TransformCache } | undefined
 
 /** @internal Throws a RangeError unless (x, y) is a finite point: NaN would read as "not on the sprite" without a word. */
 export function checkPoint(x: unknown, y: unknown): void {
-    for (const [k, v] of [['x', x], ['y', y]] as const) if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`hitTest(): ${k} must be a finite number, got ${describe(v)}.`);
+    for (const [k, v] of [
+        ['x', x],
+        ['y', y]
+    ] as const)
+        if (typeof v !== 'number' || !Number.isFinite(v))
+            throw new RangeError(`hitTest(): ${k} must be a finite number, got ${describe(v)}.`);
 }
 
 /** @internal Whether world point (x, y) lies on a set pixel of the placed mask (the pixel holding the point). */
@@ -208,7 +251,10 @@ export function forEachRun(m: Mask, run: (x: number, y: number, length: number) 
     const w = m.width;
     for (let y = 0; y < m.height; y++) {
         for (let x = 0; x < w;) {
-            if (!m.get(x, y)) { x++; continue; }
+            if (!m.get(x, y)) {
+                x++;
+                continue;
+            }
             const x0 = x;
             while (x < w && m.get(x, y)) x++;
             run(x0, y, x - x0);
@@ -222,11 +268,15 @@ export function forEachRun(m: Mask, run: (x: number, y: number, length: number) 
  * component and hole, on the pixel grid.
  */
 export function forEachEdge(m: Mask, line: (x0: number, y0: number, x1: number, y1: number) => void): void {
-    const w = m.width, h = m.height;
+    const w = m.width,
+        h = m.height;
     // Horizontal edges: boundary y between pixel rows y − 1 and y, in runs where exactly one side is set.
     for (let y = 0; y <= h; y++) {
         for (let x = 0; x < w;) {
-            if (m.get(x, y - 1) === m.get(x, y)) { x++; continue; }
+            if (m.get(x, y - 1) === m.get(x, y)) {
+                x++;
+                continue;
+            }
             const x0 = x;
             while (x < w && m.get(x, y - 1) !== m.get(x, y)) x++;
             line(x0, y, x, y);
@@ -234,7 +284,10 @@ export function forEachEdge(m: Mask, line: (x0: number, y0: number, x1: number, 
     }
     for (let x = 0; x <= w; x++) {
         for (let y = 0; y < h;) {
-            if (m.get(x - 1, y) === m.get(x, y)) { y++; continue; }
+            if (m.get(x - 1, y) === m.get(x, y)) {
+                y++;
+                continue;
+            }
             const y0 = y;
             while (y < h && m.get(x - 1, y) !== m.get(x, y)) y++;
             line(x, y0, x, y);

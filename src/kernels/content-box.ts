@@ -10,12 +10,16 @@
 export function contentBox(words: Uint32Array, height: number, strips: number, out: Int32Array): Int32Array {
     out.fill(0);
     for (let s = 0, base = 0; s < strips; s++, base += height) {
-        let y = 0, z = height;
+        let y = 0,
+            z = height;
         while (y < z && words[base + y] === 0) y++;
         if (y === z) continue;
         while (words[base + z - 1] === 0) z--;
         // the first strip with pixels sets the left edge and a first top
-        if (out[2] === 0) { out[0] = s << 5; out[1] = y; }
+        if (out[2] === 0) {
+            out[0] = s << 5;
+            out[1] = y;
+        }
         out[1] = Math.min(out[1], y);
         out[2] = (s + 1) << 5;
         out[3] = Math.max(out[3], z);

@@ -4,7 +4,14 @@ import type { Point, RGBAData } from '../base/types.js';
 import type { MaskWords } from './mask-words.js';
 
 /** B placed at (dx, dy) over A, and their intersection x0..x1 × y0..y1 in A's pixels (set by {@link clip}). */
-export interface Clip { dx: number; dy: number; x0: number; y0: number; x1: number; y1: number }
+export interface Clip {
+    dx: number;
+    dy: number;
+    x0: number;
+    y0: number;
+    x1: number;
+    y1: number;
+}
 
 /** A fresh Clip to pass to {@link clip}. */
 export function newClip(): Clip {
@@ -17,7 +24,8 @@ export function newClip(): Clip {
  */
 export function clip(aw: number, ah: number, bw: number, bh: number, dx: number, dy: number, c: Clip): boolean {
     if (dx >= aw || dy >= ah || dx <= -bw || dy <= -bh) return false;
-    c.dx = dx; c.dy = dy;
+    c.dx = dx;
+    c.dy = dy;
     c.x0 = dx > 0 ? dx : 0;
     c.y0 = dy > 0 ? dy : 0;
     // Not Math.min: it compiled to double conversions and a −0 test here.

@@ -58,7 +58,8 @@ export function pickWasm(a: MaskWords, b: MaskWords): boolean {
 const rgbaScratch = new Scratch();
 
 // WASM.first's view of the slot its kernel writes x to, and the memory generation it was made in.
-let slot: Int32Array<ArrayBufferLike> = new Int32Array(0), slotGen = -1;
+let slot: Int32Array<ArrayBufferLike> = new Int32Array(0),
+    slotGen = -1;
 
 /** The kernels in WebAssembly, on the masks' words in its memory (every mask passed has `_ptr >= 0`). */
 export const WASM: Kernels = {
@@ -75,7 +76,10 @@ export const WASM: Kernels = {
         if (y < 0) return false;
         // The x the kernel wrote, through a view of that one slot kept while the memory is not replaced:
         // cheaper than checking the whole-memory view's buffer on every call.
-        if (slotGen !== generation) { slot = new Int32Array(buffer, TABLE, 1); slotGen = generation; }
+        if (slotGen !== generation) {
+            slot = new Int32Array(buffer, TABLE, 1);
+            slotGen = generation;
+        }
         out.x = slot[0];
         out.y = y;
         return true;
@@ -90,12 +94,44 @@ export const WASM: Kernels = {
     // and 256² than a fill call from JS per strip).
     and(a, b, c, out) {
         out._touch();
-        K.combine(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1, out._ptr, 0, out.strips - 1, 0);
+        K.combine(
+            a._ptr,
+            a.height,
+            b._ptr,
+            b.height,
+            b.strips,
+            c.dx,
+            c.dy,
+            c.x0,
+            c.x1,
+            c.y0,
+            c.y1,
+            out._ptr,
+            0,
+            out.strips - 1,
+            0
+        );
     },
 
     or(a, b, c) {
         a._touch();
-        K.combine(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1, 0, 1, a.strips - 1, lastWordMask(a.width));
+        K.combine(
+            a._ptr,
+            a.height,
+            b._ptr,
+            b.height,
+            b.strips,
+            c.dx,
+            c.dy,
+            c.x0,
+            c.x1,
+            c.y0,
+            c.y1,
+            0,
+            1,
+            a.strips - 1,
+            lastWordMask(a.width)
+        );
     },
 
     andNot(a, b, c) {
@@ -114,13 +150,17 @@ export const WASM: Kernels = {
     // fromColorKey). False when no scratch memory is left, or when a row is wider than the block (over
     // 65,536 px): the JS kernel then converts it into the same words.
     rgba(m, data, op, key, t) {
-        const { width, height } = m, chunk = 256 * 1024, rowBytes = width * 4, rows = Math.min(height, Math.floor(chunk / rowBytes));
+        const { width, height } = m,
+            chunk = 256 * 1024,
+            rowBytes = width * 4,
+            rows = Math.min(height, Math.floor(chunk / rowBytes));
         const p = rows > 0 ? rgbaScratch.get(rows * rowBytes) : -1;
         if (p < 0) return false;
         m._touch();
         // The copy is about half the time (bound by reading the source), the kernel the other half; a
         // Uint8ClampedArray source copies as fast as a Uint8Array.
-        const view = heap8().subarray(p, p + rows * rowBytes), ptr = m._ptr;
+        const view = heap8().subarray(p, p + rows * rowBytes),
+            ptr = m._ptr;
         for (let y = 0; y < height; y += rows) {
             const n = Math.min(rows, height - y);
             view.set(data.subarray(y * rowBytes, (y + n) * rowBytes));
@@ -132,11 +172,15 @@ export const WASM: Kernels = {
 
 // ---- batches ----
 
-const batchTable = new Scratch(), batchResults = new Scratch(), pairClip = newClip();
+const batchTable = new Scratch(),
+    batchResults = new Scratch(),
+    pairClip = newClip();
 
 // One pair of a batch in JS (or one small WebAssembly call): clip, then the kernels for it.
 function pairHits(a: MaskWords, b: MaskWords, dx: number, dy: number): number {
-    return clip(a.width, a.height, b.width, b.height, dx, dy, pairClip) && pick(a, b, pairClip).any(a, b, pairClip) ? 1 : 0;
+    return clip(a.width, a.height, b.width, b.height, dx, dy, pairClip) && pick(a, b, pairClip).any(a, b, pairClip)
+        ? 1
+        : 0;
 }
 
 /**
@@ -145,33 +189,57 @@ function pairHits(a: MaskWords, b: MaskWords, dx: number, dy: number): number {
  * With the WebAssembly kernels every pair (clip included) is tested in one call; a `runner` (a
  * ThreadPool) may split it across threads when `work` (estimated words) is large.
  */
-export function overlapsBatch(masks: readonly (MaskWords | null)[], pairs: Int32Array, out: Uint8Array, count: number, runner: BatchRunner | null, work: number): number {
+export function overlapsBatch(
+    masks: readonly (MaskWords | null)[],
+    pairs: Int32Array,
+    out: Uint8Array,
+    count: number,
+    runner: BatchRunner | null,
+    work: number
+): number {
     let hits = 0;
-    const tp = wasmOn && count > 0 ? batchTable.get(count * 32) : -1, rp = tp >= 0 ? batchResults.get(count) : -1;
+    const tp = wasmOn && count > 0 ? batchTable.get(count * 32) : -1,
+        rp = tp >= 0 ? batchResults.get(count) : -1;
     if (rp < 0) {
-        for (let k = 0, p = 0; k < count; k++, p += 4) hits += out[k] = pairHits(masks[pairs[p]] as MaskWords, masks[pairs[p + 1]] as MaskWords, pairs[p + 2], pairs[p + 3]);
+        for (let k = 0, p = 0; k < count; k++, p += 4)
+            hits += out[k] = pairHits(
+                masks[pairs[p]] as MaskWords,
+                masks[pairs[p + 1]] as MaskWords,
+                pairs[p + 2],
+                pairs[p + 3]
+            );
         return hits;
     }
     // Pairs with a mask outside WebAssembly memory get an empty record (the kernel answers 0) and are tested in JS after.
     const T = heap32();
     let mixed = false;
     for (let k = 0, p = 0, t = tp >> 2; k < count; k++, p += 4, t += 8) {
-        const a = masks[pairs[p]] as MaskWords, b = masks[pairs[p + 1]] as MaskWords;
+        const a = masks[pairs[p]] as MaskWords,
+            b = masks[pairs[p + 1]] as MaskWords;
         if (a._ptr >= 0 && b._ptr >= 0) {
-            T[t] = a._ptr; T[t + 1] = a.width; T[t + 2] = a.height;
-            T[t + 3] = b._ptr; T[t + 4] = b.width; T[t + 5] = b.height;
+            T[t] = a._ptr;
+            T[t + 1] = a.width;
+            T[t + 2] = a.height;
+            T[t + 3] = b._ptr;
+            T[t + 4] = b.width;
+            T[t + 5] = b.height;
         } else {
             T[t + 1] = T[t + 4] = 0;
             mixed = true;
         }
-        T[t + 6] = pairs[p + 2]; T[t + 7] = pairs[p + 3];
+        T[t + 6] = pairs[p + 2];
+        T[t + 7] = pairs[p + 3];
     }
     hits = runner !== null ? runner.run(tp, count, rp, work) : K.overlapsBatch(tp, count, rp);
     out.set(heap8().subarray(rp, rp + count));
     if (mixed) {
         for (let k = 0, p = 0; k < count; k++, p += 4) {
-            const a = masks[pairs[p]] as MaskWords, b = masks[pairs[p + 1]] as MaskWords;
-            if ((a._ptr < 0 || b._ptr < 0) && pairHits(a, b, pairs[p + 2], pairs[p + 3]) !== 0) { out[k] = 1; hits++; }
+            const a = masks[pairs[p]] as MaskWords,
+                b = masks[pairs[p + 1]] as MaskWords;
+            if ((a._ptr < 0 || b._ptr < 0) && pairHits(a, b, pairs[p + 2], pairs[p + 3]) !== 0) {
+                out[k] = 1;
+                hits++;
+            }
         }
     }
     return hits;

@@ -21,17 +21,92 @@ export type KernelMode = 'js' | 'wasm';
 
 /** The exports of the kernels module (src/kernels/kernels.wat and its parts). */
 export interface KernelExports {
-    overlaps(ap: number, ah: number, bp: number, bh: number, bn: number, dx: number, dy: number, x0: number, x1: number, y0: number, y1: number): number;
-    first(ap: number, ah: number, bp: number, bh: number, bn: number, dx: number, dy: number, x0: number, x1: number, y0: number, y1: number, out: number): number;
-    area(ap: number, ah: number, bp: number, bh: number, bn: number, dx: number, dy: number, x0: number, x1: number, y0: number, y1: number): number;
-    combine(ap: number, ah: number, bp: number, bh: number, bn: number, dx: number, dy: number, x0: number, x1: number, y0: number, y1: number,
-        cp: number, op: number, lastStrip: number, edge: number): void;
+    overlaps(
+        ap: number,
+        ah: number,
+        bp: number,
+        bh: number,
+        bn: number,
+        dx: number,
+        dy: number,
+        x0: number,
+        x1: number,
+        y0: number,
+        y1: number
+    ): number;
+    first(
+        ap: number,
+        ah: number,
+        bp: number,
+        bh: number,
+        bn: number,
+        dx: number,
+        dy: number,
+        x0: number,
+        x1: number,
+        y0: number,
+        y1: number,
+        out: number
+    ): number;
+    area(
+        ap: number,
+        ah: number,
+        bp: number,
+        bh: number,
+        bn: number,
+        dx: number,
+        dy: number,
+        x0: number,
+        x1: number,
+        y0: number,
+        y1: number
+    ): number;
+    combine(
+        ap: number,
+        ah: number,
+        bp: number,
+        bh: number,
+        bn: number,
+        dx: number,
+        dy: number,
+        x0: number,
+        x1: number,
+        y0: number,
+        y1: number,
+        cp: number,
+        op: number,
+        lastStrip: number,
+        edge: number
+    ): void;
     overlapsBatch(tp: number, n: number, rp: number): number;
     fill32(p: number, n: number, value: number): void;
     copy32(dst: number, src: number, n: number): void;
-    rasterQuery(tp: number, k: number, ah: number, bp: number, bh: number, bn: number, dx: number, dy: number,
-        x0: number, x1: number, y0: number, y1: number, op: number): number;
-    rgbaMask(src: number, stride: number, cols: number, rows: number, dst: number, ah: number, op: number, key: number, t: number): void;
+    rasterQuery(
+        tp: number,
+        k: number,
+        ah: number,
+        bp: number,
+        bh: number,
+        bn: number,
+        dx: number,
+        dy: number,
+        x0: number,
+        x1: number,
+        y0: number,
+        y1: number,
+        op: number
+    ): number;
+    rgbaMask(
+        src: number,
+        stride: number,
+        cols: number,
+        rows: number,
+        dst: number,
+        ah: number,
+        op: number,
+        key: number,
+        t: number
+    ): void;
 }
 
 /** What kernelStats() reports. */
@@ -110,16 +185,27 @@ function newMemory(shared: boolean): WebAssembly.Memory {
  * bundle instead of 24.6 KB, about 20 µs at load.
  */
 export function moduleBytes(): Uint8Array<ArrayBuffer> {
-    const blob = decode(WASM), nt = SH_AT.length, [head, before] = LAYOUT, tpl = LAYOUT.slice(2, 2 + nt);
-    const [after, tail, count] = LAYOUT.slice(2 + nt), body = tpl.reduce((s, n) => s + n, 0);
-    const countLeb = leb(count), size = countLeb.length + before + 31 * body + after, sizeLeb = leb(size);
+    const blob = decode(WASM),
+        nt = SH_AT.length,
+        [head, before] = LAYOUT,
+        tpl = LAYOUT.slice(2, 2 + nt);
+    const [after, tail, count] = LAYOUT.slice(2 + nt),
+        body = tpl.reduce((s, n) => s + n, 0);
+    const countLeb = leb(count),
+        size = countLeb.length + before + 31 * body + after,
+        sizeLeb = leb(size);
     const out = new Uint8Array(head + 1 + sizeLeb.length + size + tail);
     out.set(blob.subarray(0, head));
-    let o = head, i = head;
+    let o = head,
+        i = head;
     out[o++] = 10; // the code section
-    out.set(sizeLeb, o); o += sizeLeb.length;
-    out.set(countLeb, o); o += countLeb.length;
-    out.set(blob.subarray(i, i + before), o); o += before; i += before;
+    out.set(sizeLeb, o);
+    o += sizeLeb.length;
+    out.set(countLeb, o);
+    o += countLeb.length;
+    out.set(blob.subarray(i, i + before), o);
+    o += before;
+    i += before;
     for (let sh = 1; sh <= 31; sh++) {
         for (let t = 0, ti = i; t < nt; ti += tpl[t], o += tpl[t], t++) {
             out.set(blob.subarray(ti, ti + tpl[t]), o);
@@ -134,29 +220,45 @@ export function moduleBytes(): Uint8Array<ArrayBuffer> {
 // Unsigned LEB128.
 function leb(v: number): number[] {
     const b: number[] = [];
-    do { const x = v & 127; v >>>= 7; b.push(v !== 0 ? x | 128 : x); } while (v !== 0);
+    do {
+        const x = v & 127;
+        v >>>= 7;
+        b.push(v !== 0 ? x | 128 : x);
+    } while (v !== 0);
     return b;
 }
 
 function init(): boolean {
     try {
-        if (typeof WebAssembly !== 'object') { reason = 'WebAssembly is unavailable'; return false; }
-        const bytes = moduleBytes(), plain = bytes.slice();
+        if (typeof WebAssembly !== 'object') {
+            reason = 'WebAssembly is unavailable';
+            return false;
+        }
+        const bytes = moduleBytes(),
+            plain = bytes.slice();
         plain[PLAIN_AT] = PLAIN_FLAG;
-        if (!WebAssembly.validate(plain)) { reason = 'this runtime has no WebAssembly 128-bit SIMD'; return false; }
+        if (!WebAssembly.validate(plain)) {
+            reason = 'this runtime has no WebAssembly 128-bit SIMD';
+            return false;
+        }
         if (typeof SharedArrayBuffer === 'function') {
             try {
                 const m = new WebAssembly.Module(bytes);
                 const mem = newMemory(true);
                 K = new WebAssembly.Instance(m, { env: { memory: mem } }).exports as unknown as KernelExports;
-                memory = mem; module = m; shared = true;
+                memory = mem;
+                module = m;
+                shared = true;
                 return true;
-            } catch { /* shared memory refused here: a plain one */ }
+            } catch {
+                /* shared memory refused here: a plain one */
+            }
         }
         const m = new WebAssembly.Module(plain);
         const mem = newMemory(false);
         K = new WebAssembly.Instance(m, { env: { memory: mem } }).exports as unknown as KernelExports;
-        memory = mem; module = m;
+        memory = mem;
+        module = m;
         return true;
     } catch (e) {
         reason = `the WebAssembly kernels failed to load: ${(e as Error)?.message ?? String(e)}`;
@@ -171,10 +273,12 @@ const wasmLoaded: boolean = init();
 /** Bumped each time a plain (non-shared) memory grows, which detaches every view of the old buffer. */
 export let generation = 0;
 /** The memory's current buffer. */
-export let buffer: ArrayBuffer | SharedArrayBuffer = memory !== null ? (memory as WasmMemory).buffer : new ArrayBuffer(0);
+export let buffer: ArrayBuffer | SharedArrayBuffer =
+    memory !== null ? (memory as WasmMemory).buffer : new ArrayBuffer(0);
 
 // Views over the whole memory, rebuilt after growth (a grown shared memory keeps old views valid, but at the old length).
-let u32 = new Uint32Array(buffer), u8 = new Uint8Array(buffer);
+let u32 = new Uint32Array(buffer),
+    u8 = new Uint8Array(buffer);
 
 /** A Uint32Array over the whole memory (valid until the next allocation). */
 export function heap32(): Uint32Array {
@@ -194,7 +298,8 @@ function refreshViews(): void {
 }
 
 function envMode(): KernelMode | undefined {
-    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.HITMASK_KERNELS;
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+        ?.HITMASK_KERNELS;
     return env === 'js' || env === 'wasm' ? env : undefined;
 }
 
@@ -207,7 +312,8 @@ export let wasmOn: boolean = wasmLoaded && envMode() !== 'js';
  * variable `HITMASK_KERNELS=js` selects `'js'` at start-up in Node.
  */
 export function setKernels(mode: KernelMode): void {
-    if (mode !== 'js' && mode !== 'wasm') throw new TypeError(`kernel mode must be 'js' or 'wasm', got ${JSON.stringify(mode)}.`);
+    if (mode !== 'js' && mode !== 'wasm')
+        throw new TypeError(`kernel mode must be 'js' or 'wasm', got ${JSON.stringify(mode)}.`);
     if (mode === 'wasm' && !wasmLoaded) throw new Error(`kernel mode 'wasm' is unavailable: ${reason}.`);
     wasmOn = mode === 'wasm';
 }
@@ -240,7 +346,8 @@ function addFree(p: number, size: number): void {
 function removeFree(p: number, size: number): void {
     freeAt.delete(p);
     freeEnd.delete(p + size);
-    const b = bin(size), set = bins[b];
+    const b = bin(size),
+        set = bins[b];
     set.delete(p);
     if (set.size === 0) binBits &= ~(1 << b);
 }
@@ -250,21 +357,30 @@ function removeFree(p: number, size: number): void {
  * data), or -1 when the memory is at its ceiling.
  */
 export function alloc(size: number, zero: boolean): number {
-    let p = -1, got = 0;
+    let p = -1,
+        got = 0;
     // First fit among the blocks of the size's own bin (a few looks), then any block of a larger bin.
     const b0 = bin(size);
     if (binBits & (1 << b0)) {
         let looks = 0;
         for (const q of bins[b0]) {
             const s = freeAt.get(q) as number;
-            if (s >= size) { p = q; got = s; break; }
+            if (s >= size) {
+                p = q;
+                got = s;
+                break;
+            }
             if (++looks === 8) break;
         }
     }
     // The lowest non-empty bin above b0 (2 << 31 is 0 in 32 bits: none above bin 31).
     const above = binBits & -(2 << b0);
     if (p < 0 && above !== 0) {
-        for (const q of bins[31 - Math.clz32(above & -above)]) { p = q; got = freeAt.get(q) as number; break; }
+        for (const q of bins[31 - Math.clz32(above & -above)]) {
+            p = q;
+            got = freeAt.get(q) as number;
+            break;
+        }
     }
     if (p >= 0) {
         removeFree(p, got);
@@ -284,21 +400,36 @@ export function alloc(size: number, zero: boolean): number {
 /** Returns a block to the heap, merged with free neighbours. */
 export function free(p: number, size: number): void {
     used -= size;
-    let start = p, end = p + size;
+    let start = p,
+        end = p + size;
     const before = freeEnd.get(start);
-    if (before !== undefined) { removeFree(before, start - before); start = before; }
-    if (end === top) { top = start; return; } // no free block starts at the top (a lookup less for the last block)
+    if (before !== undefined) {
+        removeFree(before, start - before);
+        start = before;
+    }
+    if (end === top) {
+        top = start;
+        return;
+    } // no free block starts at the top (a lookup less for the last block)
     const after = freeAt.get(end);
-    if (after !== undefined) { removeFree(end, after); end += after; }
+    if (after !== undefined) {
+        removeFree(end, after);
+        end += after;
+    }
     if (end === top) top = start;
     else addFree(start, end - start);
 }
 
 function grow(bytes: number): boolean {
-    const have = buffer.byteLength / PAGE, need = Math.ceil(bytes / PAGE) - have;
+    const have = buffer.byteLength / PAGE,
+        need = Math.ceil(bytes / PAGE) - have;
     if (memory === null || have + need > limitPages) return false;
     try {
-        try { memory.grow(Math.min(limitPages - have, Math.max(need, Math.min(have, GROW_MAX_PAGES)))); } catch { memory.grow(need); }
+        try {
+            memory.grow(Math.min(limitPages - have, Math.max(need, Math.min(have, GROW_MAX_PAGES))));
+        } catch {
+            memory.grow(need);
+        }
     } catch {
         return false;
     }
@@ -309,7 +440,13 @@ function grow(bytes: number): boolean {
 }
 
 /** @internal What kernelStats() reports of the memory: whether the WebAssembly kernels loaded (else why not), whether shared, bytes in use, the ceiling. */
-export function memoryFacts(): { loaded: boolean; reason: string | null; shared: boolean; used: number; limitBytes: number } {
+export function memoryFacts(): {
+    loaded: boolean;
+    reason: string | null;
+    shared: boolean;
+    used: number;
+    limitBytes: number;
+} {
     return { loaded: wasmLoaded, reason, shared, used, limitBytes: limitPages * PAGE };
 }
 

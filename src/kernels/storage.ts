@@ -12,7 +12,8 @@
 // of the slab is gone) is garbage-collected, which only happens after the program yields to the event loop.
 import { alloc, buffer, free, K, memoryFacts, wasmOn, type KernelStats } from './memory.js';
 
-const SLAB_BYTES = 65536, SLAB_MAX_BYTES = 2048;
+const SLAB_BYTES = 65536,
+    SLAB_MAX_BYTES = 2048;
 
 /** Storage the FinalizationRegistry watches; `freed` once returned (by dispose() or by the registry). */
 export class Holding {
@@ -25,7 +26,9 @@ export class Slab extends Holding {
     live = 0;
     // Bytes from the start that may hold old words (the slab was restarted after use); zero beyond.
     dirty = 0;
-    constructor(readonly ptr: number) { super(); }
+    constructor(readonly ptr: number) {
+        super();
+    }
 }
 
 /** What a small mask holds on to: its slab's token (registered for finalization; the slab record does not reference it). */
@@ -57,7 +60,10 @@ let slab: SlabRef | null = null;
 // once disposed. Bounded: a token past SPARE_MAX is dropped, and its callback finds its block freed.
 const spare: BlockRef[] = [];
 const SPARE_MAX = 64;
-let wasmMasks = 0, jsMasks = 0, fallbacks = 0, warned = false;
+let wasmMasks = 0,
+    jsMasks = 0,
+    fallbacks = 0,
+    warned = false;
 
 // Holdings are records, registered without an unregister token: dispose() only marks them freed
 // (unregistering would double the cost of a registration). The registry watches tokens the masks hold (a
@@ -101,7 +107,8 @@ export function allocMask(n: number, zero: boolean): number {
             r = slab = new SlabRef(s);
             registry.register(r, s);
         }
-        const s = r.slab, p = s.ptr + s.used;
+        const s = r.slab,
+            p = s.ptr + s.used;
         if (zero && s.used < s.dirty) K.fill32(p, Math.min(bytes, s.dirty - s.used) >>> 2, 0);
         s.used += bytes;
         s.live++;
@@ -140,7 +147,9 @@ function outOfMemory(n: number): number {
     if (!warned) {
         warned = true;
         const m = memoryFacts();
-        console.warn(`hitmask: WebAssembly memory is at its ${m.limitBytes / 2 ** 20} MiB ceiling (${m.used} bytes in use); a mask of ${n} words and later ones that do not fit use the JS heap and the slower JS kernels. Call mask.dispose() on masks you no longer need; kernelStats() counts these fallbacks.`);
+        console.warn(
+            `hitmask: WebAssembly memory is at its ${m.limitBytes / 2 ** 20} MiB ceiling (${m.used} bytes in use); a mask of ${n} words and later ones that do not fit use the JS heap and the slower JS kernels. Call mask.dispose() on masks you no longer need; kernelStats() counts these fallbacks.`
+        );
     }
     return -1;
 }
@@ -161,7 +170,11 @@ function hint(bytes: number): void {
     pressure += bytes;
     if (pressure >= HINT_BYTES) {
         // Where even virtual memory is short (a 32-bit browser), no hint: the GC then comes later.
-        try { hints.push(new ArrayBuffer(pressure * 4)); } catch { /* no hint */ }
+        try {
+            hints.push(new ArrayBuffer(pressure * 4));
+        } catch {
+            /* no hint */
+        }
         if (hints.length > 4) hints.shift();
         pressure = 0;
     }
@@ -217,7 +230,7 @@ export function kernelStats(): KernelStats {
     return {
         kernels: wasmOn ? 'wasm' : 'js',
         wasmAvailable: m.loaded,
-        reason: wasmOn ? null : m.reason ?? "setKernels('js') or HITMASK_KERNELS=js selected the JS kernels",
+        reason: wasmOn ? null : (m.reason ?? "setKernels('js') or HITMASK_KERNELS=js selected the JS kernels"),
         sharedMemory: m.shared,
         memoryBytes: buffer.byteLength,
         usedBytes: m.used,

@@ -6,12 +6,16 @@ import { castTiles, newRayHit, type RayHit } from '../rays/ray.js';
 import { hashBytes, SnapshotReader, SnapshotWriter } from '../base/snapshot.js';
 
 // The tag a tile map's snapshot starts with ("HMTM", little-endian) and its format version.
-const MAGIC = 0x4d544d48, VERSION = 1;
+const MAGIC = 0x4d544d48,
+    VERSION = 1;
 // The writer of every map's snapshot() and hash() (one call at a time; its buffer is kept).
 const WRITER = new SnapshotWriter();
 
 // Tile range set by TileMap.range(); module scratch instead of a tuple per call (tests run per body per step).
-let C0 = 0, C1 = -1, R0 = 0, R1 = -1;
+let C0 = 0,
+    C1 = -1,
+    R0 = 0,
+    R1 = -1;
 
 /**
  * A static grid of tile masks (solid ground, slopes, one-pixel ledges) that bodies collide with
@@ -38,35 +42,54 @@ export class TileMap implements CollisionLayer {
     /** @internal */
     private readonly point: Point = { x: 0, y: 0 };
 
-    constructor(tileWidth: number, tileHeight: number, columns: number, rows: number, tiles: readonly (Mask | null)[], cells?: ArrayLike<number>) {
+    constructor(
+        tileWidth: number,
+        tileHeight: number,
+        columns: number,
+        rows: number,
+        tiles: readonly (Mask | null)[],
+        cells?: ArrayLike<number>
+    ) {
         this.tileWidth = checkInt('tileWidth', tileWidth, 1, 2 ** 30);
         this.tileHeight = checkInt('tileHeight', tileHeight, 1, 2 ** 30);
         this.columns = checkSize('columns', columns);
         this.rows = checkSize('rows', rows);
-        if (!Array.isArray(tiles)) throw new TypeError(`tiles must be an array of Masks (or null), got ${describe(tiles)}.`);
+        if (!Array.isArray(tiles))
+            throw new TypeError(`tiles must be an array of Masks (or null), got ${describe(tiles)}.`);
         tiles.forEach((t, i) => {
             if (t === null) return;
             checkMask(t, `tiles[${i}]`);
             if (t.width !== tileWidth || t.height !== tileHeight) {
-                throw new RangeError(`tiles[${i}] is ${t.width}x${t.height}, expected ${tileWidth}x${tileHeight} (the tile size).`);
+                throw new RangeError(
+                    `tiles[${i}] is ${t.width}x${t.height}, expected ${tileWidth}x${tileHeight} (the tile size).`
+                );
             }
         });
         this.tiles = tiles.slice();
         const n = columns * rows;
-        if (n > 2 ** 28) throw new RangeError(`A ${columns}x${rows} tile map has more than 2^28 cells; split it into several layers.`);
+        if (n > 2 ** 28)
+            throw new RangeError(
+                `A ${columns}x${rows} tile map has more than 2^28 cells; split it into several layers.`
+            );
         this.cells = new Int32Array(n).fill(-1);
         if (cells !== undefined) {
             if (cells == null || typeof cells !== 'object' || cells.length !== n) {
-                throw new RangeError(`cells must be an array of ${n} tile indices (${columns}x${rows}), got ${describe(cells)}.`);
+                throw new RangeError(
+                    `cells must be an array of ${n} tile indices (${columns}x${rows}), got ${describe(cells)}.`
+                );
             }
             for (let i = 0; i < n; i++) this.cells[i] = this.checkIndex(`cells[${i}]`, cells[i]);
         }
     }
 
     /** Width in pixels. */
-    get width(): number { return this.columns * this.tileWidth; }
+    get width(): number {
+        return this.columns * this.tileWidth;
+    }
     /** Height in pixels. */
-    get height(): number { return this.rows * this.tileHeight; }
+    get height(): number {
+        return this.rows * this.tileHeight;
+    }
 
     /** The tile index at (column, row), −1 when empty. */
     getTile(column: number, row: number): number {
@@ -91,24 +114,35 @@ export class TileMap implements CollisionLayer {
     /** The first such pixel in row-major order, in world pixels, or `null`; with `out`, written there. */
     hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null {
         checkMask(mask, 'mask');
-        if (out !== undefined && (out === null || typeof out !== 'object')) throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
+        if (out !== undefined && (out === null || typeof out !== 'object'))
+            throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         const { tileWidth: tw, tileHeight: th, columns, cells, tiles, point } = this;
         this.range(mask, x, y);
-        const c0 = C0, c1 = C1, r0 = R0, r1 = R1;
+        const c0 = C0,
+            c1 = C1,
+            r0 = R0,
+            r1 = R1;
         for (let r = r0; r <= r1; r++) {
-            let bestX = 0, bestY = Infinity;
+            let bestX = 0,
+                bestY = Infinity;
             for (let c = c0; c <= c1; c++) {
-                const t = cells[r * columns + c], tm = t >= 0 ? tiles[t] : null;
+                const t = cells[r * columns + c],
+                    tm = t >= 0 ? tiles[t] : null;
                 if (!tm || !tm.overlap(mask, x - c * tw, y - r * th, point)) continue;
-                const px = c * tw + point.x, py = r * th + point.y;
-                if (py < bestY || (py === bestY && px < bestX)) { bestX = px; bestY = py; }
+                const px = c * tw + point.x,
+                    py = r * th + point.y;
+                if (py < bestY || (py === bestY && px < bestX)) {
+                    bestX = px;
+                    bestY = py;
+                }
             }
             // Later tile rows only hold larger y, so the first row with a hit has the answer.
             if (bestY !== Infinity) {
                 if (out === undefined) return { x: bestX, y: bestY };
-                out.x = bestX; out.y = bestY;
+                out.x = bestX;
+                out.y = bestY;
                 return out;
             }
         }
@@ -117,10 +151,13 @@ export class TileMap implements CollisionLayer {
 
     /** Whether pixel (x, y) (floored) is solid; outside the map: false. */
     testPixel(x: number, y: number): boolean {
-        const px = checkCoord('x', x), py = checkCoord('y', y);
+        const px = checkCoord('x', x),
+            py = checkCoord('y', y);
         if (px < 0 || py < 0 || px >= this.width || py >= this.height) return false;
-        const c = Math.floor(px / this.tileWidth), r = Math.floor(py / this.tileHeight);
-        const t = this.cells[r * this.columns + c], tm = t >= 0 ? this.tiles[t] : null;
+        const c = Math.floor(px / this.tileWidth),
+            r = Math.floor(py / this.tileHeight);
+        const t = this.cells[r * this.columns + c],
+            tm = t >= 0 ? this.tiles[t] : null;
         return tm !== null && tm.get(px - c * this.tileWidth, py - r * this.tileHeight);
     }
 
@@ -135,8 +172,23 @@ export class TileMap implements CollisionLayer {
      */
     raycast(x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null {
         if (out === undefined) out = newRayHit();
-        else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a RayHit object, got ${describe(out)}.`);
-        return castTiles(this.tileWidth, this.tileHeight, this.columns, this.rows, this.cells, this.tiles, x0, y0, x1, y1, out) ? out : null;
+        else if (out === null || typeof out !== 'object')
+            throw new TypeError(`out must be a RayHit object, got ${describe(out)}.`);
+        return castTiles(
+            this.tileWidth,
+            this.tileHeight,
+            this.columns,
+            this.rows,
+            this.cells,
+            this.tiles,
+            x0,
+            y0,
+            x1,
+            y1,
+            out
+        )
+            ? out
+            : null;
     }
 
     /**
@@ -144,7 +196,8 @@ export class TileMap implements CollisionLayer {
      * to by index, not saved). With an `out` large enough, written into it and a view of its start returned.
      */
     snapshot(out?: Uint8Array): Uint8Array {
-        if (out !== undefined && !(out instanceof Uint8Array)) throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
+        if (out !== undefined && !(out instanceof Uint8Array))
+            throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
         this.write(WRITER.reset(out));
         return WRITER.bytes(out);
     }
@@ -152,24 +205,50 @@ export class TileMap implements CollisionLayer {
     /** Puts back the cells `bytes` (from {@link snapshot} of a map of this shape and tile count) saved; bad bytes throw an Error and change nothing. */
     restore(bytes: Uint8Array): this {
         const what = 'TileMap.restore';
-        if (!(bytes instanceof Uint8Array)) throw new TypeError(`${what}: bytes must be a Uint8Array from TileMap.snapshot(), got ${describe(bytes)}.`);
+        if (!(bytes instanceof Uint8Array))
+            throw new TypeError(`${what}: bytes must be a Uint8Array from TileMap.snapshot(), got ${describe(bytes)}.`);
         const r = new SnapshotReader(bytes, what);
-        if (r.u32() !== MAGIC) throw new Error(`${what}: the bytes do not start with the tile map snapshot tag "HMTM"; they are not a TileMap snapshot.`);
+        if (r.u32() !== MAGIC)
+            throw new Error(
+                `${what}: the bytes do not start with the tile map snapshot tag "HMTM"; they are not a TileMap snapshot.`
+            );
         const version = r.u32();
-        if (version !== VERSION) throw new Error(`${what}: the snapshot has format version ${version}, expected ${VERSION}.`);
-        const tw = r.u32(), th = r.u32(), columns = r.u32(), rows = r.u32(), tiles = r.u32();
-        if (tw !== this.tileWidth || th !== this.tileHeight || columns !== this.columns || rows !== this.rows || tiles !== this.tiles.length) {
-            throw new Error(`${what}: the snapshot is of a ${columns}x${rows} map of ${tw}x${th} tiles with ${tiles} tile masks, this map is ${this.columns}x${this.rows} of ${this.tileWidth}x${this.tileHeight} with ${this.tiles.length}.`);
+        if (version !== VERSION)
+            throw new Error(`${what}: the snapshot has format version ${version}, expected ${VERSION}.`);
+        const tw = r.u32(),
+            th = r.u32(),
+            columns = r.u32(),
+            rows = r.u32(),
+            tiles = r.u32();
+        if (
+            tw !== this.tileWidth ||
+            th !== this.tileHeight ||
+            columns !== this.columns ||
+            rows !== this.rows ||
+            tiles !== this.tiles.length
+        ) {
+            throw new Error(
+                `${what}: the snapshot is of a ${columns}x${rows} map of ${tw}x${th} tiles with ${tiles} tile masks, this map is ${this.columns}x${this.rows} of ${this.tileWidth}x${this.tileHeight} with ${this.tiles.length}.`
+            );
         }
         const n = this.cells.length;
-        if (bytes.length !== r.offset + 4 * n + 4) throw new Error(`${what}: the snapshot has ${bytes.length} bytes, expected ${r.offset + 4 * n + 4} for ${n} cells; it is truncated or corrupt.`);
-        if (hashBytes(bytes, bytes.length - 4) !== new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(bytes.length - 4, true)) {
+        if (bytes.length !== r.offset + 4 * n + 4)
+            throw new Error(
+                `${what}: the snapshot has ${bytes.length} bytes, expected ${r.offset + 4 * n + 4} for ${n} cells; it is truncated or corrupt.`
+            );
+        if (
+            hashBytes(bytes, bytes.length - 4) !==
+            new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(bytes.length - 4, true)
+        ) {
             throw new Error(`${what}: the snapshot's checksum does not match its bytes; it is corrupt.`);
         }
         const cells = r.offset;
         for (let i = 0; i < n; i++) {
             const t = r.i32();
-            if (t < -1 || t >= tiles) throw new Error(`${what}: cell ${i} holds tile index ${t} in the snapshot, expected -1..${tiles - 1}; the snapshot is corrupt.`);
+            if (t < -1 || t >= tiles)
+                throw new Error(
+                    `${what}: cell ${i} holds tile index ${t} in the snapshot, expected -1..${tiles - 1}; the snapshot is corrupt.`
+                );
         }
         r.seek(cells);
         r.i32s(this.cells, n);
@@ -189,7 +268,13 @@ export class TileMap implements CollisionLayer {
     // Writes the snapshot, ending with the hash of the bytes before it; returns that hash.
     /** @internal */
     private write(w: SnapshotWriter): number {
-        w.u32(MAGIC).u32(VERSION).u32(this.tileWidth).u32(this.tileHeight).u32(this.columns).u32(this.rows).u32(this.tiles.length);
+        w.u32(MAGIC)
+            .u32(VERSION)
+            .u32(this.tileWidth)
+            .u32(this.tileHeight)
+            .u32(this.columns)
+            .u32(this.rows)
+            .u32(this.tiles.length);
         w.i32s(this.cells);
         const hash = w.hash();
         w.u32(hash);
@@ -204,14 +289,19 @@ export class TileMap implements CollisionLayer {
         y = checkCoord('y', y);
         const { tileWidth: tw, tileHeight: th, columns, cells, tiles } = this;
         this.range(mask, x, y);
-        const c0 = C0, c1 = C1, r0 = R0, r1 = R1;
+        const c0 = C0,
+            c1 = C1,
+            r0 = R0,
+            r1 = R1;
         let n = 0;
         for (let r = r0; r <= r1; r++) {
             for (let c = c0; c <= c1; c++) {
-                const t = cells[r * columns + c], tm = t >= 0 ? tiles[t] : null;
+                const t = cells[r * columns + c],
+                    tm = t >= 0 ? tiles[t] : null;
                 if (!tm) continue;
-                if (!count) { if (tm.overlaps(mask, x - c * tw, y - r * th)) return 1; }
-                else n += tm.overlapArea(mask, x - c * tw, y - r * th);
+                if (!count) {
+                    if (tm.overlaps(mask, x - c * tw, y - r * th)) return 1;
+                } else n += tm.overlapArea(mask, x - c * tw, y - r * th);
             }
         }
         return n;
@@ -220,7 +310,13 @@ export class TileMap implements CollisionLayer {
     // Tile columns C0..C1 and rows R0..R1 under the mask's box, clamped to the map (empty: C1 < C0).
     /** @internal */
     private range(mask: Mask, x: number, y: number): void {
-        if (mask.width === 0 || mask.height === 0) { C0 = 0; C1 = -1; R0 = 0; R1 = -1; return; }
+        if (mask.width === 0 || mask.height === 0) {
+            C0 = 0;
+            C1 = -1;
+            R0 = 0;
+            R1 = -1;
+            return;
+        }
         C0 = Math.max(0, Math.floor(x / this.tileWidth));
         C1 = Math.min(this.columns - 1, Math.floor((x + mask.width - 1) / this.tileWidth));
         R0 = Math.max(0, Math.floor(y / this.tileHeight));

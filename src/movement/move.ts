@@ -51,27 +51,47 @@ const MAX_LEVEL = 10;
  * snapping down up to `snapDown` px onto ground, with one-way platforms from `options.oneWay`; returns the
  * new position and its contacts (written into `out` when given). Rules: docs/movement.md.
  */
-export function moveAndSlide(solid: CollisionLayer, mask: Mask, x: number, y: number, dx: number, dy: number, options?: MoveOptions, out?: MoveResult): MoveResult {
+export function moveAndSlide(
+    solid: CollisionLayer,
+    mask: Mask,
+    x: number,
+    y: number,
+    dx: number,
+    dy: number,
+    options?: MoveOptions,
+    out?: MoveResult
+): MoveResult {
     checkLayer('solid', solid);
     checkMask(mask, 'mask');
     // Positions within ±2^50, as a World's: beyond that x + dx is no longer exact and a move would silently vanish.
-    coord('x', x); coord('y', y); finite('dx', dx); finite('dy', dy);
-    if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError(`options must be an object, got ${describe(options)}.`);
-    const stepUp = steps('stepUp', options?.stepUp), snapDown = steps('snapDown', options?.snapDown);
+    coord('x', x);
+    coord('y', y);
+    finite('dx', dx);
+    finite('dy', dy);
+    if (options !== undefined && (options === null || typeof options !== 'object'))
+        throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    const stepUp = steps('stepUp', options?.stepUp),
+        snapDown = steps('snapDown', options?.snapDown);
     const oneWay = options?.oneWay ?? null;
     if (oneWay !== null) checkLayer('oneWay', oneWay);
-    if (out !== undefined && (out === null || typeof out !== 'object')) throw new TypeError(`out must be a MoveResult object to fill, got ${describe(out)}.`);
-    let px = Math.floor(x), py = Math.floor(y);
+    if (out !== undefined && (out === null || typeof out !== 'object'))
+        throw new TypeError(`out must be a MoveResult object to fill, got ${describe(out)}.`);
+    let px = Math.floor(x),
+        py = Math.floor(y);
     const n = Math.floor(x + dx) - px;
     if (Math.abs(n) > MAX_STEPS || Math.abs(Math.floor(y + dy) - py) > MAX_STEPS) {
-        throw new RangeError(`moveAndSlide(): a move of (${dx}, ${dy}) is more than the ${MAX_STEPS} pixel steps allowed on an axis; move in shorter segments.`);
+        throw new RangeError(
+            `moveAndSlide(): a move of (${dx}, ${dy}) is more than the ${MAX_STEPS} pixel steps allowed on an axis; move in shorter segments.`
+        );
     }
     // Swept masks only for long runs (most calls of a walking crowd never look them up).
     let sweeps: Sweeps | null = null;
     // What is under the mover at (gx, gy): bit 0 solid one pixel below, bit 1 ground (see groundBits). The
     // same position is asked up to four times in a call (before, after the horizontal move, before the
     // first vertical step, at the end); asking once cut a walking crowd's layer tests by a third.
-    let gx = px, gy = py, g = groundBits(solid, oneWay, mask, px, py);
+    let gx = px,
+        gy = py,
+        g = groundBits(solid, oneWay, mask, px, py);
     const floorBefore = snapDown > 0 && dy >= 0 && (g & GROUND) !== 0;
 
     // 1. Horizontal: free runs at once, then pixel steps with climbing where solid blocks.
@@ -104,7 +124,11 @@ export function moveAndSlide(solid: CollisionLayer, mask: Mask, x: number, y: nu
 
     // 2. Snap down onto ground within snapDown px, if the mover stood on ground and is not moving up.
     if (floorBefore) {
-        if (gx !== px || gy !== py) { gx = px; gy = py; g = groundBits(solid, oneWay, mask, px, py); }
+        if (gx !== px || gy !== py) {
+            gx = px;
+            gy = py;
+            g = groundBits(solid, oneWay, mask, px, py);
+        }
         for (let k = 1; k <= snapDown && (g & GROUND) === 0; k++) {
             const below = groundBits(solid, oneWay, mask, px, py + k);
             if ((below & GROUND) !== 0) {
@@ -117,7 +141,8 @@ export function moveAndSlide(solid: CollisionLayer, mask: Mask, x: number, y: nu
     }
 
     // 3. Vertical: down stops on ground (solid, or a one-way platform entered from above), up on solid.
-    const m = Math.floor(y + dy) - py, t = m < 0 ? -1 : 1;
+    const m = Math.floor(y + dy) - py,
+        t = m < 0 ? -1 : 1;
     let stopped = false;
     for (let left = Math.abs(m); left > 0;) {
         // Inside a one-way platform the step rule depends on leaving it: pixel by pixel (platforms are thin).
@@ -127,7 +152,11 @@ export function moveAndSlide(solid: CollisionLayer, mask: Mask, x: number, y: nu
             left -= free;
             if (left === 0) break;
         }
-        if (t > 0 && (gx !== px || gy !== py)) { gx = px; gy = py; g = groundBits(solid, oneWay, mask, px, py); }
+        if (t > 0 && (gx !== px || gy !== py)) {
+            gx = px;
+            gy = py;
+            g = groundBits(solid, oneWay, mask, px, py);
+        }
         if (t > 0 ? (g & GROUND) !== 0 : solid.test(mask, px, py - 1)) {
             stopped = true;
             break;
@@ -148,7 +177,8 @@ export function moveAndSlide(solid: CollisionLayer, mask: Mask, x: number, y: nu
     return r;
 }
 
-const SOLID_BELOW = 1, GROUND = 2;
+const SOLID_BELOW = 1,
+    GROUND = 2;
 
 // Under the mask at (x, y): SOLID_BELOW where solid is one pixel below; GROUND there, or where a one-way
 // platform is entered one pixel below (overlapping it there, not at (x, y)).
@@ -174,12 +204,13 @@ class Sweeps {
     /** The cached sweeps of `mask`, rebuilt when its size or pixels changed since they were made. */
     static of(mask: Mask): Sweeps {
         let s = cache.get(mask);
-        if (s === undefined || !s.#fresh()) cache.set(mask, s = new Sweeps(mask));
+        if (s === undefined || !s.#fresh()) cache.set(mask, (s = new Sweeps(mask)));
         return s;
     }
 
     #fresh(): boolean {
-        const a = this.#mask._words, b = this.#words;
+        const a = this.#mask._words,
+            b = this.#words;
         if (a.length !== b.length) return false;
         for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
         return true;
@@ -189,10 +220,14 @@ class Sweeps {
         const list = vertical ? this.#v : this.#h;
         if (list.length === 0) list.push(this.#mask);
         while (list.length <= j) {
-            const prev = list[list.length - 1], shift = 1 << (list.length - 1);
-            const next = vertical ? new Mask(prev.width, prev.height + shift) : new Mask(prev.width + shift, prev.height);
+            const prev = list[list.length - 1],
+                shift = 1 << (list.length - 1);
+            const next = vertical
+                ? new Mask(prev.width, prev.height + shift)
+                : new Mask(prev.width + shift, prev.height);
             next.draw(prev, 0, 0);
-            if (vertical) next.draw(prev, 0, shift); else next.draw(prev, shift, 0);
+            if (vertical) next.draw(prev, 0, shift);
+            else next.draw(prev, shift, 0);
             list.push(next);
         }
         return list[j];
@@ -202,8 +237,17 @@ class Sweeps {
      * How many pixel steps from (x, y) in direction (sx, sy) (one of them ±1, the other 0) are free of
      * `a` and `b` (b may be null), up to `most`: the largest f ≤ most with every position 1..f free.
      */
-    freeRun(a: CollisionLayer, b: CollisionLayer | null, x: number, y: number, sx: number, sy: number, most: number): number {
-        const vertical = sy !== 0, s = vertical ? sy : sx;
+    freeRun(
+        a: CollisionLayer,
+        b: CollisionLayer | null,
+        x: number,
+        y: number,
+        sx: number,
+        sy: number,
+        most: number
+    ): number {
+        const vertical = sy !== 0,
+            s = vertical ? sy : sx;
         let done = 0;
         while (done < most) {
             const chunk = Math.min(most - done, (2 << MAX_LEVEL) - 1);
@@ -217,7 +261,8 @@ class Sweeps {
                 const swept = this.#level(vertical, j);
                 // The swept mask covers positions first..first + len − 1 along the axis.
                 const first = s > 0 ? done + f + 1 : -(done + f + len);
-                const qx = vertical ? x : x + first, qy = vertical ? y + first : y;
+                const qx = vertical ? x : x + first,
+                    qy = vertical ? y + first : y;
                 if (a.test(swept, qx, qy) || (b !== null && b.test(swept, qx, qy))) continue;
                 f += len;
             }
@@ -231,7 +276,8 @@ class Sweeps {
 const cache = new WeakMap<Mask, Sweeps>();
 
 function finite(name: string, v: unknown): void {
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
+    if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
 }
 
 function steps(name: string, v: unknown): number {
@@ -244,6 +290,8 @@ function steps(name: string, v: unknown): number {
 
 function checkLayer(name: string, layer: unknown): asserts layer is CollisionLayer {
     if (layer === null || typeof layer !== 'object' || typeof (layer as CollisionLayer).test !== 'function') {
-        throw new TypeError(`${name} must be a CollisionLayer (an object with test(mask, x, y)), got ${describe(layer)}.`);
+        throw new TypeError(
+            `${name} must be a CollisionLayer (an object with test(mask, x, y)), got ${describe(layer)}.`
+        );
     }
 }

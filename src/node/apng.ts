@@ -28,7 +28,8 @@ export function decodeApng(info: PngInfo, budget: Budget): ImageFrame[] {
 }
 
 function copyRect(canvas: Uint8Array, width: number, f: ApngFrame): Uint8Array {
-    const out = new Uint8Array(f.width * f.height * 4), row = f.width * 4;
+    const out = new Uint8Array(f.width * f.height * 4),
+        row = f.width * 4;
     for (let y = 0; y < f.height; y++) {
         const at = ((f.y + y) * width + f.x) * 4;
         out.set(canvas.subarray(at, at + row), y * row);
@@ -58,10 +59,15 @@ function blendRect(canvas: Uint8Array, width: number, f: ApngFrame, src: Uint8Ar
             if (sa === 0) continue;
             const da = canvas[d + 3];
             if (sa === 255 || da === 0) {
-                canvas[d] = src[s]; canvas[d + 1] = src[s + 1]; canvas[d + 2] = src[s + 2]; canvas[d + 3] = sa;
+                canvas[d] = src[s];
+                canvas[d + 1] = src[s + 1];
+                canvas[d + 2] = src[s + 2];
+                canvas[d + 3] = sa;
                 continue;
             }
-            const u = sa * 255, v = (255 - sa) * da, a = u + v;
+            const u = sa * 255,
+                v = (255 - sa) * da,
+                a = u + v;
             for (let c = 0; c < 3; c++) canvas[d + c] = Math.round((src[s + c] * u + canvas[d + c] * v) / a);
             canvas[d + 3] = Math.round(a / 255);
         }

@@ -6,7 +6,12 @@ import { stillPngMask } from './pngmask.js';
 import { readInputSync } from './read.js';
 
 /** A job: the index of the file in the build, its path, the threshold and the decode budget. */
-export interface WorkerJob { k: number; path: string; threshold: number; maxBytes: number }
+export interface WorkerJob {
+    k: number;
+    path: string;
+    threshold: number;
+    maxBytes: number;
+}
 /** A result: the mask's words, or `redo`. */
 export type WorkerResult = { k: number; width: number; height: number; words: Uint32Array } | { k: number; redo: true };
 
@@ -19,11 +24,20 @@ if (port) {
             let r;
             try {
                 // Read as the main thread reads: regular files only, within the budget.
-                r = stillPngMask(readInputSync(job.path, job.maxBytes, 'image'), job.threshold, job.maxBytes, (w, h) => new Uint32Array(((w + 31) >>> 5) * h));
+                r = stillPngMask(
+                    readInputSync(job.path, job.maxBytes, 'image'),
+                    job.threshold,
+                    job.maxBytes,
+                    (w, h) => new Uint32Array(((w + 31) >>> 5) * h)
+                );
             } catch {
                 r = null;
             }
-            if (r) port.postMessage({ k: job.k, width: r.width, height: r.height, words: r.words } satisfies WorkerResult, [r.words.buffer as ArrayBuffer]);
+            if (r)
+                port.postMessage(
+                    { k: job.k, width: r.width, height: r.height, words: r.words } satisfies WorkerResult,
+                    [r.words.buffer as ArrayBuffer]
+                );
             else port.postMessage({ k: job.k, redo: true } satisfies WorkerResult);
         });
     });

@@ -13,7 +13,14 @@ import type { WorkerJob, WorkerResult } from './build-worker.js';
 import type { maskPolygons, PolygonsJsonOptions } from './polygons.js';
 import { DEFAULT_MAX_BYTES, type RGBAImage } from './image.js';
 import { fileKind, readInput, readInputSync } from './read.js';
-import { gridFrames, notSheetLayout, parseSheetJson, type GridOptions, type SheetFrame, type SheetLayout } from './sheets.js';
+import {
+    gridFrames,
+    notSheetLayout,
+    parseSheetJson,
+    type GridOptions,
+    type SheetFrame,
+    type SheetLayout
+} from './sheets.js';
 
 /** How pixels become mask bits. */
 export interface MaskOptions {
@@ -85,7 +92,8 @@ export interface BuildResult {
 
 const EXTENSIONS = ['.png', '.apng', '.gif', '.json'];
 // By default, workers start after this many files when those had at least LARGE_PIXELS pixels on average.
-const PROBE = 16, LARGE_PIXELS = 256 * 256;
+const PROBE = 16,
+    LARGE_PIXELS = 256 * 256;
 // With workers, the calling thread lets their answers in after every this many files (a power of two).
 const YIELD_EVERY = 8;
 // Files queued at each worker.
@@ -93,28 +101,41 @@ const WORKER_QUEUE = 4;
 
 /** Expands files, folders (recursively: .png, .apng, .gif, .json) and globs into input files, sorted, with frame names. */
 export async function resolveInputs(inputs: readonly string[], cwd = process.cwd()): Promise<BuildInput[]> {
-    if (!Array.isArray(inputs) || inputs.length === 0) throw new Error(`inputs must be a non-empty array of paths or globs, got ${describe(inputs)}.`);
+    if (!Array.isArray(inputs) || inputs.length === 0)
+        throw new Error(`inputs must be a non-empty array of paths or globs, got ${describe(inputs)}.`);
     const out: BuildInput[] = [];
     for (const input of inputs) {
-        if (typeof input !== 'string' || input.length === 0) throw new TypeError(`each input must be a non-empty string, got ${describe(input)}.`);
+        if (typeof input !== 'string' || input.length === 0)
+            throw new TypeError(`each input must be a non-empty string, got ${describe(input)}.`);
         const abs = resolve(cwd, input);
         const st = await stat(abs).catch(() => null);
         if (st?.isDirectory()) {
-            const files = await glob(['**/*.{png,apng,gif,json}'], { cwd: abs, onlyFiles: true, caseSensitiveMatch: false });
-            if (files.length === 0) throw new Error(`Folder ${JSON.stringify(input)} has no .png, .gif or .json files.`);
+            const files = await glob(['**/*.{png,apng,gif,json}'], {
+                cwd: abs,
+                onlyFiles: true,
+                caseSensitiveMatch: false
+            });
+            if (files.length === 0)
+                throw new Error(`Folder ${JSON.stringify(input)} has no .png, .gif or .json files.`);
             // Inside a folder the name keeps the sub-path: enemies/alien1.png is named "enemies/alien1".
-            for (const f of files.sort()) out.push({ path: resolve(abs, f), name: stripExt(f), found: true, root: abs });
+            for (const f of files.sort())
+                out.push({ path: resolve(abs, f), name: stripExt(f), found: true, root: abs });
         } else if (st?.isFile()) {
             out.push({ path: abs, name: stripExt(basename(abs)), found: false, root: dirname(abs) });
         } else if (st) {
-            throw new Error(`Input ${JSON.stringify(input)} is ${fileKind(st)}; expected a regular file, a folder or a glob.`);
+            throw new Error(
+                `Input ${JSON.stringify(input)} is ${fileKind(st)}; expected a regular file, a folder or a glob.`
+            );
         } else if (isDynamicPattern(input)) {
-            const files = (await glob([input], { cwd, onlyFiles: true, absolute: true })).filter(f => EXTENSIONS.includes(extname(f).toLowerCase()));
+            const files = (await glob([input], { cwd, onlyFiles: true, absolute: true })).filter(f =>
+                EXTENSIONS.includes(extname(f).toLowerCase())
+            );
             if (files.length === 0) throw new Error(`No .png, .gif or .json files match ${JSON.stringify(input)}.`);
             // As inside a folder, the name keeps the path below the glob's fixed prefix (its folders before the
             // first wildcard), so names are unique: "art/**/*.png" names art/enemies/alien1.png "enemies/alien1".
             const base = resolve(cwd, globBase(input));
-            for (const f of files.sort()) out.push({ path: f, name: stripExt(subPath(base, f) ?? basename(f)), found: true, root: dirname(f) });
+            for (const f of files.sort())
+                out.push({ path: f, name: stripExt(subPath(base, f) ?? basename(f)), found: true, root: dirname(f) });
         } else {
             throw new Error(`Input ${JSON.stringify(input)} does not exist; expected a file, a folder or a glob.`);
         }
@@ -129,8 +150,10 @@ export async function resolveInputs(inputs: readonly string[], cwd = process.cwd
  * a grid sheet `name/0`, `name/1`, …, and a TexturePacker/Aseprite JSON its own frame names (its image is then not built alone).
  */
 export async function buildAtlas(inputs: readonly string[], options: BuildOptions = {}): Promise<BuildResult> {
-    if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
-    if (options.grid && options.atlas) throw new Error('Use either a grid or an atlas JSON for image inputs, not both.');
+    if (options == null || typeof options !== 'object')
+        throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    if (options.grid && options.atlas)
+        throw new Error('Use either a grid or an atlas JSON for image inputs, not both.');
     // Every file read (images and JSON alike) may be at most this large, and its pixels no more.
     const maxBytes = checkInt('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES, 0, Number.MAX_SAFE_INTEGER);
     const files = await resolveInputs(inputs, options.cwd);
@@ -138,7 +161,8 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     const atlas = new MaskAtlas();
     // Where each frame name came from.
     const origin = new Map<string, FrameSource>();
-    const sources = new Set<string>(), notes: string[] = [];
+    const sources = new Set<string>(),
+        notes: string[] = [];
     const cwd = options.cwd ?? process.cwd();
     const shapes = options.polygons === undefined || options.polygons === false ? null : checkShapes(options.polygons);
     // The tracing modules load only for a build that stores polygons (a cheaper start for the others).
@@ -149,11 +173,13 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     const direct = options.colorKey === undefined;
     const threshold = options.threshold ?? 127;
     // Per job: claimed (built here, or sent to a worker); done: the mask a worker built.
-    const taken: boolean[] = [], done: (Mask | undefined)[] = [];
+    const taken: boolean[] = [],
+        done: (Mask | undefined)[] = [];
     const pooled = direct && !options.grid;
     // Asked for: workers from the start. By default only for large images: the first PROBE files tell their mean
     // size, and small sprites cost less to build here than to send a worker (908 files of 66x66 px: 20% less CPU).
-    let pool = pooled && options.workers !== undefined ? startWorkers(jobs.filter(workerJob).length, options.workers) : null;
+    let pool =
+        pooled && options.workers !== undefined ? startWorkers(jobs.filter(workerJob).length, options.workers) : null;
     if (pool) feedWorkers(pool, jobs, taken, done, threshold, maxBytes, stats);
     try {
         for (let k = 0; k < jobs.length; k++) {
@@ -168,17 +194,30 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
             taken[k] = true;
             const job = jobs[k];
             const label = labelOf(job, cwd);
-            const from: FrameSource = { label, path: job.file.path, byFile: !job.layout && (!options.grid || (options.grid.names ?? '{name}').includes('{name}')) };
+            const from: FrameSource = {
+                label,
+                path: job.file.path,
+                byFile: !job.layout && (!options.grid || (options.grid.names ?? '{name}').includes('{name}'))
+            };
             const add = (name: string, mask: Mask, f: FrameInfo) => {
                 const prev = origin.get(name);
                 if (prev !== undefined) throw new Error(nameClash(name, prev, from, cwd));
                 origin.set(name, from);
-                addFrame(atlas, name, mask, f, options.trim ?? false, shapes && polygonsOf ? { options: shapes, of: polygonsOf } : null, stats);
+                addFrame(
+                    atlas,
+                    name,
+                    mask,
+                    f,
+                    options.trim ?? false,
+                    shapes && polygonsOf ? { options: shapes, of: polygonsOf } : null,
+                    stats
+                );
             };
             const path = sheetPath(job);
             let t0 = performance.now();
             sources.add(path);
-            let full = pre, bytes: Uint8Array = new Uint8Array(0);
+            let full = pre,
+                bytes: Uint8Array = new Uint8Array(0);
             if (!full) {
                 bytes = readInputSync(path, maxBytes, job.image ? `image of ${label}` : 'image');
                 t0 = performance.now();
@@ -186,19 +225,32 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
             }
             if (job.layout || options.grid) {
                 const image = full ? null : labelled(path, () => decodeImage(bytes, options));
-                const width = full ? full.width : (image as RGBAImage).width, height = full ? full.height : (image as RGBAImage).height;
+                const width = full ? full.width : (image as RGBAImage).width,
+                    height = full ? full.height : (image as RGBAImage).height;
                 stats.decodeMs += performance.now() - t0;
                 t0 = performance.now();
-                const layout = job.layout ?? { frames: gridFrames(job.file.name, width, height, options.grid as GridOptions), tags: [] };
+                const layout = job.layout ?? {
+                    frames: gridFrames(job.file.name, width, height, options.grid as GridOptions),
+                    tags: []
+                };
                 const base = atlas.size;
-                const cut = full ? cutMask(full, layout.frames, label) : cutSheet(image as RGBAImage, layout.frames, options, label);
+                const cut = full
+                    ? cutMask(full, layout.frames, label)
+                    : cutSheet(image as RGBAImage, layout.frames, options, label);
                 for (const { frame, mask } of cut) add(frame.name, mask, frame);
                 for (const t of layout.tags) atlas.addTag(t.name, base + t.from, base + t.to, t.direction);
                 stats.rgbaBytes += width * height * 4;
             } else if (full) {
                 stats.decodeMs += performance.now() - t0;
                 t0 = performance.now();
-                add(job.file.name, full, { offsetX: 0, offsetY: 0, sourceWidth: full.width, sourceHeight: full.height, duration: 0, boxes: [] });
+                add(job.file.name, full, {
+                    offsetX: 0,
+                    offsetY: 0,
+                    sourceWidth: full.width,
+                    sourceHeight: full.height,
+                    duration: 0,
+                    boxes: []
+                });
                 stats.rgbaBytes += full.width * full.height * 4;
             } else {
                 const frames = labelled(path, () => decodeFrames(bytes, options));
@@ -207,7 +259,14 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
                 const base = atlas.size;
                 frames.forEach((im, i) => {
                     const name = frames.length === 1 ? job.file.name : `${job.file.name}/${i}`;
-                    add(name, imageMask(im, options), { offsetX: 0, offsetY: 0, sourceWidth: im.width, sourceHeight: im.height, duration: im.delay, boxes: [] });
+                    add(name, imageMask(im, options), {
+                        offsetX: 0,
+                        offsetY: 0,
+                        sourceWidth: im.width,
+                        sourceHeight: im.height,
+                        duration: im.delay,
+                        boxes: []
+                    });
                     stats.rgbaBytes += im.data.length;
                 });
                 if (frames.length > 1) atlas.addTag(job.file.name, base, base + frames.length - 1);
@@ -224,17 +283,32 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
 
 // One file to build: an image, or a JSON layout's sheet (`image`, cut by `layout`); a plain image cut by
 // --atlas has that `layout` too.
-interface Job { file: BuildInput; layout?: SheetLayout; image?: string }
+interface Job {
+    file: BuildInput;
+    layout?: SheetLayout;
+    image?: string;
+}
 
 // Where a frame name came from; `byFile`: the name is made from the file's name (not a layout's own).
-interface FrameSource { label: string; path: string; byFile: boolean }
+interface FrameSource {
+    label: string;
+    path: string;
+    byFile: boolean;
+}
 
 // A frame's place in its sprite and its timing and boxes (as a sheet layout gives them).
 type FrameInfo = Omit<SheetFrame, 'name' | 'x' | 'y' | 'width' | 'height' | 'rotated'>;
 
 // The jobs of a build, in input order: JSON inputs are read here (every one becomes a sources entry), and the
 // images their layouts name are cut by them rather than built on their own.
-async function planJobs(files: BuildInput[], options: BuildOptions, cwd: string, maxBytes: number, sources: Set<string>, notes: string[]): Promise<Job[]> {
+async function planJobs(
+    files: BuildInput[],
+    options: BuildOptions,
+    cwd: string,
+    maxBytes: number,
+    sources: Set<string>,
+    notes: string[]
+): Promise<Job[]> {
     const roots = [...new Set(files.map(f => f.root))];
     const jobs: Job[] = [];
     const claimed = new Set<string>();
@@ -249,14 +323,18 @@ async function planJobs(files: BuildInput[], options: BuildOptions, cwd: string,
         }
         const layout = parseSheetJson(text, file.path);
         const image = resolve(dirname(file.path), layout.image ?? `${stripExt(basename(file.path))}.png`);
-        if (layout.image !== undefined && !options.allowOutsideImages) await checkInside(image, roots, file.path, layout.image);
+        if (layout.image !== undefined && !options.allowOutsideImages)
+            await checkInside(image, roots, file.path, layout.image);
         claimed.add(image);
         jobs.push({ file, layout, image });
     }
     const images = files.filter(f => extname(f.path).toLowerCase() !== '.json' && !claimed.has(f.path));
     let sharedLayout: SheetLayout | undefined;
     if (options.atlas) {
-        if (images.length !== 1) throw new Error(`--atlas applies to exactly one image input, got ${images.length}; pass each sheet's JSON as an input instead.`);
+        if (images.length !== 1)
+            throw new Error(
+                `--atlas applies to exactly one image input, got ${images.length}; pass each sheet's JSON as an input instead.`
+            );
         const path = resolve(cwd, options.atlas);
         sharedLayout = await loadLayout(path, maxBytes);
         sources.add(path);
@@ -287,7 +365,15 @@ function workerJob(job: Job): boolean {
 // middle. The calling thread never waits for a worker: a file a worker has not answered yet when its turn comes
 // (or cannot build: not a still PNG, unreadable, corrupt) is built there, so results and errors are the same as
 // without workers. A job a worker takes is marked in `taken`; the mask it built lands in `done`.
-function feedWorkers(pool: Worker[], jobs: Job[], taken: boolean[], done: (Mask | undefined)[], threshold: number, maxBytes: number, stats: BuildStats): void {
+function feedWorkers(
+    pool: Worker[],
+    jobs: Job[],
+    taken: boolean[],
+    done: (Mask | undefined)[],
+    threshold: number,
+    maxBytes: number,
+    stats: BuildStats
+): void {
     let last = jobs.length - 1;
     for (const w of pool) {
         const feed = () => {
@@ -315,13 +401,32 @@ function feedWorkers(pool: Worker[], jobs: Job[], taken: boolean[], done: (Mask 
 }
 
 // Adds a frame (trimmed first where asked, with its polygons where asked) and counts it.
-function addFrame(atlas: MaskAtlas, name: string, mask: Mask, f: FrameInfo, trimmed: boolean, shapes: { options: PolygonsJsonOptions; of: typeof maskPolygons } | null, stats: BuildStats): void {
-    let x = f.offsetX, y = f.offsetY;
+function addFrame(
+    atlas: MaskAtlas,
+    name: string,
+    mask: Mask,
+    f: FrameInfo,
+    trimmed: boolean,
+    shapes: { options: PolygonsJsonOptions; of: typeof maskPolygons } | null,
+    stats: BuildStats
+): void {
+    let x = f.offsetX,
+        y = f.offsetY;
     if (trimmed) {
         const t = trim(mask);
-        mask = t.mask; x += t.x; y += t.y;
+        mask = t.mask;
+        x += t.x;
+        y += t.y;
     }
-    atlas.add(name, mask, { x, y, sourceWidth: f.sourceWidth, sourceHeight: f.sourceHeight, duration: f.duration, boxes: f.boxes, ...(shapes ? shapes.of(mask, shapes.options) : {}) });
+    atlas.add(name, mask, {
+        x,
+        y,
+        sourceWidth: f.sourceWidth,
+        sourceHeight: f.sourceHeight,
+        duration: f.duration,
+        boxes: f.boxes,
+        ...(shapes ? shapes.of(mask, shapes.options) : {})
+    });
     stats.frames++;
     stats.bitsSet += mask.count();
 }
@@ -329,7 +434,8 @@ function addFrame(atlas: MaskAtlas, name: string, mask: Mask, f: FrameInfo, trim
 // BuildOptions.polygons, checked before anything is read.
 function checkShapes(p: unknown): PolygonsJsonOptions {
     if (p === true) return {};
-    if (p == null || typeof p !== 'object') throw new TypeError(`polygons must be a boolean or a { tolerance, maxVertices } object, got ${describe(p)}.`);
+    if (p == null || typeof p !== 'object')
+        throw new TypeError(`polygons must be a boolean or a { tolerance, maxVertices } object, got ${describe(p)}.`);
     const { tolerance, maxVertices } = p as PolygonsJsonOptions;
     if (tolerance !== undefined && (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0)) {
         throw new RangeError(`polygons.tolerance must be a finite number >= 0 (pixels), got ${describe(tolerance)}.`);
@@ -340,12 +446,19 @@ function checkShapes(p: unknown): PolygonsJsonOptions {
 
 /** @internal Worker threads (build-worker.ts) for a build of `files` still-image files, or null for none. */
 export function startWorkers(files: number, requested: number | undefined): Worker[] | null {
-    const n = requested === undefined ? (files >= 64 ? Math.min(3, availableParallelism() - 1) : 0) : checkInt('workers', requested, 0, 64);
+    const n =
+        requested === undefined
+            ? files >= 64
+                ? Math.min(3, availableParallelism() - 1)
+                : 0
+            : checkInt('workers', requested, 0, 64);
     if (n <= 0) return null;
     // Beside this module: build-worker.js; or, run from the sources, build-worker.ts through tsx (which workers do not inherit).
     const fromSources = import.meta.url.endsWith('.ts');
     const url = new URL(fromSources ? './build-worker.ts' : './build-worker.js', import.meta.url);
-    const tsx = fromSources ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(a => { a.register(); return import(${JSON.stringify(url.href)}); })` : '';
+    const tsx = fromSources
+        ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(a => { a.register(); return import(${JSON.stringify(url.href)}); })`
+        : '';
     return Array.from({ length: n }, () => {
         const w = fromSources ? new Worker(tsx, { eval: true }) : new Worker(url);
         w.unref();
@@ -378,7 +491,9 @@ function globBase(pattern: string): string {
 // `path` below the folder `base`, with / between folders; undefined when it is not below it.
 function subPath(base: string, path: string): string | undefined {
     const rel = relative(base, path);
-    return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? undefined : rel.split(sep).join('/');
+    return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)
+        ? undefined
+        : rel.split(sep).join('/');
 }
 
 // The error for two files giving one frame name: both files, and the fix. Where both names are made from the
@@ -401,21 +516,32 @@ async function checkInside(image: string, roots: string[], json: string, declare
         const rel = relative(await realpath(root).catch(() => root), real);
         if (rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)) return;
     }
-    throw new Error(`${json}: meta.image ${JSON.stringify(declared)} is ${real}, outside the input folders (${roots.join(', ')}); move the image next to the JSON, or pass --allow-outside-images (allowOutsideImages) if the JSON is trusted.`);
+    throw new Error(
+        `${json}: meta.image ${JSON.stringify(declared)} is ${real}, outside the input folders (${roots.join(', ')}); move the image next to the JSON, or pass --allow-outside-images (allowOutsideImages) if the JSON is trusted.`
+    );
 }
 
 /** The mask of a whole image: alpha > threshold, or colour ≠ key when `colorKey` is given. */
 export function imageMask(image: RGBAImage, options: MaskOptions = {}): Mask {
     return options.colorKey === undefined
         ? Mask.fromRGBA(image.data, image.width, image.height, { threshold: options.threshold ?? 127 })
-        : Mask.fromColorKey(image.data, image.width, image.height, options.colorKey, { tolerance: options.tolerance ?? 0 });
+        : Mask.fromColorKey(image.data, image.width, image.height, options.colorKey, {
+              tolerance: options.tolerance ?? 0
+          });
 }
 
 /** Masks of the frames of a sheet image, rotated frames turned back upright (the whole image is thresholded once, then cut). */
-export function cutSheet(image: RGBAImage, frames: readonly SheetFrame[], options: MaskOptions = {}, label = 'sheet'): { frame: SheetFrame; mask: Mask }[] {
+export function cutSheet(
+    image: RGBAImage,
+    frames: readonly SheetFrame[],
+    options: MaskOptions = {},
+    label = 'sheet'
+): { frame: SheetFrame; mask: Mask }[] {
     for (const f of frames) {
         if (f.x + f.width > image.width || f.y + f.height > image.height) {
-            throw new Error(`${label}: frame ${JSON.stringify(f.name)} at (${f.x}, ${f.y}) size ${f.width}x${f.height} lies outside the ${image.width}x${image.height} image.`);
+            throw new Error(
+                `${label}: frame ${JSON.stringify(f.name)} at (${f.x}, ${f.y}) size ${f.width}x${f.height} lies outside the ${image.width}x${image.height} image.`
+            );
         }
     }
     return cutMask(imageMask(image, options), frames, label);
@@ -425,7 +551,9 @@ export function cutSheet(image: RGBAImage, frames: readonly SheetFrame[], option
 function cutMask(full: Mask, frames: readonly SheetFrame[], label: string): { frame: SheetFrame; mask: Mask }[] {
     for (const f of frames) {
         if (f.x + f.width > full.width || f.y + f.height > full.height) {
-            throw new Error(`${label}: frame ${JSON.stringify(f.name)} at (${f.x}, ${f.y}) size ${f.width}x${f.height} lies outside the ${full.width}x${full.height} image.`);
+            throw new Error(
+                `${label}: frame ${JSON.stringify(f.name)} at (${f.x}, ${f.y}) size ${f.width}x${f.height} lies outside the ${full.width}x${full.height} image.`
+            );
         }
     }
     return frames.map(frame => {
@@ -460,4 +588,3 @@ function stripExt(f: string): string {
     const ext = extname(f);
     return ext ? f.slice(0, -ext.length) : f;
 }
-

@@ -18,27 +18,54 @@ import { boundingRect } from '../core/shape.js';
 // One name per meaning in every command: --key-tolerance for the colour key, --tolerance-px for outlines.
 // `tolerance` is the old --tolerance, which meant the first in build, inspect and overlap and the second in
 // polygons: still read (see legacyTolerance).
-interface CommonFlags { threshold?: number; colorKey?: number; keyTolerance?: number; tolerance?: number; trim?: boolean; maxMib?: number; allowOutsideImages?: boolean }
-interface SheetFlags { grid?: { w: number; h: number }; margin?: number; spacing?: number; names?: string; atlas?: string; workers?: number }
-interface BuildFlags extends CommonFlags, SheetFlags { output: string; polygons?: boolean; tolerancePx?: number; maxVertices?: number }
-interface PolygonsFlags extends CommonFlags, SheetFlags { tolerancePx?: number; maxVertices?: number; output?: string }
+interface CommonFlags {
+    threshold?: number;
+    colorKey?: number;
+    keyTolerance?: number;
+    tolerance?: number;
+    trim?: boolean;
+    maxMib?: number;
+    allowOutsideImages?: boolean;
+}
+interface SheetFlags {
+    grid?: { w: number; h: number };
+    margin?: number;
+    spacing?: number;
+    names?: string;
+    atlas?: string;
+    workers?: number;
+}
+interface BuildFlags extends CommonFlags, SheetFlags {
+    output: string;
+    polygons?: boolean;
+    tolerancePx?: number;
+    maxVertices?: number;
+}
+interface PolygonsFlags extends CommonFlags, SheetFlags {
+    tolerancePx?: number;
+    maxVertices?: number;
+    output?: string;
+}
 
 const int = (min: number, max: number) => (v: string) => {
     const n = Number(v);
-    if (!/^-?\d+$/.test(v.trim()) || n < min || n > max) throw new InvalidArgumentError(`expected an integer in ${min}..${max}, got ${JSON.stringify(v)}.`);
+    if (!/^-?\d+$/.test(v.trim()) || n < min || n > max)
+        throw new InvalidArgumentError(`expected an integer in ${min}..${max}, got ${JSON.stringify(v)}.`);
     return n;
 };
 
 // Pixels of simplification: any finite number >= 0.
 const distance = (v: string) => {
     const n = v.trim() === '' ? NaN : Number(v);
-    if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a finite number >= 0 (pixels, e.g. 0.5), got ${JSON.stringify(v)}.`);
+    if (!Number.isFinite(n) || n < 0)
+        throw new InvalidArgumentError(`expected a finite number >= 0 (pixels, e.g. 0.5), got ${JSON.stringify(v)}.`);
     return n;
 };
 
 const maxVertices = (v: string) => {
     const n = Number(v);
-    if (!/^\s*\d+\s*$/.test(v) || n < 3 || n > 2 ** 30) throw new InvalidArgumentError(`expected an integer >= 3, got ${JSON.stringify(v)}.`);
+    if (!/^\s*\d+\s*$/.test(v) || n < 3 || n > 2 ** 30)
+        throw new InvalidArgumentError(`expected an integer >= 3, got ${JSON.stringify(v)}.`);
     return n;
 };
 
@@ -50,15 +77,19 @@ const colorKey = (v: string) => {
 
 const size = (v: string) => {
     const m = /^(\d+)x(\d+)$/i.exec(v.trim());
-    if (!m || +m[1] === 0 || +m[2] === 0) throw new InvalidArgumentError(`expected WxH with positive integers (e.g. 32x48), got ${JSON.stringify(v)}.`);
+    if (!m || +m[1] === 0 || +m[2] === 0)
+        throw new InvalidArgumentError(`expected WxH with positive integers (e.g. 32x48), got ${JSON.stringify(v)}.`);
     return { w: +m[1], h: +m[2] };
 };
 
 // Any finite numbers, floored as the API floors positions: "1.5,-2.5" is 1,-3, "1e3,0" is 1000,0.
 const point = (v: string) => {
     const parts = v.split(',');
-    const nums = parts.map(p => p.trim() === '' ? NaN : Number(p));
-    if (parts.length !== 2 || !nums.every(Number.isFinite)) throw new InvalidArgumentError(`expected DX,DY as two finite numbers (e.g. 10,-4 or 2.5,0), got ${JSON.stringify(v)}.`);
+    const nums = parts.map(p => (p.trim() === '' ? NaN : Number(p)));
+    if (parts.length !== 2 || !nums.every(Number.isFinite))
+        throw new InvalidArgumentError(
+            `expected DX,DY as two finite numbers (e.g. 10,-4 or 2.5,0), got ${JSON.stringify(v)}.`
+        );
     return { x: Math.floor(nums[0]), y: Math.floor(nums[1]) };
 };
 
@@ -70,8 +101,12 @@ function maskFlags(cmd: Command, legacy: 'key' | 'px' = 'key'): Command {
         .option('--key-tolerance <n>', 'colour-key tolerance per channel (0..255)', int(0, 255))
         .addOption(new Option('--tolerance <v>').argParser(legacy === 'key' ? int(0, 255) : distance).hideHelp())
         .option('--trim', 'trim masks to their set pixels, recording the offset')
-        .option('--max-mib <n>', 'refuse images that decode to more than N MiB of RGBA, and --png previews larger than that (default 256)', int(1, 1 << 20))
-        .option('--allow-outside-images', 'let a JSON\'s meta.image name a file outside the input folders');
+        .option(
+            '--max-mib <n>',
+            'refuse images that decode to more than N MiB of RGBA, and --png previews larger than that (default 256)',
+            int(1, 1 << 20)
+        )
+        .option('--allow-outside-images', "let a JSON's meta.image name a file outside the input folders");
 }
 
 // What build and polygons take besides the mask flags: grid sheets, an atlas JSON, worker threads.
@@ -82,12 +117,21 @@ function sheetFlags(cmd: Command): Command {
         .option('--spacing <n>', 'grid: pixels between frames', int(0, 2 ** 30))
         .option('--names <template>', 'grid: frame names from {name}, {index}, {row}, {col}')
         .option('--atlas <file.json>', 'cut the image input by this TexturePacker/Aseprite JSON')
-        .option('--workers <n>', 'worker threads building still PNGs\' masks (default: from 64 such files averaging 256x256 px or more, the cores minus one, at most 3; 0: none)', int(0, 64));
+        .option(
+            '--workers <n>',
+            "worker threads building still PNGs' masks (default: from 64 such files averaging 256x256 px or more, the cores minus one, at most 3; 0: none)",
+            int(0, 64)
+        );
 }
 
 function sheetOptions(flags: SheetFlags, options: BuildOptions): BuildOptions {
     if (flags.grid) {
-        options.grid = { frameWidth: flags.grid.w, frameHeight: flags.grid.h, margin: flags.margin ?? 0, spacing: flags.spacing ?? 0 };
+        options.grid = {
+            frameWidth: flags.grid.w,
+            frameHeight: flags.grid.h,
+            margin: flags.margin ?? 0,
+            spacing: flags.spacing ?? 0
+        };
         if (flags.names !== undefined) options.grid.names = flags.names;
     } else if (flags.margin !== undefined || flags.spacing !== undefined || flags.names !== undefined) {
         throw new Error('--margin, --spacing and --names need --grid WxH.');
@@ -98,18 +142,27 @@ function sheetOptions(flags: SheetFlags, options: BuildOptions): BuildOptions {
 }
 
 // The old --tolerance of a command, read as its new name with a note on stderr; both given is an error.
-function legacyTolerance(flags: CommonFlags & { tolerancePx?: number }, into: 'keyTolerance' | 'tolerancePx', command: string): void {
+function legacyTolerance(
+    flags: CommonFlags & { tolerancePx?: number },
+    into: 'keyTolerance' | 'tolerancePx',
+    command: string
+): void {
     if (flags.tolerance === undefined) return;
     const name = into === 'keyTolerance' ? '--key-tolerance' : '--tolerance-px';
-    if (flags[into] !== undefined) throw new Error(`--tolerance is the old name of ${name} in ${command}: give only ${name}.`);
+    if (flags[into] !== undefined)
+        throw new Error(`--tolerance is the old name of ${name} in ${command}: give only ${name}.`);
     flags[into] = flags.tolerance;
     flags.tolerance = undefined;
-    process.stderr.write(`hitmask: note: --tolerance is now ${name} in ${command} (in every command: --key-tolerance for the colour key, --tolerance-px for outlines); the old name still works for now.\n`);
+    process.stderr.write(
+        `hitmask: note: --tolerance is now ${name} in ${command} (in every command: --key-tolerance for the colour key, --tolerance-px for outlines); the old name still works for now.\n`
+    );
 }
 
 function buildOptions(flags: CommonFlags): BuildOptions {
-    if (flags.threshold !== undefined && flags.colorKey !== undefined) throw new Error('Use --threshold or --color-key, not both.');
-    if (flags.keyTolerance !== undefined && flags.colorKey === undefined) throw new Error('--key-tolerance needs --color-key.');
+    if (flags.threshold !== undefined && flags.colorKey !== undefined)
+        throw new Error('Use --threshold or --color-key, not both.');
+    if (flags.keyTolerance !== undefined && flags.colorKey === undefined)
+        throw new Error('--key-tolerance needs --color-key.');
     const o: BuildOptions = { trim: flags.trim ?? false };
     if (flags.threshold !== undefined) o.threshold = flags.threshold;
     if (flags.colorKey !== undefined) o.colorKey = flags.colorKey;
@@ -142,18 +195,21 @@ async function loadFrame(spec: string, flags: CommonFlags): Promise<AtlasFrame> 
     const path = hash > 0 ? spec.slice(0, hash) : spec;
     const { atlas } = await loadAtlas(path, flags);
     if (hash > 0) return atlas.frame(spec.slice(hash + 1));
-    if (atlas.size !== 1) throw new Error(`${path} has ${atlas.size} frames; pick one as ${path}#NAME (e.g. ${path}#${atlas.names[0]}).`);
+    if (atlas.size !== 1)
+        throw new Error(`${path} has ${atlas.size} frames; pick one as ${path}#NAME (e.g. ${path}#${atlas.names[0]}).`);
     return atlas.frames[0];
 }
 
 function percent(f: AtlasFrame): string {
     const area = f.mask.width * f.mask.height;
-    return area === 0 ? '0.0%' : `${(100 * f.mask.count() / area).toFixed(1)}%`;
+    return area === 0 ? '0.0%' : `${((100 * f.mask.count()) / area).toFixed(1)}%`;
 }
 
 function table(rows: string[][]): string {
     const widths = rows[0].map((_, c) => Math.max(...rows.map(r => r[c].length)));
-    return rows.map(r => r.map((cell, c) => c === r.length - 1 ? cell : cell.padEnd(widths[c])).join('  ')).join('\n');
+    return rows
+        .map(r => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('  '))
+        .join('\n');
 }
 
 async function build(inputs: string[], flags: BuildFlags): Promise<void> {
@@ -171,7 +227,12 @@ async function build(inputs: string[], flags: BuildFlags): Promise<void> {
         const { SingleBar } = (await import('cli-progress')).default;
         options.onProgress = (done, total) => {
             if (!bar && performance.now() - t0 > 300 && done < total) {
-                bar = new SingleBar({ stream: process.stderr, format: 'hitmask build [{bar}] {value}/{total} files', hideCursor: true, clearOnComplete: true });
+                bar = new SingleBar({
+                    stream: process.stderr,
+                    format: 'hitmask build [{bar}] {value}/{total} files',
+                    hideCursor: true,
+                    clearOnComplete: true
+                });
                 bar.start(total, done);
             }
             bar?.update(done);
@@ -190,7 +251,9 @@ async function build(inputs: string[], flags: BuildFlags): Promise<void> {
     const secs = (performance.now() - t0) / 1000;
     const mpx = s.rgbaBytes / 4e6;
     const shapes = flags.polygons ? `, ${shapeCounts(result.atlas.frames)}` : '';
-    report.write(`${flags.output}: ${s.frames} frames from ${s.files} files, ${s.bitsSet} bits set${shapes}, ${bytes.length} bytes written in ${secs.toFixed(2)} s (${s.files} image${s.files === 1 ? '' : 's'}, ${mpx.toFixed(mpx < 10 ? 2 : 1)} Mpx at ${(mpx / Math.max(secs, 1e-3)).toFixed(1)} Mpx/s)\n`);
+    report.write(
+        `${flags.output}: ${s.frames} frames from ${s.files} files, ${s.bitsSet} bits set${shapes}, ${bytes.length} bytes written in ${secs.toFixed(2)} s (${s.files} image${s.files === 1 ? '' : 's'}, ${mpx.toFixed(mpx < 10 ? 2 : 1)} Mpx at ${(mpx / Math.max(secs, 1e-3)).toFixed(1)} Mpx/s)\n`
+    );
 }
 
 // Every frame's polygons and convex pieces as JSON, to stdout or (atomically, never over an input) to -o.
@@ -210,7 +273,9 @@ async function polygons(inputs: string[], flags: PolygonsFlags): Promise<void> {
     const bytes = Buffer.from(json.text, 'utf8');
     const report = await writeOutput(flags.output, bytes, result.sources);
     const secs = (performance.now() - t0) / 1000;
-    report.write(`${flags.output}: ${json.frames} frames, ${json.polygons} polygons, ${json.pieces} convex pieces, ${bytes.length} bytes written in ${secs.toFixed(2)} s\n`);
+    report.write(
+        `${flags.output}: ${json.frames} frames, ${json.polygons} polygons, ${json.pieces} convex pieces, ${bytes.length} bytes written in ${secs.toFixed(2)} s\n`
+    );
 }
 
 // sameFileAsAny, synchronously: a build's sources are often hundreds of small files, and an asynchronous stat
@@ -230,7 +295,8 @@ function sameInput(output: string, inputs: readonly string[]): string | null {
     for (const input of out ? inputs : []) {
         const st = id(input, false);
         if (!st || !out || st.dev !== out.dev || st.ino !== out.ino) continue;
-        const a = id(output, true), b = id(input, true);
+        const a = id(output, true),
+            b = id(input, true);
         if (a && b && a.dev === b.dev && a.ino === b.ino) return input;
     }
     return null;
@@ -241,21 +307,28 @@ function sameInput(output: string, inputs: readonly string[]): string | null {
 // holds the output alone.
 async function writeOutput(path: string, bytes: Uint8Array, sources: readonly string[]): Promise<NodeJS.WriteStream> {
     const input = sameInput(path, sources);
-    if (input !== null) throw new Error(`Output ${JSON.stringify(path)} is also an input (${input}); write it to another file.`);
+    if (input !== null)
+        throw new Error(`Output ${JSON.stringify(path)} is also an input (${input}); write it to another file.`);
     const report = (await standardStream(path)) === process.stdout ? process.stderr : process.stdout;
     // Only a write through (to a device or FIFO) can fail half-way.
     const atomic = (await stat(path).catch(() => null))?.isFile() ?? true;
     try {
         await writeFileAtomic(path, bytes);
     } catch (e) {
-        throw new Error(`Cannot write ${JSON.stringify(path)}: ${(e as Error).message}${atomic ? '; nothing was written' : ''}.`, { cause: e });
+        throw new Error(
+            `Cannot write ${JSON.stringify(path)}: ${(e as Error).message}${atomic ? '; nothing was written' : ''}.`,
+            { cause: e }
+        );
     }
     return report;
 }
 
 // "N polygons (H holes), M convex pieces, V vertices" over the frames that store them.
 function shapeCounts(frames: readonly AtlasFrame[]): string {
-    let polygons = 0, holes = 0, pieces = 0, vertices = 0;
+    let polygons = 0,
+        holes = 0,
+        pieces = 0,
+        vertices = 0;
     for (const f of frames) {
         for (const p of f.polygons ?? []) {
             polygons++;
@@ -263,7 +336,10 @@ function shapeCounts(frames: readonly AtlasFrame[]): string {
             vertices += p.outer.length / 2;
             for (const h of p.holes) vertices += h.length / 2;
         }
-        for (const r of f.pieces ?? []) { pieces++; vertices += r.length / 2; }
+        for (const r of f.pieces ?? []) {
+            pieces++;
+            vertices += r.length / 2;
+        }
     }
     return `${polygons} polygon${polygons === 1 ? '' : 's'} (${holes} hole${holes === 1 ? '' : 's'}), ${pieces} convex piece${pieces === 1 ? '' : 's'}, ${vertices} vertices`;
 }
@@ -274,37 +350,62 @@ async function inspect(file: string, flags: CommonFlags & { frame?: string; png?
     if (flags.frame === undefined && flags.png === undefined) {
         // Columns for polygons and convex pieces only when some frame stores them (a version 2 file).
         const shapes = atlas.frames.some(f => f.polygons !== undefined || f.pieces !== undefined);
-        const rows = [['frame', 'size', 'offset', 'source', 'duration', ...(shapes ? ['polygons', 'pieces'] : []), 'fill']];
+        const rows = [
+            ['frame', 'size', 'offset', 'source', 'duration', ...(shapes ? ['polygons', 'pieces'] : []), 'fill']
+        ];
         for (const f of atlas.frames) {
-            const extra = shapes ? [f.polygons ? `${f.polygons.length}` : '-', f.pieces ? `${f.pieces.length}` : '-'] : [];
-            rows.push([f.name, `${f.mask.width}x${f.mask.height}`, `${f.x},${f.y}`, `${f.sourceWidth}x${f.sourceHeight}`, f.duration ? `${f.duration}ms` : '-', ...extra, percent(f)]);
+            const extra = shapes
+                ? [f.polygons ? `${f.polygons.length}` : '-', f.pieces ? `${f.pieces.length}` : '-']
+                : [];
+            rows.push([
+                f.name,
+                `${f.mask.width}x${f.mask.height}`,
+                `${f.x},${f.y}`,
+                `${f.sourceWidth}x${f.sourceHeight}`,
+                f.duration ? `${f.duration}ms` : '-',
+                ...extra,
+                percent(f)
+            ]);
         }
-        const lines = [`${file}: ${atlas.size} frame${atlas.size === 1 ? '' : 's'}${shapes ? `; ${shapeCounts(atlas.frames)}` : ''}`, table(rows)];
+        const lines = [
+            `${file}: ${atlas.size} frame${atlas.size === 1 ? '' : 's'}${shapes ? `; ${shapeCounts(atlas.frames)}` : ''}`,
+            table(rows)
+        ];
         for (const t of atlas.tags) lines.push(`tag ${t.name}: frames ${t.from}..${t.to} ${t.direction}`);
-        for (const f of atlas.frames) for (const b of f.boxes) lines.push(`box ${b.name} on ${f.name}: ${b.x},${b.y} ${b.width}x${b.height}`);
+        for (const f of atlas.frames)
+            for (const b of f.boxes) lines.push(`box ${b.name} on ${f.name}: ${b.x},${b.y} ${b.width}x${b.height}`);
         process.stdout.write(lines.join('\n') + '\n');
         return;
     }
     let frame: AtlasFrame;
     if (flags.frame !== undefined) frame = atlas.frame(flags.frame);
     else if (atlas.size === 1) frame = atlas.frames[0];
-    else throw new Error(`${file} has ${atlas.size} frames; choose one with --frame NAME (e.g. --frame ${atlas.names[0]}).`);
+    else
+        throw new Error(
+            `${file} has ${atlas.size} frames; choose one with --frame NAME (e.g. --frame ${atlas.names[0]}).`
+        );
     const m = frame.mask;
     if (flags.png !== undefined) {
         const report = await writeOutput(flags.png, previewPng(frame, flags.maxMib ?? 256), sources);
         report.write(`${flags.png}: ${frame.name} ${m.width}x${m.height}, ${m.count()} bits set\n`);
     } else {
         const shapes = frame.polygons !== undefined || frame.pieces !== undefined ? `, ${shapeCounts([frame])}` : '';
-        process.stdout.write(`${frame.name}: ${m.width}x${m.height} at ${frame.x},${frame.y} in ${frame.sourceWidth}x${frame.sourceHeight}, fill ${percent(frame)}${shapes}\n${m.toText()}\n`);
+        process.stdout.write(
+            `${frame.name}: ${m.width}x${m.height} at ${frame.x},${frame.y} in ${frame.sourceWidth}x${frame.sourceHeight}, fill ${percent(frame)}${shapes}\n${m.toText()}\n`
+        );
     }
 }
 
 // A white-on-black PNG of the frame's mask; its RGBA must fit in `maxMib` (the decode budget) before anything is allocated.
 function previewPng(frame: AtlasFrame, maxMib: number): Uint8Array {
-    const m = frame.mask, width = Math.max(1, m.width), height = Math.max(1, m.height);
+    const m = frame.mask,
+        width = Math.max(1, m.width),
+        height = Math.max(1, m.height);
     const need = width * height * 4;
     if (need > maxMib * 1048576) {
-        throw new RangeError(`Frame ${JSON.stringify(frame.name)} is ${m.width}x${m.height}: its PNG preview needs ${(need / 1048576).toFixed(0)} MiB of RGBA, more than --max-mib ${maxMib}; raise --max-mib, or draw it with --frame as text.`);
+        throw new RangeError(
+            `Frame ${JSON.stringify(frame.name)} is ${m.width}x${m.height}: its PNG preview needs ${(need / 1048576).toFixed(0)} MiB of RGBA, more than --max-mib ${maxMib}; raise --max-mib, or draw it with --frame as text.`
+        );
     }
     try {
         // pngjs only here, loaded on demand: builds start faster without it.
@@ -313,24 +414,37 @@ function previewPng(frame: AtlasFrame, maxMib: number): Uint8Array {
         if (m.width > 0 && m.height > 0) png.data.set(toRGBA(m, { onColor: 0xffffffff, offColor: 0x000000ff }));
         return PNG.sync.write(png);
     } catch (e) {
-        throw new RangeError(`Frame ${JSON.stringify(frame.name)} is ${m.width}x${m.height}: cannot allocate or encode its ${(need / 1048576).toFixed(0)} MiB PNG preview (${(e as Error).message}); draw it with --frame as text.`, { cause: e });
+        throw new RangeError(
+            `Frame ${JSON.stringify(frame.name)} is ${m.width}x${m.height}: cannot allocate or encode its ${(need / 1048576).toFixed(0)} MiB PNG preview (${(e as Error).message}); draw it with --frame as text.`,
+            { cause: e }
+        );
     }
 }
 
-async function overlap(a: string, b: string, flags: CommonFlags & { at: { x: number; y: number }; json?: boolean }): Promise<void> {
+async function overlap(
+    a: string,
+    b: string,
+    flags: CommonFlags & { at: { x: number; y: number }; json?: boolean }
+): Promise<void> {
     legacyTolerance(flags, 'keyTolerance', 'overlap');
-    const fa = await loadFrame(a, flags), fb = await loadFrame(b, flags);
+    const fa = await loadFrame(a, flags),
+        fb = await loadFrame(b, flags);
     // Positions are sprite positions: each mask sits at its trim offset inside its own frame.
-    const dx = flags.at.x + fb.x - fa.x, dy = flags.at.y + fb.y - fa.y;
+    const dx = flags.at.x + fb.x - fa.x,
+        dy = flags.at.y + fb.y - fa.y;
     const p = fa.mask.overlap(fb.mask, dx, dy);
     const area = p ? fa.mask.overlapArea(fb.mask, dx, dy) : 0;
     const r = p ? boundingRect(fa.mask.overlapMask(fb.mask, dx, dy)) : null;
     const point = p ? { x: p.x + fa.x, y: p.y + fa.y } : null;
     const box = r ? { x: r.x + fa.x, y: r.y + fa.y, width: r.width, height: r.height } : null;
     if (flags.json) {
-        process.stdout.write(JSON.stringify({ hit: p !== null, point, area, box, at: flags.at, a: fa.name, b: fb.name }) + '\n');
+        process.stdout.write(
+            JSON.stringify({ hit: p !== null, point, area, box, at: flags.at, a: fa.name, b: fb.name }) + '\n'
+        );
     } else if (point && box) {
-        process.stdout.write(`hit at ${point.x},${point.y}; area ${area} px; overlap box ${box.x},${box.y} ${box.width}x${box.height}\n`);
+        process.stdout.write(
+            `hit at ${point.x},${point.y}; area ${area} px; overlap box ${box.x},${box.y} ${box.width}x${box.height}\n`
+        );
     } else {
         process.stdout.write('no hit\n');
     }
@@ -339,43 +453,102 @@ async function overlap(a: string, b: string, flags: CommonFlags & { at: { x: num
 
 function program(): Command {
     const prog = new Command('hitmask')
-        .description('Pixel-perfect collision masks: build compact mask atlases from sprites, inspect them, test overlaps, trace polygons.')
+        .description(
+            'Pixel-perfect collision masks: build compact mask atlases from sprites, inspect them, test overlaps, trace polygons.'
+        )
         .exitOverride()
         .showHelpAfterError(false)
         .configureOutput({ outputError: (str, write) => write(`hitmask: ${str.replace(/^error: /, '').trim()}\n`) });
-    maskFlags(sheetFlags(prog.command('build')
-        .description('build a .hitmask atlas from images, folders, globs, grid sheets or TexturePacker/Aseprite JSON')
-        .argument('<inputs...>', 'PNG/GIF files, folders, globs (quote them) or atlas JSON files')
-        .requiredOption('-o, --output <file>', 'the .hitmask file to write')
-        .option('--polygons', 'also store each frame\'s polygons (with holes) and convex pieces (format version 2)')
-        .option('--tolerance-px <T>', '--polygons: simplify the outlines by up to T pixels (default 0: the exact pixel edges)', distance)
-        .option('--max-vertices <N>', '--polygons: most vertices per convex piece (default 8, the Box2D/Planck limit)', maxVertices)))
-        .addHelpText('after', '\nExamples:\n  hitmask build sprites/ -o masks.hitmask\n  hitmask build "art/*.png" --threshold 0 -o masks.hitmask\n  hitmask build tiles.png --grid 16x16 --spacing 1 -o tiles.hitmask\n  hitmask build hero.json -o hero.hitmask\n  hitmask build sprites/ --trim --polygons --tolerance-px 1 -o masks.hitmask')
+    maskFlags(
+        sheetFlags(
+            prog
+                .command('build')
+                .description(
+                    'build a .hitmask atlas from images, folders, globs, grid sheets or TexturePacker/Aseprite JSON'
+                )
+                .argument('<inputs...>', 'PNG/GIF files, folders, globs (quote them) or atlas JSON files')
+                .requiredOption('-o, --output <file>', 'the .hitmask file to write')
+                .option(
+                    '--polygons',
+                    "also store each frame's polygons (with holes) and convex pieces (format version 2)"
+                )
+                .option(
+                    '--tolerance-px <T>',
+                    '--polygons: simplify the outlines by up to T pixels (default 0: the exact pixel edges)',
+                    distance
+                )
+                .option(
+                    '--max-vertices <N>',
+                    '--polygons: most vertices per convex piece (default 8, the Box2D/Planck limit)',
+                    maxVertices
+                )
+        )
+    )
+        .addHelpText(
+            'after',
+            '\nExamples:\n  hitmask build sprites/ -o masks.hitmask\n  hitmask build "art/*.png" --threshold 0 -o masks.hitmask\n  hitmask build tiles.png --grid 16x16 --spacing 1 -o tiles.hitmask\n  hitmask build hero.json -o hero.hitmask\n  hitmask build sprites/ --trim --polygons --tolerance-px 1 -o masks.hitmask'
+        )
         .action(build);
-    maskFlags(prog.command('inspect')
-        .description('list the frames of a .hitmask file or image; draw one as text or to a PNG')
-        .argument('<file>', '.hitmask file, image, or atlas JSON')
-        .option('--frame <name>', 'draw this frame as text (# set, . clear)')
-        .option('--png <out.png>', 'write the frame as a white-on-black PNG'))
-        .addHelpText('after', '\nExamples:\n  hitmask inspect masks.hitmask\n  hitmask inspect masks.hitmask --frame alien1\n  hitmask inspect alien1.png --png alien1-mask.png')
+    maskFlags(
+        prog
+            .command('inspect')
+            .description('list the frames of a .hitmask file or image; draw one as text or to a PNG')
+            .argument('<file>', '.hitmask file, image, or atlas JSON')
+            .option('--frame <name>', 'draw this frame as text (# set, . clear)')
+            .option('--png <out.png>', 'write the frame as a white-on-black PNG')
+    )
+        .addHelpText(
+            'after',
+            '\nExamples:\n  hitmask inspect masks.hitmask\n  hitmask inspect masks.hitmask --frame alien1\n  hitmask inspect alien1.png --png alien1-mask.png'
+        )
         .action(inspect);
-    maskFlags(prog.command('overlap')
-        .description('place b at DX,DY relative to a and report hit, first point, area and overlap box (exit 0 hit, 1 no hit, 2 error)')
-        .argument('<a>', 'image, atlas JSON or file.hitmask#FRAME')
-        .argument('<b>', 'image, atlas JSON or file.hitmask#FRAME')
-        .requiredOption('--at <DX,DY>', "b's position relative to a (any numbers, floored to whole pixels)", point)
-        .option('--json', 'print { hit, point, area, box, … } as JSON'))
-        .addHelpText('after', '\nExamples:\n  hitmask overlap alien1.png shot.gif --at 30,20\n  hitmask overlap masks.hitmask#alien1 masks.hitmask#shot --at 30,20 --json')
+    maskFlags(
+        prog
+            .command('overlap')
+            .description(
+                'place b at DX,DY relative to a and report hit, first point, area and overlap box (exit 0 hit, 1 no hit, 2 error)'
+            )
+            .argument('<a>', 'image, atlas JSON or file.hitmask#FRAME')
+            .argument('<b>', 'image, atlas JSON or file.hitmask#FRAME')
+            .requiredOption('--at <DX,DY>', "b's position relative to a (any numbers, floored to whole pixels)", point)
+            .option('--json', 'print { hit, point, area, box, … } as JSON')
+    )
+        .addHelpText(
+            'after',
+            '\nExamples:\n  hitmask overlap alien1.png shot.gif --at 30,20\n  hitmask overlap masks.hitmask#alien1 masks.hitmask#shot --at 30,20 --json'
+        )
         .action(overlap);
-    maskFlags(sheetFlags(prog.command('polygons')
-        .description('trace every frame (named as build names them) into polygons with holes and convex pieces, as JSON')
-        .argument('<inputs...>', 'PNG/GIF files, folders, globs (quote them) or atlas JSON files')
-        .option('--tolerance-px <T>', 'simplify the outlines by up to T pixels (default 0: the exact pixel edges)', distance)
-        .option('--max-vertices <N>', 'most vertices per convex piece (default 8, the Box2D/Planck limit)', maxVertices)
-        .option('-o, --output <file.json>', 'write the JSON to this file (default: stdout)')), 'px')
-        .addHelpText('after', '\nOutput: { "version": 1, "tolerance", "maxVertices", "frames": { NAME: { "width", "height", "x", "y",\n  "sourceWidth", "sourceHeight", "polygons": [{ "outer", "holes" }], "pieces" } } }, rings as flat\n  [x0, y0, x1, y1, …] in the pixel corners of the frame\'s (trimmed) mask; x, y: its offset in the frame.\n\nExamples:\n  hitmask polygons sprites/ -o shapes.json\n  hitmask polygons hero.png --tolerance-px 1 --max-vertices 8\n  hitmask polygons tiles.png --grid 16x16 --trim -o tiles.json')
+    maskFlags(
+        sheetFlags(
+            prog
+                .command('polygons')
+                .description(
+                    'trace every frame (named as build names them) into polygons with holes and convex pieces, as JSON'
+                )
+                .argument('<inputs...>', 'PNG/GIF files, folders, globs (quote them) or atlas JSON files')
+                .option(
+                    '--tolerance-px <T>',
+                    'simplify the outlines by up to T pixels (default 0: the exact pixel edges)',
+                    distance
+                )
+                .option(
+                    '--max-vertices <N>',
+                    'most vertices per convex piece (default 8, the Box2D/Planck limit)',
+                    maxVertices
+                )
+                .option('-o, --output <file.json>', 'write the JSON to this file (default: stdout)')
+        ),
+        'px'
+    )
+        .addHelpText(
+            'after',
+            '\nOutput: { "version": 1, "tolerance", "maxVertices", "frames": { NAME: { "width", "height", "x", "y",\n  "sourceWidth", "sourceHeight", "polygons": [{ "outer", "holes" }], "pieces" } } }, rings as flat\n  [x0, y0, x1, y1, …] in the pixel corners of the frame\'s (trimmed) mask; x, y: its offset in the frame.\n\nExamples:\n  hitmask polygons sprites/ -o shapes.json\n  hitmask polygons hero.png --tolerance-px 1 --max-vertices 8\n  hitmask polygons tiles.png --grid 16x16 --trim -o tiles.json'
+        )
         .action(polygons);
-    for (const c of prog.commands) c.exitOverride().configureOutput({ outputError: (str, write) => write(`hitmask: ${str.replace(/^error: /, '').trim()}\n`) });
+    for (const c of prog.commands)
+        c.exitOverride().configureOutput({
+            outputError: (str, write) => write(`hitmask: ${str.replace(/^error: /, '').trim()}\n`)
+        });
     return prog;
 }
 
@@ -387,10 +560,17 @@ async function main(): Promise<void> {
     });
     // Interrupted (Ctrl-C, kill): remove the temporary files of the writes in flight, so that every output is
     // either whole or as it was, and exit as shells expect (128 + the signal's number), with one line on stderr.
-    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    for (const [signal, code] of [
+        ['SIGINT', 130],
+        ['SIGTERM', 143]
+    ] as const) {
         process.on(signal, () => {
-            const outputs = removeTemporaryFiles(), n = outputs.length;
-            const kept = n === 0 ? '' : `; removed ${n} unfinished temporary file${n === 1 ? '' : 's'}; ${outputs.map(o => JSON.stringify(o)).join(', ')} ${n === 1 ? 'is' : 'are'} unchanged`;
+            const outputs = removeTemporaryFiles(),
+                n = outputs.length;
+            const kept =
+                n === 0
+                    ? ''
+                    : `; removed ${n} unfinished temporary file${n === 1 ? '' : 's'}; ${outputs.map(o => JSON.stringify(o)).join(', ')} ${n === 1 ? 'is' : 'are'} unchanged`;
             process.stderr.write(`hitmask: interrupted by ${signal}${kept}.\n`);
             process.exit(code);
         });
@@ -407,7 +587,10 @@ async function main(): Promise<void> {
     } catch (e) {
         if (e instanceof CommanderError) {
             // Commander has already printed help or its one-line error.
-            process.exitCode = e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version' ? 0 : 2;
+            process.exitCode =
+                e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version'
+                    ? 0
+                    : 2;
             return;
         }
         process.stderr.write(`hitmask: ${(e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, ' ')}\n`);

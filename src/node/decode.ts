@@ -81,9 +81,13 @@ export function imageSize(bytes: Uint8Array): { width: number; height: number } 
 
 // A path is read under the decode budget (no file larger than its pixels may be) and may name a device or FIFO
 // (e.g. /dev/stdin): what the caller names explicitly is read, up to the budget.
-async function load(source: string | Uint8Array, options: DecodeOptions): Promise<{ bytes: Uint8Array; label: string }> {
+async function load(
+    source: string | Uint8Array,
+    options: DecodeOptions
+): Promise<{ bytes: Uint8Array; label: string }> {
     if (source instanceof Uint8Array) return { bytes: source, label: '' };
-    if (typeof source !== 'string') throw new TypeError(`source must be a file path or a Uint8Array, got ${describe(source)}.`);
+    if (typeof source !== 'string')
+        throw new TypeError(`source must be a file path or a Uint8Array, got ${describe(source)}.`);
     return { bytes: await readInput(source, maxBytes(options), 'image'), label: source };
 }
 
@@ -97,7 +101,8 @@ function withLabel<T>(label: string, fn: () => T): T {
 }
 
 function maxBytes(options: DecodeOptions): number {
-    if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    if (options == null || typeof options !== 'object')
+        throw new TypeError(`options must be an object, got ${describe(options)}.`);
     return checkInt('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES, 0, Number.MAX_SAFE_INTEGER);
 }
 
@@ -106,7 +111,15 @@ function isPng(b: Uint8Array): boolean {
 }
 
 function isGif(b: Uint8Array): boolean {
-    return b.length >= 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38 && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61;
+    return (
+        b.length >= 6 &&
+        b[0] === 0x47 &&
+        b[1] === 0x49 &&
+        b[2] === 0x46 &&
+        b[3] === 0x38 &&
+        (b[4] === 0x37 || b[4] === 0x39) &&
+        b[5] === 0x61
+    );
 }
 
 function unknownFormat(b: Uint8Array): Error {

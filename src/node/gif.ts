@@ -8,7 +8,8 @@ import type { Budget, ImageFrame } from './image.js';
 /** Logical screen size of a GIF, from its header. */
 export function gifScreen(b: Uint8Array): { width: number; height: number } {
     if (b.length < 13) throw new Error(`GIF is truncated: ${b.length} bytes, shorter than its 13-byte header.`);
-    const width = b[6] | (b[7] << 8), height = b[8] | (b[9] << 8);
+    const width = b[6] | (b[7] << 8),
+        height = b[8] | (b[9] << 8);
     if (width === 0 || height === 0) throw new Error(`GIF is corrupt: its screen is ${width}x${height}.`);
     return { width, height };
 }
@@ -38,7 +39,11 @@ export function decodeGif(b: Uint8Array, budget: Budget, first: boolean): ImageF
         const f = frameInfo(b, reader, i);
         const visible = Math.max(0, Math.min(f.width, width - f.x)) * Math.max(0, Math.min(f.height, height - f.y));
         const outside = f.width * f.height - visible;
-        if (outside > 0) budget.pixels(outside, `GIF frame ${i} is ${f.width}x${f.height} at (${f.x}, ${f.y}) on a ${width}x${height} screen: it decodes ${outside} pixels outside the screen`);
+        if (outside > 0)
+            budget.pixels(
+                outside,
+                `GIF frame ${i} is ${f.width}x${f.height} at (${f.x}, ${f.y}) on a ${width}x${height} screen: it decodes ${outside} pixels outside the screen`
+            );
         // Disposal 4 is restore-previous too: some encoders wrote 4 for it, and Chromium and Firefox read it so.
         const restore = f.disposal === 3 || f.disposal === 4;
         if (restore) saved = canvas.slice();
@@ -55,7 +60,8 @@ export function decodeGif(b: Uint8Array, budget: Budget, first: boolean): ImageF
 }
 
 function clearRect(c: Uint8Array, w: number, h: number, x0: number, y0: number, fw: number, fh: number): void {
-    const x1 = Math.min(w, x0 + fw), y1 = Math.min(h, y0 + fh);
+    const x1 = Math.min(w, x0 + fw),
+        y1 = Math.min(h, y0 + fh);
     for (let y = y0; y < y1; y++) c.fill(0, (y * w + x0) * 4, (y * w + x1) * 4);
 }
 
@@ -82,17 +88,34 @@ function ownControl(b: Uint8Array, p: number, end: number): boolean {
     return false;
 }
 
-function drawFrame(b: Uint8Array, f: Frame, i: number, canvas: Uint8Array, width: number, height: number, table: LzwTable): void {
-    if (f.palette_offset === null || f.palette_size === null) throw new Error(`GIF is corrupt: frame ${i} has no colour table.`);
+function drawFrame(
+    b: Uint8Array,
+    f: Frame,
+    i: number,
+    canvas: Uint8Array,
+    width: number,
+    height: number,
+    table: LzwTable
+): void {
+    if (f.palette_offset === null || f.palette_size === null)
+        throw new Error(`GIF is corrupt: frame ${i} has no colour table.`);
     const n = f.width * f.height;
     const indices = new Uint8Array(n);
     const got = lzw(b, f.data_offset, indices, table);
     if (got < n) throw new Error(`GIF is truncated or corrupt: frame ${i} has ${got} of its ${n} pixels.`);
-    const pal = f.palette_offset, size = f.palette_size, trans = f.transparent_index ?? -1;
+    const pal = f.palette_offset,
+        size = f.palette_size,
+        trans = f.transparent_index ?? -1;
     // Interlaced rows come in four passes: every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
     const rows: number[] = [];
     if (f.interlaced) {
-        for (const [start, step] of [[0, 8], [4, 8], [2, 4], [1, 2]]) for (let r = start; r < f.height; r += step) rows.push(r);
+        for (const [start, step] of [
+            [0, 8],
+            [4, 8],
+            [2, 4],
+            [1, 2]
+        ])
+            for (let r = start; r < f.height; r += step) rows.push(r);
     } else {
         for (let r = 0; r < f.height; r++) rows.push(r);
     }
@@ -101,13 +124,18 @@ function drawFrame(b: Uint8Array, f: Frame, i: number, canvas: Uint8Array, width
     for (let k = 0; k < rows.length; k++) {
         const y = f.y + rows[k];
         if (y >= height) continue;
-        let src = k * f.width, dst = (y * width + f.x) * 4;
+        let src = k * f.width,
+            dst = (y * width + f.x) * 4;
         for (let x = 0; x < xEnd; x++, src++, dst += 4) {
             const c = indices[src];
             if (c === trans) continue;
-            if (c >= size) throw new Error(`GIF is corrupt: frame ${i} uses colour ${c}, past its ${size}-colour table.`);
+            if (c >= size)
+                throw new Error(`GIF is corrupt: frame ${i} uses colour ${c}, past its ${size}-colour table.`);
             const q = pal + 3 * c;
-            canvas[dst] = b[q]; canvas[dst + 1] = b[q + 1]; canvas[dst + 2] = b[q + 2]; canvas[dst + 3] = 255;
+            canvas[dst] = b[q];
+            canvas[dst + 1] = b[q + 1];
+            canvas[dst + 2] = b[q + 2];
+            canvas[dst + 3] = 255;
         }
     }
 }
@@ -115,22 +143,45 @@ function drawFrame(b: Uint8Array, f: Frame, i: number, canvas: Uint8Array, width
 // The LZW string table: entry c is its prefix entry's string plus suffix[c]; head[c] is its first index, length[c]
 // its length. One table serves every frame of a file (24 KiB each would be most of a tiny frame's cost): entries
 // below the clear code are reset per frame, and an entry above is written before any code reads it.
-interface LzwTable { prefix: Uint16Array; suffix: Uint8Array; head: Uint8Array; length: Uint16Array }
+interface LzwTable {
+    prefix: Uint16Array;
+    suffix: Uint8Array;
+    head: Uint8Array;
+    length: Uint16Array;
+}
 
 function lzwTable(): LzwTable {
-    return { prefix: new Uint16Array(4096), suffix: new Uint8Array(4096), head: new Uint8Array(4096), length: new Uint16Array(4096) };
+    return {
+        prefix: new Uint16Array(4096),
+        suffix: new Uint8Array(4096),
+        head: new Uint8Array(4096),
+        length: new Uint16Array(4096)
+    };
 }
 
 // GIF's variable-width LZW. Every code either extends the table by one entry whose prefix is an
 // older entry, or is rejected, so decoding always terminates; returns the number of indices written.
 function lzw(b: Uint8Array, p: number, out: Uint8Array, t: LzwTable): number {
     const minSize = b[p++];
-    if (!(minSize >= 1 && minSize <= 11)) throw new Error(`GIF is corrupt: LZW minimum code size is ${minSize}, expected 1..11.`);
-    const clear = 1 << minSize, eoi = clear + 1, n = out.length;
+    if (!(minSize >= 1 && minSize <= 11))
+        throw new Error(`GIF is corrupt: LZW minimum code size is ${minSize}, expected 1..11.`);
+    const clear = 1 << minSize,
+        eoi = clear + 1,
+        n = out.length;
     const { prefix, suffix, head, length } = t;
-    for (let c = 0; c < clear; c++) { suffix[c] = c; head[c] = c; length[c] = 1; }
-    let size = minSize + 1, mask = (1 << size) - 1, next = eoi + 1, prev = -1;
-    let bits = 0, nbits = 0, op = 0, block = 0;
+    for (let c = 0; c < clear; c++) {
+        suffix[c] = c;
+        head[c] = c;
+        length[c] = 1;
+    }
+    let size = minSize + 1,
+        mask = (1 << size) - 1,
+        next = eoi + 1,
+        prev = -1;
+    let bits = 0,
+        nbits = 0,
+        op = 0,
+        block = 0;
     while (op < n) {
         while (nbits < size) {
             if (block === 0) {
@@ -146,7 +197,10 @@ function lzw(b: Uint8Array, p: number, out: Uint8Array, t: LzwTable): number {
         bits >>>= size;
         nbits -= size;
         if (c === clear) {
-            size = minSize + 1; mask = (1 << size) - 1; next = eoi + 1; prev = -1;
+            size = minSize + 1;
+            mask = (1 << size) - 1;
+            next = eoi + 1;
+            prev = -1;
             continue;
         }
         if (c === eoi) break;
@@ -161,7 +215,10 @@ function lzw(b: Uint8Array, p: number, out: Uint8Array, t: LzwTable): number {
             head[next] = head[prev];
             length[next] = length[prev] + 1;
             next++;
-            if (next === mask + 1 && size < 12) { size++; mask = (1 << size) - 1; }
+            if (next === mask + 1 && size < 12) {
+                size++;
+                mask = (1 << size) - 1;
+            }
         }
         // Write c's string backwards from its end; indices past the frame are dropped (browsers ignore extra data).
         let k = c;

@@ -35,7 +35,9 @@ export class Budget {
             this.used += need;
             return;
         }
-        throw new RangeError(`Image is ${width}x${height}${frames > 1 ? ` with ${frames} frames` : ''}, which needs ${mib(need)} MiB of RGBA${this.spent()}, more than the ${mib(this.limit)} MiB budget; raise maxBytes (CLI: --max-mib) if the file is trusted.`);
+        throw new RangeError(
+            `Image is ${width}x${height}${frames > 1 ? ` with ${frames} frames` : ''}, which needs ${mib(need)} MiB of RGBA${this.spent()}, more than the ${mib(this.limit)} MiB budget; raise maxBytes (CLI: --max-mib) if the file is trusted.`
+        );
     }
 
     /** Charges `count` decoded pixels that no returned frame holds; `what` says which, e.g. "GIF frame 3 decodes 900 pixels outside its screen". */
@@ -45,7 +47,9 @@ export class Budget {
             this.used += need;
             return;
         }
-        throw new RangeError(`${what}, which needs ${mib(need)} MiB of RGBA${this.spent()}, more than the ${mib(this.limit)} MiB budget; raise maxBytes (CLI: --max-mib) if the file is trusted.`);
+        throw new RangeError(
+            `${what}, which needs ${mib(need)} MiB of RGBA${this.spent()}, more than the ${mib(this.limit)} MiB budget; raise maxBytes (CLI: --max-mib) if the file is trusted.`
+        );
     }
 
     private spent(): string {

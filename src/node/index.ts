@@ -2,6 +2,21 @@
 // Core names (Mask, MaskAtlas, World, …) come from 'hitmask'.
 export { readImage, readFrames, decodeImage, decodeFrames, type DecodeOptions } from './decode.js';
 export type { RGBAImage, ImageFrame } from './image.js';
-export { gridFrames, parseSheetJson, type GridOptions, type SheetFrame, type SheetLayout, type SheetTag } from './sheets.js';
-export { buildAtlas, cutSheet, type BuildOptions, type BuildStats, type BuildInput, type BuildResult, type MaskOptions } from './build.js';
+export {
+    gridFrames,
+    parseSheetJson,
+    type GridOptions,
+    type SheetFrame,
+    type SheetLayout,
+    type SheetTag
+} from './sheets.js';
+export {
+    buildAtlas,
+    cutSheet,
+    type BuildOptions,
+    type BuildStats,
+    type BuildInput,
+    type BuildResult,
+    type MaskOptions
+} from './build.js';
 export { createThreadPool } from './threads.js';

@@ -30,7 +30,10 @@ export interface FramePolygons {
 }
 
 /** A mask's polygons (toPolygons) and the convex pieces of each (convexPieces), polygon by polygon: what `build --polygons` stores. */
-export function maskPolygons(mask: Mask, options: PolygonsJsonOptions = {}): { polygons: Polygon[]; pieces: number[][] } {
+export function maskPolygons(
+    mask: Mask,
+    options: PolygonsJsonOptions = {}
+): { polygons: Polygon[]; pieces: number[][] } {
     const polygons = toPolygons(mask, { tolerance: options.tolerance ?? 0 });
     const pieces: number[][] = [];
     const convex = { maxVertices: options.maxVertices ?? 8, vertexLimit: options.vertexLimit };
@@ -42,25 +45,37 @@ export function maskPolygons(mask: Mask, options: PolygonsJsonOptions = {}): { p
  * The JSON text of `{ version: 1, tolerance, maxVertices, frames: { name: FramePolygons } }`, frames in atlas
  * order, one frame per line; with the totals for a summary.
  */
-export function polygonsJson(atlas: MaskAtlas, options: PolygonsJsonOptions = {}): { text: string; frames: number; polygons: number; pieces: number } {
-    const tolerance = options.tolerance ?? 0, maxVertices = options.maxVertices ?? 8;
+export function polygonsJson(
+    atlas: MaskAtlas,
+    options: PolygonsJsonOptions = {}
+): { text: string; frames: number; polygons: number; pieces: number } {
+    const tolerance = options.tolerance ?? 0,
+        maxVertices = options.maxVertices ?? 8;
     const lines: string[] = [];
-    let polygons = 0, pieces = 0;
+    let polygons = 0,
+        pieces = 0;
     for (const f of atlas.frames) {
         let shapes: ReturnType<typeof maskPolygons>;
         try {
             shapes = maskPolygons(f.mask, { tolerance, maxVertices, vertexLimit: options.vertexLimit });
         } catch (e) {
             // A polygon over convexPieces' vertexLimit (a noisy image): say which frame.
-            if (e instanceof RangeError) throw new RangeError(`Frame ${JSON.stringify(f.name)}: ${e.message}`, { cause: e });
+            if (e instanceof RangeError)
+                throw new RangeError(`Frame ${JSON.stringify(f.name)}: ${e.message}`, { cause: e });
             throw e;
         }
         const { polygons: polys, pieces: parts } = shapes;
         polygons += polys.length;
         pieces += parts.length;
         const entry: FramePolygons = {
-            width: f.mask.width, height: f.mask.height, x: f.x, y: f.y, sourceWidth: f.sourceWidth, sourceHeight: f.sourceHeight,
-            polygons: polys, pieces: parts,
+            width: f.mask.width,
+            height: f.mask.height,
+            x: f.x,
+            y: f.y,
+            sourceWidth: f.sourceWidth,
+            sourceHeight: f.sourceHeight,
+            polygons: polys,
+            pieces: parts
         };
         // Written by hand rather than through an object: a frame named "__proto__" stays an ordinary key, in atlas order.
         lines.push(`${JSON.stringify(f.name)}:${JSON.stringify(entry)}`);

@@ -16,11 +16,16 @@ const CHUNK = 64 * 1024;
  */
 export async function readInput(path: string, limit: number, what: string, regularOnly = false): Promise<Uint8Array> {
     const name = `${what ? `${what} ` : ''}${JSON.stringify(path)}`;
-    const io = <T>(p: Promise<T>) => p.catch((e: NodeJS.ErrnoException) => {
-        throw new Error(`Cannot read ${name}: ${e.code === 'ENOENT' ? 'no such file' : e.message}.`, { cause: e });
-    });
-    const refuse = (st: Stats) => new Error(`Cannot read ${name}: it is ${fileKind(st)}, not a regular file; hitmask reads only regular files (a symbolic link to one is fine).`);
-    const over = (how: string) => new RangeError(`Cannot read ${name}: ${how}; raise maxBytes (CLI: --max-mib) if the file is trusted.`);
+    const io = <T>(p: Promise<T>) =>
+        p.catch((e: NodeJS.ErrnoException) => {
+            throw new Error(`Cannot read ${name}: ${e.code === 'ENOENT' ? 'no such file' : e.message}.`, { cause: e });
+        });
+    const refuse = (st: Stats) =>
+        new Error(
+            `Cannot read ${name}: it is ${fileKind(st)}, not a regular file; hitmask reads only regular files (a symbolic link to one is fine).`
+        );
+    const over = (how: string) =>
+        new RangeError(`Cannot read ${name}: ${how}; raise maxBytes (CLI: --max-mib) if the file is trusted.`);
     if (regularOnly) {
         const st = await io(stat(path));
         if (!st.isFile()) throw refuse(st);
@@ -30,10 +35,13 @@ export async function readInput(path: string, limit: number, what: string, regul
         const st = await io(file.stat());
         // Swapped for something else since the check above.
         if (regularOnly && !st.isFile()) throw refuse(st);
-        if (st.isFile() && st.size > limit) throw over(`it is ${st.size} bytes, more than the ${mib(limit)} MiB budget`);
-        const read = (buffer: Buffer, offset: number) => io(file.read(buffer, offset, buffer.length - offset, null)).then(r => r.bytesRead);
+        if (st.isFile() && st.size > limit)
+            throw over(`it is ${st.size} bytes, more than the ${mib(limit)} MiB budget`);
+        const read = (buffer: Buffer, offset: number) =>
+            io(file.read(buffer, offset, buffer.length - offset, null)).then(r => r.bytesRead);
         const bytes = await readUpTo(read, st.isFile() && st.size > 0 ? st.size : null, limit);
-        if (bytes === null) throw over(`it is ${fileKind(st)} that gave more than the ${mib(limit)} MiB budget (${limit} bytes)`);
+        if (bytes === null)
+            throw over(`it is ${fileKind(st)} that gave more than the ${mib(limit)} MiB budget (${limit} bytes)`);
         return bytes;
     } finally {
         await file.close();
@@ -52,11 +60,17 @@ export function readInputSync(path: string, limit: number, what: string): Uint8A
             return fn();
         } catch (e) {
             const err = e as NodeJS.ErrnoException;
-            throw new Error(`Cannot read ${name}: ${err.code === 'ENOENT' ? 'no such file' : err.message}.`, { cause: e });
+            throw new Error(`Cannot read ${name}: ${err.code === 'ENOENT' ? 'no such file' : err.message}.`, {
+                cause: e
+            });
         }
     };
-    const refuse = (st: Stats) => new Error(`Cannot read ${name}: it is ${fileKind(st)}, not a regular file; hitmask reads only regular files (a symbolic link to one is fine).`);
-    const over = (how: string) => new RangeError(`Cannot read ${name}: ${how}; raise maxBytes (CLI: --max-mib) if the file is trusted.`);
+    const refuse = (st: Stats) =>
+        new Error(
+            `Cannot read ${name}: it is ${fileKind(st)}, not a regular file; hitmask reads only regular files (a symbolic link to one is fine).`
+        );
+    const over = (how: string) =>
+        new RangeError(`Cannot read ${name}: ${how}; raise maxBytes (CLI: --max-mib) if the file is trusted.`);
     const first = io(() => statSync(path));
     if (!first.isFile()) throw refuse(first);
     const fd = io(() => openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)));
@@ -64,8 +78,13 @@ export function readInputSync(path: string, limit: number, what: string): Uint8A
         const st = io(() => fstatSync(fd));
         if (!st.isFile()) throw refuse(st);
         if (st.size > limit) throw over(`it is ${st.size} bytes, more than the ${mib(limit)} MiB budget`);
-        const bytes = readUpToSync((buffer, offset) => io(() => readSync(fd, buffer, offset, buffer.length - offset, null)), st.size > 0 ? st.size : null, limit);
-        if (bytes === null) throw over(`it is ${fileKind(st)} that gave more than the ${mib(limit)} MiB budget (${limit} bytes)`);
+        const bytes = readUpToSync(
+            (buffer, offset) => io(() => readSync(fd, buffer, offset, buffer.length - offset, null)),
+            st.size > 0 ? st.size : null,
+            limit
+        );
+        if (bytes === null)
+            throw over(`it is ${fileKind(st)} that gave more than the ${mib(limit)} MiB budget (${limit} bytes)`);
         return bytes;
     } finally {
         closeSync(fd);
@@ -77,11 +96,19 @@ export function readInputSync(path: string, limit: number, what: string): Uint8A
 class Chunks {
     readonly #chunks: Buffer[] = [];
     #total = 0;
-    constructor(readonly size: number | null, readonly limit: number) {}
+    constructor(
+        readonly size: number | null,
+        readonly limit: number
+    ) {}
 
     /** The next buffer to fill. */
     next(): Buffer {
-        return Buffer.allocUnsafe(Math.min(this.limit + 1 - this.#total, this.#chunks.length === 0 && this.size !== null ? this.size + 1 : CHUNK));
+        return Buffer.allocUnsafe(
+            Math.min(
+                this.limit + 1 - this.#total,
+                this.#chunks.length === 0 && this.size !== null ? this.size + 1 : CHUNK
+            )
+        );
     }
 
     /** Takes a buffer filled up to `filled`: the bytes once the source ended, null past the limit, undefined to go on. */
@@ -95,7 +122,11 @@ class Chunks {
 }
 
 // readUpTo with a synchronous `read`.
-function readUpToSync(read: (buffer: Buffer, offset: number) => number, size: number | null, limit: number): Uint8Array | null {
+function readUpToSync(
+    read: (buffer: Buffer, offset: number) => number,
+    size: number | null,
+    limit: number
+): Uint8Array | null {
     const c = new Chunks(size, limit);
     for (;;) {
         const chunk = c.next();
@@ -108,7 +139,11 @@ function readUpToSync(read: (buffer: Buffer, offset: number) => number, size: nu
 
 // At most `limit` bytes from `read` (which fills a buffer from an offset and says how many bytes it put there, 0 at
 // the end), or null when there are more; a chunk is filled before the next is made.
-async function readUpTo(read: (buffer: Buffer, offset: number) => Promise<number>, size: number | null, limit: number): Promise<Uint8Array | null> {
+async function readUpTo(
+    read: (buffer: Buffer, offset: number) => Promise<number>,
+    size: number | null,
+    limit: number
+): Promise<Uint8Array | null> {
     const c = new Chunks(size, limit);
     for (;;) {
         const chunk = c.next();
@@ -121,6 +156,17 @@ async function readUpTo(read: (buffer: Buffer, offset: number) => Promise<number
 
 /** What a file is, for messages: "a regular file", "a character device", "a FIFO", …. */
 export function fileKind(st: Stats): string {
-    return st.isFile() ? 'a regular file' : st.isDirectory() ? 'a folder' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device'
-        : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a special file';
+    return st.isFile()
+        ? 'a regular file'
+        : st.isDirectory()
+          ? 'a folder'
+          : st.isCharacterDevice()
+            ? 'a character device'
+            : st.isBlockDevice()
+              ? 'a block device'
+              : st.isFIFO()
+                ? 'a FIFO'
+                : st.isSocket()
+                  ? 'a socket'
+                  : 'a special file';
 }

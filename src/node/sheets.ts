@@ -56,28 +56,50 @@ export interface GridOptions {
 
 /** The frames of a uniform grid sheet of `imageWidth` × `imageHeight`, row by row, named from `options.names`. */
 export function gridFrames(name: string, imageWidth: number, imageHeight: number, options: GridOptions): SheetFrame[] {
-    if (options == null || typeof options !== 'object') throw new TypeError(`grid options must be an object, got ${describe(options)}.`);
+    if (options == null || typeof options !== 'object')
+        throw new TypeError(`grid options must be an object, got ${describe(options)}.`);
     const fw = checkInt('grid frameWidth', options.frameWidth, 1, 2 ** 30);
     const fh = checkInt('grid frameHeight', options.frameHeight, 1, 2 ** 30);
     const margin = checkInt('grid margin', options.margin ?? 0, 0, 2 ** 30);
     const spacing = checkInt('grid spacing', options.spacing ?? 0, 0, 2 ** 30);
     const template = options.names ?? '{name}/{index}';
-    if (typeof template !== 'string' || !template.includes('{index}') && !(template.includes('{row}') && template.includes('{col}'))) {
-        throw new Error(`grid names template must contain {index} (or both {row} and {col}) so that names are unique, got ${describe(template)}.`);
+    if (
+        typeof template !== 'string' ||
+        (!template.includes('{index}') && !(template.includes('{row}') && template.includes('{col}')))
+    ) {
+        throw new Error(
+            `grid names template must contain {index} (or both {row} and {col}) so that names are unique, got ${describe(template)}.`
+        );
     }
     const cols = Math.floor((imageWidth - 2 * margin + spacing) / (fw + spacing));
     const rows = Math.floor((imageHeight - 2 * margin + spacing) / (fh + spacing));
     if (cols <= 0 || rows <= 0) {
-        throw new Error(`A ${fw}x${fh} grid (margin ${margin}, spacing ${spacing}) does not fit even one frame in the ${imageWidth}x${imageHeight} image ${JSON.stringify(name)}.`);
+        throw new Error(
+            `A ${fw}x${fh} grid (margin ${margin}, spacing ${spacing}) does not fit even one frame in the ${imageWidth}x${imageHeight} image ${JSON.stringify(name)}.`
+        );
     }
     const count = options.count === undefined ? cols * rows : checkInt('grid count', options.count, 1, cols * rows);
     const frames: SheetFrame[] = [];
     for (let i = 0; i < count; i++) {
-        const row = Math.floor(i / cols), col = i % cols;
+        const row = Math.floor(i / cols),
+            col = i % cols;
         frames.push({
-            name: template.replace(/\{name\}/g, name).replace(/\{index\}/g, String(i)).replace(/\{row\}/g, String(row)).replace(/\{col\}/g, String(col)),
-            x: margin + col * (fw + spacing), y: margin + row * (fh + spacing), width: fw, height: fh,
-            rotated: false, offsetX: 0, offsetY: 0, sourceWidth: fw, sourceHeight: fh, duration: 0, boxes: []
+            name: template
+                .replace(/\{name\}/g, name)
+                .replace(/\{index\}/g, String(i))
+                .replace(/\{row\}/g, String(row))
+                .replace(/\{col\}/g, String(col)),
+            x: margin + col * (fw + spacing),
+            y: margin + row * (fh + spacing),
+            width: fw,
+            height: fh,
+            rotated: false,
+            offsetX: 0,
+            offsetY: 0,
+            sourceWidth: fw,
+            sourceHeight: fh,
+            duration: 0,
+            boxes: []
         });
     }
     return frames;
@@ -94,7 +116,10 @@ export function parseSheetJson(json: unknown, label = 'atlas JSON'): SheetLayout
     }
     const root = obj(json, label);
     const list = frameEntries(root.frames);
-    if (!list) throw new Error(`${label} has no "frames" object or array (got ${describe(root.frames)}); expected TexturePacker or Aseprite JSON.`);
+    if (!list)
+        throw new Error(
+            `${label} has no "frames" object or array (got ${describe(root.frames)}); expected TexturePacker or Aseprite JSON.`
+        );
     const frames = list.map(({ key, at, value }) => {
         const what = `${label}: ${at}`;
         const o = obj(value, what);
@@ -111,7 +136,9 @@ export function parseSheetJson(json: unknown, label = 'atlas JSON'): SheetLayout
             const to = int(o.to, `${what}.to`, from, frames.length - 1);
             const direction = (o.direction ?? 'forward') as TagDirection;
             if (!['forward', 'reverse', 'pingpong', 'pingpong_reverse'].includes(direction)) {
-                throw new Error(`${what}.direction must be forward, reverse, pingpong or pingpong_reverse, got ${describe(o.direction)}.`);
+                throw new Error(
+                    `${what}.direction must be forward, reverse, pingpong or pingpong_reverse, got ${describe(o.direction)}.`
+                );
             }
             tags.push({ name: str(o.name, `${what}.name`), from, to, direction });
         });
@@ -122,14 +149,22 @@ export function parseSheetJson(json: unknown, label = 'atlas JSON'): SheetLayout
             const o = obj(s, what);
             const name = str(o.name, `${what}.name`);
             // A key holds from its frame until the next key's frame.
-            const keys = arr(o.keys, `${what}.keys`).map((k, j) => {
-                const ko = obj(k, `${what}.keys[${j}]`);
-                const b = obj(ko.bounds, `${what}.keys[${j}].bounds`);
-                return {
-                    frame: int(ko.frame, `${what}.keys[${j}].frame`, 0, 2 ** 31),
-                    box: { name, x: int(b.x, `${what}.keys[${j}].bounds.x`), y: int(b.y, `${what}.keys[${j}].bounds.y`), width: int(b.w, `${what}.keys[${j}].bounds.w`, 0), height: int(b.h, `${what}.keys[${j}].bounds.h`, 0) }
-                };
-            }).sort((a, b) => a.frame - b.frame);
+            const keys = arr(o.keys, `${what}.keys`)
+                .map((k, j) => {
+                    const ko = obj(k, `${what}.keys[${j}]`);
+                    const b = obj(ko.bounds, `${what}.keys[${j}].bounds`);
+                    return {
+                        frame: int(ko.frame, `${what}.keys[${j}].frame`, 0, 2 ** 31),
+                        box: {
+                            name,
+                            x: int(b.x, `${what}.keys[${j}].bounds.x`),
+                            y: int(b.y, `${what}.keys[${j}].bounds.y`),
+                            width: int(b.w, `${what}.keys[${j}].bounds.w`, 0),
+                            height: int(b.h, `${what}.keys[${j}].bounds.h`, 0)
+                        }
+                    };
+                })
+                .sort((a, b) => a.frame - b.frame);
             for (let f = 0; f < frames.length; f++) {
                 let box: HitBox | undefined;
                 for (const k of keys) if (k.frame <= f) box = k.box;
@@ -152,7 +187,15 @@ export function notSheetLayout(json: unknown): string | null {
     const list = frameEntries(root.frames);
     if (!list) return `no "frames", ${not}`;
     if (list.length === 0) return isObject(root.meta) ? null : `an empty "frames" and no "meta", ${not}`;
-    if (list.some(({ value }) => isObject(value) && isObject(value.frame) && ['x', 'y', 'w', 'h'].every(k => k in (value.frame as object)))) return null;
+    if (
+        list.some(
+            ({ value }) =>
+                isObject(value) &&
+                isObject(value.frame) &&
+                ['x', 'y', 'w', 'h'].every(k => k in (value.frame as object))
+        )
+    )
+        return null;
     return `${list[0].at} has no "frame": {x, y, w, h} rectangle, ${not}`;
 }
 
@@ -168,23 +211,41 @@ function frame(name: string, o: Record<string, unknown>, what: string): SheetFra
     if (name.length === 0) throw new Error(`${what} has an empty name.`);
     if (o.frame === undefined) {
         // The JSON `hitmask polygons` writes has "frames" too, with polygons in place of rectangles.
-        const traced = Array.isArray(o.polygons) ? ' (this is the JSON `hitmask polygons` writes: pass the images it was traced from)' : '';
-        throw new Error(`${what} has no "frame": {x, y, w, h} rectangle; expected TexturePacker or Aseprite JSON${traced}.`);
+        const traced = Array.isArray(o.polygons)
+            ? ' (this is the JSON `hitmask polygons` writes: pass the images it was traced from)'
+            : '';
+        throw new Error(
+            `${what} has no "frame": {x, y, w, h} rectangle; expected TexturePacker or Aseprite JSON${traced}.`
+        );
     }
     const r = obj(o.frame, `${what}.frame`);
-    const x = int(r.x, `${what}.frame.x`, 0), y = int(r.y, `${what}.frame.y`, 0);
-    const w = int(r.w, `${what}.frame.w`, 0), h = int(r.h, `${what}.frame.h`, 0);
+    const x = int(r.x, `${what}.frame.x`, 0),
+        y = int(r.y, `${what}.frame.y`, 0);
+    const w = int(r.w, `${what}.frame.w`, 0),
+        h = int(r.h, `${what}.frame.h`, 0);
     const rotated = o.rotated === undefined ? false : bool(o.rotated, `${what}.rotated`);
     // spriteSourceSize is where the trimmed pixels sit in the untrimmed frame; absent means untrimmed.
     const sss = o.spriteSourceSize === undefined ? { x: 0, y: 0 } : obj(o.spriteSourceSize, `${what}.spriteSourceSize`);
     const ss = o.sourceSize === undefined ? { w, h } : obj(o.sourceSize, `${what}.sourceSize`);
-    const offsetX = int(sss.x, `${what}.spriteSourceSize.x`), offsetY = int(sss.y, `${what}.spriteSourceSize.y`);
-    const sourceWidth = int(ss.w, `${what}.sourceSize.w`, 0), sourceHeight = int(ss.h, `${what}.sourceSize.h`, 0);
+    const offsetX = int(sss.x, `${what}.spriteSourceSize.x`),
+        offsetY = int(sss.y, `${what}.spriteSourceSize.y`);
+    const sourceWidth = int(ss.w, `${what}.sourceSize.w`, 0),
+        sourceHeight = int(ss.h, `${what}.sourceSize.h`, 0);
     const duration = o.duration === undefined ? 0 : int(o.duration, `${what}.duration`, 0);
     // TexturePacker gives a rotated frame's unrotated size in frame.w/h; in the sheet it occupies h × w.
     return {
-        name, x, y, width: rotated ? h : w, height: rotated ? w : h, rotated,
-        offsetX, offsetY, sourceWidth, sourceHeight, duration, boxes: []
+        name,
+        x,
+        y,
+        width: rotated ? h : w,
+        height: rotated ? w : h,
+        rotated,
+        offsetX,
+        offsetY,
+        sourceWidth,
+        sourceHeight,
+        duration,
+        boxes: []
     };
 }
 
@@ -213,6 +274,7 @@ function bool(v: unknown, what: string): boolean {
 }
 
 function int(v: unknown, what: string, min = -(2 ** 31), max = 2 ** 31 - 1): number {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new Error(`${what} must be an integer in ${min}..${max}, got ${describe(v)}.`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+        throw new Error(`${what} must be an integer in ${min}..${max}, got ${describe(v)}.`);
     return v;
 }

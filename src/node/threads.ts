@@ -5,12 +5,17 @@ import { ThreadPool, type ThreadPoolOptions, type WorkerLike } from '../threads/
 
 /** @internal Starts a `node:worker_threads` Worker running a {@link ThreadPool} worker; it does not keep the process alive. */
 export function spawnNodeWorker(source: string): WorkerLike {
-    const w = new Worker(`${source}\nrequire('node:worker_threads').parentPort.once('message', hitmaskWorker);\n`, { eval: true });
+    const w = new Worker(`${source}\nrequire('node:worker_threads').parentPort.once('message', hitmaskWorker);\n`, {
+        eval: true
+    });
     w.unref();
     return w;
 }
 
 /** A {@link ThreadPool} of Node worker threads; `workers` defaults to the available cores minus one (at least 1). */
-export function createThreadPool(workers: number = Math.max(1, availableParallelism() - 1), options: Omit<ThreadPoolOptions, 'spawn'> = {}): ThreadPool {
+export function createThreadPool(
+    workers: number = Math.max(1, availableParallelism() - 1),
+    options: Omit<ThreadPoolOptions, 'spawn'> = {}
+): ThreadPool {
     return new ThreadPool(workers, { ...options, spawn: spawnNodeWorker });
 }

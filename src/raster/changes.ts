@@ -18,7 +18,11 @@ export class RasterChanges {
     /** Whether any write call was made since the last snapshot or restore (even one that changed no pixel). */
     touched = false;
 
-    constructor(layers: number, width: number, readonly height: number) {
+    constructor(
+        layers: number,
+        width: number,
+        readonly height: number
+    ) {
         this.tileRows = (height + TILE_ROWS - 1) >> TILE_SHIFT;
         const n = ((width + 31) >> 5) * this.tileRows;
         for (let l = 0; l < layers; l++) {
@@ -30,12 +34,18 @@ export class RasterChanges {
 
     /** Marks the tiles of layer `layer` under pixels x0..x1−1, y0..y1−1 (inside the raster, not empty) as changed. */
     mark(layer: number, x0: number, y0: number, x1: number, y1: number): void {
-        const f = this.flags[layer], list = this.list[layer], TR = this.tileRows;
-        const t0 = y0 >> TILE_SHIFT, t1 = (y1 - 1) >> TILE_SHIFT;
+        const f = this.flags[layer],
+            list = this.list[layer],
+            TR = this.tileRows;
+        const t0 = y0 >> TILE_SHIFT,
+            t1 = (y1 - 1) >> TILE_SHIFT;
         let n = this.count[layer];
         for (let s = x0 >> 5, sEnd = (x1 - 1) >> 5; s <= sEnd; s++) {
             for (let i = s * TR + t0, iEnd = s * TR + t1; i <= iEnd; i++) {
-                if (f[i] === 0) { f[i] = 1; list[n++] = i; }
+                if (f[i] === 0) {
+                    f[i] = 1;
+                    list[n++] = i;
+                }
             }
         }
         this.count[layer] = n;
@@ -43,17 +53,26 @@ export class RasterChanges {
 
     /** Marks the one tile of pixel (x, y) of `layer`. */
     markPixel(layer: number, x: number, y: number): void {
-        const i = (x >>> 5) * this.tileRows + (y >> TILE_SHIFT), f = this.flags[layer];
-        if (f[i] === 0) { f[i] = 1; this.list[layer][this.count[layer]++] = i; }
+        const i = (x >>> 5) * this.tileRows + (y >> TILE_SHIFT),
+            f = this.flags[layer];
+        if (f[i] === 0) {
+            f[i] = 1;
+            this.list[layer][this.count[layer]++] = i;
+        }
     }
 
     /** Marks every tile of `from`'s layer `layer` in this set's layer `layer`. */
     markAll(layer: number, from: RasterChanges): void {
-        const f = this.flags[layer], list = this.list[layer], src = from.list[layer];
+        const f = this.flags[layer],
+            list = this.list[layer],
+            src = from.list[layer];
         let n = this.count[layer];
         for (let k = 0, m = from.count[layer]; k < m; k++) {
             const i = src[k];
-            if (f[i] === 0) { f[i] = 1; list[n++] = i; }
+            if (f[i] === 0) {
+                f[i] = 1;
+                list[n++] = i;
+            }
         }
         this.count[layer] = n;
     }
@@ -67,7 +86,9 @@ export class RasterChanges {
 
     /** Forgets the changes of `layer`. */
     resetLayer(layer: number): void {
-        const f = this.flags[layer], list = this.list[layer], n = this.count[layer];
+        const f = this.flags[layer],
+            list = this.list[layer],
+            n = this.count[layer];
         if (n > f.length >> 3) f.fill(0);
         else for (let k = 0; k < n; k++) f[list[k]] = 0;
         this.count[layer] = 0;

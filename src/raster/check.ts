@@ -29,10 +29,13 @@ export function checkPoints(xs: ArrayLike<number>, ys: ArrayLike<number>, ids: A
         if (ids.length !== n) throw new RangeError(`ids has length ${ids.length}, expected ${n} (the length of xs).`);
     }
     for (let i = 0; i < n; i++) {
-        const x = xs[i], y = ys[i];
+        const x = xs[i],
+            y = ys[i];
         // x - x is 0 exactly for finite numbers: one test rejects NaN, ±Infinity and non-numbers.
-        if (typeof x !== 'number' || x - x !== 0) throw new RangeError(`xs[${i}] must be a finite number, got ${describe(x)}.`);
-        if (typeof y !== 'number' || y - y !== 0) throw new RangeError(`ys[${i}] must be a finite number, got ${describe(y)}.`);
+        if (typeof x !== 'number' || x - x !== 0)
+            throw new RangeError(`xs[${i}] must be a finite number, got ${describe(x)}.`);
+        if (typeof y !== 'number' || y - y !== 0)
+            throw new RangeError(`ys[${i}] must be a finite number, got ${describe(y)}.`);
         if (ids !== undefined) checkId(ids[i], `ids[${i}]`);
     }
 }
@@ -40,16 +43,26 @@ export function checkPoints(xs: ArrayLike<number>, ys: ArrayLike<number>, ids: A
 /** @internal Returns `layer` when it is a layer index of a raster with `count` layers; throws otherwise. */
 export function checkLayer(layer: number, count: number): number {
     if (typeof layer !== 'number' || !Number.isInteger(layer) || layer < 0 || layer >= count) {
-        throw new RangeError(`layer must be an integer in 0..${count - 1} (this raster has ${count} layer${count === 1 ? '' : 's'}), got ${describe(layer)}.`);
+        throw new RangeError(
+            `layer must be an integer in 0..${count - 1} (this raster has ${count} layer${count === 1 ? '' : 's'}), got ${describe(layer)}.`
+        );
     }
     return layer;
 }
 
 /** @internal Returns `layers` as an unsigned set when it is a non-empty subset of `all` (a raster with `count` layers); throws otherwise. */
 export function checkLayers(layers: number, all: number, count: number): number {
-    if (typeof layers !== 'number' || !Number.isInteger(layers) || layers < -(2 ** 31) || layers > 0xffffffff ||
-        (layers >>> 0) === 0 || ((layers >>> 0) & ~all) !== 0) {
-        throw new RangeError(`layers must be a non-empty set of layer bits within ${all >>> 0} (e.g. 1 << 0 | 1 << 2; this raster has ${count} layer${count === 1 ? '' : 's'}), got ${describe(layers)}.`);
+    if (
+        typeof layers !== 'number' ||
+        !Number.isInteger(layers) ||
+        layers < -(2 ** 31) ||
+        layers > 0xffffffff ||
+        layers >>> 0 === 0 ||
+        ((layers >>> 0) & ~all) !== 0
+    ) {
+        throw new RangeError(
+            `layers must be a non-empty set of layer bits within ${all >>> 0} (e.g. 1 << 0 | 1 << 2; this raster has ${count} layer${count === 1 ? '' : 's'}), got ${describe(layers)}.`
+        );
     }
     return layers >>> 0;
 }

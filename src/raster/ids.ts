@@ -26,7 +26,11 @@ export class RasterIds {
     found: Int32Array = new Int32Array(32);
     foundSlot: Int32Array = new Int32Array(32);
 
-    constructor(layers: number, readonly width: number, readonly height: number) {
+    constructor(
+        layers: number,
+        readonly width: number,
+        readonly height: number
+    ) {
         for (let i = 0; i < layers; i++) {
             this.heads.push(null);
             this.spare.push(null);
@@ -41,17 +45,34 @@ export class RasterIds {
      * records `id` (−1: none) on each pixel it sets: a pixel it turns on restarts its ids, one already set gets `id` first.
      */
     stamp(plane: Mask, mask: Mask, x: number, y: number, c: Clip, id: number, layer: number, heads: Int32Array): void {
-        const X0 = c.x0, Y0 = c.y0, X1 = c.x1, Y1 = c.y1;
-        const A = plane.words, B = mask._words, H = this.height, W = this.width;
-        const bh = mask.height, bStrips = mask.strips, rows = Y1 - Y0, n0 = Y0 - y;
-        const lastStrip = plane.strips - 1, edge = lastWordMask(W);
-        let ids = this.entId[layer], next = this.entNext[layer], cnt = this.entCount[layer];
+        const X0 = c.x0,
+            Y0 = c.y0,
+            X1 = c.x1,
+            Y1 = c.y1;
+        const A = plane.words,
+            B = mask._words,
+            H = this.height,
+            W = this.width;
+        const bh = mask.height,
+            bStrips = mask.strips,
+            rows = Y1 - Y0,
+            n0 = Y0 - y;
+        const lastStrip = plane.strips - 1,
+            edge = lastWordMask(W);
+        let ids = this.entId[layer],
+            next = this.entNext[layer],
+            cnt = this.entCount[layer];
         for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
             // Raster strip s takes mask pixels o..o+31: the high bits of mask strip bs and the low bits of bs + 1.
-            const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
-            const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips; // no hi word at sh = 0: JS `w << 32 === w`
+            const o = (s << 5) - x,
+                bs = o >> 5,
+                sh = o & 31,
+                ls = 32 - sh;
+            const lo = bs >= 0,
+                hi = sh !== 0 && bs + 1 < bStrips; // no hi word at sh = 0: JS `w << 32 === w`
             const keep = s === lastStrip ? edge : 0xffffffff; // bits past the raster's width stay zero
-            let ai = s * H + Y0, bi = bs * bh + n0;
+            let ai = s * H + Y0,
+                bi = bs * bh + n0;
             for (let r = 0; r < rows; r++, ai++, bi++) {
                 const w = ((lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0)) & keep;
                 if (w === 0) continue;
@@ -73,10 +94,18 @@ export class RasterIds {
                         next = this.entNext[layer];
                     }
                     for (; v !== 0; v &= v - 1) {
-                        const p = p0 + ctz(v), h = heads[p];
-                        if (h === -1) { heads[p] = id; continue; }
+                        const p = p0 + ctz(v),
+                            h = heads[p];
+                        if (h === -1) {
+                            heads[p] = id;
+                            continue;
+                        }
                         let tail = -2 - h;
-                        if (h >= 0) { ids[cnt] = h; next[cnt] = -1; tail = cnt++; }
+                        if (h >= 0) {
+                            ids[cnt] = h;
+                            next[cnt] = -1;
+                            tail = cnt++;
+                        }
                         ids[cnt] = id;
                         next[cnt] = tail;
                         heads[p] = -2 - cnt++;
@@ -93,17 +122,27 @@ export class RasterIds {
      * first pixel found (row-major), then layer, then newest stamp first.
      */
     collect(planes: readonly Mask[], layers: number, mask: Mask, x: number, y: number, c: Clip): number {
-        const X0 = c.x0, Y0 = c.y0, X1 = c.x1, Y1 = c.y1;
-        const B = mask._words, H = this.height, W = this.width, bh = mask.height, bStrips = mask.strips;
+        const X0 = c.x0,
+            Y0 = c.y0,
+            X1 = c.x1,
+            Y1 = c.y1;
+        const B = mask._words,
+            H = this.height,
+            W = this.width,
+            bh = mask.height,
+            bStrips = mask.strips;
         const sEnd = (X1 - 1) >> 5;
         let n = 0;
         for (let yy = Y0; yy < Y1; yy++) {
             for (let s = X0 >> 5; s <= sEnd; s++) {
-                const o = (s << 5) - x, bs = o >> 5, sh = o & 31;
+                const o = (s << 5) - x,
+                    bs = o >> 5,
+                    sh = o & 31;
                 const bi = bs * bh + yy - y;
                 const w = (bs >= 0 ? B[bi] >>> sh : 0) | (sh !== 0 && bs + 1 < bStrips ? B[bi + bh] << (32 - sh) : 0);
                 if (w === 0) continue;
-                const ai = s * H + yy, p0 = yy * W + (s << 5);
+                const ai = s * H + yy,
+                    p0 = yy * W + (s << 5);
                 let any = 0;
                 for (let bits = layers; bits !== 0; bits &= bits - 1) {
                     const l = 31 - Math.clz32(bits & -bits);
@@ -111,11 +150,14 @@ export class RasterIds {
                 }
                 // Pixel by pixel (row-major), then layer by layer, newest id first.
                 for (let v = w & any; v !== 0; v &= v - 1) {
-                    const b = ctz(v), bit = 1 << b;
+                    const b = ctz(v),
+                        bit = 1 << b;
                     for (let bits = layers; bits !== 0; bits &= bits - 1) {
-                        const l = 31 - Math.clz32(bits & -bits), heads = this.heads[l];
+                        const l = 31 - Math.clz32(bits & -bits),
+                            heads = this.heads[l];
                         if (heads === null || (planes[l].words[ai] & bit) === 0) continue;
-                        const ids = this.entId[l], next = this.entNext[l];
+                        const ids = this.entId[l],
+                            next = this.entNext[l];
                         const h = heads[p0 + b];
                         if (h >= 0) n = this.addFound(h, n);
                         else for (let e = -2 - h; e >= 0; e = next[e]) n = this.addFound(ids[e], n);
@@ -129,7 +171,8 @@ export class RasterIds {
     // Adds an id to the dedupe set and the found list unless present; returns the new count.
     addFound(id: number, n: number): number {
         let seen = this.seen;
-        let mask = seen.length - 1, i = Math.imul(id, 0x9e3779b1) >>> 0 & mask;
+        let mask = seen.length - 1,
+            i = (Math.imul(id, 0x9e3779b1) >>> 0) & mask;
         while (seen[i] !== -1) {
             if (seen[i] === id) return n;
             i = (i + 1) & mask;
@@ -184,7 +227,9 @@ export class RasterIds {
         if (heads === null) {
             const n = this.width * this.height;
             if (n > MAX_ID_PIXELS) {
-                throw new RangeError(`A ${this.width}x${this.height} raster is too big for ids (more than ${MAX_ID_PIXELS} pixels); stamp without ids or split the playfield.`);
+                throw new RangeError(
+                    `A ${this.width}x${this.height} raster is too big for ids (more than ${MAX_ID_PIXELS} pixels); stamp without ids or split the playfield.`
+                );
             }
             heads = this.heads[layer] = (this.spare[layer] ?? new Int32Array(n)).fill(-1);
             this.spare[layer] = null;
@@ -206,14 +251,15 @@ export class RasterIds {
         out.length = n;
         for (let i = 0; i < n; i++) out[i] = found[i];
         // Empty the dedupe set slot by slot: O(ids found), not O(set size).
-        const seen = this.seen, slot = this.foundSlot;
+        const seen = this.seen,
+            slot = this.foundSlot;
         for (let i = 0; i < n; i++) seen[slot[i]] = -1;
         return out;
     }
 }
 
 function insert(table: Int32Array, mask: number, id: number): number {
-    let i = Math.imul(id, 0x9e3779b1) >>> 0 & mask;
+    let i = (Math.imul(id, 0x9e3779b1) >>> 0) & mask;
     while (table[i] !== -1) i = (i + 1) & mask;
     table[i] = id;
     return i;

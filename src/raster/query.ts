@@ -7,18 +7,43 @@ import type { Mask, Point } from '../core/mask.js';
 import { heap32, K, TABLE } from '../kernels/memory.js';
 
 /** @internal Raster query operations. */
-export const ANY = 0, AREA = 1, FIRST = 2;
+export const ANY = 0,
+    AREA = 1,
+    FIRST = 2;
 
 /**
  * @internal Queries B against the OR of planes[0..k) (all of one size; the clip is in their pixels): ANY → 1/0,
  * AREA → the count, FIRST → the row of the first pixel in row-major order (its x into `out.x`) or −1.
  * `wasm`: every plane and B are in WebAssembly memory and the WebAssembly kernels are selected.
  */
-export function queryPlanes(planes: readonly Mask[], k: number, b: Mask, c: Clip, op: number, out: Point, wasm: boolean): number {
+export function queryPlanes(
+    planes: readonly Mask[],
+    k: number,
+    b: Mask,
+    c: Clip,
+    op: number,
+    out: Point,
+    wasm: boolean
+): number {
     if (wasm) {
-        const T = heap32(), t = TABLE >> 2;
+        const T = heap32(),
+            t = TABLE >> 2;
         for (let j = 0; j < k; j++) T[t + j] = planes[j]._ptr;
-        const r = K.rasterQuery(TABLE, k, planes[0].height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1, op);
+        const r = K.rasterQuery(
+            TABLE,
+            k,
+            planes[0].height,
+            b._ptr,
+            b.height,
+            b.strips,
+            c.dx,
+            c.dy,
+            c.x0,
+            c.x1,
+            c.y0,
+            c.y1,
+            op
+        );
         if (op === FIRST && r >= 0) out.x = T[t];
         return r;
     }
@@ -33,12 +58,25 @@ const EMPTY = new Uint32Array(0);
 
 // B against the OR of selWords[0..k) (planes of height H, the clip in their pixels); see queryPlanes.
 function queryJS(k: number, H: number, b: Mask, c: Clip, op: number, out: Point): number {
-    const sel = selWords, B = b._words, bh = b.height, bStrips = b.strips, x = c.dx, y0 = c.y0, n0 = y0 - c.dy;
-    let n = 0, bestY = c.y1, bestX = 0;
+    const sel = selWords,
+        B = b._words,
+        bh = b.height,
+        bStrips = b.strips,
+        x = c.dx,
+        y0 = c.y0,
+        n0 = y0 - c.dy;
+    let n = 0,
+        bestY = c.y1,
+        bestX = 0;
     for (let s = c.x0 >> 5, sEnd = (c.x1 - 1) >> 5; s <= sEnd; s++) {
-        const o = (s << 5) - x, bs = o >> 5, sh = o & 31, ls = 32 - sh;
-        const lo = bs >= 0, hi = sh !== 0 && bs + 1 < bStrips;
-        let ai = s * H + y0, bi = bs * bh + n0;
+        const o = (s << 5) - x,
+            bs = o >> 5,
+            sh = o & 31,
+            ls = 32 - sh;
+        const lo = bs >= 0,
+            hi = sh !== 0 && bs + 1 < bStrips;
+        let ai = s * H + y0,
+            bi = bs * bh + n0;
         // FIRST: later strips only look above the best row so far, so ties go to the leftmost strip.
         for (let r = 0, rows = bestY - y0; r < rows; r++, ai++, bi++) {
             const w = (lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0);
@@ -48,8 +86,12 @@ function queryJS(k: number, H: number, b: Mask, c: Clip, op: number, out: Point)
             const v = a & w;
             if (v === 0) continue;
             if (op === ANY) return 1;
-            if (op === AREA) { n += popcnt(v); continue; }
-            bestY = y0 + r; bestX = (s << 5) + ctz(v);
+            if (op === AREA) {
+                n += popcnt(v);
+                continue;
+            }
+            bestY = y0 + r;
+            bestX = (s << 5) + ctz(v);
             break;
         }
     }

@@ -42,7 +42,6 @@ export interface StampManyOptions {
     layer?: number;
 }
 
-
 // Clip scratch of the raster's calls (each fills it, then passes it to the kernel).
 const C: Clip = newClip();
 // A 1x1 set mask and an id list: raycast reads the hit pixel's first id through hits.
@@ -113,7 +112,8 @@ export class CollisionRaster {
     constructor(width: number, height: number, options: RasterOptions = {}) {
         checkSize('CollisionRaster width', width);
         checkSize('CollisionRaster height', height);
-        if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object like { layers: 2 }, got ${describe(options)}.`);
+        if (options == null || typeof options !== 'object')
+            throw new TypeError(`options must be an object like { layers: 2 }, got ${describe(options)}.`);
         const n = checkInt('layers', options.layers ?? 1, 1, MAX_LAYERS);
         this.width = width;
         this.height = height;
@@ -121,7 +121,10 @@ export class CollisionRaster {
         this.allLayers = n === 32 ? 0xffffffff : (1 << n) - 1;
         for (let i = 0; i < n; i++) {
             const plane = new Mask(width, height);
-            keepAlive(plane, `This Mask is plane ${i} of a CollisionRaster, which keeps using it: dispose() would break the raster. Clear it with raster.clear(${i}) instead; the raster's memory returns once the raster is no longer referenced.`);
+            keepAlive(
+                plane,
+                `This Mask is plane ${i} of a CollisionRaster, which keeps using it: dispose() would break the raster. Clear it with raster.clear(${i}) instead; the raster's memory returns once the raster is no longer referenced.`
+            );
             this.planes.push(plane);
         }
         this.ids = new RasterIds(n, width, height);
@@ -129,7 +132,17 @@ export class CollisionRaster {
         this.dirtyY0 = new Int32Array(n).fill(height);
         this.dirtyX1 = new Int32Array(n);
         this.dirtyY1 = new Int32Array(n);
-        this.state = { width, height, layerCount: n, planes: this.planes, dirtyX0: this.dirtyX0, dirtyY0: this.dirtyY0, dirtyX1: this.dirtyX1, dirtyY1: this.dirtyY1, ids: this.ids };
+        this.state = {
+            width,
+            height,
+            layerCount: n,
+            planes: this.planes,
+            dirtyX0: this.dirtyX0,
+            dirtyY0: this.dirtyY0,
+            dirtyX1: this.dirtyX1,
+            dirtyY1: this.dirtyY1,
+            ids: this.ids
+        };
         this.changes = new RasterChanges(n, width, height);
         this.stamped = new RasterChanges(n, width, height);
         for (let i = 0; i < n; i++) this.inked.push(true);
@@ -140,7 +153,8 @@ export class CollisionRaster {
      * "Snapshots"). With an `out` large enough, written into it and a view of its start returned, allocating nothing.
      */
     snapshot(out?: Uint8Array): Uint8Array {
-        if (out !== undefined && !(out instanceof Uint8Array)) throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
+        if (out !== undefined && !(out instanceof Uint8Array))
+            throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
         this.tag = writeRaster(WRITER.reset(out), this.state);
         this.rebase();
         return WRITER.bytes(out);
@@ -152,7 +166,8 @@ export class CollisionRaster {
      * none or when it would copy no more. `out` as in {@link snapshot}.
      */
     snapshotChanges(out?: Uint8Array): Uint8Array {
-        if (out !== undefined && !(out instanceof Uint8Array)) throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
+        if (out !== undefined && !(out instanceof Uint8Array))
+            throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
         const tag = this.based ? writeChanges(WRITER.reset(out), this.state, this.changes, this.tag) : -1;
         this.tag = tag !== -1 ? tag : writeRaster(WRITER.reset(out), this.state);
         this.rebase();
@@ -180,8 +195,14 @@ export class CollisionRaster {
      * be no smaller): a rollback ring can treat those as keyframes.
      */
     static isDelta(bytes: Uint8Array): boolean {
-        if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array from snapshot() or snapshotChanges(), got ${describe(bytes)}.`);
-        return bytes.length >= 4 && ((bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24) >>> 0) === DELTA_MAGIC;
+        if (!(bytes instanceof Uint8Array))
+            throw new TypeError(
+                `bytes must be a Uint8Array from snapshot() or snapshotChanges(), got ${describe(bytes)}.`
+            );
+        return (
+            bytes.length >= 4 &&
+            (bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (bytes[3] << 24)) >>> 0 === DELTA_MAGIC
+        );
     }
 
     // The raster's state is now the base of the next delta.
@@ -220,7 +241,8 @@ export class CollisionRaster {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         checkOptions(options, '{ id, layer }');
-        const id = options.id ?? -1, layer = options.layer ?? 0;
+        const id = options.id ?? -1,
+            layer = options.layer ?? 0;
         checkId(id);
         checkLayer(layer, this.layerCount);
         this.changes.touched = true;
@@ -235,20 +257,28 @@ export class CollisionRaster {
     stampMany(mask: Mask, xs: ArrayLike<number>, ys: ArrayLike<number>, options: StampManyOptions = {}): this {
         checkMask(mask, 'mask');
         checkOptions(options, '{ ids, layer }');
-        const ids = options.ids, layer = options.layer ?? 0;
+        const ids = options.ids,
+            layer = options.layer ?? 0;
         checkPoints(xs, ys, ids);
         checkLayer(layer, this.layerCount);
         // The id plane is created (and may refuse a huge raster) before anything is stamped.
-        if (ids !== undefined && this.ids.heads[layer] === null) for (let i = 0; i < ids.length; i++) if (ids[i] >= 0) { this.ids.plane(layer); break; }
+        if (ids !== undefined && this.ids.heads[layer] === null)
+            for (let i = 0; i < ids.length; i++)
+                if (ids[i] >= 0) {
+                    this.ids.plane(layer);
+                    break;
+                }
         this.changes.touched = true;
-        for (let i = 0, n = xs.length; i < n; i++) this.put(mask, Math.floor(xs[i]), Math.floor(ys[i]), ids === undefined ? -1 : ids[i], layer);
+        for (let i = 0, n = xs.length; i < n; i++)
+            this.put(mask, Math.floor(xs[i]), Math.floor(ys[i]), ids === undefined ? -1 : ids[i], layer);
         return this;
     }
 
     // The stamp kernel; arguments already checked, x and y integers.
     /** @internal */
     private put(mask: Mask, x: number, y: number, id: number, layer: number): void {
-        const c = C, plane = this.planes[layer];
+        const c = C,
+            plane = this.planes[layer];
         if (mask === plane) {
             // A plane stamped onto itself stamps the plane as it was (as Mask.draw onto itself).
             const copy = mask.clone();
@@ -280,7 +310,8 @@ export class CollisionRaster {
         checkLayer(layer, this.layerCount);
         // Ids live in chains that are only read where the bit is set, so clearing bits is enough.
         this.changes.touched = true;
-        if (clip(this.width, this.height, mask.width, mask.height, x, y, C)) this.changes.mark(layer, C.x0, C.y0, C.x1, C.y1);
+        if (clip(this.width, this.height, mask.width, mask.height, x, y, C))
+            this.changes.mark(layer, C.x0, C.y0, C.x1, C.y1);
         this.planes[layer].erase(mask, x, y);
         return this;
     }
@@ -290,7 +321,8 @@ export class CollisionRaster {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         checkOptions(options, '{ id, layer }');
-        const id = options.id ?? -1, layer = options.layer ?? 0;
+        const id = options.id ?? -1,
+            layer = options.layer ?? 0;
         checkId(id);
         checkLayer(layer, this.layerCount);
         this.changes.touched = true;
@@ -322,18 +354,27 @@ export class CollisionRaster {
      */
     stampPoints(xs: ArrayLike<number>, ys: ArrayLike<number>, options: StampManyOptions = {}): this {
         checkOptions(options, '{ ids, layer }');
-        const ids = options.ids, layer = options.layer ?? 0;
+        const ids = options.ids,
+            layer = options.layer ?? 0;
         checkPoints(xs, ys, ids);
         checkLayer(layer, this.layerCount);
         const n = xs.length;
-        const A = this.planes[layer].words, H = this.height, W = this.width;
+        const A = this.planes[layer].words,
+            H = this.height,
+            W = this.width;
         let heads = this.ids.heads[layer];
-        if (ids !== undefined && heads === null) for (let i = 0; i < n && heads === null; i++) if (ids[i] >= 0) heads = this.ids.plane(layer);
-        let minX = W, minY = H, maxX = -1, maxY = -1;
-        const changes = this.changes, stamped = this.stamped;
+        if (ids !== undefined && heads === null)
+            for (let i = 0; i < n && heads === null; i++) if (ids[i] >= 0) heads = this.ids.plane(layer);
+        let minX = W,
+            minY = H,
+            maxX = -1,
+            maxY = -1;
+        const changes = this.changes,
+            stamped = this.stamped;
         changes.touched = true;
         for (let i = 0; i < n; i++) {
-            const fx = Math.floor(xs[i]), fy = Math.floor(ys[i]);
+            const fx = Math.floor(xs[i]),
+                fy = Math.floor(ys[i]);
             if (!(fx >= 0 && fy >= 0 && fx < W && fy < H)) continue;
             changes.markPixel(layer, fx, fy);
             stamped.markPixel(layer, fx, fy);
@@ -354,7 +395,10 @@ export class CollisionRaster {
         this.changes.touched = true;
         for (let i = layer ?? 0, end = layer ?? this.layerCount - 1; i <= end; i++) {
             // What a clear changes: the tiles stamped since the last clear, or (after a restore) the whole box.
-            const x0 = this.dirtyX0[i], y0 = this.dirtyY0[i], x1 = this.dirtyX1[i], y1 = this.dirtyY1[i];
+            const x0 = this.dirtyX0[i],
+                y0 = this.dirtyY0[i],
+                x1 = this.dirtyX1[i],
+                y1 = this.dirtyY1[i];
             if (this.inked[i]) this.changes.markAll(i, this.stamped);
             else if (x1 > x0 && y1 > y0) this.changes.mark(i, x0, y0, x1, y1);
             this.stamped.resetLayer(i);
@@ -388,7 +432,8 @@ export class CollisionRaster {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         if (out === undefined) out = { x: 0, y: 0 };
-        else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
+        else if (out === null || typeof out !== 'object')
+            throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
         const k = this.select(layers);
         const row = this.query(mask, x, y, k, FIRST, out);
         if (row < 0) return null;
@@ -402,7 +447,9 @@ export class CollisionRaster {
         y = checkCoord('y', y);
         const k = this.select(layers);
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) return false;
-        const i = (x >>> 5) * this.height + y, bit = 1 << (x & 31), sel = this.sel;
+        const i = (x >>> 5) * this.height + y,
+            bit = 1 << (x & 31),
+            sel = this.sel;
         for (let j = 0; j < k; j++) if ((sel[j].words[i] & bit) !== 0) return true;
         return false;
     }
@@ -428,9 +475,17 @@ export class CollisionRaster {
      * The first pixel the segment from (x0, y0) to (x1, y1) enters that is set in some layer of `layers`, or
      * `null` (rules: docs/rays.md); `id` is what {@link hits} lists first for that pixel, or −1. With `out`, written there.
      */
-    raycast(x0: number, y0: number, x1: number, y1: number, layers: number = this.allLayers, out?: RasterRayHit): RasterRayHit | null {
+    raycast(
+        x0: number,
+        y0: number,
+        x1: number,
+        y1: number,
+        layers: number = this.allLayers,
+        out?: RasterRayHit
+    ): RasterRayHit | null {
         if (out === undefined) out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, id: -1 };
-        else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a RasterRayHit object, got ${describe(out)}.`);
+        else if (out === null || typeof out !== 'object')
+            throw new TypeError(`out must be a RasterRayHit object, got ${describe(out)}.`);
         const k = this.select(layers);
         if (!castPlanes(this.sel, k, x0, y0, x1, y1, out)) return null;
         RAY_PIXEL ??= new Mask(1, 1, true);
@@ -450,8 +505,10 @@ export class CollisionRaster {
     /** @internal */
     private query(mask: Mask, x: number, y: number, k: number, op: number, out: Point = NO_POINT): number {
         if (!clip(this.width, this.height, mask.width, mask.height, x, y, C)) return op === FIRST ? -1 : 0;
-        const planes = this.sel, kern = pick(planes[0], mask, C);
-        for (let j = 1; j < k && kern !== JS; j++) if (planes[j]._ptr < 0) return queryPlanes(planes, k, mask, C, op, out, false);
+        const planes = this.sel,
+            kern = pick(planes[0], mask, C);
+        for (let j = 1; j < k && kern !== JS; j++)
+            if (planes[j]._ptr < 0) return queryPlanes(planes, k, mask, C, op, out, false);
         if (k === 1 && op === ANY) return kern.any(planes[0], mask, C) ? 1 : 0;
         if (k === 1 && op === AREA) return kern.area(planes[0], mask, C);
         if (k === 1 && op === FIRST) return kern.first(planes[0], mask, C, out) ? out.y : -1;
@@ -460,12 +517,17 @@ export class CollisionRaster {
 
     /** @internal The box of everything stamped on `layers` since their last clear (it holds every set pixel), or null. */
     stampedBounds(layers: number): Rect | null {
-        let x0 = this.width, y0 = this.height, x1 = 0, y1 = 0;
+        let x0 = this.width,
+            y0 = this.height,
+            x1 = 0,
+            y1 = 0;
         for (let bits = layers >>> 0; bits !== 0; bits &= bits - 1) {
             const l = 31 - Math.clz32(bits & -bits);
             if (l >= this.layerCount) break;
-            x0 = Math.min(x0, this.dirtyX0[l]); y0 = Math.min(y0, this.dirtyY0[l]);
-            x1 = Math.max(x1, this.dirtyX1[l]); y1 = Math.max(y1, this.dirtyY1[l]);
+            x0 = Math.min(x0, this.dirtyX0[l]);
+            y0 = Math.min(y0, this.dirtyY0[l]);
+            x1 = Math.max(x1, this.dirtyX1[l]);
+            y1 = Math.max(y1, this.dirtyY1[l]);
         }
         return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
     }
@@ -473,7 +535,9 @@ export class CollisionRaster {
     // Sets one in-bounds pixel with the id rules of stamp().
     /** @internal */
     private setPixel(layer: number, x: number, y: number, id: number, heads: Int32Array | null): void {
-        const A = this.planes[layer].words, i = (x >>> 5) * this.height + y, bit = 1 << (x & 31);
+        const A = this.planes[layer].words,
+            i = (x >>> 5) * this.height + y,
+            bit = 1 << (x & 31);
         const was = (A[i] & bit) !== 0;
         A[i] |= bit;
         if (heads === null) return;
@@ -492,7 +556,10 @@ export class CollisionRaster {
 
     /** @internal */
     private clearLayer(layer: number): void {
-        const x0 = this.dirtyX0[layer], y0 = this.dirtyY0[layer], x1 = this.dirtyX1[layer], y1 = this.dirtyY1[layer];
+        const x0 = this.dirtyX0[layer],
+            y0 = this.dirtyY0[layer],
+            x1 = this.dirtyX1[layer],
+            y1 = this.dirtyY1[layer];
         const H = this.height;
         // Id chains need no clearing: they are read only where a bit is set, and a stamp that sets a bit restarts its chain.
         // Zeroing only the stamped box saves the full fill (about 1.6 µs for a 1920x1080 plane) when little was stamped.
@@ -500,7 +567,8 @@ export class CollisionRaster {
         if (x1 <= x0 || y1 <= y0) return;
         // Planes in WebAssembly memory are zeroed by fill32 (memory.fill, a memset): 1.7 µs for a whole
         // 1920x1080 plane, as TypedArray.fill on the JS heap, where TypedArray.fill on shared memory took 17.7 µs.
-        const plane = this.planes[layer], k = pickFor(plane, null, plane.strips * H);
+        const plane = this.planes[layer],
+            k = pickFor(plane, null, plane.strips * H);
         if (y1 - y0 > H >> 1) {
             const i = (x0 >> 5) * H;
             k.fill(plane, i, (((x1 - 1) >> 5) + 1) * H, 0);
@@ -518,7 +586,8 @@ export class CollisionRaster {
     private select(layers: number): number {
         checkLayers(layers, this.allLayers, this.layerCount);
         let k = 0;
-        for (let bits = layers >>> 0; bits !== 0; bits &= bits - 1) this.sel[k++] = this.planes[31 - Math.clz32(bits & -bits)];
+        for (let bits = layers >>> 0; bits !== 0; bits &= bits - 1)
+            this.sel[k++] = this.planes[31 - Math.clz32(bits & -bits)];
         return k;
     }
 }
@@ -526,8 +595,12 @@ export class CollisionRaster {
 /** A {@link CollisionLayer} view of a set of a raster's layers; it follows later stamps and clears. */
 export class RasterView implements CollisionLayer {
     /** Creates a view; prefer {@link CollisionRaster.view} or {@link CollisionRaster.layer}. */
-    constructor(readonly raster: CollisionRaster, readonly layers: number) {
-        if (!(raster instanceof CollisionRaster)) throw new TypeError(`raster must be a CollisionRaster, got ${describe(raster)}.`);
+    constructor(
+        readonly raster: CollisionRaster,
+        readonly layers: number
+    ) {
+        if (!(raster instanceof CollisionRaster))
+            throw new TypeError(`raster must be a CollisionRaster, got ${describe(raster)}.`);
         raster.testPixel(0, 0, layers); // validates the layer set
     }
 

@@ -56,9 +56,21 @@ const NO_WORDS = new Uint32Array(0);
 export class RayState {
     words: Uint32Array[] = [];
     k = 0;
-    cx0 = 0; cy0 = 0; cx1 = 0; cy1 = 0;
-    lt = 0; lo = 0; ut = 0; uo = 0;
-    px = 0; py = 0; x = 0; y = 0; d = 0; nx = 0; ny = 0;
+    cx0 = 0;
+    cy0 = 0;
+    cx1 = 0;
+    cy1 = 0;
+    lt = 0;
+    lo = 0;
+    ut = 0;
+    uo = 0;
+    px = 0;
+    py = 0;
+    x = 0;
+    y = 0;
+    d = 0;
+    nx = 0;
+    ny = 0;
 }
 
 // One state per nesting level (a layer's raycast may cast a mask or tile ray inside a World's search).
@@ -67,7 +79,7 @@ let depth = 0;
 
 /** @internal A cast's state (one per nesting level). */
 export function acquire(): RayState {
-    return states[depth++] ??= new RayState();
+    return (states[depth++] ??= new RayState());
 }
 
 /** @internal */
@@ -111,42 +123,106 @@ function cellOf(a: number, d: number, o: number, size: number, n: number, t: num
 
 // Whether the segment lies (at both ends) within FAR of the box [ox, ox + W) × [oy, oy + H).
 function near(W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number): boolean {
-    return x0 >= ox - FAR && x0 <= ox + W + FAR && x1 >= ox - FAR && x1 <= ox + W + FAR &&
-        y0 >= oy - FAR && y0 <= oy + H + FAR && y1 >= oy - FAR && y1 <= oy + H + FAR;
+    return (
+        x0 >= ox - FAR &&
+        x0 <= ox + W + FAR &&
+        x1 >= ox - FAR &&
+        x1 <= ox + W + FAR &&
+        y0 >= oy - FAR &&
+        y0 <= oy + H + FAR &&
+        y1 >= oy - FAR &&
+        y1 <= oy + H + FAR
+    );
 }
 
 // Clips a far segment to the box grown by 1 px (so a clipped start lies outside the box and its pixels are
 // entered through a face) into st.cx0..cy1; false when it misses. Halved coordinates: no difference overflows.
 // A clipped end on an x face has x exact and y = y0 + t·dy, as precise as doubles at the input's magnitude.
-function clipFar(st: RayState, W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number): boolean {
-    const hx = x0 * 0.5, hy = y0 * 0.5, hdx = x1 * 0.5 - hx, hdy = y1 * 0.5 - hy;
-    const X0 = ox - 1, X1 = ox + W + 1, Y0 = oy - 1, Y1 = oy + H + 1;
-    let ta = 0, tb = 1, fa = 0, fb = 0;
+function clipFar(
+    st: RayState,
+    W: number,
+    H: number,
+    ox: number,
+    oy: number,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number
+): boolean {
+    const hx = x0 * 0.5,
+        hy = y0 * 0.5,
+        hdx = x1 * 0.5 - hx,
+        hdy = y1 * 0.5 - hy;
+    const X0 = ox - 1,
+        X1 = ox + W + 1,
+        Y0 = oy - 1,
+        Y1 = oy + H + 1;
+    let ta = 0,
+        tb = 1,
+        fa = 0,
+        fb = 0;
     if (hdx !== 0) {
-        let p = (X0 * 0.5 - hx) / hdx, q = (X1 * 0.5 - hx) / hdx;
-        if (hdx < 0) { const s = p; p = q; q = s; }
-        if (p > ta) { ta = p; fa = 1; }
-        if (q < tb) { tb = q; fb = 1; }
+        let p = (X0 * 0.5 - hx) / hdx,
+            q = (X1 * 0.5 - hx) / hdx;
+        if (hdx < 0) {
+            const s = p;
+            p = q;
+            q = s;
+        }
+        if (p > ta) {
+            ta = p;
+            fa = 1;
+        }
+        if (q < tb) {
+            tb = q;
+            fb = 1;
+        }
     } else if (!(x0 >= X0 && x0 <= X1)) return false;
     if (hdy !== 0) {
-        let p = (Y0 * 0.5 - hy) / hdy, q = (Y1 * 0.5 - hy) / hdy;
-        if (hdy < 0) { const s = p; p = q; q = s; }
-        if (p > ta) { ta = p; fa = 2; }
-        if (q < tb) { tb = q; fb = 2; }
+        let p = (Y0 * 0.5 - hy) / hdy,
+            q = (Y1 * 0.5 - hy) / hdy;
+        if (hdy < 0) {
+            const s = p;
+            p = q;
+            q = s;
+        }
+        if (p > ta) {
+            ta = p;
+            fa = 2;
+        }
+        if (q < tb) {
+            tb = q;
+            fb = 2;
+        }
     } else if (!(y0 >= Y0 && y0 <= Y1)) return false;
     if (!(ta <= tb)) return false;
-    st.cx0 = x0; st.cy0 = y0; st.cx1 = x1; st.cy1 = y1;
+    st.cx0 = x0;
+    st.cy0 = y0;
+    st.cx1 = x1;
+    st.cy1 = y1;
     // Each clipped end goes onto the x face it crosses when the line meets that face inside the box, else onto
     // the y face (the two slab parameters tie far more often than the faces do at this magnitude).
     if (fa !== 0) {
-        const X = hdx > 0 ? X0 : X1, Y = hdx !== 0 ? onLine(y0, x0, hdy / hdx, X, 2 * (hy + ta * hdy)) : NaN;
-        if (Y >= Y0 && Y <= Y1) { st.cx0 = X; st.cy0 = Y; }
-        else { st.cy0 = hdy > 0 ? Y0 : Y1; st.cx0 = clamp(onLine(x0, y0, hdx / hdy, st.cy0, 2 * (hx + ta * hdx)), X0, X1); }
+        const X = hdx > 0 ? X0 : X1,
+            Y = hdx !== 0 ? onLine(y0, x0, hdy / hdx, X, 2 * (hy + ta * hdy)) : NaN;
+        if (Y >= Y0 && Y <= Y1) {
+            st.cx0 = X;
+            st.cy0 = Y;
+        } else {
+            st.cy0 = hdy > 0 ? Y0 : Y1;
+            st.cx0 = clamp(onLine(x0, y0, hdx / hdy, st.cy0, 2 * (hx + ta * hdx)), X0, X1);
+        }
     }
     if (fb !== 0) {
-        const X = hdx > 0 ? X1 : X0, Y = hdx !== 0 ? onLine(y0, x0, hdy / hdx, X, 2 * (hy + tb * hdy)) : NaN;
-        if (Y >= Y0 && Y <= Y1) { st.cx1 = X; st.cy1 = Y; }
-        else { st.cy1 = hdy > 0 ? Y1 : Y0; st.cx1 = clamp(onLine(x0, y0, hdx / hdy, st.cy1, 2 * (hx + tb * hdx)), X0, X1); }
+        const X = hdx > 0 ? X1 : X0,
+            Y = hdx !== 0 ? onLine(y0, x0, hdy / hdx, X, 2 * (hy + tb * hdy)) : NaN;
+        if (Y >= Y0 && Y <= Y1) {
+            st.cx1 = X;
+            st.cy1 = Y;
+        } else {
+            st.cy1 = hdy > 0 ? Y1 : Y0;
+            st.cx1 = clamp(onLine(x0, y0, hdx / hdy, st.cy1, 2 * (hx + tb * hdx)), X0, X1);
+        }
     }
     return true;
 }
@@ -155,7 +231,7 @@ function clipFar(st: RayState, W: number, H: number, ox: number, oy: number, x0:
 // slope is a power of two and the intercept is representable (the diagonal y = x + c from ±2^1023 lands exactly);
 // `fallback` (from the parameter) where the intercept overflows.
 function onLine(v0: number, u0: number, slope: number, u: number, fallback: number): number {
-    const v = (v0 - slope * u0) + slope * u;
+    const v = v0 - slope * u0 + slope * u;
     return v - v === 0 ? v : fallback;
 }
 
@@ -167,7 +243,17 @@ function clamp(v: number, lo: number, hi: number): number {
 // The first set pixel of the planes in st.words (W × H, top-left at world pixel (ox, oy)) on the segment, into
 // st; the distance is measured from the segment's start. Far segments are clipped first.
 /** @internal */
-export function cast(st: RayState, W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number): boolean {
+export function cast(
+    st: RayState,
+    W: number,
+    H: number,
+    ox: number,
+    oy: number,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number
+): boolean {
     if (W === 0 || H === 0) return false;
     if (near(W, H, ox, oy, x0, y0, x1, y1)) return walk(st, W, H, ox, oy, x0, y0, x1, y1, x0, y0);
     return clipFar(st, W, H, ox, oy, x0, y0, x1, y1) && walk(st, W, H, ox, oy, st.cx0, st.cy0, st.cx1, st.cy1, x0, y0);
@@ -175,33 +261,81 @@ export function cast(st: RayState, W: number, H: number, ox: number, oy: number,
 
 // The slots during which the segment x0 + t·dx, y0 + t·dy is in the W × H box at (ox, oy), into st: from
 // (lt, lo) to before (ut, uo); false when it never is.
-function inBox(st: RayState, W: number, H: number, ox: number, oy: number, x0: number, y0: number, dx: number, dy: number): boolean {
-    let lt = 0, lo = 0, ut = 1, uo = 1;
+function inBox(
+    st: RayState,
+    W: number,
+    H: number,
+    ox: number,
+    oy: number,
+    x0: number,
+    y0: number,
+    dx: number,
+    dy: number
+): boolean {
+    let lt = 0,
+        lo = 0,
+        ut = 1,
+        uo = 1;
     if (dx > 0) {
-        const a = (ox - x0) / dx, b = (ox + W - x0) / dx;
+        const a = (ox - x0) / dx,
+            b = (ox + W - x0) / dx;
         if (a > lt) lt = a;
-        if (b <= ut) { ut = b; uo = 0; }
+        if (b <= ut) {
+            ut = b;
+            uo = 0;
+        }
     } else if (dx < 0) {
-        const a = (ox + W - x0) / dx, b = (ox - x0) / dx;
-        if (a >= lt) { lt = a; lo = 1; }
-        if (b < ut) { ut = b; uo = 1; }
+        const a = (ox + W - x0) / dx,
+            b = (ox - x0) / dx;
+        if (a >= lt) {
+            lt = a;
+            lo = 1;
+        }
+        if (b < ut) {
+            ut = b;
+            uo = 1;
+        }
     } else if (!(x0 >= ox && x0 < ox + W)) return false;
     if (dy > 0) {
-        const a = (oy - y0) / dy, b = (oy + H - y0) / dy;
-        if (a > lt) { lt = a; lo = 0; }
-        if (before(b, 0, ut, uo)) { ut = b; uo = 0; }
+        const a = (oy - y0) / dy,
+            b = (oy + H - y0) / dy;
+        if (a > lt) {
+            lt = a;
+            lo = 0;
+        }
+        if (before(b, 0, ut, uo)) {
+            ut = b;
+            uo = 0;
+        }
     } else if (dy < 0) {
-        const a = (oy + H - y0) / dy, b = (oy - y0) / dy;
-        if (before(lt, lo, a, 1)) { lt = a; lo = 1; }
-        if (b < ut) { ut = b; uo = 1; }
+        const a = (oy + H - y0) / dy,
+            b = (oy - y0) / dy;
+        if (before(lt, lo, a, 1)) {
+            lt = a;
+            lo = 1;
+        }
+        if (b < ut) {
+            ut = b;
+            uo = 1;
+        }
     } else if (!(y0 >= oy && y0 < oy + H)) return false;
-    st.lt = lt; st.lo = lo; st.ut = ut; st.uo = uo;
+    st.lt = lt;
+    st.lo = lo;
+    st.ut = ut;
+    st.uo = uo;
     return before(lt, lo, ut, uo);
 }
 
 // Whether the planes' words from..to (rows of one strip) are clear in bits c0..c1: the OR of the rows, four
 // words a step, a quarter of the time of one test a row.
-function blockClear(WORDS: readonly Uint32Array[], k: number, from: number, to: number, c0: number, c1: number): boolean {
+function blockClear(
+    WORDS: readonly Uint32Array[],
+    k: number,
+    from: number,
+    to: number,
+    c0: number,
+    c1: number
+): boolean {
     let acc = 0;
     for (let p = 0; p < k; p++) {
         const A = WORDS[p];
@@ -213,38 +347,92 @@ function blockClear(WORDS: readonly Uint32Array[], k: number, from: number, to: 
 }
 
 // The walk itself (see the file comment); writes the hit into st; the distance is measured from (sx, sy).
-function walk(st: RayState, W: number, H: number, ox: number, oy: number, x0: number, y0: number, x1: number, y1: number, sx: number, sy: number): boolean {
-    const dx = x1 - x0, dy = y1 - y0, WORDS = st.words, W0 = WORDS[0], k = st.k;
+function walk(
+    st: RayState,
+    W: number,
+    H: number,
+    ox: number,
+    oy: number,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    sx: number,
+    sy: number
+): boolean {
+    const dx = x1 - x0,
+        dy = y1 - y0,
+        WORDS = st.words,
+        W0 = WORDS[0],
+        k = st.k;
     if (!inBox(st, W, H, ox, oy, x0, y0, dx, dy)) return false;
-    let lt = st.lt, lo = st.lo;
-    const ut = st.ut, uo = st.uo;
+    let lt = st.lt,
+        lo = st.lo;
+    const ut = st.ut,
+        uo = st.uo;
 
     // The cell at slot (lt, lo), whether each axis was crossed right then, and each axis's next crossing.
-    let i = cellOf(x0, dx, ox, 1, W, lt, lo), j = cellOf(y0, dy, oy, 1, H, lt, lo), fx = 0, fy = 0;
-    let xt = Infinity, xo = 0, yt = Infinity, yo = 0;
-    if (dx > 0) { xt = (ox + i + 1 - x0) / dx; if (lo === 0 && (ox + i - x0) / dx === lt) fx = 1; }
-    else if (dx < 0) { xt = (ox + i - x0) / dx; xo = 1; if (lo === 1 && (ox + i + 1 - x0) / dx === lt) fx = 1; }
-    if (dy > 0) { yt = (oy + j + 1 - y0) / dy; if (lo === 0 && (oy + j - y0) / dy === lt) fy = 1; }
-    else if (dy < 0) { yt = (oy + j - y0) / dy; yo = 1; if (lo === 1 && (oy + j + 1 - y0) / dy === lt) fy = 1; }
+    let i = cellOf(x0, dx, ox, 1, W, lt, lo),
+        j = cellOf(y0, dy, oy, 1, H, lt, lo),
+        fx = 0,
+        fy = 0;
+    let xt = Infinity,
+        xo = 0,
+        yt = Infinity,
+        yo = 0;
+    if (dx > 0) {
+        xt = (ox + i + 1 - x0) / dx;
+        if (lo === 0 && (ox + i - x0) / dx === lt) fx = 1;
+    } else if (dx < 0) {
+        xt = (ox + i - x0) / dx;
+        xo = 1;
+        if (lo === 1 && (ox + i + 1 - x0) / dx === lt) fx = 1;
+    }
+    if (dy > 0) {
+        yt = (oy + j + 1 - y0) / dy;
+        if (lo === 0 && (oy + j - y0) / dy === lt) fy = 1;
+    } else if (dy < 0) {
+        yt = (oy + j - y0) / dy;
+        yo = 1;
+        if (lo === 1 && (oy + j + 1 - y0) / dy === lt) fy = 1;
+    }
     // The crossings out of the current strip (sxt, sxo) and 32-row band (byt, byo), kept while they stay the same.
     // (256-row bands for steep rays measured no faster: the row loads dominate, not the block setup.)
-    let strip = -1, band = -1, sxt = Infinity, sxo = 0, byt = Infinity, byo = 0;
+    let strip = -1,
+        band = -1,
+        sxt = Infinity,
+        sxo = 0,
+        byt = Infinity,
+        byo = 0;
     for (;;) {
         if (dx !== 0 && i >> 5 !== strip) {
             strip = i >> 5;
-            sxt = (ox + (dx > 0 ? Math.min((strip + 1) << 5, W) : strip << 5) - x0) / dx; sxo = xo;
+            sxt = (ox + (dx > 0 ? Math.min((strip + 1) << 5, W) : strip << 5) - x0) / dx;
+            sxo = xo;
         }
         if (dy !== 0 && j >> 5 !== band) {
             band = j >> 5;
-            byt = (oy + (dy > 0 ? Math.min((band + 1) << 5, H) : band << 5) - y0) / dy; byo = yo;
+            byt = (oy + (dy > 0 ? Math.min((band + 1) << 5, H) : band << 5) - y0) / dy;
+            byo = yo;
         }
         // The block's exit (et, eo): out of this strip or band, or the end.
-        let et = ut, eo = uo;
-        if (before(sxt, sxo, et, eo)) { et = sxt; eo = sxo; }
-        if (before(byt, byo, et, eo)) { et = byt; eo = byo; }
+        let et = ut,
+            eo = uo;
+        if (before(sxt, sxo, et, eo)) {
+            et = sxt;
+            eo = sxo;
+        }
+        if (before(byt, byo, et, eo)) {
+            et = byt;
+            eo = byo;
+        }
         // The rectangle of cells the ray can visit before the exit: the position there, ±1 px for rounding.
-        let c0 = i, c1 = i, r0 = j, r1 = j;
-        const s = i >> 5, b0 = (j >> 5) << 5;
+        let c0 = i,
+            c1 = i,
+            r0 = j,
+            r1 = j;
+        const s = i >> 5,
+            b0 = (j >> 5) << 5;
         if (dx !== 0) {
             const e = Math.floor(x0 + et * dx) - ox;
             if (dx > 0) c1 = Math.min(Math.min((s << 5) + 31, W - 1), Math.max(i, e + 1));
@@ -259,22 +447,45 @@ function walk(st: RayState, W: number, H: number, ox: number, oy: number, x0: nu
             // Nothing to hit in this block: go to the cell at its exit. An axis whose next crossing is the exit
             // steps once; one crossing later stays; one crossing earlier (several cells on) is found from scratch.
             if (!before(et, eo, ut, uo)) return false;
-            lt = et; lo = eo;
+            lt = et;
+            lo = eo;
             if (before(xt, xo, et, eo)) {
                 i = cellOf(x0, dx, ox, 1, W, lt, lo);
-                if (dx > 0) { xt = (ox + i + 1 - x0) / dx; fx = lo === 0 && (ox + i - x0) / dx === lt ? 1 : 0; }
-                else { xt = (ox + i - x0) / dx; fx = lo === 1 && (ox + i + 1 - x0) / dx === lt ? 1 : 0; }
+                if (dx > 0) {
+                    xt = (ox + i + 1 - x0) / dx;
+                    fx = lo === 0 && (ox + i - x0) / dx === lt ? 1 : 0;
+                } else {
+                    xt = (ox + i - x0) / dx;
+                    fx = lo === 1 && (ox + i + 1 - x0) / dx === lt ? 1 : 0;
+                }
             } else if (xt === et && xo === eo) {
                 fx = 1;
-                if (dx > 0) { i++; xt = (ox + i + 1 - x0) / dx; } else { i--; xt = (ox + i - x0) / dx; }
+                if (dx > 0) {
+                    i++;
+                    xt = (ox + i + 1 - x0) / dx;
+                } else {
+                    i--;
+                    xt = (ox + i - x0) / dx;
+                }
             } else fx = 0;
             if (before(yt, yo, et, eo)) {
                 j = cellOf(y0, dy, oy, 1, H, lt, lo);
-                if (dy > 0) { yt = (oy + j + 1 - y0) / dy; fy = lo === 0 && (oy + j - y0) / dy === lt ? 1 : 0; }
-                else { yt = (oy + j - y0) / dy; fy = lo === 1 && (oy + j + 1 - y0) / dy === lt ? 1 : 0; }
+                if (dy > 0) {
+                    yt = (oy + j + 1 - y0) / dy;
+                    fy = lo === 0 && (oy + j - y0) / dy === lt ? 1 : 0;
+                } else {
+                    yt = (oy + j - y0) / dy;
+                    fy = lo === 1 && (oy + j + 1 - y0) / dy === lt ? 1 : 0;
+                }
             } else if (yt === et && yo === eo) {
                 fy = 1;
-                if (dy > 0) { j++; yt = (oy + j + 1 - y0) / dy; } else { j--; yt = (oy + j - y0) / dy; }
+                if (dy > 0) {
+                    j++;
+                    yt = (oy + j + 1 - y0) / dy;
+                } else {
+                    j--;
+                    yt = (oy + j - y0) / dy;
+                }
             } else fy = 0;
             continue;
         }
@@ -288,17 +499,50 @@ function walk(st: RayState, W: number, H: number, ox: number, oy: number, x0: nu
                 return true;
             }
             if (before(xt, xo, yt, yo)) {
-                lt = xt; lo = xo; fx = 1; fy = 0;
-                if (dx > 0) { i++; xt = (ox + i + 1 - x0) / dx; } else { i--; xt = (ox + i - x0) / dx; }
+                lt = xt;
+                lo = xo;
+                fx = 1;
+                fy = 0;
+                if (dx > 0) {
+                    i++;
+                    xt = (ox + i + 1 - x0) / dx;
+                } else {
+                    i--;
+                    xt = (ox + i - x0) / dx;
+                }
             } else if (before(yt, yo, xt, xo)) {
-                lt = yt; lo = yo; fx = 0; fy = 1;
-                if (dy > 0) { j++; yt = (oy + j + 1 - y0) / dy; } else { j--; yt = (oy + j - y0) / dy; }
+                lt = yt;
+                lo = yo;
+                fx = 0;
+                fy = 1;
+                if (dy > 0) {
+                    j++;
+                    yt = (oy + j + 1 - y0) / dy;
+                } else {
+                    j--;
+                    yt = (oy + j - y0) / dy;
+                }
             } else {
                 // Both at once: through a corner, diagonally (the side pixels are never entered).
-                lt = xt; lo = xo; fx = 1; fy = 1;
+                lt = xt;
+                lo = xo;
+                fx = 1;
+                fy = 1;
                 if (lt === Infinity) return false;
-                if (dx > 0) { i++; xt = (ox + i + 1 - x0) / dx; } else { i--; xt = (ox + i - x0) / dx; }
-                if (dy > 0) { j++; yt = (oy + j + 1 - y0) / dy; } else { j--; yt = (oy + j - y0) / dy; }
+                if (dx > 0) {
+                    i++;
+                    xt = (ox + i + 1 - x0) / dx;
+                } else {
+                    i--;
+                    xt = (ox + i - x0) / dx;
+                }
+                if (dy > 0) {
+                    j++;
+                    yt = (oy + j + 1 - y0) / dy;
+                } else {
+                    j--;
+                    yt = (oy + j - y0) / dy;
+                }
             }
             if (!before(lt, lo, ut, uo)) return false;
             if (!before(lt, lo, et, eo)) break;
@@ -307,12 +551,30 @@ function walk(st: RayState, W: number, H: number, ox: number, oy: number, x0: nu
 }
 
 // Writes the hit at cell (i, j), entered at slot (t, open) across the axes flagged fx / fy, into st.
-function record(st: RayState, ox: number, oy: number, i: number, j: number, t: number, open: number, fx: number, fy: number,
-    x0: number, y0: number, dx: number, dy: number, sx: number, sy: number): void {
-    st.px = ox + i; st.py = oy + j;
-    st.nx = 0; st.ny = 0;
+function record(
+    st: RayState,
+    ox: number,
+    oy: number,
+    i: number,
+    j: number,
+    t: number,
+    open: number,
+    fx: number,
+    fy: number,
+    x0: number,
+    y0: number,
+    dx: number,
+    dy: number,
+    sx: number,
+    sy: number
+): void {
+    st.px = ox + i;
+    st.py = oy + j;
+    st.nx = 0;
+    st.ny = 0;
     if (t === 0 && open === 0) {
-        st.x = x0; st.y = y0;
+        st.x = x0;
+        st.y = y0;
     } else {
         st.x = fx ? (dx > 0 ? ox + i : ox + i + 1) : clamp(x0 + t * dx, ox + i, ox + i + 1);
         st.y = fy ? (dy > 0 ? oy + j : oy + j + 1) : clamp(y0 + t * dy, oy + j, oy + j + 1);
@@ -324,13 +586,23 @@ function record(st: RayState, ox: number, oy: number, i: number, j: number, t: n
 }
 
 function write(st: RayState, out: RayHit): void {
-    out.px = st.px; out.py = st.py; out.x = st.x; out.y = st.y; out.distance = st.d; out.nx = st.nx; out.ny = st.ny;
+    out.px = st.px;
+    out.py = st.py;
+    out.x = st.x;
+    out.y = st.y;
+    out.distance = st.d;
+    out.nx = st.nx;
+    out.ny = st.ny;
 }
 
 /** @internal Throws unless the four coordinates are finite numbers and `out` is an object. */
 export function checkRay(x0: unknown, y0: unknown, x1: unknown, y1: unknown, out: unknown): void {
-    num('x0', x0); num('y0', y0); num('x1', x1); num('y1', y1);
-    if (out == null || typeof out !== 'object') throw new TypeError(`out must be a RayHit object { px, py, x, y, distance, nx, ny }, got ${describe(out)}.`);
+    num('x0', x0);
+    num('y0', y0);
+    num('x1', x1);
+    num('y1', y1);
+    if (out == null || typeof out !== 'object')
+        throw new TypeError(`out must be a RayHit object { px, py, x, y, distance, nx, ny }, got ${describe(out)}.`);
 }
 
 function num(name: string, v: unknown): void {
@@ -342,7 +614,8 @@ function num(name: string, v: unknown): void {
 export function raycast(mask: Mask, x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null {
     checkMask(mask, 'mask');
     if (out === undefined) out = newRayHit();
-    else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a RayHit object, got ${describe(out)}.`);
+    else if (out === null || typeof out !== 'object')
+        throw new TypeError(`out must be a RayHit object, got ${describe(out)}.`);
     return castMask(mask, x0, y0, x1, y1, out) ? out : null;
 }
 
@@ -362,9 +635,18 @@ export function castMask(mask: Mask, x0: number, y0: number, x1: number, y1: num
 }
 
 /** @internal CollisionRaster.raycast: into the OR of `count` planes of one size (a raster's layers). */
-export function castPlanes(planes: readonly Mask[], count: number, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
+export function castPlanes(
+    planes: readonly Mask[],
+    count: number,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    out: RayHit
+): boolean {
     checkRay(x0, y0, x1, y1, out);
-    const m = planes[0], st = acquire();
+    const m = planes[0],
+        st = acquire();
     for (let p = 0; p < count; p++) st.words[p] = planes[p]._words;
     st.k = count;
     try {
@@ -377,10 +659,24 @@ export function castPlanes(planes: readonly Mask[], count: number, x0: number, y
 }
 
 /** @internal TileMap.raycast: walks the tiles the segment crosses, in order, and casts into the first ones with a mask. */
-export function castTiles(tw: number, th: number, columns: number, rows: number, cells: Int32Array, tiles: readonly (Mask | null)[],
-    x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
+export function castTiles(
+    tw: number,
+    th: number,
+    columns: number,
+    rows: number,
+    cells: Int32Array,
+    tiles: readonly (Mask | null)[],
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    out: RayHit
+): boolean {
     checkRay(x0, y0, x1, y1, out);
-    const MW = columns * tw, MH = rows * th, sx = x0, sy = y0;
+    const MW = columns * tw,
+        MH = rows * th,
+        sx = x0,
+        sy = y0;
     if (MW === 0 || MH === 0) return false;
     const st = acquire();
     try {
@@ -391,37 +687,80 @@ export function castTiles(tw: number, th: number, columns: number, rows: number,
 }
 
 // castTiles' walk over the map (MW × MH px) with its state.
-function walkTiles(st: RayState, tw: number, th: number, columns: number, rows: number, cells: Int32Array, tiles: readonly (Mask | null)[],
-    MW: number, MH: number, sx: number, sy: number, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
+function walkTiles(
+    st: RayState,
+    tw: number,
+    th: number,
+    columns: number,
+    rows: number,
+    cells: Int32Array,
+    tiles: readonly (Mask | null)[],
+    MW: number,
+    MH: number,
+    sx: number,
+    sy: number,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    out: RayHit
+): boolean {
     if (!near(MW, MH, 0, 0, x0, y0, x1, y1)) {
         if (!clipFar(st, MW, MH, 0, 0, x0, y0, x1, y1)) return false;
-        x0 = st.cx0; y0 = st.cy0; x1 = st.cx1; y1 = st.cy1;
+        x0 = st.cx0;
+        y0 = st.cy0;
+        x1 = st.cx1;
+        y1 = st.cy1;
     }
-    const dx = x1 - x0, dy = y1 - y0;
+    const dx = x1 - x0,
+        dy = y1 - y0;
     // The map's slots, as walk() computes the box's; tile boundaries are c·tw and r·th.
     if (!inBox(st, MW, MH, 0, 0, x0, y0, dx, dy)) return false;
-    let lt = st.lt, lo = st.lo;
-    const ut = st.ut, uo = st.uo;
-    let c = cellOf(x0, dx, 0, tw, columns, lt, lo), r = cellOf(y0, dy, 0, th, rows, lt, lo);
-    const xo = dx < 0 ? 1 : 0, yo = dy < 0 ? 1 : 0;
+    let lt = st.lt,
+        lo = st.lo;
+    const ut = st.ut,
+        uo = st.uo;
+    let c = cellOf(x0, dx, 0, tw, columns, lt, lo),
+        r = cellOf(y0, dy, 0, th, rows, lt, lo);
+    const xo = dx < 0 ? 1 : 0,
+        yo = dy < 0 ? 1 : 0;
     let xt = dx > 0 ? ((c + 1) * tw - x0) / dx : dx < 0 ? (c * tw - x0) / dx : Infinity;
     let yt = dy > 0 ? ((r + 1) * th - y0) / dy : dy < 0 ? (r * th - y0) / dy : Infinity;
     st.k = 1;
     for (;;) {
-        const t = cells[r * columns + c], tile = t >= 0 ? tiles[t] : null;
+        const t = cells[r * columns + c],
+            tile = t >= 0 ? tiles[t] : null;
         // Tiles are visited in the order the segment enters them, so the first hit is the nearest.
         if (tile) {
             st.words[0] = tile._words;
-            if (walk(st, tw, th, c * tw, r * th, x0, y0, x1, y1, sx, sy)) { write(st, out); return true; }
+            if (walk(st, tw, th, c * tw, r * th, x0, y0, x1, y1, sx, sy)) {
+                write(st, out);
+                return true;
+            }
         }
-        const sxFirst = before(xt, xo, yt, yo), syFirst = before(yt, yo, xt, xo);
+        const sxFirst = before(xt, xo, yt, yo),
+            syFirst = before(yt, yo, xt, xo);
         if (sxFirst || !syFirst) {
-            lt = xt; lo = xo;
-            if (dx > 0) { c++; xt = ((c + 1) * tw - x0) / dx; } else if (dx < 0) { c--; xt = (c * tw - x0) / dx; }
+            lt = xt;
+            lo = xo;
+            if (dx > 0) {
+                c++;
+                xt = ((c + 1) * tw - x0) / dx;
+            } else if (dx < 0) {
+                c--;
+                xt = (c * tw - x0) / dx;
+            }
         }
         if (syFirst || !sxFirst) {
-            lt = yt; lo = yo;
-            if (dy > 0) { r++; yt = ((r + 1) * th - y0) / dy; } else if (dy < 0) { r--; yt = (r * th - y0) / dy; }
+            lt = yt;
+            lo = yo;
+            if (dy > 0) {
+                r++;
+                yt = ((r + 1) * th - y0) / dy;
+            } else if (dy < 0) {
+                r--;
+                yt = (r * th - y0) / dy;
+            }
         }
         if (!before(lt, lo, ut, uo)) return false;
     }

@@ -18,10 +18,13 @@ export interface ConvexOptions {
 const VERTEX_LIMIT = 32768;
 
 function checkRing(ring: unknown, name: string): number[] {
-    if (!Array.isArray(ring)) throw new TypeError(`${name} must be an array of numbers [x0, y0, x1, y1, …], got ${describe(ring)}.`);
-    if (ring.length < 6 || ring.length % 2 !== 0) throw new TypeError(`${name} must hold at least 3 (x, y) pairs, got ${ring.length} numbers.`);
+    if (!Array.isArray(ring))
+        throw new TypeError(`${name} must be an array of numbers [x0, y0, x1, y1, …], got ${describe(ring)}.`);
+    if (ring.length < 6 || ring.length % 2 !== 0)
+        throw new TypeError(`${name} must hold at least 3 (x, y) pairs, got ${ring.length} numbers.`);
     for (let i = 0; i < ring.length; i++) {
-        if (typeof ring[i] !== 'number' || !Number.isFinite(ring[i])) throw new TypeError(`${name}[${i}] must be a finite number, got ${describe(ring[i])}.`);
+        if (typeof ring[i] !== 'number' || !Number.isFinite(ring[i]))
+            throw new TypeError(`${name}[${i}] must be a finite number, got ${describe(ring[i])}.`);
     }
     return ring;
 }
@@ -33,37 +36,58 @@ function checkRing(ring: unknown, name: string): number[] {
  * A polygon of more than `vertexLimit` vertices (default 32768) throws a RangeError at once.
  */
 export function convexPieces(polygon: Polygon, options: ConvexOptions = {}): number[][] {
-    if (polygon == null || typeof polygon !== 'object') throw new TypeError(`polygon must be an object { outer: number[], holes: number[][] }, got ${describe(polygon)}.`);
-    if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    if (polygon == null || typeof polygon !== 'object')
+        throw new TypeError(
+            `polygon must be an object { outer: number[], holes: number[][] }, got ${describe(polygon)}.`
+        );
+    if (options == null || typeof options !== 'object')
+        throw new TypeError(`options must be an object, got ${describe(options)}.`);
     const outer = checkRing(polygon.outer, 'polygon.outer');
-    if (!Array.isArray(polygon.holes)) throw new TypeError(`polygon.holes must be an array of rings, got ${describe(polygon.holes)}.`);
+    if (!Array.isArray(polygon.holes))
+        throw new TypeError(`polygon.holes must be an array of rings, got ${describe(polygon.holes)}.`);
     const holes = polygon.holes.map((h, k) => checkRing(h, `polygon.holes[${k}]`));
-    const maxVertices = options.maxVertices ?? 8, vertexLimit = options.vertexLimit ?? VERTEX_LIMIT;
+    const maxVertices = options.maxVertices ?? 8,
+        vertexLimit = options.vertexLimit ?? VERTEX_LIMIT;
     if (typeof maxVertices !== 'number' || !Number.isInteger(maxVertices) || maxVertices < 3) {
         throw new RangeError(`maxVertices must be an integer >= 3, got ${describe(maxVertices)}.`);
     }
-    if (typeof vertexLimit !== 'number' || !(vertexLimit >= 3) || (vertexLimit !== Infinity && !Number.isInteger(vertexLimit))) {
+    if (
+        typeof vertexLimit !== 'number' ||
+        !(vertexLimit >= 3) ||
+        (vertexLimit !== Infinity && !Number.isInteger(vertexLimit))
+    ) {
         throw new RangeError(`vertexLimit must be an integer >= 3 or Infinity, got ${describe(vertexLimit)}.`);
     }
     let n = outer.length;
     for (const h of holes) n += h.length;
     // Ear clipping and hole bridging are quadratic at worst: refused before anything is allocated.
     if (n / 2 > vertexLimit) {
-        throw new RangeError(`polygon has ${n / 2} vertices (outer ring and ${holes.length} hole${holes.length === 1 ? '' : 's'}), more than vertexLimit ${vertexLimit}: ` +
-            'cutting it could take minutes. Simplify it first with a tolerance, cut the mask into smaller masks, or raise vertexLimit.');
+        throw new RangeError(
+            `polygon has ${n / 2} vertices (outer ring and ${holes.length} hole${holes.length === 1 ? '' : 's'}), more than vertexLimit ${vertexLimit}: ` +
+                'cutting it could take minutes. Simplify it first with a tolerance, cut the mask into smaller masks, or raise vertexLimit.'
+        );
     }
-    const xy = new Float64Array(n), rings = [0];
+    const xy = new Float64Array(n),
+        rings = [0];
     xy.set(outer);
     let o = outer.length;
     rings.push(o >> 1);
-    for (const h of holes) { xy.set(h, o); o += h.length; rings.push(o >> 1); }
+    for (const h of holes) {
+        xy.set(h, o);
+        o += h.length;
+        rings.push(o >> 1);
+    }
     return merge(xy, triangulate(xy, rings), maxVertices);
 }
 
 /** @internal Triangles of a polygon (flat vertex index triples into its rings: outer, then holes in order), to measure convexPieces against. */
 export function triangles(polygon: Polygon): number[] {
-    const xy = [...polygon.outer], rings = [0, polygon.outer.length >> 1];
-    for (const h of polygon.holes) { xy.push(...h); rings.push(xy.length >> 1); }
+    const xy = [...polygon.outer],
+        rings = [0, polygon.outer.length >> 1];
+    for (const h of polygon.holes) {
+        xy.push(...h);
+        rings.push(xy.length >> 1);
+    }
     return triangulate(xy, rings);
 }
 
@@ -71,54 +95,85 @@ export function triangles(polygon: Polygon): number[] {
 // piece of at most maxVertices corners (collinear vertices do not count and are dropped at the end).
 function merge(xy: Float64Array, tri: number[], maxVertices: number): number[][] {
     const cross = (a: number, b: number, c: number): number =>
-        (xy[2 * b] - xy[2 * a]) * (xy[2 * c + 1] - xy[2 * a + 1]) - (xy[2 * b + 1] - xy[2 * a + 1]) * (xy[2 * c] - xy[2 * a]);
-    const pieces: number[][] = [], parent: number[] = [];
-    const edge = new Map<number, number>(), nv = xy.length >> 1;
+        (xy[2 * b] - xy[2 * a]) * (xy[2 * c + 1] - xy[2 * a + 1]) -
+        (xy[2 * b + 1] - xy[2 * a + 1]) * (xy[2 * c] - xy[2 * a]);
+    const pieces: number[][] = [],
+        parent: number[] = [];
+    const edge = new Map<number, number>(),
+        nv = xy.length >> 1;
     const diag: number[] = []; // (u, v, piece of u→v, piece of v→u)
     for (let k = 0; k < tri.length; k += 3) {
-        const a = tri[k], b = tri[k + 1], c = tri[k + 2];
+        const a = tri[k],
+            b = tri[k + 1],
+            c = tri[k + 2];
         if (cross(a, b, c) <= 0) continue; // a flat triangle from a repair pass covers nothing
         const id = pieces.length;
-        pieces.push([a, b, c]); parent.push(id);
-        for (const [u, v] of [[a, b], [b, c], [c, a]]) {
+        pieces.push([a, b, c]);
+        parent.push(id);
+        for (const [u, v] of [
+            [a, b],
+            [b, c],
+            [c, a]
+        ]) {
             const t = edge.get(v * nv + u);
-            if (t !== undefined) { diag.push(u, v, id, t); edge.delete(v * nv + u); } else edge.set(u * nv + v, id);
+            if (t !== undefined) {
+                diag.push(u, v, id, t);
+                edge.delete(v * nv + u);
+            } else edge.set(u * nv + v, id);
         }
     }
     const find = (i: number): number => {
-        while (parent[i] !== i) { parent[i] = parent[parent[i]]; i = parent[i]; }
+        while (parent[i] !== i) {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
         return i;
     };
     const len2 = (k: number): number => {
-        const u = diag[k], v = diag[k + 1];
+        const u = diag[k],
+            v = diag[k + 1];
         return (xy[2 * u] - xy[2 * v]) ** 2 + (xy[2 * u + 1] - xy[2 * v + 1]) ** 2;
     };
     const order = Array.from({ length: diag.length >> 2 }, (_, k) => 4 * k).sort((a, b) => len2(b) - len2(a));
     for (const k of order) {
-        const u = diag[k], v = diag[k + 1], p1 = find(diag[k + 2]), p2 = find(diag[k + 3]);
+        const u = diag[k],
+            v = diag[k + 1],
+            p1 = find(diag[k + 2]),
+            p2 = find(diag[k + 3]);
         if (p1 === p2) continue;
-        const A = pieces[p1], B = pieces[p2];
-        const ia = A.indexOf(u), ib = B.indexOf(v);
+        const A = pieces[p1],
+            B = pieces[p2];
+        const ia = A.indexOf(u),
+            ib = B.indexOf(v);
         if (ia < 0 || ib < 0 || A[(ia + 1) % A.length] !== v || B[(ib + 1) % B.length] !== u) continue;
         // merged: v, A round to u, then B strictly between u and v
         const merged: number[] = [v];
-        for (let i = (ia + 2) % A.length; ; i = (i + 1) % A.length) { merged.push(A[i]); if (A[i] === u) break; }
+        for (let i = (ia + 2) % A.length; ; i = (i + 1) % A.length) {
+            merged.push(A[i]);
+            if (A[i] === u) break;
+        }
         for (let i = (ib + 2) % B.length; B[i] !== v; i = (i + 1) % B.length) merged.push(B[i]);
         const L = merged.length;
-        let corners = 0, convex = true;
+        let corners = 0,
+            convex = true;
         for (let i = 0; i < L && convex; i++) {
             const c = cross(merged[(i + L - 1) % L], merged[i], merged[(i + 1) % L]);
-            if (c < 0) convex = false; else if (c > 0) corners++;
+            if (c < 0) convex = false;
+            else if (c > 0) corners++;
         }
         if (!convex || corners > maxVertices) continue;
         const id = pieces.length;
-        pieces.push(merged); parent.push(id);
-        parent[p1] = id; parent[p2] = id;
+        pieces.push(merged);
+        parent.push(id);
+        parent[p1] = id;
+        parent[p2] = id;
     }
     const out: number[][] = [];
     for (let p = 0; p < pieces.length; p++) {
         if (parent[p] !== p) continue;
-        const ring = pieces[p], L = ring.length, flat: number[] = [];
+        const ring = pieces[p],
+            L = ring.length,
+            flat: number[] = [];
         for (let i = 0; i < L; i++) {
             const v = ring[i];
             if (cross(ring[(i + L - 1) % L], v, ring[(i + 1) % L]) !== 0) flat.push(xy[2 * v], xy[2 * v + 1]);

@@ -78,10 +78,13 @@ export interface Polyline {
 // ---- checks ------------------------------------------------------------------------------------
 
 function checkRing(ring: unknown, name: string): number[] {
-    if (!Array.isArray(ring)) throw new TypeError(`${name} must be an array of numbers [x0, y0, x1, y1, …], got ${describe(ring)}.`);
-    if (ring.length < 6 || ring.length % 2 !== 0) throw new TypeError(`${name} must hold at least 3 (x, y) pairs, got ${ring.length} numbers.`);
+    if (!Array.isArray(ring))
+        throw new TypeError(`${name} must be an array of numbers [x0, y0, x1, y1, …], got ${describe(ring)}.`);
+    if (ring.length < 6 || ring.length % 2 !== 0)
+        throw new TypeError(`${name} must hold at least 3 (x, y) pairs, got ${ring.length} numbers.`);
     for (let i = 0; i < ring.length; i++) {
-        if (typeof ring[i] !== 'number' || !Number.isFinite(ring[i])) throw new TypeError(`${name}[${i}] must be a finite number, got ${describe(ring[i])}.`);
+        if (typeof ring[i] !== 'number' || !Number.isFinite(ring[i]))
+            throw new TypeError(`${name}[${i}] must be a finite number, got ${describe(ring[i])}.`);
     }
     return ring as number[];
 }
@@ -96,13 +99,21 @@ function area2(r: number[]): number {
 /** Checks that a ring is convex with A > 0 (as convexPieces returns): every turn is left or straight, and it winds once. */
 function checkConvex(ring: number[], name: string): void {
     const n = ring.length >> 1;
-    let xFlips = 0, lastDx = 0;
+    let xFlips = 0,
+        lastDx = 0;
     for (let i = 0; i < n; i++) {
-        const a = ((i + n - 1) % n) * 2, b = i * 2, c = ((i + 1) % n) * 2;
-        const ux = ring[b] - ring[a], uy = ring[b + 1] - ring[a + 1], vx = ring[c] - ring[b], vy = ring[c + 1] - ring[b + 1];
+        const a = ((i + n - 1) % n) * 2,
+            b = i * 2,
+            c = ((i + 1) % n) * 2;
+        const ux = ring[b] - ring[a],
+            uy = ring[b + 1] - ring[a + 1],
+            vx = ring[c] - ring[b],
+            vy = ring[c + 1] - ring[b + 1];
         const cross = ux * vy - uy * vx;
         if (cross < -1e-9 * Math.hypot(ux, uy) * Math.hypot(vx, vy)) {
-            throw new RangeError(`${name} must be convex with A > 0 (as convexPieces returns), but turns right at vertex ${i} (${ring[b]}, ${ring[b + 1]}).`);
+            throw new RangeError(
+                `${name} must be convex with A > 0 (as convexPieces returns), but turns right at vertex ${i} (${ring[b]}, ${ring[b + 1]}).`
+            );
         }
         if (vx !== 0) {
             if (lastDx !== 0 && Math.sign(vx) !== Math.sign(lastDx)) xFlips++;
@@ -110,16 +121,23 @@ function checkConvex(ring: number[], name: string): void {
         }
     }
     if (!(area2(ring) > 0) || xFlips > 2) {
-        throw new RangeError(`${name} must be convex with A > 0 (as convexPieces returns), got a ring of area ${area2(ring) / 2} winding ${xFlips > 2 ? 'more than once' : 'the wrong way'}.`);
+        throw new RangeError(
+            `${name} must be convex with A > 0 (as convexPieces returns), got a ring of area ${area2(ring) / 2} winding ${xFlips > 2 ? 'more than once' : 'the wrong way'}.`
+        );
     }
 }
 
 function checkPieces(pieces: unknown, name: string, maxVertices = Infinity): number[][] {
-    if (!Array.isArray(pieces)) throw new TypeError(`${name} must be an array of flat rings (as convexPieces returns), got ${describe(pieces)}.`);
+    if (!Array.isArray(pieces))
+        throw new TypeError(
+            `${name} must be an array of flat rings (as convexPieces returns), got ${describe(pieces)}.`
+        );
     return pieces.map((p, k) => {
         const ring = checkRing(p, `${name}[${k}]`);
         if (ring.length / 2 > maxVertices) {
-            throw new RangeError(`${name}[${k}] has ${ring.length / 2} vertices, more than maxVertices ${maxVertices}.`);
+            throw new RangeError(
+                `${name}[${k}] has ${ring.length / 2} vertices, more than maxVertices ${maxVertices}.`
+            );
         }
         checkConvex(ring, `${name}[${k}]`);
         return ring;
@@ -130,35 +148,52 @@ function checkPolygons(polygons: unknown, name: string): Polygon[] {
     const list = Array.isArray(polygons) ? polygons : [polygons];
     return list.map((p: unknown, k) => {
         const at = Array.isArray(polygons) ? `${name}[${k}]` : name;
-        if (p == null || typeof p !== 'object') throw new TypeError(`${at} must be an object { outer: number[], holes: number[][] }, got ${describe(p)}.`);
+        if (p == null || typeof p !== 'object')
+            throw new TypeError(`${at} must be an object { outer: number[], holes: number[][] }, got ${describe(p)}.`);
         const { outer, holes } = p as Partial<Polygon>;
         checkRing(outer, `${at}.outer`);
-        if (!Array.isArray(holes)) throw new TypeError(`${at}.holes must be an array of rings, got ${describe(holes)}.`);
+        if (!Array.isArray(holes))
+            throw new TypeError(`${at}.holes must be an array of rings, got ${describe(holes)}.`);
         holes.forEach((h, i) => checkRing(h, `${at}.holes[${i}]`));
         return p as Polygon;
     });
 }
 
-interface Units { scale: number; ox: number; oy: number; flip: boolean; fn: string }
+interface Units {
+    scale: number;
+    ox: number;
+    oy: number;
+    flip: boolean;
+    fn: string;
+}
 
 // Scales (mask pixels per output unit) the helpers take: any mask coordinate, within ±2^31 pixels of the
 // origin, then stays finite in 32-bit floats, and a pixel stays at least 1e-6 units, far from 0.
-const MIN_SCALE = 1e-6, MAX_SCALE = 1e6;
+const MIN_SCALE = 1e-6,
+    MAX_SCALE = 1e6;
 
 function checkUnits(options: unknown, fn: string): Units {
-    if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    if (options == null || typeof options !== 'object')
+        throw new TypeError(`options must be an object, got ${describe(options)}.`);
     const { scale = 1, origin = { x: 0, y: 0 }, flipY = false } = options as UnitOptions;
     if (typeof scale !== 'number' || !(scale > 0) || scale === Infinity) {
-        throw new RangeError(`${fn}: scale must be a finite number > 0 (mask pixels per output unit), got ${describe(scale)}.`);
+        throw new RangeError(
+            `${fn}: scale must be a finite number > 0 (mask pixels per output unit), got ${describe(scale)}.`
+        );
     }
     if (scale < MIN_SCALE || scale > MAX_SCALE) {
-        throw new RangeError(`${fn}: scale must be within 1e-6..1e6 (mask pixels per output unit, e.g. 32 per metre), got ${describe(scale)}: ` +
-            `a pixel would be ${Number((1 / scale).toPrecision(3))} units.`);
+        throw new RangeError(
+            `${fn}: scale must be within 1e-6..1e6 (mask pixels per output unit, e.g. 32 per metre), got ${describe(scale)}: ` +
+                `a pixel would be ${Number((1 / scale).toPrecision(3))} units.`
+        );
     }
-    if (origin == null || typeof origin !== 'object') throw new TypeError(`origin must be an object { x, y } in mask pixels, got ${describe(origin)}.`);
+    if (origin == null || typeof origin !== 'object')
+        throw new TypeError(`origin must be an object { x, y } in mask pixels, got ${describe(origin)}.`);
     for (const key of ['x', 'y'] as const) {
-        if (typeof origin[key] !== 'number') throw new TypeError(`origin.${key} must be a number (mask pixels), got ${describe(origin[key])}.`);
-        if (!Number.isFinite(origin[key])) throw new RangeError(`origin.${key} must be a finite number (mask pixels), got ${describe(origin[key])}.`);
+        if (typeof origin[key] !== 'number')
+            throw new TypeError(`origin.${key} must be a number (mask pixels), got ${describe(origin[key])}.`);
+        if (!Number.isFinite(origin[key]))
+            throw new RangeError(`origin.${key} must be a finite number (mask pixels), got ${describe(origin[key])}.`);
     }
     if (typeof flipY !== 'boolean') throw new TypeError(`flipY must be a boolean, got ${describe(flipY)}.`);
     return { scale, ox: origin.x, oy: origin.y, flip: flipY, fn };
@@ -169,15 +204,19 @@ function checkUnits(options: unknown, fn: string): Units {
  * reversed so that the signed area keeps its sign (A > 0 stays counter-clockwise in the output axes).
  */
 function convert(ring: number[], u: Units, f32 = false): Point[] {
-    const n = ring.length >> 1, out: Point[] = new Array(n), sy = u.flip ? -1 : 1;
+    const n = ring.length >> 1,
+        out: Point[] = new Array(n),
+        sy = u.flip ? -1 : 1;
     const ok = f32 ? (v: number): boolean => Number.isFinite(Math.fround(v)) : Number.isFinite;
     for (let i = 0; i < n; i++) {
         const k = u.flip ? (n - i) % n : i; // reversed, same first vertex
-        const p = out[i] = { x: (ring[2 * k] - u.ox) / u.scale, y: sy * (ring[2 * k + 1] - u.oy) / u.scale };
+        const p = (out[i] = { x: (ring[2 * k] - u.ox) / u.scale, y: (sy * (ring[2 * k + 1] - u.oy)) / u.scale });
         // Only a vertex or origin absurdly far out (the scale is checked) overflows.
         if (!ok(p.x) || !ok(p.y)) {
-            throw new RangeError(`${u.fn}: vertex (${ring[2 * k]}, ${ring[2 * k + 1]}) comes out as (${p.x}, ${p.y}), not a finite ${f32 ? '32-bit float' : 'number'}; ` +
-                'keep vertices within ±1e30 pixels of the origin.');
+            throw new RangeError(
+                `${u.fn}: vertex (${ring[2 * k]}, ${ring[2 * k + 1]}) comes out as (${p.x}, ${p.y}), not a finite ${f32 ? '32-bit float' : 'number'}; ` +
+                    'keep vertices within ±1e30 pixels of the origin.'
+            );
         }
     }
     return out;
@@ -185,7 +224,10 @@ function convert(ring: number[], u: Units, f32 = false): Point[] {
 
 function flat(points: Point[]): Float32Array {
     const out = new Float32Array(points.length * 2);
-    points.forEach((p, i) => { out[2 * i] = p.x; out[2 * i + 1] = p.y; });
+    points.forEach((p, i) => {
+        out[2 * i] = p.x;
+        out[2 * i + 1] = p.y;
+    });
     return out;
 }
 
@@ -202,18 +244,30 @@ function flat(points: Point[]): Float32Array {
  */
 export function matterParts(pieces: number[][]): MatterParts {
     const rings = checkPieces(pieces, 'pieces');
-    let area = 0, cx = 0, cy = 0;
+    let area = 0,
+        cx = 0,
+        cy = 0;
     const parts = rings.map((ring): MatterPart => {
         // centroid of the polygon: Σ (pᵢ + pᵢ₊₁)·crossᵢ / (3 · Σ crossᵢ)
-        let a = 0, x = 0, y = 0;
-        const x0 = ring[0], y0 = ring[1]; // relative to the first vertex, for precision
+        let a = 0,
+            x = 0,
+            y = 0;
+        const x0 = ring[0],
+            y0 = ring[1]; // relative to the first vertex, for precision
         for (let i = 0, j = ring.length - 2; i < ring.length; j = i, i += 2) {
-            const xj = ring[j] - x0, yj = ring[j + 1] - y0, xi = ring[i] - x0, yi = ring[i + 1] - y0;
+            const xj = ring[j] - x0,
+                yj = ring[j + 1] - y0,
+                xi = ring[i] - x0,
+                yi = ring[i + 1] - y0;
             const c = xj * yi - xi * yj;
-            a += c; x += (xj + xi) * c; y += (yj + yi) * c;
+            a += c;
+            x += (xj + xi) * c;
+            y += (yj + yi) * c;
         }
         const position = { x: x0 + x / (3 * a), y: y0 + y / (3 * a) };
-        area += a / 2; cx += position.x * a / 2; cy += position.y * a / 2;
+        area += a / 2;
+        cx += (position.x * a) / 2;
+        cy += (position.y * a) / 2;
         const vertices: Point[] = [];
         for (let i = 0; i < ring.length; i += 2) vertices.push({ x: ring[i], y: ring[i + 1] });
         return { position, vertices };
@@ -221,7 +275,9 @@ export function matterParts(pieces: number[][]): MatterParts {
     const centre = area > 0 ? { x: cx / area, y: cy / area } : { x: 0, y: 0 };
     // Only pieces absurdly large or far out (past about 1e150 pixels) overflow these sums.
     if (!Number.isFinite(area) || !Number.isFinite(centre.x) || !Number.isFinite(centre.y)) {
-        throw new RangeError(`matterParts: pieces too large or too far out to measure (area ${area}, centre (${centre.x}, ${centre.y})); keep coordinates within ±1e150 pixels.`);
+        throw new RangeError(
+            `matterParts: pieces too large or too far out to measure (area ${area}, centre (${centre.x}, ${centre.y})); keep coordinates within ±1e150 pixels.`
+        );
     }
     return { parts, centre, area };
 }
@@ -236,17 +292,29 @@ const COMPOUND_ONLY = ['isStatic', 'mass', 'inverseMass', 'inertia', 'inverseIne
  * corner at `position − R(angle)·centre`.
  */
 export function matterBody<B>(matter: MatterLike<B>, pieces: number[][], options: MatterBodyOptions = {}): B {
-    if (matter == null || typeof matter !== 'object' || matter.Body == null || typeof matter.Body.create !== 'function' ||
-        typeof matter.Body.setPosition !== 'function') {
-        throw new TypeError(`matter must be the Matter.js module (with Body.create and Body.setPosition), got ${describe(matter)}.`);
+    if (
+        matter == null ||
+        typeof matter !== 'object' ||
+        matter.Body == null ||
+        typeof matter.Body.create !== 'function' ||
+        typeof matter.Body.setPosition !== 'function'
+    ) {
+        throw new TypeError(
+            `matter must be the Matter.js module (with Body.create and Body.setPosition), got ${describe(matter)}.`
+        );
     }
-    if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    if (options == null || typeof options !== 'object')
+        throw new TypeError(`options must be an object, got ${describe(options)}.`);
     const { x = 0, y = 0, body = {} } = options;
-    for (const [key, v] of [['x', x], ['y', y]] as const) {
+    for (const [key, v] of [
+        ['x', x],
+        ['y', y]
+    ] as const) {
         if (typeof v !== 'number') throw new TypeError(`options.${key} must be a number, got ${describe(v)}.`);
         if (!Number.isFinite(v)) throw new RangeError(`options.${key} must be a finite number, got ${describe(v)}.`);
     }
-    if (body == null || typeof body !== 'object') throw new TypeError(`options.body must be an object of Matter body options, got ${describe(body)}.`);
+    if (body == null || typeof body !== 'object')
+        throw new TypeError(`options.body must be an object of Matter body options, got ${describe(body)}.`);
     const { parts, centre } = matterParts(pieces);
     if (parts.length === 0) throw new RangeError('pieces must hold at least one piece, got none.');
     if (parts.length === 1) {
@@ -315,8 +383,13 @@ const FLAT = 1e-3;
 
 /** 1 − cos of the turn at vertex i: 0 for a straight corner. */
 function straightness(r: number[], i: number): number {
-    const n = r.length >> 1, a = (i + n - 1) % n, c = (i + 1) % n;
-    const ux = r[2 * i] - r[2 * a], uy = r[2 * i + 1] - r[2 * a + 1], vx = r[2 * c] - r[2 * i], vy = r[2 * c + 1] - r[2 * i + 1];
+    const n = r.length >> 1,
+        a = (i + n - 1) % n,
+        c = (i + 1) % n;
+    const ux = r[2 * i] - r[2 * a],
+        uy = r[2 * i + 1] - r[2 * a + 1],
+        vx = r[2 * c] - r[2 * i],
+        vy = r[2 * c + 1] - r[2 * i + 1];
     return 1 - (ux * vx + uy * vy) / (Math.hypot(ux, uy) * Math.hypot(vx, vy));
 }
 
@@ -328,29 +401,53 @@ function straightness(r: number[], i: number): number {
  */
 function splitFlat(r: number[], out: number[][]): void {
     const n = r.length >> 1;
-    let i = -1, worst = FLAT;
+    let i = -1,
+        worst = FLAT;
     for (let k = 0; k < n; k++) {
         const s = straightness(r, k);
-        if (s < worst) { worst = s; i = k; }
+        if (s < worst) {
+            worst = s;
+            i = k;
+        }
     }
-    if (i < 0) { out.push(r); return; }
+    if (i < 0) {
+        out.push(r);
+        return;
+    }
     const at = (k: number): [number, number] => [r[2 * (k % n)], r[2 * (k % n) + 1]];
     if (n === 3) {
-        const [ax, ay] = at(i + n - 1), [vx, vy] = at(i), [cx, cy] = at(i + 1);
+        const [ax, ay] = at(i + n - 1),
+            [vx, vy] = at(i),
+            [cx, cy] = at(i + 1);
         const t = ((vx - ax) * (cx - ax) + (vy - ay) * (cy - ay)) / ((cx - ax) ** 2 + (cy - ay) ** 2);
-        const fx = ax + t * (cx - ax), fy = ay + t * (cy - ay);
+        const fx = ax + t * (cx - ax),
+            fy = ay + t * (cy - ay);
         out.push([ax, ay, vx, vy, fx, fy], [vx, vy, cx, cy, fx, fy]);
         return;
     }
     const chain = (from: number, to: number): number[] => {
         const ring: number[] = [];
-        for (let k = from; ; k = (k + 1) % n) { ring.push(...at(k)); if (k === to) return ring; }
+        for (let k = from; ; k = (k + 1) % n) {
+            ring.push(...at(k));
+            if (k === to) return ring;
+        }
     };
-    let best: number[][] = [], score = -1;
+    let best: number[][] = [],
+        score = -1;
     for (let d = 2; d <= n - 2; d++) {
-        const j = (i + d) % n, A = chain(i, j), B = chain(j, i);
-        const s = Math.min(straightness(A, 0), straightness(A, A.length / 2 - 1), straightness(B, 0), straightness(B, B.length / 2 - 1));
-        if (s > score) { score = s; best = [A, B]; }
+        const j = (i + d) % n,
+            A = chain(i, j),
+            B = chain(j, i);
+        const s = Math.min(
+            straightness(A, 0),
+            straightness(A, A.length / 2 - 1),
+            straightness(B, 0),
+            straightness(B, B.length / 2 - 1)
+        );
+        if (s > score) {
+            score = s;
+            best = [A, B];
+        }
     }
     for (const piece of best) splitFlat(piece, out);
 }
@@ -366,13 +463,17 @@ export function rapierPolyline(polygons: Polygon | Polygon[], options: UnitOptio
     const rings = checkPolygons(polygons, 'polygons').flatMap(p => [p.outer, ...p.holes]);
     let n = 0;
     for (const r of rings) n += r.length >> 1;
-    const vertices = new Float32Array(2 * n), indices = new Uint32Array(2 * n);
+    const vertices = new Float32Array(2 * n),
+        indices = new Uint32Array(2 * n);
     let o = 0;
     for (const r of rings) {
-        const pts = convert(r, u, true), m = pts.length;
+        const pts = convert(r, u, true),
+            m = pts.length;
         for (let i = 0; i < m; i++) {
-            vertices[2 * (o + i)] = pts[i].x; vertices[2 * (o + i) + 1] = pts[i].y;
-            indices[2 * (o + i)] = o + i; indices[2 * (o + i) + 1] = o + (i + 1) % m;
+            vertices[2 * (o + i)] = pts[i].x;
+            vertices[2 * (o + i) + 1] = pts[i].y;
+            indices[2 * (o + i)] = o + i;
+            indices[2 * (o + i) + 1] = o + ((i + 1) % m);
         }
         o += m;
     }

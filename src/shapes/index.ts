@@ -2,7 +2,18 @@
 export { toPolygons, type Polygon, type PolygonOptions } from './polygons.js';
 export { convexPieces, type ConvexOptions } from './convex.js';
 export {
-    matterParts, matterBody, planckPolygons, planckChains, rapierPoints, rapierPolyline,
-    type Point, type UnitOptions, type PlanckOptions, type MatterPart, type MatterParts, type MatterLike,
-    type MatterBodyOptions, type Polyline,
+    matterParts,
+    matterBody,
+    planckPolygons,
+    planckChains,
+    rapierPoints,
+    rapierPolyline,
+    type Point,
+    type UnitOptions,
+    type PlanckOptions,
+    type MatterPart,
+    type MatterParts,
+    type MatterLike,
+    type MatterBodyOptions,
+    type Polyline
 } from './engines.js';

@@ -20,7 +20,8 @@ export interface PolygonOptions {
  */
 export function toPolygons(mask: Mask, options: PolygonOptions = {}): Polygon[] {
     checkMask(mask, 'mask');
-    if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    if (options == null || typeof options !== 'object')
+        throw new TypeError(`options must be an object, got ${describe(options)}.`);
     const tolerance = options.tolerance ?? 0;
     if (typeof tolerance !== 'number' || !(tolerance >= 0) || tolerance === Infinity) {
         throw new RangeError(`tolerance must be a finite number >= 0 (pixels), got ${describe(tolerance)}.`);

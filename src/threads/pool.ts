@@ -46,8 +46,22 @@ export interface ThreadPoolOptions {
 }
 
 // Control slots. NEXT holds (generation tag << 20 | next chunk); CLOSED between batches.
-const GEN = 0, NEXT = 1, DONE = 2, HITS = 3, TP = 4, COUNT = 5, RP = 6, CHUNK = 7, CHUNKS = 8, STOP = 9, READY = 10, SPIN = 11, BY_WORKERS = 12;
-const CLOSED = 0x7fffffff, INDEX = 0xfffff, MAX_CHUNKS = 1 << 19;
+const GEN = 0,
+    NEXT = 1,
+    DONE = 2,
+    HITS = 3,
+    TP = 4,
+    COUNT = 5,
+    RP = 6,
+    CHUNK = 7,
+    CHUNKS = 8,
+    STOP = 9,
+    READY = 10,
+    SPIN = 11,
+    BY_WORKERS = 12;
+const CLOSED = 0x7fffffff,
+    INDEX = 0xfffff,
+    MAX_CHUNKS = 1 << 19;
 
 /**
  * @internal Worker code, a classic script: instantiate the kernels over the shared memory, then wait for
@@ -96,9 +110,15 @@ interface BrowserGlobals {
 function browserSpawn(source: string): WorkerLike {
     const g = globalThis as unknown as BrowserGlobals;
     if (typeof g.Worker !== 'function' || typeof g.Blob !== 'function' || g.URL === undefined) {
-        throw new Error("ThreadPool needs web Workers to spawn threads; in Node use createThreadPool from 'hitmask/node', or pass options.spawn.");
+        throw new Error(
+            "ThreadPool needs web Workers to spawn threads; in Node use createThreadPool from 'hitmask/node', or pass options.spawn."
+        );
     }
-    const url = g.URL.createObjectURL(new g.Blob([source, '\nself.onmessage = function (e) { self.onmessage = null; hitmaskWorker(e.data); };\n'], { type: 'text/javascript' }));
+    const url = g.URL.createObjectURL(
+        new g.Blob([source, '\nself.onmessage = function (e) { self.onmessage = null; hitmaskWorker(e.data); };\n'], {
+            type: 'text/javascript'
+        })
+    );
     return new g.Worker(url);
 }
 
@@ -131,17 +151,24 @@ export class ThreadPool {
     /** Starts `workers` worker threads (at least 1); throws where threads cannot share mask memory, saying why. */
     constructor(workers: number, options: ThreadPoolOptions = {}) {
         checkInt('workers', workers, 1, 256);
-        if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
+        if (options == null || typeof options !== 'object')
+            throw new TypeError(`options must be an object, got ${describe(options)}.`);
         this.minWords = checkInt('minWords', options.minWords ?? 131072, 0, 2 ** 53);
         const spin = checkInt('spinMicros', options.spinMicros ?? 2000, 0, 1e6);
         this.#stallMs = checkInt('stallMs', options.stallMs ?? 2000, 1, 2 ** 31 - 1);
         const spawn = options.spawn ?? browserSpawn;
-        if (typeof spawn !== 'function') throw new TypeError(`spawn must be a function (source) => Worker, got ${describe(spawn)}.`);
+        if (typeof spawn !== 'function')
+            throw new TypeError(`spawn must be a function (source) => Worker, got ${describe(spawn)}.`);
         const shared = sharedMemory();
         if (shared === null) {
             const g = globalThis as unknown as BrowserGlobals;
-            const why = typeof SharedArrayBuffer !== 'function' ? 'SharedArrayBuffer is unavailable' + (g.crossOriginIsolated === false ? ' (the page is not cross-origin isolated: serve it with COOP: same-origin and COEP: require-corp)' : '')
-                : 'the WebAssembly kernels with shared memory are not in use (setKernels(\'js\'), no WebAssembly SIMD, or shared WebAssembly memory is refused here)';
+            const why =
+                typeof SharedArrayBuffer !== 'function'
+                    ? 'SharedArrayBuffer is unavailable' +
+                      (g.crossOriginIsolated === false
+                          ? ' (the page is not cross-origin isolated: serve it with COOP: same-origin and COEP: require-corp)'
+                          : '')
+                    : "the WebAssembly kernels with shared memory are not in use (setKernels('js'), no WebAssembly SIMD, or shared WebAssembly memory is refused here)";
             throw new Error(`ThreadPool needs masks in shared WebAssembly memory, but ${why}.`);
         }
         this.workers = workers;
@@ -200,7 +227,8 @@ export class ThreadPool {
         for (;;) {
             if (this.#closed) throw new Error('ThreadPool was closed.');
             if (this.ready >= this.workers) return;
-            if (Date.now() > until) throw new Error(`ThreadPool: ${this.ready} of ${this.workers} workers started within ${timeoutMs} ms.`);
+            if (Date.now() > until)
+                throw new Error(`ThreadPool: ${this.ready} of ${this.workers} workers started within ${timeoutMs} ms.`);
             await new Promise(r => setTimeout(r, 1));
         }
     }
@@ -239,22 +267,29 @@ export class ThreadPool {
             this.#reported = true;
             throw new Error(this.#failureMessage());
         }
-        if (this.#closed || n < 2 || work < this.minWords || sharedMemory()?.memory !== this.#memory) return K.overlapsBatch(tp, n, rp);
+        if (this.#closed || n < 2 || work < this.minWords || sharedMemory()?.memory !== this.#memory)
+            return K.overlapsBatch(tp, n, rp);
         const c = this.#control;
         // About 32 chunks per thread: the caller waits for chunks that workers have claimed, so they must be
         // short (a worker descheduled mid-chunk stalls the step), while a claim costs one compare-exchange.
         const chunk = Math.max(8, Math.ceil(n / (32 * (this.workers + 1))), Math.ceil(n / MAX_CHUNKS));
         const chunks = Math.ceil(n / chunk);
-        const gen = this.#gen = (this.#gen + 1) | 0, tag = (gen & 0x7ff) << 20;
-        Atomics.store(c, TP, tp); Atomics.store(c, COUNT, n); Atomics.store(c, RP, rp);
-        Atomics.store(c, CHUNK, chunk); Atomics.store(c, CHUNKS, chunks);
-        Atomics.store(c, DONE, 0); Atomics.store(c, HITS, 0);
+        const gen = (this.#gen = (this.#gen + 1) | 0),
+            tag = (gen & 0x7ff) << 20;
+        Atomics.store(c, TP, tp);
+        Atomics.store(c, COUNT, n);
+        Atomics.store(c, RP, rp);
+        Atomics.store(c, CHUNK, chunk);
+        Atomics.store(c, CHUNKS, chunks);
+        Atomics.store(c, DONE, 0);
+        Atomics.store(c, HITS, 0);
         Atomics.store(c, NEXT, tag);
         Atomics.store(c, GEN, gen);
         Atomics.notify(c, GEN);
         const k = K;
         for (;;) {
-            const cur = Atomics.load(c, NEXT), i = cur & INDEX;
+            const cur = Atomics.load(c, NEXT),
+                i = cur & INDEX;
             if (i >= chunks) break;
             if (Atomics.compareExchange(c, NEXT, cur, cur + 1) !== cur) continue;
             const s = i * chunk;
@@ -263,11 +298,20 @@ export class ThreadPool {
         }
         // Wait for the workers' last chunks, but not forever: a worker that died holding a chunk never
         // finishes it, and its death is an event this spinning thread cannot receive.
-        let done = Atomics.load(c, DONE), since = performance.now();
+        let done = Atomics.load(c, DONE),
+            since = performance.now();
         for (let spins = 1; done < chunks; spins++) {
-            if ((spins & 1023) !== 0) { done = Atomics.load(c, DONE); continue; }
-            const now = Atomics.load(c, DONE), t = performance.now();
-            if (now !== done) { done = now; since = t; continue; }
+            if ((spins & 1023) !== 0) {
+                done = Atomics.load(c, DONE);
+                continue;
+            }
+            const now = Atomics.load(c, DONE),
+                t = performance.now();
+            if (now !== done) {
+                done = now;
+                since = t;
+                continue;
+            }
             if (t - since > this.#stallMs) {
                 Atomics.store(c, NEXT, CLOSED);
                 this.#failure ??= `a batch made no progress for ${this.#stallMs} ms (${chunks - now} of ${chunks} chunks unfinished): a worker died or hung`;

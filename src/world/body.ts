@@ -78,19 +78,32 @@ export class Body<T = unknown> {
     }
 
     /** Whether the body was removed from its world. */
-    get removed(): boolean { return this.slot < 0; }
+    get removed(): boolean {
+        return this.slot < 0;
+    }
     /** Position as given (not floored); 0 for layers. */
-    get x(): number { return this.layer || this.slot < 0 ? 0 : this.state.posX[this.slot]; }
-    get y(): number { return this.layer || this.slot < 0 ? 0 : this.state.posY[this.slot]; }
+    get x(): number {
+        return this.layer || this.slot < 0 ? 0 : this.state.posX[this.slot];
+    }
+    get y(): number {
+        return this.layer || this.slot < 0 ? 0 : this.state.posY[this.slot];
+    }
     /** The untransformed mask, or `null` for a layer. */
-    get mask(): Mask | null { return this.layer || this.slot < 0 ? null : this.state.source[this.slot]; }
+    get mask(): Mask | null {
+        return this.layer || this.slot < 0 ? null : this.state.source[this.slot];
+    }
 
     /** `<Body id>`. */
-    toString(): string { return `<Body ${this.id}>`; }
+    toString(): string {
+        return `<Body ${this.id}>`;
+    }
 }
 
 // Pair order: by a.id, then bodies before layers, then by b.id.
-interface Ordered { readonly id: number; readonly layer: CollisionLayer | null }
+interface Ordered {
+    readonly id: number;
+    readonly layer: CollisionLayer | null;
+}
 
 /** @internal */
 export function comparePairs(a1: Ordered, b1: Ordered, a2: Ordered, b2: Ordered): number {
@@ -105,11 +118,17 @@ export function byId(p: Ordered, q: Ordered): number {
 // Insertion sort for the usual handful of results; Array#sort (which may allocate) beyond that.
 /** @internal */
 export function sortById<T>(out: Body<T>[], n: number): void {
-    if (n > 32) { out.sort(byId); return; }
+    if (n > 32) {
+        out.sort(byId);
+        return;
+    }
     for (let i = 1; i < n; i++) {
         const b = out[i];
         let j = i - 1;
-        while (j >= 0 && byId(out[j], b) > 0) { out[j + 1] = out[j]; j--; }
+        while (j >= 0 && byId(out[j], b) > 0) {
+            out[j + 1] = out[j];
+            j--;
+        }
         out[j + 1] = b;
     }
 }

@@ -10,11 +10,19 @@ export function rebuildGrid<T>(w: WorldState<T>): void {
     const { x0, y0, x1, y1 } = w.boxes;
     // Only listed slots are flagged (touchSlot); clearing those spares a pass over every slot.
     for (let k = 0; k < w.movedCount; k++) moved[movedList[k]] = 0;
-    let n = 0, sum = 0, maxSide = 0;
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let n = 0,
+        sum = 0,
+        maxSide = 0;
+    let minX = Infinity,
+        minY = Infinity,
+        maxX = -Infinity,
+        maxY = -Infinity;
     for (let s = 0; s < w.used; s++) {
         // cat[s] is 0 for removed bodies and free slots (remove() clears it): no need to read the Body objects.
-        const ax = x0[s], ay = y0[s], bx = x1[s], by = y1[s];
+        const ax = x0[s],
+            ay = y0[s],
+            bx = x1[s],
+            by = y1[s];
         if (cat[s] === 0 || bx <= ax || by <= ay) continue;
         list[n++] = s;
         const side = bx - ax > by - ay ? bx - ax : by - ay;
@@ -33,7 +41,10 @@ export function rebuildGrid<T>(w: WorldState<T>): void {
         while (cell < mean && cell < 2 ** 24) cell *= 2;
     }
     const b = w.bounds;
-    b[0] = minX; b[1] = minY; b[2] = maxX; b[3] = maxY;
+    b[0] = minX;
+    b[1] = minY;
+    b[2] = maxX;
+    b[3] = maxY;
     w.grid.build(list, n, w.boxes, cell, maxSide, b);
     w.movedCount = 0;
     w.gridValid = true;
@@ -52,21 +63,34 @@ export function refreshGrid<T>(w: WorldState<T>): void {
  * @internal Live bodies with (category & f) ≠ 0 whose boxes meet [qx0, qx1) × [qy0, qy1), sorted by id, into
  * out; returns their count. Uses the last grid plus the bodies changed since (removed ones are skipped by their flag).
  */
-export function gridCandidates<T>(w: WorldState<T>, qx0: number, qy0: number, qx1: number, qy1: number, f: number, out: Body<T>[]): number {
+export function gridCandidates<T>(
+    w: WorldState<T>,
+    qx0: number,
+    qy0: number,
+    qx1: number,
+    qy1: number,
+    f: number,
+    out: Body<T>[]
+): number {
     refreshGrid(w);
     const { x0, y0, x1, y1 } = w.boxes;
     const { cat, bodies, seen, movedList, qbuf } = w;
     let token = ++w.token;
-    if (token >= 2 ** 30) { seen.fill(0); token = w.token = 1; }
+    if (token >= 2 ** 30) {
+        seen.fill(0);
+        token = w.token = 1;
+    }
     const found = w.grid.query(qx0, qy0, qx1, qy1, seen, token, qbuf);
     let n = 0;
     for (let k = 0; k < found; k++) {
-        const s = qbuf[k], b = bodies[s];
+        const s = qbuf[k],
+            b = bodies[s];
         seen[s] = token;
         if (b && b.slot >= 0 && (cat[s] & f) !== 0) out[n++] = b;
     }
     for (let k = 0; k < w.movedCount; k++) {
-        const s = movedList[k], b = bodies[s];
+        const s = movedList[k],
+            b = bodies[s];
         if (seen[s] === token || !b || b.slot < 0 || (cat[s] & f) === 0) continue;
         seen[s] = token;
         if (x0[s] < qx1 && y0[s] < qy1 && x1[s] > qx0 && y1[s] > qy0) out[n++] = b;

@@ -27,44 +27,73 @@ export class PairEvents<T> {
 
     off(event: WorldEvent, listener: PairListener<T>): void {
         check(event, listener);
-        const list = this.#listeners[event], i = list.indexOf(listener);
+        const list = this.#listeners[event],
+            i = list.indexOf(listener);
         if (i >= 0) list.splice(i, 1);
     }
 
     /** The previous step's pairs (read by snapshots; not to be changed). */
-    get prevA(): readonly Body<T>[] { return this.#prevA; }
-    get prevB(): readonly Body<T>[] { return this.#prevB; }
+    get prevA(): readonly Body<T>[] {
+        return this.#prevA;
+    }
+    get prevB(): readonly Body<T>[] {
+        return this.#prevB;
+    }
 
     /** Replaces the previous step's pairs (a restored snapshot's, copied); they must be in pair order. */
     setPrev(a: readonly Body<T>[], b: readonly Body<T>[]): void {
-        const pa = this.#prevA, pb = this.#prevB, n = a.length;
-        for (let k = 0; k < n; k++) { pa[k] = a[k]; pb[k] = b[k]; }
+        const pa = this.#prevA,
+            pb = this.#prevB,
+            n = a.length;
+        for (let k = 0; k < n; k++) {
+            pa[k] = a[k];
+            pb[k] = b[k];
+        }
         pa.length = pb.length = n;
     }
 
     /** Delivers the events of a step whose pairs are hitA/hitB[0..n), commits them, then rethrows what listeners threw. */
     dispatch(hitA: readonly Body<T>[], hitB: readonly Body<T>[], n: number): void {
-        const prevA = this.#prevA, prevB = this.#prevB, prevCount = prevA.length;
+        const prevA = this.#prevA,
+            prevB = this.#prevB,
+            prevCount = prevA.length;
         this.dispatching = true;
         try {
-            let i = 0, j = 0;
+            let i = 0,
+                j = 0;
             while (i < prevCount || j < n) {
                 const c = i === prevCount ? 1 : j === n ? -1 : comparePairs(prevA[i], prevB[i], hitA[j], hitB[j]);
-                if (c < 0) { this.#emit('end', prevA[i], prevB[i]); i++; }
-                else if (c > 0) { this.#emit('begin', hitA[j], hitB[j]); j++; }
-                else { this.#emit('stay', hitA[j], hitB[j]); i++; j++; }
+                if (c < 0) {
+                    this.#emit('end', prevA[i], prevB[i]);
+                    i++;
+                } else if (c > 0) {
+                    this.#emit('begin', hitA[j], hitB[j]);
+                    j++;
+                } else {
+                    this.#emit('stay', hitA[j], hitB[j]);
+                    i++;
+                    j++;
+                }
             }
         } finally {
             this.dispatching = false;
         }
-        for (let k = 0; k < n; k++) { prevA[k] = hitA[k]; prevB[k] = hitB[k]; }
+        for (let k = 0; k < n; k++) {
+            prevA[k] = hitA[k];
+            prevB[k] = hitB[k];
+        }
         prevA.length = prevB.length = n;
         // Errors from listeners surface only now, with every event of the step delivered and the pairs
         // committed, so begin/stay/end stay balanced whatever user code throws.
         if (this.#thrown.length > 0) {
             const thrown = this.#thrown;
             this.#thrown = [];
-            throw thrown.length === 1 ? thrown[0] : new AggregateError(thrown, `${thrown.length} collision listeners threw during World.step(); see .errors.`);
+            throw thrown.length === 1
+                ? thrown[0]
+                : new AggregateError(
+                      thrown,
+                      `${thrown.length} collision listeners threw during World.step(); see .errors.`
+                  );
         }
     }
 
@@ -83,6 +112,7 @@ export class PairEvents<T> {
 }
 
 function check(event: WorldEvent, listener: unknown): void {
-    if (!EVENTS.includes(event)) throw new Error(`Unknown event ${describe(event)}; expected "begin", "stay" or "end".`);
+    if (!EVENTS.includes(event))
+        throw new Error(`Unknown event ${describe(event)}; expected "begin", "stay" or "end".`);
     if (typeof listener !== 'function') throw new TypeError(`listener must be a function, got ${describe(listener)}.`);
 }

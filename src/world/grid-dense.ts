@@ -47,8 +47,22 @@ export class DenseCells {
      * geometry while it holds every box (cells ncx0..ncx1 × ncy0..ncy1) and is at most twice the `need`; else a
      * new one, a cell wider on each side where `room` allows (bodies at the edges then cross less often).
      */
-    update(small: Int32Array, ns: number, x0: Float64Array, y0: Float64Array, x1: Float64Array, y1: Float64Array, inv: number,
-        cellSize: number, ncx0: number, ncy0: number, ncx1: number, ncy1: number, need: number, room: number): number {
+    update(
+        small: Int32Array,
+        ns: number,
+        x0: Float64Array,
+        y0: Float64Array,
+        x1: Float64Array,
+        y1: Float64Array,
+        inv: number,
+        cellSize: number,
+        ncx0: number,
+        ncy0: number,
+        ncx1: number,
+        ncy1: number,
+        need: number,
+        room: number
+    ): number {
         const top = small[ns - 1];
         if (this.cep.length <= top) {
             this.cb0 = growCopy(this.cb0, top + 1);
@@ -58,8 +72,15 @@ export class DenseCells {
         // Until a bucket overflows the free room, entries are edited in place; after that (or with a new
         // geometry) only the counts are kept, and the entries are laid out afresh at the end.
         this.overflow = false;
-        if (!(this.valid && cellSize === this.cellSize && ncx0 >= this.gx0 && ncy0 >= this.gy0 &&
-            ncx1 < this.gx0 + this.cols && ncy1 < this.gy0 + this.rows && this.cols * this.rows <= 2 * need)) {
+        if (!(
+            this.valid &&
+            cellSize === this.cellSize &&
+            ncx0 >= this.gx0 &&
+            ncy0 >= this.gy0 &&
+            ncx1 < this.gx0 + this.cols &&
+            ncy1 < this.gy0 + this.rows &&
+            this.cols * this.rows <= 2 * need
+        )) {
             const pad = (ncx1 - ncx0 + 3) * (ncy1 - ncy0 + 3) <= room ? 1 : 0;
             this.gx0 = ncx0 - pad;
             this.gy0 = ncy0 - pad;
@@ -68,7 +89,10 @@ export class DenseCells {
             this.cellSize = cellSize;
             this.valid = true;
             // A new epoch: no slot is in a cell any more.
-            if ((this.epoch += 2) >= 2 ** 30) { this.cep.fill(0); this.epoch = 2; }
+            if ((this.epoch += 2) >= 2 ** 30) {
+                this.cep.fill(0);
+                this.epoch = 2;
+            }
             const nb = this.cols * this.rows;
             if (this.cnt.length < nb) this.cnt = new Int32Array(grow(nb));
             this.cnt.fill(0, 0, nb);
@@ -77,12 +101,15 @@ export class DenseCells {
         }
         const { gx0, gy0, cols, cb0, cspan, cep } = this;
         // cep[slot] is E where the last build put the slot in cells; N once this build has seen it.
-        const E = this.epoch, N = E + 1;
+        const E = this.epoch,
+            N = E + 1;
         let fresh = 0;
         for (let k = 0; k < ns; k++) {
             const i = small[k];
-            const cx0 = Math.floor(x0[i] * inv), cy0 = Math.floor(y0[i] * inv);
-            const b0 = (cy0 - gy0) * cols + (cx0 - gx0), span = (Math.floor((x1[i] - 1) * inv) - cx0) | (Math.floor((y1[i] - 1) * inv) - cy0) << 4;
+            const cx0 = Math.floor(x0[i] * inv),
+                cy0 = Math.floor(y0[i] * inv);
+            const b0 = (cy0 - gy0) * cols + (cx0 - gx0),
+                span = (Math.floor((x1[i] - 1) * inv) - cx0) | ((Math.floor((y1[i] - 1) * inv) - cy0) << 4);
             if (cep[i] === E) {
                 cep[i] = N;
                 if (cb0[i] === b0 && cspan[i] === span) continue;
@@ -91,7 +118,7 @@ export class DenseCells {
                 cep[i] = N;
                 fresh++;
             }
-            this.enter(i, cb0[i] = b0, cspan[i] = span);
+            this.enter(i, (cb0[i] = b0), (cspan[i] = span));
         }
         // Slots put in by the last build and not listed now (removed, emptied, grown large): none when every
         // listed slot was put in before and the count is the same.
@@ -99,7 +126,10 @@ export class DenseCells {
             const counted = this.counted;
             for (let k = 0; k < this.countedN; k++) {
                 const s = counted[k];
-                if (cep[s] === E) { this.leave(s, cb0[s], cspan[s]); cep[s] = 0; }
+                if (cep[s] === E) {
+                    this.leave(s, cb0[s], cspan[s]);
+                    cep[s] = 0;
+                }
             }
             if (counted.length < ns) this.counted = new Int32Array(grow(ns));
             this.counted.set(small.subarray(0, ns));
@@ -114,7 +144,8 @@ export class DenseCells {
     // bucket's entries while they are kept.
     private enter(i: number, b0: number, span: number): void {
         const { cnt, start, cap, entries, cols, multi } = this;
-        const nx = span & 15, ny = span >> 4;
+        const nx = span & 15,
+            ny = span >> 4;
         for (let r = 0, b = b0; r <= ny; r++, b += cols) {
             for (let c = b; c <= b + nx; c++) {
                 const n = cnt[c]++;
@@ -128,7 +159,8 @@ export class DenseCells {
     // A body's cells lose slot i: uncounted, and swapped out of each bucket's entries while they are kept.
     private leave(i: number, b0: number, span: number): void {
         const { cnt, start, entries, cols, multi } = this;
-        const nx = span & 15, ny = span >> 4;
+        const nx = span & 15,
+            ny = span >> 4;
         for (let r = 0, b = b0; r <= ny; r++, b += cols) {
             for (let c = b; c <= b + nx; c++) {
                 const n = --cnt[c];
@@ -147,8 +179,12 @@ export class DenseCells {
     // come) when the free room is used up. A layout at every full bucket came every 13 steps at 1k sprites
     // and every 3 at 100k; with relocation, 3 in 2,000 steps at 1k and 1 in 200 at 10k.
     private relocate(b: number, n: number): boolean {
-        const room = 2 * n + ROOM, at = this.tail;
-        if (at + room > this.entries.length) { this.overflow = true; return false; }
+        const room = 2 * n + ROOM,
+            at = this.tail;
+        if (at + room > this.entries.length) {
+            this.overflow = true;
+            return false;
+        }
         this.entries.copyWithin(at, this.start[b], this.start[b] + n);
         this.start[b] = at;
         this.cap[b] = room;
@@ -159,7 +195,9 @@ export class DenseCells {
     // Lays the entries out afresh from the counts, in bucket order with room in every bucket and, after them,
     // free room (half as much) for buckets that fill up; sets the bits of the buckets with two entries or more.
     private layout(small: Int32Array, ns: number): void {
-        const { cnt, cols, cb0, cspan } = this, buckets = cols * this.rows, words = (buckets + 31) >> 5;
+        const { cnt, cols, cb0, cspan } = this,
+            buckets = cols * this.rows,
+            words = (buckets + 31) >> 5;
         if (this.start.length < buckets) this.start = new Int32Array(grow(buckets));
         if (this.cap.length < buckets) this.cap = new Int32Array(grow(buckets));
         if (this.multi.length < words) this.multi = new Int32Array(grow(words));
@@ -177,8 +215,12 @@ export class DenseCells {
         if (this.entries.length < acc + (acc >> 1)) this.entries = new Int32Array(acc + (acc >> 1) + 1024);
         const entries = this.entries;
         for (let k = 0; k < ns; k++) {
-            const i = small[k], span = cspan[i], nx = span & 15, ny = span >> 4;
-            for (let r = 0, b = cb0[i]; r <= ny; r++, b += cols) for (let c = b; c <= b + nx; c++) entries[start[c] + cnt[c]++] = i;
+            const i = small[k],
+                span = cspan[i],
+                nx = span & 15,
+                ny = span >> 4;
+            for (let r = 0, b = cb0[i]; r <= ny; r++, b += cols)
+                for (let c = b; c <= b + nx; c++) entries[start[c] + cnt[c]++] = i;
         }
         this.overflow = false;
     }

@@ -18,7 +18,6 @@ import { MAX_PAIRS } from '../base/limits.js';
 /** A body wider or taller than this many cells goes to the large list instead of the grid. */
 const LARGE_CELLS = 4;
 
-
 /** Boxes of the bodies, indexed by slot: half-open [x0, x1) × [y0, y1) in world pixels. */
 export interface Boxes {
     x0: Float64Array;
@@ -63,14 +62,26 @@ export class Grid {
      * own pass over the bodies: the largest box side, and the bounds of all boxes; when no body is large
      * this spares a pass over the boxes.
      */
-    build(list: Int32Array, n: number, boxes: Boxes, cellSize: number, maxSide = Infinity, bounds: readonly number[] = []): void {
+    build(
+        list: Int32Array,
+        n: number,
+        boxes: Boxes,
+        cellSize: number,
+        maxSide = Infinity,
+        bounds: readonly number[] = []
+    ): void {
         const { x0, y0, x1, y1 } = boxes;
         this.boxes = boxes;
         this.cellSize = cellSize;
-        const inv = this.inv = 1 / cellSize, limit = LARGE_CELLS * cellSize;
+        const inv = (this.inv = 1 / cellSize),
+            limit = LARGE_CELLS * cellSize;
         let small: Int32Array;
-        let ns = 0, nl = 0;
-        let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+        let ns = 0,
+            nl = 0;
+        let minX = Infinity,
+            minY = Infinity,
+            maxX = -Infinity,
+            maxY = -Infinity;
         if (maxSide <= limit && bounds.length === 4) {
             small = list;
             ns = n;
@@ -82,7 +93,10 @@ export class Grid {
         this.small = small;
         for (let k = small === list ? n : 0; k < n; k++) {
             const i = list[k];
-            const ax = x0[i], ay = y0[i], bx = x1[i], by = y1[i];
+            const ax = x0[i],
+                ay = y0[i],
+                bx = x1[i],
+                by = y1[i];
             if (bx - ax > limit || by - ay > limit) {
                 if (nl === this.large.length) this.large = growCopy(this.large, nl + 1);
                 this.large[nl++] = i;
@@ -96,13 +110,19 @@ export class Grid {
         }
         this.smallCount = ns;
         this.largeCount = nl;
-        if (ns === 0) { this.buckets = 0; return; }
+        if (ns === 0) {
+            this.buckets = 0;
+            return;
+        }
 
-        const ncx0 = Math.floor(minX * inv), ncy0 = Math.floor(minY * inv);
-        const ncx1 = Math.floor((maxX - 1) * inv), ncy1 = Math.floor((maxY - 1) * inv);
+        const ncx0 = Math.floor(minX * inv),
+            ncy0 = Math.floor(minY * inv);
+        const ncx1 = Math.floor((maxX - 1) * inv),
+            ncy1 = Math.floor((maxY - 1) * inv);
         // Dense while the grid has at most 16 cells per body: clearing 16n counters is cheaper than
         // hashing. Beyond that (sparse worlds, far-apart clusters, huge coordinates) hash the cells.
-        const need = (ncx1 - ncx0 + 1) * (ncy1 - ncy0 + 1), room = Math.max(1024, 16 * ns);
+        const need = (ncx1 - ncx0 + 1) * (ncy1 - ncy0 + 1),
+            room = Math.max(1024, 16 * ns);
         if (!(need <= room)) {
             this.cells.reset();
             this.buildHashed(small, ns, x0, y0, x1, y1);
@@ -113,14 +133,22 @@ export class Grid {
     }
 
     // The hashed grid: about 4 buckets per body, counted and filled from scratch.
-    private buildHashed(small: Int32Array, ns: number, x0: Float64Array, y0: Float64Array, x1: Float64Array, y1: Float64Array): void {
+    private buildHashed(
+        small: Int32Array,
+        ns: number,
+        x0: Float64Array,
+        y0: Float64Array,
+        x1: Float64Array,
+        y1: Float64Array
+    ): void {
         const inv = this.inv;
         this.dense = false;
-        const buckets = this.buckets = pow2(4 * ns);
+        const buckets = (this.buckets = pow2(4 * ns));
         const hmask = buckets - 1;
         if (this.start.length < buckets + 2) this.start = new Int32Array(grow(buckets + 2));
         if (this.stamp.length < buckets) this.stamp = new Int32Array(grow(buckets));
-        const start = this.start, stamp = this.stamp;
+        const start = this.start,
+            stamp = this.stamp;
         start.fill(0, 0, buckets + 2);
         stamp.fill(-1, 0, buckets);
 
@@ -131,8 +159,10 @@ export class Grid {
         let total = 0;
         for (let k = 0; k < ns; k++) {
             const i = small[k];
-            const cx0 = Math.floor(x0[i] * inv), cx1 = Math.floor((x1[i] - 1) * inv);
-            const cy0 = Math.floor(y0[i] * inv), cy1 = Math.floor((y1[i] - 1) * inv);
+            const cx0 = Math.floor(x0[i] * inv),
+                cx1 = Math.floor((x1[i] - 1) * inv);
+            const cy0 = Math.floor(y0[i] * inv),
+                cy1 = Math.floor((y1[i] - 1) * inv);
             for (let cy = cy0; cy <= cy1; cy++) {
                 for (let cx = cx0; cx <= cx1; cx++) {
                     const b = hash(cx, cy) & hmask;
@@ -149,8 +179,10 @@ export class Grid {
         // Pass 2: scatter.
         for (let k = 0; k < ns; k++) {
             const i = small[k];
-            const cx0 = Math.floor(x0[i] * inv), cx1 = Math.floor((x1[i] - 1) * inv);
-            const cy0 = Math.floor(y0[i] * inv), cy1 = Math.floor((y1[i] - 1) * inv);
+            const cx0 = Math.floor(x0[i] * inv),
+                cx1 = Math.floor((x1[i] - 1) * inv);
+            const cy0 = Math.floor(y0[i] * inv),
+                cy1 = Math.floor((y1[i] - 1) * inv);
             for (let cy = cy0; cy <= cy1; cy++) {
                 for (let cx = cx0; cx <= cx1; cx++) {
                     const b = hash(cx, cy) & hmask;
@@ -167,7 +199,9 @@ export class Grid {
     // pairs: that took 100 s and 10 GB, then a fatal error.
     private growPairs(np: number): Int32Array<ArrayBuffer> {
         if (np >> 2 >= MAX_PAIRS) {
-            throw new RangeError(`World.step(): more than ${MAX_PAIRS} pairs of bodies whose boxes overlap and whose filters let them collide (the limit); spread the bodies out, or split them into Worlds.`);
+            throw new RangeError(
+                `World.step(): more than ${MAX_PAIRS} pairs of bodies whose boxes overlap and whose filters let them collide (the limit); spread the bodies out, or split them into Worlds.`
+            );
         }
         const b = new Int32Array(Math.min(grow(np + 4), 4 * MAX_PAIRS));
         b.set(this.pairs);
@@ -175,11 +209,23 @@ export class Grid {
     }
 
     // Appends the pair (i, j) at pairs[np] for the large-body paths (the small-body loop inlines it); returns the new np.
-    private pushPair(np: number, i: number, j: number, x0: Float64Array, y0: Float64Array, x1: Float64Array, y1: Float64Array): number {
+    private pushPair(
+        np: number,
+        i: number,
+        j: number,
+        x0: Float64Array,
+        y0: Float64Array,
+        x1: Float64Array,
+        y1: Float64Array
+    ): number {
         if (np + 4 > this.pairs.length) this.pairs = this.growPairs(np);
         const pairs = this.pairs;
-        pairs[np] = i; pairs[np + 1] = j; pairs[np + 2] = x0[j] - x0[i]; pairs[np + 3] = y0[j] - y0[i];
-        const ow = Math.min(x1[i], x1[j]) - Math.max(x0[i], x0[j]), oh = Math.min(y1[i], y1[j]) - Math.max(y0[i], y0[j]);
+        pairs[np] = i;
+        pairs[np + 1] = j;
+        pairs[np + 2] = x0[j] - x0[i];
+        pairs[np + 3] = y0[j] - y0[i];
+        const ow = Math.min(x1[i], x1[j]) - Math.max(x0[i], x0[j]),
+            oh = Math.min(y1[i], y1[j]) - Math.max(y0[i], y0[j]);
         this.work += oh * ((ow + 63) >> 5);
         return np + 4;
     }
@@ -197,36 +243,55 @@ export class Grid {
         const boxes = this.boxes;
         if (!boxes) return 0;
         const { x0, y0, x1, y1 } = boxes;
-        const { buckets, dense, inv, cells } = this, { gx0, gy0, cols, rows, multi, cnt } = cells;
+        const { buckets, dense, inv, cells } = this,
+            { gx0, gy0, cols, rows, multi, cnt } = cells;
         // Dense: the cells' arrays; hashed: the grid's own.
-        const start = dense ? cells.start : this.start, entries = dense ? cells.entries : this.entries;
+        const start = dense ? cells.start : this.start,
+            entries = dense ? cells.entries : this.entries;
         const hmask = buckets - 1;
-        let pairs = this.pairs, np = 0, work = 0;
+        let pairs = this.pairs,
+            np = 0,
+            work = 0;
         // Dense buckets hold cnt[b] entries from start[b] (with room after them); hashed ones end at start[b + 1].
         // Dense: the buckets whose bit is set in multi, in bucket order; hashed: every bucket.
         for (let t = 0, nt = this.smallCount === 0 ? 0 : dense ? (buckets + 31) >> 5 : buckets; t < nt; t++) {
             for (let bits = dense ? multi[t] : 1; bits !== 0; bits &= bits - 1) {
                 const b = dense ? (t << 5) | (31 - Math.clz32(bits & -bits)) : t;
-                const s = start[b], e = dense ? s + cnt[b] : start[b + 1];
+                const s = start[b],
+                    e = dense ? s + cnt[b] : start[b + 1];
                 if (e - s < 2) continue;
                 for (let p = s; p < e - 1; p++) {
                     const i = entries[p];
-                    const ax0 = x0[i], ay0 = y0[i], ax1 = x1[i], ay1 = y1[i], ci = cat[i], wi = colw[i], gi = grp[i];
+                    const ax0 = x0[i],
+                        ay0 = y0[i],
+                        ax1 = x1[i],
+                        ay1 = y1[i],
+                        ci = cat[i],
+                        wi = colw[i],
+                        gi = grp[i];
                     for (let q = p + 1; q < e; q++) {
                         const j = entries[q];
                         // The filter first: in crowded cells most pairs are bodies that ignore each other.
                         if ((ci & colw[j]) === 0 || (cat[j] & wi) === 0 || (gi !== 0 && gi === grp[j])) continue;
-                        const bx0 = x0[j], by0 = y0[j], bx1 = x1[j], by1 = y1[j];
+                        const bx0 = x0[j],
+                            by0 = y0[j],
+                            bx1 = x1[j],
+                            by1 = y1[j];
                         if (bx0 >= ax1 || by0 >= ay1 || bx1 <= ax0 || by1 <= ay0) continue;
                         // Reference point: the intersection's top-left corner; report only from its cell.
-                        const rx = bx0 > ax0 ? bx0 : ax0, ry = by0 > ay0 ? by0 : ay0;
-                        const rcx = Math.floor(rx * inv), rcy = Math.floor(ry * inv);
+                        const rx = bx0 > ax0 ? bx0 : ax0,
+                            ry = by0 > ay0 ? by0 : ay0;
+                        const rcx = Math.floor(rx * inv),
+                            rcy = Math.floor(ry * inv);
                         const rb = dense ? (rcy - gy0) * cols + (rcx - gx0) : hash(rcx, rcy) & hmask;
                         if (rb !== b) continue;
                         if (np + 4 > pairs.length) pairs = this.pairs = this.growPairs(np);
-                        pairs[np] = i; pairs[np + 1] = j; pairs[np + 2] = bx0 - ax0; pairs[np + 3] = by0 - ay0;
+                        pairs[np] = i;
+                        pairs[np + 1] = j;
+                        pairs[np + 2] = bx0 - ax0;
+                        pairs[np + 3] = by0 - ay0;
                         np += 4;
-                        work += ((by1 < ay1 ? by1 : ay1) - ry) * ((((bx1 < ax1 ? bx1 : ax1) - rx) + 63) >> 5);
+                        work += ((by1 < ay1 ? by1 : ay1) - ry) * (((bx1 < ax1 ? bx1 : ax1) - rx + 63) >> 5);
                     }
                 }
             }
@@ -237,7 +302,13 @@ export class Grid {
         const { large, largeCount, small, smallCount } = this;
         for (let l = 0; l < largeCount; l++) {
             const i = large[l];
-            const ax0 = x0[i], ay0 = y0[i], ax1 = x1[i], ay1 = y1[i], ci = cat[i], wi = colw[i], gi = grp[i];
+            const ax0 = x0[i],
+                ay0 = y0[i],
+                ax1 = x1[i],
+                ay1 = y1[i],
+                ci = cat[i],
+                wi = colw[i],
+                gi = grp[i];
             for (let m = l + 1; m < largeCount; m++) {
                 const j = large[m];
                 if (x0[j] >= ax1 || y0[j] >= ay1 || x1[j] <= ax0 || y1[j] <= ay0) continue;
@@ -245,11 +316,15 @@ export class Grid {
                 np = this.pushPair(np, i, j, x0, y0, x1, y1);
             }
             if (smallCount > 0) {
-                let cx0 = Math.floor(ax0 * inv), cx1 = Math.floor((ax1 - 1) * inv);
-                let cy0 = Math.floor(ay0 * inv), cy1 = Math.floor((ay1 - 1) * inv);
+                let cx0 = Math.floor(ax0 * inv),
+                    cx1 = Math.floor((ax1 - 1) * inv);
+                let cy0 = Math.floor(ay0 * inv),
+                    cy1 = Math.floor((ay1 - 1) * inv);
                 if (dense) {
-                    cx0 = Math.max(cx0, gx0); cy0 = Math.max(cy0, gy0);
-                    cx1 = Math.min(cx1, gx0 + cols - 1); cy1 = Math.min(cy1, gy0 + rows - 1);
+                    cx0 = Math.max(cx0, gx0);
+                    cy0 = Math.max(cy0, gy0);
+                    cx1 = Math.min(cx1, gx0 + cols - 1);
+                    cy1 = Math.min(cy1, gy0 + rows - 1);
                 }
                 if (cx1 < cx0 || cy1 < cy0) continue;
                 if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > smallCount) {
@@ -266,11 +341,16 @@ export class Grid {
                         const b = dense ? (cy - gy0) * cols + (cx - gx0) : hash(cx, cy) & hmask;
                         for (let p = start[b], e = dense ? p + cnt[b] : start[b + 1]; p < e; p++) {
                             const j = entries[p];
-                            const bx0 = x0[j], by0 = y0[j];
+                            const bx0 = x0[j],
+                                by0 = y0[j];
                             if (bx0 >= ax1 || by0 >= ay1 || x1[j] <= ax0 || y1[j] <= ay0) continue;
                             if ((ci & colw[j]) === 0 || (cat[j] & wi) === 0 || (gi !== 0 && gi === grp[j])) continue;
                             // The reference cell is unique, so this visit is the one to report from.
-                            if (Math.floor((bx0 > ax0 ? bx0 : ax0) * inv) !== cx || Math.floor((by0 > ay0 ? by0 : ay0) * inv) !== cy) continue;
+                            if (
+                                Math.floor((bx0 > ax0 ? bx0 : ax0) * inv) !== cx ||
+                                Math.floor((by0 > ay0 ? by0 : ay0) * inv) !== cy
+                            )
+                                continue;
                             np = this.pushPair(np, i, j, x0, y0, x1, y1);
                         }
                     }
@@ -285,23 +365,37 @@ export class Grid {
      * and returns the count; `seen` (indexed by slot) with a fresh `token` skips bodies met in several
      * cells. `out` must hold as many entries as there are bodies in the grid.
      */
-    query(qx0: number, qy0: number, qx1: number, qy1: number, seen: Int32Array, token: number, out: Int32Array): number {
+    query(
+        qx0: number,
+        qy0: number,
+        qx1: number,
+        qy1: number,
+        seen: Int32Array,
+        token: number,
+        out: Int32Array
+    ): number {
         const boxes = this.boxes;
         if (!boxes || qx1 <= qx0 || qy1 <= qy0) return 0;
         const { x0, y0, x1, y1 } = boxes;
-        const { dense, inv, cells, small, smallCount, large, largeCount } = this, { gx0, gy0, cols, rows, cnt } = cells;
-        const start = dense ? cells.start : this.start, entries = dense ? cells.entries : this.entries;
+        const { dense, inv, cells, small, smallCount, large, largeCount } = this,
+            { gx0, gy0, cols, rows, cnt } = cells;
+        const start = dense ? cells.start : this.start,
+            entries = dense ? cells.entries : this.entries;
         let n = 0;
         for (let l = 0; l < largeCount; l++) {
             const j = large[l];
             if (x0[j] < qx1 && y0[j] < qy1 && x1[j] > qx0 && y1[j] > qy0) out[n++] = j;
         }
         if (smallCount === 0) return n;
-        let cx0 = Math.floor(qx0 * inv), cx1 = Math.floor((qx1 - 1) * inv);
-        let cy0 = Math.floor(qy0 * inv), cy1 = Math.floor((qy1 - 1) * inv);
+        let cx0 = Math.floor(qx0 * inv),
+            cx1 = Math.floor((qx1 - 1) * inv);
+        let cy0 = Math.floor(qy0 * inv),
+            cy1 = Math.floor((qy1 - 1) * inv);
         if (dense) {
-            cx0 = Math.max(cx0, gx0); cy0 = Math.max(cy0, gy0);
-            cx1 = Math.min(cx1, gx0 + cols - 1); cy1 = Math.min(cy1, gy0 + rows - 1);
+            cx0 = Math.max(cx0, gx0);
+            cy0 = Math.max(cy0, gy0);
+            cx1 = Math.min(cx1, gx0 + cols - 1);
+            cy1 = Math.min(cy1, gy0 + rows - 1);
         }
         if (cx1 < cx0 || cy1 < cy0) return n;
         if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > smallCount) {

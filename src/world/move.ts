@@ -47,19 +47,38 @@ class Solids<T> implements CollisionLayer {
     }
 
     // Calls fn for each solid under the box of `mask` at (x, y) until it returns true.
-    #each(mask: Mask, x: number, y: number, fn: (m: Mask | null, b: Body<T>, bx: number, by: number) => boolean): boolean {
-        const st = this.st as WorldState<T>, s = this.mover, cat = st.cat[s], colw = st.colw[s], grp = st.grp[s];
+    #each(
+        mask: Mask,
+        x: number,
+        y: number,
+        fn: (m: Mask | null, b: Body<T>, bx: number, by: number) => boolean
+    ): boolean {
+        const st = this.st as WorldState<T>,
+            s = this.mover,
+            cat = st.cat[s],
+            colw = st.colw[s],
+            grp = st.grp[s];
         if (!this.oneWay || st.oneWayBodies > 0) {
-            const n = gridCandidates(st, x, y, x + mask.width, y + mask.height, colw, this.#found), want = this.oneWay ? ONE_WAY : 0;
+            const n = gridCandidates(st, x, y, x + mask.width, y + mask.height, colw, this.#found),
+                want = this.oneWay ? ONE_WAY : 0;
             for (let k = 0; k < n; k++) {
-                const b = this.#found[k], j = b.slot;
-                if (j === s || j === this.ignore || (st.colw[j] & cat) === 0 || (grp !== 0 && st.grp[j] === grp) || (st.flags[j] & ONE_WAY) !== want) continue;
+                const b = this.#found[k],
+                    j = b.slot;
+                if (
+                    j === s ||
+                    j === this.ignore ||
+                    (st.colw[j] & cat) === 0 ||
+                    (grp !== 0 && st.grp[j] === grp) ||
+                    (st.flags[j] & ONE_WAY) !== want
+                )
+                    continue;
                 if (this.skip.length > 0 && this.skip.indexOf(b) >= 0) continue;
                 if (fn(st.masks[j], b, st.boxes.x0[j], st.boxes.y0[j])) return true;
             }
         }
         for (let l = 0; l < st.layers.length; l++) {
-            if (st.layerOneWay[l] !== this.oneWay || (st.layerCat[l] & colw) === 0 || (cat & st.layerColw[l]) === 0) continue;
+            if (st.layerOneWay[l] !== this.oneWay || (st.layerCat[l] & colw) === 0 || (cat & st.layerColw[l]) === 0)
+                continue;
             if (fn(null, st.layers[l], 0, 0)) return true;
         }
         return false;
@@ -67,18 +86,32 @@ class Solids<T> implements CollisionLayer {
 
     test(mask: Mask, x: number, y: number): boolean {
         // The hot call of a move (every step and sweep asks it): written out, no callback.
-        const st = this.st as WorldState<T>, s = this.mover, cat = st.cat[s], colw = st.colw[s], grp = st.grp[s];
+        const st = this.st as WorldState<T>,
+            s = this.mover,
+            cat = st.cat[s],
+            colw = st.colw[s],
+            grp = st.grp[s];
         if (!this.oneWay || st.oneWayBodies > 0) {
-            const n = gridCandidates(st, x, y, x + mask.width, y + mask.height, colw, this.#found), { x0, y0 } = st.boxes, want = this.oneWay ? ONE_WAY : 0;
+            const n = gridCandidates(st, x, y, x + mask.width, y + mask.height, colw, this.#found),
+                { x0, y0 } = st.boxes,
+                want = this.oneWay ? ONE_WAY : 0;
             for (let k = 0; k < n; k++) {
                 const j = this.#found[k].slot;
-                if (j === s || j === this.ignore || (st.colw[j] & cat) === 0 || (grp !== 0 && st.grp[j] === grp) || (st.flags[j] & ONE_WAY) !== want) continue;
+                if (
+                    j === s ||
+                    j === this.ignore ||
+                    (st.colw[j] & cat) === 0 ||
+                    (grp !== 0 && st.grp[j] === grp) ||
+                    (st.flags[j] & ONE_WAY) !== want
+                )
+                    continue;
                 if (this.skip.length > 0 && this.skip.indexOf(this.#found[k]) >= 0) continue;
                 if (mask.overlaps(st.masks[j] as Mask, x0[j] - x, y0[j] - y)) return true;
             }
         }
         for (let l = 0; l < st.layers.length; l++) {
-            if (st.layerOneWay[l] !== this.oneWay || (st.layerCat[l] & colw) === 0 || (cat & st.layerColw[l]) === 0) continue;
+            if (st.layerOneWay[l] !== this.oneWay || (st.layerCat[l] & colw) === 0 || (cat & st.layerColw[l]) === 0)
+                continue;
             if ((st.layers[l].layer as CollisionLayer).test(mask, x, y)) return true;
         }
         return false;
@@ -86,7 +119,13 @@ class Solids<T> implements CollisionLayer {
 
     overlapArea(mask: Mask, x: number, y: number): number {
         let area = 0;
-        this.#each(mask, x, y, (m, b) => { area += m === null ? (b.layer as CollisionLayer).overlapArea(mask, x, y) : mask.overlapArea(m, bxOf(this, b) - x, byOf(this, b) - y); return false; });
+        this.#each(mask, x, y, (m, b) => {
+            area +=
+                m === null
+                    ? (b.layer as CollisionLayer).overlapArea(mask, x, y)
+                    : mask.overlapArea(m, bxOf(this, b) - x, byOf(this, b) - y);
+            return false;
+        });
         return area;
     }
 
@@ -94,22 +133,30 @@ class Solids<T> implements CollisionLayer {
         let best: Point | null = null;
         const p = { x: 0, y: 0 };
         this.#each(mask, x, y, (m, b) => {
-            const hit = m === null ? (b.layer as CollisionLayer).hitPoint(mask, x, y, p) : mask.overlap(m, bxOf(this, b) - x, byOf(this, b) - y, p);
+            const hit =
+                m === null
+                    ? (b.layer as CollisionLayer).hitPoint(mask, x, y, p)
+                    : mask.overlap(m, bxOf(this, b) - x, byOf(this, b) - y, p);
             if (hit !== null) {
-                const hx = m === null ? hit.x : hit.x + x, hy = m === null ? hit.y : hit.y + y;
+                const hx = m === null ? hit.x : hit.x + x,
+                    hy = m === null ? hit.y : hit.y + y;
                 if (best === null || hy < best.y || (hy === best.y && hx < best.x)) best = { x: hx, y: hy };
             }
             return false;
         });
         if (best === null) return null;
         const r = out ?? { x: 0, y: 0 };
-        r.x = (best as Point).x; r.y = (best as Point).y;
+        r.x = (best as Point).x;
+        r.y = (best as Point).y;
         return r;
     }
 
     testPixel(x: number, y: number): boolean {
-        return this.#each(DOT, Math.floor(x), Math.floor(y), (m, b) => m === null ? (b.layer as CollisionLayer).testPixel(x, y)
-            : m.get(Math.floor(x) - bxOf(this, b), Math.floor(y) - byOf(this, b)));
+        return this.#each(DOT, Math.floor(x), Math.floor(y), (m, b) =>
+            m === null
+                ? (b.layer as CollisionLayer).testPixel(x, y)
+                : m.get(Math.floor(x) - bxOf(this, b), Math.floor(y) - byOf(this, b))
+        );
     }
 
     bounds(): Rect | null {
@@ -120,7 +167,14 @@ class Solids<T> implements CollisionLayer {
     first(mask: Mask, x: number, y: number): Body<T> | null {
         let hit: Body<T> | null = null;
         this.#each(mask, x, y, (m, b) => {
-            if (m === null ? (b.layer as CollisionLayer).test(mask, x, y) : mask.overlaps(m, bxOf(this, b) - x, byOf(this, b) - y)) { hit = b; return true; }
+            if (
+                m === null
+                    ? (b.layer as CollisionLayer).test(mask, x, y)
+                    : mask.overlaps(m, bxOf(this, b) - x, byOf(this, b) - y)
+            ) {
+                hit = b;
+                return true;
+            }
             return false;
         });
         return hit;
@@ -143,9 +197,19 @@ export class Movers<T> {
 }
 
 /** @internal Moves the body in slot s by (dx, dy) as `World.moveAndSlide` says; fills and returns `out`. */
-export function moveBody<T>(st: WorldState<T>, mv: Movers<T>, s: number, dx: number, dy: number,
-    stepUp: number, snapDown: number, carry: boolean, out: WorldMoveResult<T>): WorldMoveResult<T> {
-    const x0 = st.boxes.x0[s], y0 = st.boxes.y0[s];
+export function moveBody<T>(
+    st: WorldState<T>,
+    mv: Movers<T>,
+    s: number,
+    dx: number,
+    dy: number,
+    stepUp: number,
+    snapDown: number,
+    carry: boolean,
+    out: WorldMoveResult<T>
+): WorldMoveResult<T> {
+    const x0 = st.boxes.x0[s],
+        y0 = st.boxes.y0[s];
     // Riders: bodies the mover holds up now (they would touch it one pixel lower, and do not overlap it).
     const riders = carry ? ridersOf(st, mv, s) : mv.riders;
     if (!carry) riders.length = 0;
@@ -159,9 +223,12 @@ export function moveBody<T>(st: WorldState<T>, mv: Movers<T>, s: number, dx: num
         aim(mv.solid, null, -1, -1);
         aim(mv.oneWay, null, -1, -1);
     }
-    const mx = st.boxes.x0[s] - x0, my = st.boxes.y0[s] - y0;
+    const mx = st.boxes.x0[s] - x0,
+        my = st.boxes.y0[s] - y0;
     // Riders move by the pixels the mover moved, against everything but the mover (they were on it).
-    if (mx !== 0 || my !== 0) for (let k = 0; k < riders.length; k++) if (riders[k].slot >= 0) moveOne(st, mv, riders[k].slot, s, mx, my, 0, 0, mv.carried);
+    if (mx !== 0 || my !== 0)
+        for (let k = 0; k < riders.length; k++)
+            if (riders[k].slot >= 0) moveOne(st, mv, riders[k].slot, s, mx, my, 0, 0, mv.carried);
     riders.length = 0;
     return out;
 }
@@ -169,47 +236,86 @@ export function moveBody<T>(st: WorldState<T>, mv: Movers<T>, s: number, dx: num
 // The bodies standing on slot s: their filters make s solid for them, they do not overlap it, and one pixel
 // lower they would. In id order, into mv.riders.
 function ridersOf<T>(st: WorldState<T>, mv: Movers<T>, s: number): Body<T>[] {
-    const out = mv.riders, m = st.masks[s] as Mask, x = st.boxes.x0[s], y = st.boxes.y0[s];
+    const out = mv.riders,
+        m = st.masks[s] as Mask,
+        x = st.boxes.x0[s],
+        y = st.boxes.y0[s];
     out.length = 0;
     const found: Body<T>[] = st.scratch;
     const n = gridCandidates(st, x, y - 1, x + m.width, y + m.height, 0xffffffff, found);
     for (let k = 0; k < n; k++) {
-        const b = found[k], j = b.slot;
-        if (j === s || (st.colw[j] & st.cat[s]) === 0 || (st.cat[j] & st.colw[s]) === 0 || (st.grp[s] !== 0 && st.grp[j] === st.grp[s])) continue;
-        const rm = st.masks[j] as Mask, rx = st.boxes.x0[j], ry = st.boxes.y0[j];
+        const b = found[k],
+            j = b.slot;
+        if (
+            j === s ||
+            (st.colw[j] & st.cat[s]) === 0 ||
+            (st.cat[j] & st.colw[s]) === 0 ||
+            (st.grp[s] !== 0 && st.grp[j] === st.grp[s])
+        )
+            continue;
+        const rm = st.masks[j] as Mask,
+            rx = st.boxes.x0[j],
+            ry = st.boxes.y0[j];
         if (!rm.overlaps(m, x - rx, y - ry) && rm.overlaps(m, x - rx, y - ry - 1)) out.push(b);
     }
     return out;
 }
 
 // One body's move against the World, `ignore` (a slot, or −1) left out of its solids; the body is moved.
-function moveOne<T>(st: WorldState<T>, mv: Movers<T>, s: number, ignore: number, dx: number, dy: number,
-    stepUp: number, snapDown: number, out: WorldMoveResult<T>): void {
+function moveOne<T>(
+    st: WorldState<T>,
+    mv: Movers<T>,
+    s: number,
+    ignore: number,
+    dx: number,
+    dy: number,
+    stepUp: number,
+    snapDown: number,
+    out: WorldMoveResult<T>
+): void {
     aim(mv.solid, st, s, ignore);
     aim(mv.oneWay, st, s, ignore);
-    const ox = st.offX[s], oy = st.offY[s], mask = st.masks[s] as Mask;
+    const ox = st.offX[s],
+        oy = st.offY[s],
+        mask = st.masks[s] as Mask;
     // The placed mask's top-left is floor(x) + offX: moved as the float x + offX, its floor moves with it.
     const o = mv.options;
-    o.stepUp = stepUp; o.snapDown = snapDown; o.oneWay = hasOneWay(st) ? mv.oneWay : null;
+    o.stepUp = stepUp;
+    o.snapDown = snapDown;
+    o.oneWay = hasOneWay(st) ? mv.oneWay : null;
     const r = moveAndSlide(mv.solid, mask, st.posX[s] + ox, st.posY[s] + oy, dx, dy, o, mv.result);
-    const x = r.x - ox, y = r.y - oy;
+    const x = r.x - ox,
+        y = r.y - oy;
     st.posX[s] = x;
     st.posY[s] = y;
-    const nx = Math.floor(x) + ox, ny = Math.floor(y) + oy, b = st.boxes;
+    const nx = Math.floor(x) + ox,
+        ny = Math.floor(y) + oy,
+        b = st.boxes;
     if (nx !== b.x0[s] || ny !== b.y0[s]) {
-        b.x1[s] += nx - b.x0[s]; b.y1[s] += ny - b.y0[s];
-        b.x0[s] = nx; b.y0[s] = ny;
+        b.x1[s] += nx - b.x0[s];
+        b.y1[s] += ny - b.y0[s];
+        b.x0[s] = nx;
+        b.y0[s] = ny;
         touchSlot(st, s);
     }
-    out.x = x; out.y = y;
-    out.onFloor = r.onFloor; out.onCeiling = r.onCeiling; out.onWall = r.onWall;
-    out.floor = !r.onFloor ? null : r.floor === mv.solid ? mv.solid.first(mask, nx, ny + 1) : mv.oneWay.first(mask, nx, ny + 1);
+    out.x = x;
+    out.y = y;
+    out.onFloor = r.onFloor;
+    out.onCeiling = r.onCeiling;
+    out.onWall = r.onWall;
+    out.floor = !r.onFloor
+        ? null
+        : r.floor === mv.solid
+          ? mv.solid.first(mask, nx, ny + 1)
+          : mv.oneWay.first(mask, nx, ny + 1);
     aim(mv.solid, null, -1, -1);
     aim(mv.oneWay, null, -1, -1);
 }
 
 function aim<T>(v: Solids<T>, st: WorldState<T> | null, s: number, ignore: number): void {
-    v.st = st; v.mover = s; v.ignore = ignore;
+    v.st = st;
+    v.mover = s;
+    v.ignore = ignore;
 }
 
 function hasOneWay<T>(st: WorldState<T>): boolean {

@@ -33,7 +33,9 @@ export class PairList {
 
     /** Sorts the pairs by (a, b); every rank is below `ranks`. */
     sort(ranks: number): void {
-        const n = this.n, A = this.a, B = this.b;
+        const n = this.n,
+            A = this.a,
+            B = this.b;
         if (n < 2) return;
         let count = this.#count;
         if (count.length < ranks + 1) count = this.#count = new Int32Array(Math.max(ranks + 1, 2 * count.length));
@@ -52,7 +54,10 @@ export class PairList {
                 A[k] = r;
                 const v = tb[k];
                 let j = k - 1;
-                while (j >= start && B[j] > v) { B[j + 1] = B[j]; j--; }
+                while (j >= start && B[j] > v) {
+                    B[j + 1] = B[j];
+                    j--;
+                }
                 B[j + 1] = v;
             }
             start = end;

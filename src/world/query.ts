@@ -7,13 +7,16 @@ import { gridCandidates } from './cells.js';
 
 /** @internal */
 export function queryPointInto<T>(w: WorldState<T>, x: number, y: number, out: Body<T>[], filter = 0xffffffff): number {
-    const px = checkCoord('x', x), py = checkCoord('y', y);
+    const px = checkCoord('x', x),
+        py = checkCoord('y', y);
     const f = checkBits('filter', filter);
     const n = gridCandidates(w, px, py, px + 1, py + 1, f, out);
     let m = 0;
     const { x0, y0 } = w.boxes;
     for (let k = 0; k < n; k++) {
-        const b = out[k], s = b.slot, mask = w.masks[s] as Mask;
+        const b = out[k],
+            s = b.slot,
+            mask = w.masks[s] as Mask;
         if (mask.get(px - x0[s], py - y0[s])) out[m++] = b;
     }
     for (let l = 0; l < w.layers.length; l++) {
@@ -22,8 +25,17 @@ export function queryPointInto<T>(w: WorldState<T>, x: number, y: number, out: B
     return finish(out, m);
 }
 /** @internal */
-export function queryRectInto<T>(w: WorldState<T>, x: number, y: number, width: number, height: number, out: Body<T>[], filter = 0xffffffff): number {
-    const rx = checkCoord('x', x), ry = checkCoord('y', y);
+export function queryRectInto<T>(
+    w: WorldState<T>,
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+    out: Body<T>[],
+    filter = 0xffffffff
+): number {
+    const rx = checkCoord('x', x),
+        ry = checkCoord('y', y);
     checkSize('width', width);
     checkSize('height', height);
     const f = checkBits('filter', filter);
@@ -32,8 +44,10 @@ export function queryRectInto<T>(w: WorldState<T>, x: number, y: number, width: 
     let m = 0;
     const { x0, y0 } = w.boxes;
     for (let k = 0; k < n; k++) {
-        const b = out[k], s = b.slot;
-        if (anyInRect(w.masks[s] as Mask, rx - x0[s], ry - y0[s], rx + width - x0[s], ry + height - y0[s])) out[m++] = b;
+        const b = out[k],
+            s = b.slot;
+        if (anyInRect(w.masks[s] as Mask, rx - x0[s], ry - y0[s], rx + width - x0[s], ry + height - y0[s]))
+            out[m++] = b;
     }
     if (w.layers.length > 0) {
         let rect = w.rectMask;
@@ -46,16 +60,25 @@ export function queryRectInto<T>(w: WorldState<T>, x: number, y: number, width: 
     return finish(out, m);
 }
 /** @internal */
-export function queryMaskInto<T>(w: WorldState<T>, mask: Mask, x: number, y: number, out: Body<T>[], filter = 0xffffffff): number {
+export function queryMaskInto<T>(
+    w: WorldState<T>,
+    mask: Mask,
+    x: number,
+    y: number,
+    out: Body<T>[],
+    filter = 0xffffffff
+): number {
     checkMask(mask, 'mask');
-    const mx = checkCoord('x', x), my = checkCoord('y', y);
+    const mx = checkCoord('x', x),
+        my = checkCoord('y', y);
     const f = checkBits('filter', filter);
     if (mask.width === 0 || mask.height === 0) return finish(out, 0);
     const n = gridCandidates(w, mx, my, mx + mask.width, my + mask.height, f, out);
     let m = 0;
     const { x0, y0 } = w.boxes;
     for (let k = 0; k < n; k++) {
-        const b = out[k], s = b.slot;
+        const b = out[k],
+            s = b.slot;
         if (mask.overlaps(w.masks[s] as Mask, x0[s] - mx, y0[s] - my)) out[m++] = b;
     }
     for (let l = 0; l < w.layers.length; l++) {
@@ -71,12 +94,15 @@ function finish<T>(out: Body<T>[], n: number): number {
 
 // Whether mask has a set pixel in [x0, x1) × [y0, y1) (mask coordinates, clipped).
 function anyInRect(mask: Mask, x0: number, y0: number, x1: number, y1: number): boolean {
-    x0 = Math.max(0, x0); y0 = Math.max(0, y0);
-    x1 = Math.min(mask.width, x1); y1 = Math.min(mask.height, y1);
+    x0 = Math.max(0, x0);
+    y0 = Math.max(0, y0);
+    x1 = Math.min(mask.width, x1);
+    y1 = Math.min(mask.height, y1);
     if (x0 >= x1 || y0 >= y1) return false;
     const { words, height } = mask;
     for (let s = x0 >>> 5, last = (x1 - 1) >>> 5; s <= last; s++) {
-        const lo = s === x0 >>> 5 ? x0 & 31 : 0, hi = s === last ? ((x1 - 1) & 31) + 1 : 32;
+        const lo = s === x0 >>> 5 ? x0 & 31 : 0,
+            hi = s === last ? ((x1 - 1) & 31) + 1 : 32;
         const bits = ((0xffffffff >>> (32 - (hi - lo))) << lo) | 0;
         for (let y = y0, i = s * height + y0; y < y1; y++, i++) if ((words[i] & bits) !== 0) return true;
     }

@@ -48,7 +48,10 @@ export function flushSlots<T>(w: WorldState<T>): void {
     if (w.ranksDirty) {
         // byRank too: the step's pairs, sorted by rank, read their bodies from it in one lookup.
         const { order, rank, byRank, bodies } = w;
-        for (let k = 0; k < w.orderCount; k++) { rank[order[k]] = k; byRank[k] = bodies[order[k]] as Body<T>; }
+        for (let k = 0; k < w.orderCount; k++) {
+            rank[order[k]] = k;
+            byRank[k] = bodies[order[k]] as Body<T>;
+        }
         byRank.length = w.orderCount;
         w.ranksDirty = false;
     }
@@ -56,20 +59,43 @@ export function flushSlots<T>(w: WorldState<T>): void {
 
 /** @internal Grows every per-slot array to `cap` slots, keeping their contents. */
 export function growSlots<T>(w: WorldState<T>, cap: number): void {
-    const f64 = (a: Float64Array) => { const b = new Float64Array(cap); b.set(a); return b; };
-    const i32 = (a: Int32Array) => { const b = new Int32Array(cap); b.set(a); return b; };
-    w.posX = f64(w.posX); w.posY = f64(w.posY); w.idOf = f64(w.idOf);
+    const f64 = (a: Float64Array) => {
+        const b = new Float64Array(cap);
+        b.set(a);
+        return b;
+    };
+    const i32 = (a: Int32Array) => {
+        const b = new Int32Array(cap);
+        b.set(a);
+        return b;
+    };
+    w.posX = f64(w.posX);
+    w.posY = f64(w.posY);
+    w.idOf = f64(w.idOf);
     const b = w.boxes;
     w.boxes = { x0: f64(b.x0), y0: f64(b.y0), x1: f64(b.x1), y1: f64(b.y1) };
-    w.offX = i32(w.offX); w.offY = i32(w.offY);
-    w.cat = i32(w.cat); w.colw = i32(w.colw); w.grp = i32(w.grp);
-    w.rank = i32(w.rank); w.seen = i32(w.seen); w.qbuf = i32(w.qbuf);
-    w.order = i32(w.order); w.list = i32(w.list); w.movedList = i32(w.movedList);
-    const m = new Uint8Array(cap); m.set(w.moved); w.moved = m;
+    w.offX = i32(w.offX);
+    w.offY = i32(w.offY);
+    w.cat = i32(w.cat);
+    w.colw = i32(w.colw);
+    w.grp = i32(w.grp);
+    w.rank = i32(w.rank);
+    w.seen = i32(w.seen);
+    w.qbuf = i32(w.qbuf);
+    w.order = i32(w.order);
+    w.list = i32(w.list);
+    w.movedList = i32(w.movedList);
+    const m = new Uint8Array(cap);
+    m.set(w.moved);
+    w.moved = m;
     w.snapMask = i32(w.snapMask);
     w.flags = i32(w.flags);
-    const ident = new Uint8Array(cap); ident.set(w.tfIdentity); w.tfIdentity = ident;
-    const seen = new Uint8Array(cap); seen.set(w.snapSeen); w.snapSeen = seen;
+    const ident = new Uint8Array(cap);
+    ident.set(w.tfIdentity);
+    w.tfIdentity = ident;
+    const seen = new Uint8Array(cap);
+    seen.set(w.snapSeen);
+    w.snapSeen = seen;
     w.cap = cap;
     // The grid reads the boxes arrays it was built with; those were just replaced.
     w.gridValid = false;

@@ -21,7 +21,8 @@ import { ONE_WAY, type WorldState } from './state.js';
 const MAGIC = 0x53574d48; // 'HMWS'
 const VERSION = 2;
 // Per body: identity transform unless flagged (then angle, scaleX, scaleY and the flips follow).
-const FLIP_X = 1, FLIP_Y = 2;
+const FLIP_X = 1,
+    FLIP_Y = 2;
 // Bytes a slot takes at least (id, x, y: 8 each; mask, category, collidesWith, group, flags: 4 each).
 const SLOT_BYTES = 44;
 
@@ -46,7 +47,7 @@ export class SnapshotTables<T> {
 
     /** Scratch columns for a restore of `slots` slots, `tfs` transforms and `pairs` pairs (reused: a game restores every frame). */
     columns(slots: number, tfs: number, pairs: number): Columns<T> {
-        const c = this.#cols ??= new Columns<T>(64);
+        const c = (this.#cols ??= new Columns<T>(64));
         c.fit(slots, tfs, pairs);
         return c;
     }
@@ -54,34 +55,62 @@ export class SnapshotTables<T> {
 
 /** @internal The columns a restore reads into before it changes anything, grown as needed and reused. */
 class Columns<T> {
-    ids!: Float64Array; px!: Float64Array; py!: Float64Array;
-    maskIds!: Int32Array; cat!: Int32Array; colw!: Int32Array; grp!: Int32Array; flags!: Int32Array; order!: Int32Array;
-    tfSlot = new Int32Array(16); tfFlags = new Int32Array(16); tfAngle = new Float64Array(16); tfSX = new Float64Array(16); tfSY = new Float64Array(16);
+    ids!: Float64Array;
+    px!: Float64Array;
+    py!: Float64Array;
+    maskIds!: Int32Array;
+    cat!: Int32Array;
+    colw!: Int32Array;
+    grp!: Int32Array;
+    flags!: Int32Array;
+    order!: Int32Array;
+    tfSlot = new Int32Array(16);
+    tfFlags = new Int32Array(16);
+    tfAngle = new Float64Array(16);
+    tfSX = new Float64Array(16);
+    tfSY = new Float64Array(16);
     pairs = new Int32Array(32);
     /** This restore's transform count and the World's mask table. */
     tfCount = 0;
     masks: readonly Mask[] = [];
     /** The pairs' bodies, and the bodies of a restore that lays the slots out afresh. */
-    pa: Body<T>[] = []; pb: Body<T>[] = []; bodies: (Body<T> | null)[] = [];
+    pa: Body<T>[] = [];
+    pb: Body<T>[] = [];
+    bodies: (Body<T> | null)[] = [];
     /** The snapshot's layers and their filters. */
-    layers: Body<T>[] = []; layerCat: number[] = []; layerColw: number[] = []; layerOneWay: boolean[] = [];
+    layers: Body<T>[] = [];
+    layerCat: number[] = [];
+    layerColw: number[] = [];
+    layerOneWay: boolean[] = [];
     #checked = new Uint8Array(16);
     #n = 0;
 
-    constructor(n: number) { this.#alloc(n); }
+    constructor(n: number) {
+        this.#alloc(n);
+    }
 
     #alloc(n: number): void {
         this.#n = n;
-        this.ids = new Float64Array(n); this.px = new Float64Array(n); this.py = new Float64Array(n);
-        this.maskIds = new Int32Array(n); this.cat = new Int32Array(n); this.colw = new Int32Array(n); this.grp = new Int32Array(n);
-        this.flags = new Int32Array(n); this.order = new Int32Array(n);
+        this.ids = new Float64Array(n);
+        this.px = new Float64Array(n);
+        this.py = new Float64Array(n);
+        this.maskIds = new Int32Array(n);
+        this.cat = new Int32Array(n);
+        this.colw = new Int32Array(n);
+        this.grp = new Int32Array(n);
+        this.flags = new Int32Array(n);
+        this.order = new Int32Array(n);
     }
 
     fit(slots: number, tfs: number, pairs: number): void {
         if (slots > this.#n) this.#alloc(Math.max(slots, 2 * this.#n));
         if (tfs > this.tfSlot.length) {
             const m = Math.max(tfs, 2 * this.tfSlot.length);
-            this.tfSlot = new Int32Array(m); this.tfFlags = new Int32Array(m); this.tfAngle = new Float64Array(m); this.tfSX = new Float64Array(m); this.tfSY = new Float64Array(m);
+            this.tfSlot = new Int32Array(m);
+            this.tfFlags = new Int32Array(m);
+            this.tfAngle = new Float64Array(m);
+            this.tfSX = new Float64Array(m);
+            this.tfSY = new Float64Array(m);
         }
         if (2 * pairs > this.pairs.length) this.pairs = new Int32Array(Math.max(2 * pairs, 2 * this.pairs.length));
     }
@@ -120,7 +149,8 @@ function flushOrder<T>(st: WorldState<T>): void {
 
 // The previous step's pairs whose bodies are all still there (a pair with a removed body is silent forever).
 function livePairs<T>(st: WorldState<T>): number {
-    const pa = st.events.prevA, pb = st.events.prevB;
+    const pa = st.events.prevA,
+        pb = st.events.prevB;
     let np = 0;
     for (let k = 0; k < pa.length; k++) if (pa[k].slot >= 0 && pb[k].slot >= 0) np++;
     return np;
@@ -128,15 +158,26 @@ function livePairs<T>(st: WorldState<T>): number {
 
 /** @internal The snapshot bytes of the state: a new array, or `out` when it is large enough (its start returned). */
 export function snapshotWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, out?: Uint8Array): Uint8Array {
-    if (out !== undefined && !(out instanceof Uint8Array)) throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
+    if (out !== undefined && !(out instanceof Uint8Array))
+        throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
     flushOrder(st);
-    const used = st.used, n = st.orderCount, idOf = st.idOf, ids = st.snapMask, ident = st.tfIdentity, layers = st.layers;
+    const used = st.used,
+        n = st.orderCount,
+        idOf = st.idOf,
+        ids = st.snapMask,
+        ident = st.tfIdentity,
+        layers = st.layers;
     // Name new masks, remember new handles, count the transforms: one pass over the slots.
-    let nt = 0, added = false;
+    let nt = 0,
+        added = false;
     for (let s = 0; s < used; s++) {
         if (idOf[s] < 0) continue;
         if (ids[s] < 0) ids[s] = maskId(t, st.source[s] as Mask);
-        if (st.snapSeen[s] === 0) { st.snapSeen[s] = 1; remember(t, st.bodies[s] as Body<T>); added = true; }
+        if (st.snapSeen[s] === 0) {
+            st.snapSeen[s] = 1;
+            remember(t, st.bodies[s] as Body<T>);
+            added = true;
+        }
         nt += 1 - ident[s];
     }
     for (const l of layers) remember(t, l);
@@ -145,20 +186,40 @@ export function snapshotWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, out?: 
     // Straight into `out` when it surely holds the bytes (an `out` too small is left alone).
     const most = 72 + used * SLOT_BYTES + 4 * n + 32 * nt + 20 * layers.length + 8 * np;
     const w = t.writer.reset(out !== undefined && out.length >= most ? out : undefined);
-    w.u32(MAGIC).u32(VERSION).u32(t.serial).f64(st.nextId).u32(n).u32(used).u32(layers.length).u32(nt).u32(np).f64(st.epoch);
+    w.u32(MAGIC)
+        .u32(VERSION)
+        .u32(t.serial)
+        .f64(st.nextId)
+        .u32(n)
+        .u32(used)
+        .u32(layers.length)
+        .u32(nt)
+        .u32(np)
+        .f64(st.epoch);
     w.f64col(idOf, used).f64col(st.posX, used).f64col(st.posY, used);
     w.i32s(ids, used).i32s(st.cat, used).i32s(st.colw, used).i32s(st.grp, used).i32s(st.flags, used).i32s(st.order, n);
     for (let s = 0; s < used; s++) {
         if (ident[s] === 1 || idOf[s] < 0) continue;
         const tf = st.tf[s];
-        w.u32(s).u32((tf.flipX ? FLIP_X : 0) | (tf.flipY ? FLIP_Y : 0)).f64(tf.angle).f64(tf.scaleX).f64(tf.scaleY);
+        w.u32(s)
+            .u32((tf.flipX ? FLIP_X : 0) | (tf.flipY ? FLIP_Y : 0))
+            .f64(tf.angle)
+            .f64(tf.scaleX)
+            .f64(tf.scaleY);
     }
-    for (let l = 0; l < layers.length; l++) w.f64(layers[l].id).i32(st.layerCat[l]).i32(st.layerColw[l]).u32(st.layerOneWay[l] ? 1 : 0);
+    for (let l = 0; l < layers.length; l++)
+        w.f64(layers[l].id)
+            .i32(st.layerCat[l])
+            .i32(st.layerColw[l])
+            .u32(st.layerOneWay[l] ? 1 : 0);
     // Pairs by slot; a layer as −1 − its index.
-    const pa = st.events.prevA, pb = st.events.prevB;
+    const pa = st.events.prevA,
+        pb = st.events.prevB;
     for (let k = 0; k < pa.length; k++) {
-        const a = pa[k], b = pb[k];
-        if (a.slot >= 0 && b.slot >= 0) w.i32(a.layer === null ? a.slot : -1 - a.slot).i32(b.layer === null ? b.slot : -1 - b.slot);
+        const a = pa[k],
+            b = pb[k];
+        if (a.slot >= 0 && b.slot >= 0)
+            w.i32(a.layer === null ? a.slot : -1 - a.slot).i32(b.layer === null ? b.slot : -1 - b.slot);
     }
     return w.bytes(out);
 }
@@ -170,13 +231,30 @@ export function snapshotWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, out?: 
  */
 export function hashWorld<T>(st: WorldState<T>, t: SnapshotTables<T>): number {
     flushOrder(st);
-    const n = st.orderCount, order = st.order, layers = st.layers, ident = st.tfIdentity, contentIds = t.contentIds;
+    const n = st.orderCount,
+        order = st.order,
+        layers = st.layers,
+        ident = st.tfIdentity,
+        contentIds = t.contentIds;
     let nt = 0;
     for (let k = 0; k < n; k++) nt += 1 - ident[order[k]];
-    const np = livePairs(st), odd = n & 1;
+    const np = livePairs(st),
+        odd = n & 1;
     // The bytes' length comes first: a 28-byte header, then the columns (a 4-byte pad before each column that
     // follows an odd count of 4-byte values), transforms, layers and pairs.
-    const length = 32 + 8 * n + 4 * n + 4 * odd + 16 * n + 4 * (4 * n + 4 * odd) - 4 * odd + 4 + 32 * nt + 20 * layers.length + 4 + 16 * np;
+    const length =
+        32 +
+        8 * n +
+        4 * n +
+        4 * odd +
+        16 * n +
+        4 * (4 * n + 4 * odd) -
+        4 * odd +
+        4 +
+        32 * nt +
+        20 * layers.length +
+        4 +
+        16 * np;
     // The hash's bytes have their own version: a snapshot's layout may change without changing any hash.
     let h = hashF64(hashWord(hashWord(hashWord(hashStart(length), MAGIC), 1), 0), st.nextId);
     h = hashWord(hashWord(hashWord(h, n), layers.length), 0);
@@ -184,7 +262,8 @@ export function hashWorld<T>(st: WorldState<T>, t: SnapshotTables<T>): number {
     contentIds.clear();
     for (let k = 0; k < n; k++) h = hashWord(h, contentId(contentIds, st.source[order[k]] as Mask));
     if (odd) h = hashWord(h, 0);
-    const px = st.posX, py = st.posY;
+    const px = st.posX,
+        py = st.posY;
     for (let k = 0; k < n; k++) h = hashF64(h, px[order[k]]);
     for (let k = 0; k < n; k++) h = hashF64(h, py[order[k]]);
     h = hashColumn(h, st.cat, order, n);
@@ -195,12 +274,24 @@ export function hashWorld<T>(st: WorldState<T>, t: SnapshotTables<T>): number {
     for (let k = 0; k < n; k++) {
         if (ident[order[k]] === 1) continue;
         const tf = st.tf[order[k]];
-        h = hashF64(hashF64(hashF64(hashWord(hashWord(h, k), (tf.flipX ? FLIP_X : 0) | (tf.flipY ? FLIP_Y : 0)), tf.angle), tf.scaleX), tf.scaleY);
+        h = hashF64(
+            hashF64(
+                hashF64(hashWord(hashWord(h, k), (tf.flipX ? FLIP_X : 0) | (tf.flipY ? FLIP_Y : 0)), tf.angle),
+                tf.scaleX
+            ),
+            tf.scaleY
+        );
     }
-    for (let l = 0; l < layers.length; l++) h = hashWord(hashWord(hashWord(hashF64(h, layers[l].id), st.layerCat[l]), st.layerColw[l]), st.layerOneWay[l] ? 1 : 0);
-    const pa = st.events.prevA, pb = st.events.prevB;
+    for (let l = 0; l < layers.length; l++)
+        h = hashWord(
+            hashWord(hashWord(hashF64(h, layers[l].id), st.layerCat[l]), st.layerColw[l]),
+            st.layerOneWay[l] ? 1 : 0
+        );
+    const pa = st.events.prevA,
+        pb = st.events.prevB;
     h = hashWord(h, np);
-    for (let k = 0; k < pa.length; k++) if (pa[k].slot >= 0 && pb[k].slot >= 0) h = hashF64(hashF64(h, pa[k].id), pb[k].id);
+    for (let k = 0; k < pa.length; k++)
+        if (pa[k].slot >= 0 && pb[k].slot >= 0) h = hashF64(hashF64(h, pa[k].id), pb[k].id);
     return hashEnd(h);
 }
 
@@ -214,7 +305,8 @@ function hashColumn(h: number, col: Int32Array, order: Int32Array, n: number): n
 function contentId(ids: Map<Mask, number>, m: Mask): number {
     let id = ids.get(m);
     if (id === undefined) {
-        const words = m._words, bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
+        const words = m._words,
+            bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
         id = (hashBytes(bytes) ^ Math.imul(m.width, 0x9e3779b1) ^ Math.imul(m.height, 0x85ebca6b)) >>> 0;
         ids.set(m, id);
     }
@@ -223,38 +315,60 @@ function contentId(ids: Map<Mask, number>, m: Mask): number {
 
 /** @internal Makes the state what `bytes` (a snapshot of this World) says; throws before changing anything when they are not. */
 export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uint8Array): void {
-    if (!(bytes instanceof Uint8Array)) throw new TypeError(`restore() needs the Uint8Array that snapshot() returned, got ${describe(bytes)}.`);
+    if (!(bytes instanceof Uint8Array))
+        throw new TypeError(`restore() needs the Uint8Array that snapshot() returned, got ${describe(bytes)}.`);
     const r = new SnapshotReader(bytes, 'world.restore()');
-    if (bytes.length < 8 || r.u32() !== MAGIC) throw new Error('world.restore(): these bytes are not a World snapshot (they do not start with its tag).');
+    if (bytes.length < 8 || r.u32() !== MAGIC)
+        throw new Error('world.restore(): these bytes are not a World snapshot (they do not start with its tag).');
     const version = r.u32();
-    if (version !== VERSION) throw new Error(`world.restore(): the snapshot has version ${version}; this hitmask reads version ${VERSION}.`);
-    if (r.u32() !== t.serial) throw new Error('world.restore(): the snapshot was taken by another World; a World restores only its own snapshots (its masks are named by this World\'s table).');
+    if (version !== VERSION)
+        throw new Error(`world.restore(): the snapshot has version ${version}; this hitmask reads version ${VERSION}.`);
+    if (r.u32() !== t.serial)
+        throw new Error(
+            "world.restore(): the snapshot was taken by another World; a World restores only its own snapshots (its masks are named by this World's table)."
+        );
     const nextId = r.f64();
     // Counts the bytes cannot hold are corrupt, refused before allocating.
     const most = Math.floor(bytes.length / SLOT_BYTES);
-    const n = r.count('the body count', most), used = r.count('the slot count', most), nl = r.count('the layer count', Math.floor(bytes.length / 20));
-    const nt = r.count('the transform count', n), np = r.count('the pair count', Math.floor(bytes.length / 8));
+    const n = r.count('the body count', most),
+        used = r.count('the slot count', most),
+        nl = r.count('the layer count', Math.floor(bytes.length / 20));
+    const nt = r.count('the transform count', n),
+        np = r.count('the pair count', Math.floor(bytes.length / 8));
     const epoch = r.f64();
     if (n > used) throw new Error(`world.restore(): ${n} bodies in ${used} slots; the snapshot is corrupt.`);
-    const c = t.columns(used, nt, np), { ids, px, py, maskIds, cat, colw, grp, flags, order } = c;
-    r.columnF64(ids, used); r.columnF64(px, used); r.columnF64(py, used);
-    r.i32s(maskIds, used); r.i32s(cat, used); r.i32s(colw, used); r.i32s(grp, used); r.i32s(flags, used); r.i32s(order, n);
+    const c = t.columns(used, nt, np),
+        { ids, px, py, maskIds, cat, colw, grp, flags, order } = c;
+    r.columnF64(ids, used);
+    r.columnF64(px, used);
+    r.columnF64(py, used);
+    r.i32s(maskIds, used);
+    r.i32s(cat, used);
+    r.i32s(colw, used);
+    r.i32s(grp, used);
+    r.i32s(flags, used);
+    r.i32s(order, n);
     // Whether those are the World's live bodies now, each in the slot it was saved from (idOf is −1 in free
     // slots once pending removals are flushed, so a typed compare tells); with the same epoch too, nothing but
     // positions differs, and the other columns are not read.
     flushOrder(st);
-    const masks = t.masks, idOf = st.idOf, now = st.used;
+    const masks = t.masks,
+        idOf = st.idOf,
+        now = st.used;
     // In the same pass, positions within ±2^50 (as add() and move() take them), whichever path.
     let same = true;
     for (let s = 0; s < used; s++) {
         const id = ids[s];
         if (same && (s < now ? idOf[s] : -1) !== id) same = false;
-        if (id !== -1 && !(Math.abs(px[s]) <= MAX_COORD && Math.abs(py[s]) <= MAX_COORD)) throw new Error(`world.restore(): body ${id} is at (${px[s]}, ${py[s]}); the snapshot is corrupt.`);
+        if (id !== -1 && !(Math.abs(px[s]) <= MAX_COORD && Math.abs(py[s]) <= MAX_COORD))
+            throw new Error(`world.restore(): body ${id} is at (${px[s]}, ${py[s]}); the snapshot is corrupt.`);
     }
     for (let s = used; same && s < now; s++) if (idOf[s] !== -1) same = false;
     const moved = same && epoch === st.epoch;
-    if (!(Number.isSafeInteger(nextId) && nextId >= 1)) throw new Error(`world.restore(): the next id is ${nextId}; the snapshot is corrupt.`);
-    if (moved && n > 0 && !(nextId > idOf[st.order[st.orderCount - 1]])) throw new Error(`world.restore(): the next id ${nextId} is not past every body's; the snapshot is corrupt.`);
+    if (!(Number.isSafeInteger(nextId) && nextId >= 1))
+        throw new Error(`world.restore(): the next id is ${nextId}; the snapshot is corrupt.`);
+    if (moved && n > 0 && !(nextId > idOf[st.order[st.orderCount - 1]]))
+        throw new Error(`world.restore(): the next id ${nextId} is not past every body's; the snapshot is corrupt.`);
     if (!moved) {
         // Each slot holds a body (an id ≥ 1, below the next id) or is free (−1); each mask of the table is checked once.
         const checked = c.checked(masks.length);
@@ -262,30 +376,47 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
         for (let s = 0; s < used; s++) {
             const id = ids[s];
             if (id === -1) continue;
-            if (!(id >= 1 && id < nextId && Number.isInteger(id))) throw new Error(`world.restore(): slot ${s} holds body id ${id}; the snapshot is corrupt.`);
+            if (!(id >= 1 && id < nextId && Number.isInteger(id)))
+                throw new Error(`world.restore(): slot ${s} holds body id ${id}; the snapshot is corrupt.`);
             live++;
-            if ((flags[s] & ~ONE_WAY) !== 0) throw new Error(`world.restore(): body ${id} has flags ${flags[s]}; the snapshot is corrupt.`);
+            if ((flags[s] & ~ONE_WAY) !== 0)
+                throw new Error(`world.restore(): body ${id} has flags ${flags[s]}; the snapshot is corrupt.`);
             const m = maskIds[s] >>> 0;
-            if (m >= masks.length) throw new Error(`world.restore(): body ${id} names mask ${m}, which this World never saved; restore snapshots into the World that took them.`);
+            if (m >= masks.length)
+                throw new Error(
+                    `world.restore(): body ${id} names mask ${m}, which this World never saved; restore snapshots into the World that took them.`
+                );
             if (checked[m] !== 0) continue;
             checked[m] = 1;
-            if (masks[m].disposed) throw new Error(`world.restore(): body ${id}'s mask (${masks[m]}) was disposed since the snapshot; keep masks alive while snapshots may be restored.`);
+            if (masks[m].disposed)
+                throw new Error(
+                    `world.restore(): body ${id}'s mask (${masks[m]}) was disposed since the snapshot; keep masks alive while snapshots may be restored.`
+                );
         }
-        if (live !== n) throw new Error(`world.restore(): ${live} slots hold bodies but the snapshot counts ${n}; it is corrupt.`);
+        if (live !== n)
+            throw new Error(`world.restore(): ${live} slots hold bodies but the snapshot counts ${n}; it is corrupt.`);
     }
     // The id order (read only when the slots are laid out anew) names each live slot once: ids rising, so all distinct.
     for (let k = 0; !same && k < n; k++) {
         const s = order[k];
-        if (!(s >= 0 && s < used && ids[s] !== -1 && (k === 0 || ids[s] > ids[order[k - 1]]))) throw new Error('world.restore(): the id order is not the bodies in rising id order; the snapshot is corrupt.');
+        if (!(s >= 0 && s < used && ids[s] !== -1 && (k === 0 || ids[s] > ids[order[k - 1]])))
+            throw new Error(
+                'world.restore(): the id order is not the bodies in rising id order; the snapshot is corrupt.'
+            );
     }
     const { tfSlot, tfFlags, tfAngle, tfSX, tfSY } = c;
     c.tfCount = nt;
     c.masks = masks;
     for (let i = 0; i < nt; i++) {
-        const s = r.u32(), f = r.u32();
-        tfAngle[i] = r.f64(); tfSX[i] = r.f64(); tfSY[i] = r.f64();
-        if (s >= used || ids[s] === -1 || (i > 0 && s <= tfSlot[i - 1]) || f > (FLIP_X | FLIP_Y)) throw new Error(`world.restore(): transform ${i} is for slot ${s}; the snapshot is corrupt.`);
-        tfSlot[i] = s; tfFlags[i] = f;
+        const s = r.u32(),
+            f = r.u32();
+        tfAngle[i] = r.f64();
+        tfSX[i] = r.f64();
+        tfSY[i] = r.f64();
+        if (s >= used || ids[s] === -1 || (i > 0 && s <= tfSlot[i - 1]) || f > (FLIP_X | FLIP_Y))
+            throw new Error(`world.restore(): transform ${i} is for slot ${s}; the snapshot is corrupt.`);
+        tfSlot[i] = s;
+        tfFlags[i] = f;
         if (moved) continue;
         // Placed now, before anything changes: a transform no mask can take (a scale too large, not finite) is
         // refused here instead of half way through the restore. The cache keeps the result for placeSlot.
@@ -293,25 +424,39 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
             checkTransform(tfAngle[i], tfSX[i], tfSY[i]);
             st.transforms.get(masks[maskIds[s]], tfAngle[i], tfSX[i], tfSY[i], (f & FLIP_X) !== 0, (f & FLIP_Y) !== 0);
         } catch (e) {
-            throw new Error(`world.restore(): body ${ids[s]}'s transform cannot be applied (${e instanceof Error ? e.message : String(e)}); the snapshot is corrupt.`, { cause: e });
+            throw new Error(
+                `world.restore(): body ${ids[s]}'s transform cannot be applied (${e instanceof Error ? e.message : String(e)}); the snapshot is corrupt.`,
+                { cause: e }
+            );
         }
     }
     const { layers, layerCat, layerColw, layerOneWay } = c;
     layers.length = layerCat.length = layerColw.length = layerOneWay.length = 0;
     for (let l = 0; l < nl; l++) {
-        const id = r.f64(), lc = r.i32(), cw = r.i32(), ow = r.u32();
+        const id = r.f64(),
+            lc = r.i32(),
+            cw = r.i32(),
+            ow = r.u32();
         if (ow > 1) throw new Error(`world.restore(): layer ${id} has flags ${ow}; the snapshot is corrupt.`);
         layerOneWay.push(ow === 1);
         const h = handleOf(st, t, id);
-        if (h === null || h.layer === null) throw new Error(`world.restore(): layer ${id} of the snapshot is gone (its handle was dropped after it was removed); keep layer handles while snapshots may be restored.`);
-        layers.push(h); layerCat.push(lc); layerColw.push(cw);
+        if (h === null || h.layer === null)
+            throw new Error(
+                `world.restore(): layer ${id} of the snapshot is gone (its handle was dropped after it was removed); keep layer handles while snapshots may be restored.`
+            );
+        layers.push(h);
+        layerCat.push(lc);
+        layerColw.push(cw);
     }
     const pairs = c.pairs;
     r.i32s(pairs, 2 * np);
     r.end();
     for (let k = 0; k < 2 * np; k++) {
         const v = pairs[k];
-        if (v >= 0 ? v >= used || ids[v] === -1 : -1 - v >= nl) throw new Error('world.restore(): a pair names a body that is not in the snapshot; the snapshot is corrupt.');
+        if (v >= 0 ? v >= used || ids[v] === -1 : -1 - v >= nl)
+            throw new Error(
+                'world.restore(): a pair names a body that is not in the snapshot; the snapshot is corrupt.'
+            );
     }
 
     // Everything is read. Restoring into the bodies the World holds now (the usual rollback) updates their
@@ -320,21 +465,32 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
     if (!same) {
         bodies.length = used;
         for (let s = 0; s < used; s++) {
-            if (ids[s] === -1) { bodies[s] = null; continue; }
+            if (ids[s] === -1) {
+                bodies[s] = null;
+                continue;
+            }
             const h = handleOf(st, t, ids[s]);
-            if (h !== null && h.layer !== null) throw new Error(`world.restore(): body ${ids[s]} is a layer here; the snapshot is corrupt.`);
+            if (h !== null && h.layer !== null)
+                throw new Error(`world.restore(): body ${ids[s]} is a layer here; the snapshot is corrupt.`);
             bodies[s] = h ?? new Body<T>(st, ids[s], -1, undefined as T, null);
         }
     }
-    const pa = c.pa, pb = c.pb;
+    const pa = c.pa,
+        pb = c.pb;
     pa.length = pb.length = np;
     for (let k = 0; k < 2 * np; k++) {
-        const v = pairs[k], b = v < 0 ? layers[-1 - v] : (same ? st.bodies[v] : bodies[v]) as Body<T>;
-        if ((k & 1) === 0) pa[k >> 1] = b; else pb[k >> 1] = b;
+        const v = pairs[k],
+            b = v < 0 ? layers[-1 - v] : ((same ? st.bodies[v] : bodies[v]) as Body<T>);
+        if ((k & 1) === 0) pa[k >> 1] = b;
+        else pb[k >> 1] = b;
     }
     // In pair order, each once, a body first and the lower id first (what the next step's begin/stay/end merge relies on).
     for (let k = 0; k < np; k++) {
-        if (pa[k].layer !== null || (pb[k].layer === null && pa[k].id >= pb[k].id) || (k > 0 && comparePairs(pa[k - 1], pb[k - 1], pa[k], pb[k]) >= 0)) {
+        if (
+            pa[k].layer !== null ||
+            (pb[k].layer === null && pa[k].id >= pb[k].id) ||
+            (k > 0 && comparePairs(pa[k - 1], pb[k - 1], pa[k], pb[k]) >= 0)
+        ) {
             pa.length = pb.length = 0;
             throw new Error(`world.restore(): pair ${k} is out of pair order; the snapshot is corrupt.`);
         }
@@ -344,10 +500,17 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
     if (moved) movePositions(st, c, used);
     else {
         if (same) updateSlots(st, c, used);
-        else { layOutSlots(st, c, used, n); bodies.length = 0; }
+        else {
+            layOutSlots(st, c, used, n);
+            bodies.length = 0;
+        }
         let oneWay = 0;
         const stFlags = st.flags;
-        for (let s = 0; s < used; s++) if (ids[s] !== -1) { stFlags[s] = flags[s]; oneWay += flags[s] & ONE_WAY; }
+        for (let s = 0; s < used; s++)
+            if (ids[s] !== -1) {
+                stFlags[s] = flags[s];
+                oneWay += flags[s] & ONE_WAY;
+            }
         st.oneWayBodies = oneWay;
         // The bodies are now as they were at the snapshot's epoch, which names them.
         st.epoch = epoch;
@@ -355,11 +518,18 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
     // The layers: their filters set in place when they are the same layers (a game's usual restore), else replaced.
     const oldLayers = st.layers;
     if (oldLayers.length === nl && oldLayers.every((l, i) => l === layers[i])) {
-        for (let l = 0; l < nl; l++) { st.layerCat[l] = layerCat[l]; st.layerColw[l] = layerColw[l]; st.layerOneWay[l] = layerOneWay[l]; }
+        for (let l = 0; l < nl; l++) {
+            st.layerCat[l] = layerCat[l];
+            st.layerColw[l] = layerColw[l];
+            st.layerOneWay[l] = layerOneWay[l];
+        }
     } else {
         for (const l of oldLayers) l.slot = -1;
         for (let l = 0; l < nl; l++) layers[l].slot = l;
-        st.layers = layers.slice(); st.layerCat = layerCat.slice(); st.layerColw = layerColw.slice(); st.layerOneWay = layerOneWay.slice();
+        st.layers = layers.slice();
+        st.layerCat = layerCat.slice();
+        st.layerColw = layerColw.slice();
+        st.layerOneWay = layerOneWay.slice();
         st.ranksDirty = true;
     }
     st.nextId = nextId;
@@ -368,28 +538,59 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
     flushOrder(st);
 }
 
-function sameTransform<T>(a: { angle: number; scaleX: number; scaleY: number; flipX: boolean; flipY: boolean }, c: Columns<T>, i: number): boolean {
-    return a.angle === c.tfAngle[i] && a.scaleX === c.tfSX[i] && a.scaleY === c.tfSY[i] && a.flipX === ((c.tfFlags[i] & FLIP_X) !== 0) && a.flipY === ((c.tfFlags[i] & FLIP_Y) !== 0);
+function sameTransform<T>(
+    a: { angle: number; scaleX: number; scaleY: number; flipX: boolean; flipY: boolean },
+    c: Columns<T>,
+    i: number
+): boolean {
+    return (
+        a.angle === c.tfAngle[i] &&
+        a.scaleX === c.tfSX[i] &&
+        a.scaleY === c.tfSY[i] &&
+        a.flipX === ((c.tfFlags[i] & FLIP_X) !== 0) &&
+        a.flipY === ((c.tfFlags[i] & FLIP_Y) !== 0)
+    );
 }
 
-function transformOf<T>(c: Columns<T>, i: number): { angle: number; scaleX: number; scaleY: number; flipX: boolean; flipY: boolean } {
-    return i < 0 ? { angle: 0, scaleX: 1, scaleY: 1, flipX: false, flipY: false }
-        : { angle: c.tfAngle[i], scaleX: c.tfSX[i], scaleY: c.tfSY[i], flipX: (c.tfFlags[i] & FLIP_X) !== 0, flipY: (c.tfFlags[i] & FLIP_Y) !== 0 };
+function transformOf<T>(
+    c: Columns<T>,
+    i: number
+): { angle: number; scaleX: number; scaleY: number; flipX: boolean; flipY: boolean } {
+    return i < 0
+        ? { angle: 0, scaleX: 1, scaleY: 1, flipX: false, flipY: false }
+        : {
+              angle: c.tfAngle[i],
+              scaleX: c.tfSX[i],
+              scaleY: c.tfSY[i],
+              flipX: (c.tfFlags[i] & FLIP_X) !== 0,
+              flipY: (c.tfFlags[i] & FLIP_Y) !== 0
+          };
 }
 
 // The same bodies in the same slots with the same masks, transforms, filters and flags: positions set back, a
 // slot whose box moved marked for the grid.
 function movePositions<T>(st: WorldState<T>, c: Columns<T>, used: number): void {
-    const { x0, y0, x1, y1 } = st.boxes, { ids, px, py } = c, posX = st.posX, posY = st.posY, offX = st.offX, offY = st.offY;
+    const { x0, y0, x1, y1 } = st.boxes,
+        { ids, px, py } = c,
+        posX = st.posX,
+        posY = st.posY,
+        offX = st.offX,
+        offY = st.offY;
     for (let s = 0; s < used; s++) {
         if (ids[s] === -1) continue;
-        const x = px[s], y = py[s], still = x === posX[s] && y === posY[s];
-        posX[s] = x; posY[s] = y;
+        const x = px[s],
+            y = py[s],
+            still = x === posX[s] && y === posY[s];
+        posX[s] = x;
+        posY[s] = y;
         if (still) continue;
-        const nx = Math.floor(x) + offX[s], ny = Math.floor(y) + offY[s];
+        const nx = Math.floor(x) + offX[s],
+            ny = Math.floor(y) + offY[s];
         if (nx !== x0[s] || ny !== y0[s]) {
-            x1[s] += nx - x0[s]; y1[s] += ny - y0[s];
-            x0[s] = nx; y0[s] = ny;
+            x1[s] += nx - x0[s];
+            y1[s] += ny - y0[s];
+            x0[s] = nx;
+            y0[s] = ny;
             touchSlot(st, s);
         }
     }
@@ -398,16 +599,30 @@ function movePositions<T>(st: WorldState<T>, c: Columns<T>, used: number): void 
 // The same bodies in the same slots: positions, filters, masks and transforms set back; a slot whose mask or
 // transform changed is placed anew, one whose box moved is marked for the grid, the rest cost a compare.
 function updateSlots<T>(st: WorldState<T>, c: Columns<T>, used: number): void {
-    const { x0, y0, x1, y1 } = st.boxes, { ids, px, py, maskIds, cat, colw, grp, tfSlot } = c;
-    const posX = st.posX, posY = st.posY, sCat = st.cat, sColw = st.colw, sGrp = st.grp, source = st.source, ident = st.tfIdentity, offX = st.offX, offY = st.offY;
-    const masks = c.masks, nt = c.tfCount;
+    const { x0, y0, x1, y1 } = st.boxes,
+        { ids, px, py, maskIds, cat, colw, grp, tfSlot } = c;
+    const posX = st.posX,
+        posY = st.posY,
+        sCat = st.cat,
+        sColw = st.colw,
+        sGrp = st.grp,
+        source = st.source,
+        ident = st.tfIdentity,
+        offX = st.offX,
+        offY = st.offY;
+    const masks = c.masks,
+        nt = c.tfCount;
     let ti = 0;
     for (let s = 0; s < used; s++) {
         if (ids[s] === -1) continue;
-        const x = px[s], y = py[s];
-        posX[s] = x; posY[s] = y;
+        const x = px[s],
+            y = py[s];
+        posX[s] = x;
+        posY[s] = y;
         let touched = sCat[s] !== cat[s] || sColw[s] !== colw[s] || sGrp[s] !== grp[s];
-        sCat[s] = cat[s]; sColw[s] = colw[s]; sGrp[s] = grp[s];
+        sCat[s] = cat[s];
+        sColw[s] = colw[s];
+        sGrp[s] = grp[s];
         const tf = ti < nt && tfSlot[ti] === s ? ti++ : -1;
         const m = masks[maskIds[s]];
         if (source[s] !== m || (tf < 0 ? ident[s] !== 1 : !sameTransform(st.tf[s], c, tf))) {
@@ -416,10 +631,13 @@ function updateSlots<T>(st: WorldState<T>, c: Columns<T>, used: number): void {
             placeSlot(st, s);
             continue;
         }
-        const nx = Math.floor(x) + offX[s], ny = Math.floor(y) + offY[s];
+        const nx = Math.floor(x) + offX[s],
+            ny = Math.floor(y) + offY[s];
         if (nx !== x0[s] || ny !== y0[s]) {
-            x1[s] += nx - x0[s]; y1[s] += ny - y0[s];
-            x0[s] = nx; y0[s] = ny;
+            x1[s] += nx - x0[s];
+            y1[s] += ny - y0[s];
+            x0[s] = nx;
+            y0[s] = ny;
             touched = true;
         }
         if (touched) touchSlot(st, s);
@@ -429,7 +647,8 @@ function updateSlots<T>(st: WorldState<T>, c: Columns<T>, used: number): void {
 // Other bodies: the slots laid out as saved (free ones free), live handles not in the snapshot removed, the
 // grid rebuilt at the next detection.
 function layOutSlots<T>(st: WorldState<T>, c: Columns<T>, used: number, n: number): void {
-    const bodies = c.bodies as (Body<T> | null)[], keep = new Set(bodies);
+    const bodies = c.bodies as (Body<T> | null)[],
+        keep = new Set(bodies);
     for (let k = 0; k < st.orderCount; k++) {
         // Live handles not in the snapshot are removed (no events, as for every restore).
         const b = st.bodies[st.order[k]];
@@ -442,14 +661,24 @@ function layOutSlots<T>(st: WorldState<T>, c: Columns<T>, used: number, n: numbe
     st.bodies.length = st.source.length = st.masks.length = st.tf.length = 0;
     st.free.length = 0;
     st.pendingFree.length = 0;
-    st.cat.fill(0); st.colw.fill(0); st.idOf.fill(-1); st.flags.fill(0);
-    st.posX.set(px.subarray(0, used)); st.posY.set(py.subarray(0, used));
-    st.cat.set(cat.subarray(0, used)); st.colw.set(colw.subarray(0, used)); st.grp.set(grp.subarray(0, used));
+    st.cat.fill(0);
+    st.colw.fill(0);
+    st.idOf.fill(-1);
+    st.flags.fill(0);
+    st.posX.set(px.subarray(0, used));
+    st.posY.set(py.subarray(0, used));
+    st.cat.set(cat.subarray(0, used));
+    st.colw.set(colw.subarray(0, used));
+    st.grp.set(grp.subarray(0, used));
     let ti = 0;
     for (let s = 0; s < used; s++) {
         const b = bodies[s];
         st.bodies[s] = b;
-        if (b === null) { st.source[s] = st.masks[s] = null; st.cat[s] = st.colw[s] = 0; continue; }
+        if (b === null) {
+            st.source[s] = st.masks[s] = null;
+            st.cat[s] = st.colw[s] = 0;
+            continue;
+        }
         b.slot = s;
         st.idOf[s] = ids[s];
         st.snapSeen[s] = 1;

@@ -24,7 +24,12 @@ export class WorldState<T> {
     /** The transform (angle as given); read when placing a mask, not in the pair loop. */
     tf: Required<Transform>[] = [];
     /** Boxes of the placed masks, and the placed mask's offset from the floored position. */
-    boxes: Boxes = { x0: new Float64Array(64), y0: new Float64Array(64), x1: new Float64Array(64), y1: new Float64Array(64) };
+    boxes: Boxes = {
+        x0: new Float64Array(64),
+        y0: new Float64Array(64),
+        x1: new Float64Array(64),
+        y1: new Float64Array(64)
+    };
     offX = new Int32Array(64);
     offY = new Int32Array(64);
     /** Filters: category (0 = removed or decorative), collidesWith, group. */
@@ -124,10 +129,13 @@ export const ONE_WAY = 1;
 
 /** @internal The slot of a live body of this state; throws naming `method` for anything else (a layer included). */
 export function slotOf<T>(st: WorldState<T>, body: Body<T>, method: string): number {
-    if (!(body instanceof Body)) throw new TypeError(`${method}() needs a Body returned by world.add(), got ${describe(body)}.`);
+    if (!(body instanceof Body))
+        throw new TypeError(`${method}() needs a Body returned by world.add(), got ${describe(body)}.`);
     if (body.state !== st) throw new Error(`${method}(): ${body} belongs to another World.`);
-    if (body.slot < 0) throw new Error(`${method}(): ${body} was removed from this World; add it again with world.add().`);
-    if (body.layer) throw new TypeError(`${method}(): ${body} is a layer; only bodies added with world.add() can be used here.`);
+    if (body.slot < 0)
+        throw new Error(`${method}(): ${body} was removed from this World; add it again with world.add().`);
+    if (body.layer)
+        throw new TypeError(`${method}(): ${body} is a layer; only bodies added with world.add() can be used here.`);
     return body.slot;
 }
 

@@ -58,40 +58,60 @@ export class World<T = unknown> {
     #movers: Movers<T> | null = null;
 
     constructor(options: WorldOptions = {}) {
-        if (options == null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
+        if (options == null || typeof options !== 'object')
+            throw new TypeError(`options must be an object, got ${describe(options)}.`);
         const cs = options.cellSize;
         if (cs !== undefined) {
             checkInt('cellSize', cs, 1, 2 ** 24);
-            if ((cs & (cs - 1)) !== 0) throw new RangeError(`cellSize must be a power of two, got ${cs}; try ${2 ** Math.ceil(Math.log2(cs))}.`);
+            if ((cs & (cs - 1)) !== 0)
+                throw new RangeError(
+                    `cellSize must be a power of two, got ${cs}; try ${2 ** Math.ceil(Math.log2(cs))}.`
+                );
         }
         this.#st = new WorldState<T>(cs ?? 0, options.angleSteps ?? 256);
         this.threads = options.threads ?? null;
     }
 
     /** Worker threads sharing the narrow phase, or null; may be changed between steps. */
-    get threads(): ThreadPool | null { return this.#st.pool; }
+    get threads(): ThreadPool | null {
+        return this.#st.pool;
+    }
     set threads(pool: ThreadPool | null) {
         // Duck-typed, not instanceof: the World must not pull the worker code into bundles without threads.
-        if (pool !== null && (typeof pool !== 'object' || typeof (pool as Partial<ThreadPool>).run !== 'function' || typeof (pool as Partial<ThreadPool>).wake !== 'function')) {
-            throw new TypeError(`threads must be a ThreadPool (from 'hitmask/threads') or null, got ${describe(pool)}.`);
+        if (
+            pool !== null &&
+            (typeof pool !== 'object' ||
+                typeof (pool as Partial<ThreadPool>).run !== 'function' ||
+                typeof (pool as Partial<ThreadPool>).wake !== 'function')
+        ) {
+            throw new TypeError(
+                `threads must be a ThreadPool (from 'hitmask/threads') or null, got ${describe(pool)}.`
+            );
         }
         this.#st.pool = pool;
     }
 
     /** Number of live bodies (layers not counted). */
-    get size(): number { return this.#st.live; }
+    get size(): number {
+        return this.#st.live;
+    }
 
     /** Adds a body; see {@link BodyOptions}. */
     add(options: BodyOptions<T>): Body<T> {
-        if (options == null || typeof options !== 'object') throw new TypeError(`add() needs an options object { x, y, mask }, got ${describe(options)}.`);
-        const x = coord('x', options.x), y = coord('y', options.y);
+        if (options == null || typeof options !== 'object')
+            throw new TypeError(`add() needs an options object { x, y, mask }, got ${describe(options)}.`);
+        const x = coord('x', options.x),
+            y = coord('y', options.y);
         checkMask(options.mask, 'mask');
         const category = checkBits('category', options.category ?? 1);
         const collidesWith = checkBits('collidesWith', options.collidesWith ?? 0xffffffff);
         const group = checkInt('group', options.group ?? 0, -(2 ** 31), 2 ** 31 - 1);
-        const angle = options.angle ?? 0, scaleX = options.scaleX ?? 1, scaleY = options.scaleY ?? 1;
+        const angle = options.angle ?? 0,
+            scaleX = options.scaleX ?? 1,
+            scaleY = options.scaleY ?? 1;
         checkTransform(angle, scaleX, scaleY);
-        if (options.oneWay !== undefined && typeof options.oneWay !== 'boolean') throw new TypeError(`oneWay must be a boolean, got ${describe(options.oneWay)}.`);
+        if (options.oneWay !== undefined && typeof options.oneWay !== 'boolean')
+            throw new TypeError(`oneWay must be a boolean, got ${describe(options.oneWay)}.`);
         const oneWay = options.oneWay === true;
         let s: number;
         if (this.#st.free.length > 0) s = this.#st.free.pop() as number;
@@ -125,15 +145,24 @@ export class World<T = unknown> {
         // A raster's queries take a layer set; the World talks to a view of all its layers. Duck-typed, so
         // a World without rasters does not bundle the raster (4 KB gzipped).
         if (isRaster(layer)) layer = layer.view();
-        if (layer == null || typeof layer !== 'object' || typeof layer.test !== 'function' || typeof layer.overlapArea !== 'function' ||
-            typeof layer.hitPoint !== 'function' || typeof layer.testPixel !== 'function') {
-            throw new TypeError(`layer must implement CollisionLayer (test, overlapArea, hitPoint, testPixel), got ${describe(layer)}.`);
+        if (
+            layer == null ||
+            typeof layer !== 'object' ||
+            typeof layer.test !== 'function' ||
+            typeof layer.overlapArea !== 'function' ||
+            typeof layer.hitPoint !== 'function' ||
+            typeof layer.testPixel !== 'function'
+        ) {
+            throw new TypeError(
+                `layer must implement CollisionLayer (test, overlapArea, hitPoint, testPixel), got ${describe(layer)}.`
+            );
         }
         const body = new Body<T>(this.#st, this.#st.nextId++, this.#st.layers.length, options.data as T, layer);
         this.#st.layers.push(body);
         this.#st.layerCat.push(checkBits('category', options.category ?? 1));
         this.#st.layerColw.push(checkBits('collidesWith', options.collidesWith ?? 0xffffffff));
-        if (options.oneWay !== undefined && typeof options.oneWay !== 'boolean') throw new TypeError(`oneWay must be a boolean, got ${describe(options.oneWay)}.`);
+        if (options.oneWay !== undefined && typeof options.oneWay !== 'boolean')
+            throw new TypeError(`oneWay must be a boolean, got ${describe(options.oneWay)}.`);
         this.#st.layerOneWay.push(options.oneWay === true);
         this.#st.ranksDirty = true;
         return body;
@@ -146,7 +175,8 @@ export class World<T = unknown> {
         y = coord('y', y);
         this.#st.posX[s] = x;
         this.#st.posY[s] = y;
-        const nx = Math.floor(x) + this.#st.offX[s], ny = Math.floor(y) + this.#st.offY[s];
+        const nx = Math.floor(x) + this.#st.offX[s],
+            ny = Math.floor(y) + this.#st.offY[s];
         const b = this.#st.boxes;
         b.x1[s] += nx - b.x0[s];
         b.y1[s] += ny - b.y0[s];
@@ -171,11 +201,15 @@ export class World<T = unknown> {
     /** Changes a body's rotation, scale or flips; omitted fields keep their value. */
     setTransform(body: Body<T>, transform: Transform): void {
         const s = slotOf(this.#st, body, 'setTransform');
-        if (transform == null || typeof transform !== 'object') throw new TypeError(`transform must be an object, got ${describe(transform)}.`);
+        if (transform == null || typeof transform !== 'object')
+            throw new TypeError(`transform must be an object, got ${describe(transform)}.`);
         const old = this.#st.tf[s];
         const t = {
-            angle: transform.angle ?? old.angle, scaleX: transform.scaleX ?? old.scaleX, scaleY: transform.scaleY ?? old.scaleY,
-            flipX: transform.flipX ?? old.flipX, flipY: transform.flipY ?? old.flipY
+            angle: transform.angle ?? old.angle,
+            scaleX: transform.scaleX ?? old.scaleX,
+            scaleY: transform.scaleY ?? old.scaleY,
+            flipX: transform.flipX ?? old.flipX,
+            flipY: transform.flipY ?? old.flipY
         };
         checkTransform(t.angle, t.scaleX, t.scaleY);
         this.#st.tf[s] = t;
@@ -195,17 +229,22 @@ export class World<T = unknown> {
 
     /** Changes a body's (or layer's) filter; omitted fields keep their value. */
     setFilter(body: Body<T>, filter: Filter): void {
-        if (filter == null || typeof filter !== 'object') throw new TypeError(`filter must be an object, got ${describe(filter)}.`);
+        if (filter == null || typeof filter !== 'object')
+            throw new TypeError(`filter must be an object, got ${describe(filter)}.`);
         if (isLayerOf(this.#st, body)) {
-            if (filter.group !== undefined) throw new TypeError('Layers have no group; set category and collidesWith only.');
+            if (filter.group !== undefined)
+                throw new TypeError('Layers have no group; set category and collidesWith only.');
             if (filter.category !== undefined) this.#st.layerCat[body.slot] = checkBits('category', filter.category);
-            if (filter.collidesWith !== undefined) this.#st.layerColw[body.slot] = checkBits('collidesWith', filter.collidesWith);
+            if (filter.collidesWith !== undefined)
+                this.#st.layerColw[body.slot] = checkBits('collidesWith', filter.collidesWith);
             return;
         }
         const s = slotOf(this.#st, body, 'setFilter');
         const category = filter.category === undefined ? this.#st.cat[s] : checkBits('category', filter.category);
-        const collidesWith = filter.collidesWith === undefined ? this.#st.colw[s] : checkBits('collidesWith', filter.collidesWith);
-        const group = filter.group === undefined ? this.#st.grp[s] : checkInt('group', filter.group, -(2 ** 31), 2 ** 31 - 1);
+        const collidesWith =
+            filter.collidesWith === undefined ? this.#st.colw[s] : checkBits('collidesWith', filter.collidesWith);
+        const group =
+            filter.group === undefined ? this.#st.grp[s] : checkInt('group', filter.group, -(2 ** 31), 2 ** 31 - 1);
         this.#st.cat[s] = category;
         this.#st.colw[s] = collidesWith;
         this.#st.grp[s] = group;
@@ -216,7 +255,11 @@ export class World<T = unknown> {
     /** A body's filter. */
     getFilter(body: Body<T>): Required<Filter> {
         if (isLayerOf(this.#st, body)) {
-            return { category: this.#st.layerCat[body.slot] >>> 0, collidesWith: this.#st.layerColw[body.slot] >>> 0, group: 0 };
+            return {
+                category: this.#st.layerCat[body.slot] >>> 0,
+                collidesWith: this.#st.layerColw[body.slot] >>> 0,
+                group: 0
+            };
         }
         const s = slotOf(this.#st, body, 'getFilter');
         return { category: this.#st.cat[s] >>> 0, collidesWith: this.#st.colw[s] >>> 0, group: this.#st.grp[s] };
@@ -246,7 +289,10 @@ export class World<T = unknown> {
         changedBodies(this.#st);
         this.#st.cat[s] = 0;
         this.#st.colw[s] = 0;
-        if ((this.#st.flags[s] & ONE_WAY) !== 0) { this.#st.flags[s] = 0; this.#st.oneWayBodies--; }
+        if ((this.#st.flags[s] & ONE_WAY) !== 0) {
+            this.#st.flags[s] = 0;
+            this.#st.oneWayBodies--;
+        }
         this.#st.live--;
         this.#st.removedSinceBuild = true;
         this.#st.ranksDirty = true;
@@ -296,8 +342,10 @@ export class World<T = unknown> {
         const { hitA, hitB } = this.#st;
         for (let k = 0; k < n; k++) {
             const p = out[k];
-            if (p !== undefined && p !== null && typeof p === 'object') { p.a = hitA[k]; p.b = hitB[k]; }
-            else out[k] = { a: hitA[k], b: hitB[k] };
+            if (p !== undefined && p !== null && typeof p === 'object') {
+                p.a = hitA[k];
+                p.b = hitB[k];
+            } else out[k] = { a: hitA[k], b: hitB[k] };
         }
         out.length = n;
         return out;
@@ -333,8 +381,19 @@ export class World<T = unknown> {
      * smallest integer step along the normal after which they no longer overlap. With `out`, written there.
      */
     contact(a: Body<T>, b: Body<T>, out?: Contact): Contact | null {
-        if (out === undefined) out = { x: 0, y: 0, area: 0, box: { x: 0, y: 0, width: 0, height: 0 }, normalX: 0, normalY: 0, pushX: 0, pushY: 0 };
-        else if (out === null || typeof out !== 'object' || out.box === null || typeof out.box !== 'object') throw new TypeError(`out must be a Contact object with a box, got ${describe(out)}.`);
+        if (out === undefined)
+            out = {
+                x: 0,
+                y: 0,
+                area: 0,
+                box: { x: 0, y: 0, width: 0, height: 0 },
+                normalX: 0,
+                normalY: 0,
+                pushX: 0,
+                pushY: 0
+            };
+        else if (out === null || typeof out !== 'object' || out.box === null || typeof out.box !== 'object')
+            throw new TypeError(`out must be a Contact object with a box, got ${describe(out)}.`);
         return contactInto(this.#st, a, b, out) ? out : null;
     }
 
@@ -346,7 +405,8 @@ export class World<T = unknown> {
      */
     sweep(body: Body<T>, toX: number, toY: number, out?: SweepHit<T>): SweepHit<T> | null {
         if (out === undefined) out = { body, x: 0, y: 0, freeX: 0, freeY: 0, t: 0 };
-        else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a SweepHit object, got ${describe(out)}.`);
+        else if (out === null || typeof out !== 'object')
+            throw new TypeError(`out must be a SweepHit object, got ${describe(out)}.`);
         return sweepInto(this.#st, body, toX, toY, out) ? out : null;
     }
 
@@ -355,10 +415,19 @@ export class World<T = unknown> {
      * `body` hit, or `null` (rules: docs/rays.md). Walks the grid cells along the segment; `filter` selects
      * categories. With `out`, written there.
      */
-    raycast(x0: number, y0: number, x1: number, y1: number, filter = 0xffffffff, out?: WorldRayHit<T>): WorldRayHit<T> | null {
+    raycast(
+        x0: number,
+        y0: number,
+        x1: number,
+        y1: number,
+        filter = 0xffffffff,
+        out?: WorldRayHit<T>
+    ): WorldRayHit<T> | null {
         const f = checkBits('filter', filter);
-        if (out === undefined) out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, body: null as unknown as Body<T> };
-        else if (out === null || typeof out !== 'object') throw new TypeError(`out must be a WorldRayHit object, got ${describe(out)}.`);
+        if (out === undefined)
+            out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, body: null as unknown as Body<T> };
+        else if (out === null || typeof out !== 'object')
+            throw new TypeError(`out must be a WorldRayHit object, got ${describe(out)}.`);
         refreshGrid(this.#st);
         return castWorld(this.#st, f, x0, y0, x1, y1, out) ? out : null;
     }
@@ -369,18 +438,41 @@ export class World<T = unknown> {
      * on it by the pixels it moved (moving platforms; `carry: false` does not). The body's position is set as
      * `world.move` would; pairs and events come at the next step. With `out`, the result is written there.
      */
-    moveAndSlide(body: Body<T>, dx: number, dy: number, options: WorldMoveOptions = {}, out?: WorldMoveResult<T>): WorldMoveResult<T> {
+    moveAndSlide(
+        body: Body<T>,
+        dx: number,
+        dy: number,
+        options: WorldMoveOptions = {},
+        out?: WorldMoveResult<T>
+    ): WorldMoveResult<T> {
         const s = slotOf(this.#st, body, 'moveAndSlide');
-        if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}.`);
-        if (options.carry !== undefined && typeof options.carry !== 'boolean') throw new TypeError(`carry must be a boolean, got ${describe(options.carry)}.`);
-        if (out !== undefined && (out === null || typeof out !== 'object')) throw new TypeError(`out must be a WorldMoveResult object to fill, got ${describe(out)}.`);
-        const stepUp = options.stepUp ?? 0, snapDown = options.snapDown ?? 0;
-        for (const [name, v] of [['stepUp', stepUp], ['snapDown', snapDown]] as const) {
-            if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 2 ** 20) throw new RangeError(`${name} must be an integer in 0..${2 ** 20} (pixels), got ${describe(v)}.`);
+        if (options === null || typeof options !== 'object')
+            throw new TypeError(`options must be an object, got ${describe(options)}.`);
+        if (options.carry !== undefined && typeof options.carry !== 'boolean')
+            throw new TypeError(`carry must be a boolean, got ${describe(options.carry)}.`);
+        if (out !== undefined && (out === null || typeof out !== 'object'))
+            throw new TypeError(`out must be a WorldMoveResult object to fill, got ${describe(out)}.`);
+        const stepUp = options.stepUp ?? 0,
+            snapDown = options.snapDown ?? 0;
+        for (const [name, v] of [
+            ['stepUp', stepUp],
+            ['snapDown', snapDown]
+        ] as const) {
+            if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 2 ** 20)
+                throw new RangeError(`${name} must be an integer in 0..${2 ** 20} (pixels), got ${describe(v)}.`);
         }
         this.#outsideListeners('moveAndSlide');
-        return moveBody(this.#st, this.#movers ??= new Movers<T>(), s, dx, dy, stepUp, snapDown, options.carry !== false,
-            out ?? { x: 0, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null });
+        return moveBody(
+            this.#st,
+            (this.#movers ??= new Movers<T>()),
+            s,
+            dx,
+            dy,
+            stepUp,
+            snapDown,
+            options.carry !== false,
+            out ?? { x: 0, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null }
+        );
     }
 
     /**
@@ -390,7 +482,7 @@ export class World<T = unknown> {
      */
     snapshot(out?: Uint8Array): Uint8Array {
         this.#outsideListeners('snapshot');
-        return snapshotWorld(this.#st, this.#snap ??= new SnapshotTables<T>(), out);
+        return snapshotWorld(this.#st, (this.#snap ??= new SnapshotTables<T>()), out);
     }
 
     /**
@@ -400,18 +492,19 @@ export class World<T = unknown> {
      */
     restore(bytes: Uint8Array): this {
         this.#outsideListeners('restore');
-        restoreWorld(this.#st, this.#snap ??= new SnapshotTables<T>(), bytes);
+        restoreWorld(this.#st, (this.#snap ??= new SnapshotTables<T>()), bytes);
         return this;
     }
 
     /** A 32-bit hash of the state a snapshot holds, naming masks by their pixels: equal in every process and engine for equal Worlds. */
     hash(): number {
         this.#outsideListeners('hash');
-        return hashWorld(this.#st, this.#snap ??= new SnapshotTables<T>());
+        return hashWorld(this.#st, (this.#snap ??= new SnapshotTables<T>()));
     }
 
     #outsideListeners(method: string): void {
-        if (this.#st.events.dispatching) throw new Error(`${method}() cannot run inside a collision listener; call it after step() returns.`);
+        if (this.#st.events.dispatching)
+            throw new Error(`${method}() cannot run inside a collision listener; call it after step() returns.`);
     }
 
     /** Drops cached transformed masks (they are rebuilt on demand). */
@@ -421,7 +514,10 @@ export class World<T = unknown> {
 
     // Detection: flush removals, rebuild the grid, filter + narrow phase, pair order (pairs.ts).
     #detect(): number {
-        if (this.#st.events.dispatching) throw new Error('step() and collisions() cannot run inside a collision listener; defer the call until step() returns.');
+        if (this.#st.events.dispatching)
+            throw new Error(
+                'step() and collisions() cannot run inside a collision listener; defer the call until step() returns.'
+            );
         return detectPairs(this.#st);
     }
 }
@@ -431,6 +527,11 @@ function checkOut(out: unknown): void {
 }
 
 function isRaster(layer: unknown): layer is CollisionRaster {
-    return layer !== null && typeof layer === 'object' && typeof (layer as CollisionRaster).view === 'function' &&
-        typeof (layer as CollisionRaster).layerCount === 'number' && typeof (layer as CollisionRaster).stamp === 'function';
+    return (
+        layer !== null &&
+        typeof layer === 'object' &&
+        typeof (layer as CollisionRaster).view === 'function' &&
+        typeof (layer as CollisionRaster).layerCount === 'number' &&
+        typeof (layer as CollisionRaster).stamp === 'function'
+    );
 }
