@@ -5,7 +5,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { kernelStats, Mask, MaskAtlas, setKernels, type KernelMode } from '../src/index.js';
-import { buildAtlas, cutSheet, gridFrames, readImage } from '../src/node/index.js';
+import { buildAtlas, cutSheet, gridFrames, readImage } from '../src/node.js';
 import { fmt, mulberry32, time } from './harness.js';
 
 const SIZE = 4096,

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { GifReader } from 'omggif';
 import { Mask, moveAndSlide, type CollisionLayer, type MoveOptions, type MoveResult } from '../src/index.js';
-import { decodeImage } from '../src/node/index.js';
+import { decodeImage } from '../src/node.js';
 import { referenceMove } from '../test/move-reference.js';
 import { tileMapOf } from '../test/tiles.js';
 import { banner, fmtTiming, mulberry32, table, time } from './harness.js';

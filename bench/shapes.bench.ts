@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { contours } from 'd3-contour';
 import { forEachSet, Mask } from '../src/index.js';
-import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
+import { convexPieces, toPolygons, type Polygon } from '../src/shapes.js';
 import { triangles } from '../src/shapes/convex.js'; // internal: triangles has no public entry
 import { banner, fmtTiming, mulberry32, table, time } from './harness.js';
 

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildAtlas } from '../src/node/index.js';
+import { buildAtlas } from '../src/node.js';
 import { DemoSim } from '../demo/sim.js';
 import { banner, table } from './harness.js';
 

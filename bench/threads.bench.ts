@@ -3,7 +3,7 @@
 // Run: npm run bench:threads
 import os from 'node:os';
 import { Mask } from '../src/index.js';
-import { createThreadPool } from '../src/node/index.js';
+import { createThreadPool } from '../src/node.js';
 import type { ThreadPool } from '../src/threads.js';
 import { World, type Body, type Pair } from '../src/index.js';
 import { banner, fmt, mulberry32, table } from './harness.js';

@@ -15,7 +15,7 @@ import {
     drawRay,
     forgetMask
 } from '../src/debug.js';
-import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
+import { convexPieces, toPolygons, type Polygon } from '../src/shapes.js';
 import type { Batch } from './batch.js';
 import { StepClock } from './clock.js';
 import { QuadBatch } from './gl.js';

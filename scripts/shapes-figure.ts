@@ -3,8 +3,8 @@
 // Run: node --import tsx scripts/shapes-figure.ts   (rewrites docs/shapes.svg)
 import { writeFileSync } from 'node:fs';
 import { Mask } from '../src/index.js';
-import { readImage } from '../src/node/index.js';
-import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
+import { readImage } from '../src/node.js';
+import { convexPieces, toPolygons, type Polygon } from '../src/shapes.js';
 
 const S = 4,
     GAP = 24,

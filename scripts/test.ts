@@ -247,6 +247,10 @@ async function main(): Promise<number> {
         queue.push({ name: 'typecheck (tsc --noEmit)', cmd: [NODE, TSC, '--noEmit'] });
         queue.push({ name: 'typecheck core (tsconfig.core.json)', cmd: [NODE, TSC, '-p', 'tsconfig.core.json'] });
         queue.push({ name: 'lint (eslint .)', cmd: [NODE, 'node_modules/eslint/bin/eslint.js', '.'] });
+        queue.push({
+            name: 'format (prettier --check .)',
+            cmd: [NODE, 'node_modules/prettier/bin/prettier.cjs', '--check', '.']
+        });
     }
     const unit = order(pick(fast ? FAST : all)),
         noShared = order(pick(fast ? [] : NO_SHARED));

@@ -13,7 +13,7 @@ export {
     type PixelHitArea,
     type PhaserSpriteLike,
     type ArcadeObject
-} from './engines/phaser.js';
+} from './engines/phaser-adapter.js';
 export {
     frameMask,
     setFrameMask,

@@ -9,7 +9,7 @@ export {
     shapeOf,
     type HitmaskOptions,
     type HitmaskStyle
-} from './engines/pixi.js';
+} from './engines/pixi-adapter.js';
 export { frameMask, setFrameMask, forgetFrameMask, setAlphaThreshold, addMaskAtlas } from './engines/pixi-texture.js';
 export {
     placeSprite,

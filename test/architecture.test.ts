@@ -159,3 +159,17 @@ test('architecture: no source file over 600 lines, and masks are checked in one 
     );
     assert.deepEqual(instance, []);
 });
+
+test('architecture: no two source files share a name (a name says its part where a concept repeats)', () => {
+    const byName = new Map<string, string[]>();
+    for (const f of files.filter(f => /\.(ts|wat)$/.test(f))) {
+        const name = f.slice(f.lastIndexOf('/') + 1).replace(/\.(ts|wat)$/, '');
+        byName.set(name, [...(byName.get(name) ?? []), f]);
+    }
+    const shared = [...byName.values()].filter(fs => fs.length > 1).map(fs => fs.join(' = '));
+    // Generated files are not sources: the WebAssembly module the build writes is named for its job alone.
+    assert.deepEqual(
+        shared.filter(s => !s.includes('kernels/module.ts')),
+        []
+    );
+});

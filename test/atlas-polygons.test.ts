@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from '../src/base/crc32.js'; // internal: crc32 has no public entry
 import { Mask, MaskAtlas, type AtlasFrame, type HitBox } from '../src/index.js';
-import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
-import { buildAtlas } from '../src/node/index.js';
+import { convexPieces, toPolygons, type Polygon } from '../src/shapes.js';
+import { buildAtlas } from '../src/node.js';
 import { cliRunner, ensureBuilt } from './cli-run.js';
 import { mulberry32 } from './reference.js';
 import { patch } from './atlas-bytes.js';

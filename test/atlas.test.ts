@@ -5,7 +5,7 @@ import { crc32 } from '../src/base/crc32.js';
 import { Mask, MaskAtlas, World, type AtlasFrame } from '../src/index.js';
 import { kernelStats } from '../src/index.js';
 import { withKernels } from './reference.js';
-import { convexPieces, toPolygons } from '../src/shapes/index.js';
+import { convexPieces, toPolygons } from '../src/shapes.js';
 import { patch } from './atlas-bytes.js';
 import { cost, costText } from './work.js';
 

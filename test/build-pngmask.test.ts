@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Mask } from '../src/index.js';
-import { decodeImage } from '../src/node/index.js';
+import { decodeImage } from '../src/node.js';
 import { decodePngMask } from '../src/node/decode.js'; // internal: decodePngMask has no public entry
 import { concat, fixCrcs, scanlines, writePng, type PngSpec } from './fixtures/png-writer.js';
 import { mulberry32 } from '../bench/timing.js';

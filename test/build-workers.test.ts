@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import { join } from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
-import { buildAtlas } from '../src/node/index.js';
+import { buildAtlas } from '../src/node.js';
 import { startWorkers } from '../src/node/build.js'; // internal: startWorkers has no public entry
 import type { WorkerResult } from '../src/node/build-worker.js'; // internal: the worker protocol has no public entry
 import { decodePngMask } from '../src/node/decode.js'; // internal: decodePngMask has no public entry

@@ -18,7 +18,7 @@ import {
     intersection,
     type DebugContext
 } from '../src/debug.js';
-import { convexPieces, toPolygons } from '../src/shapes/index.js';
+import { convexPieces, toPolygons } from '../src/shapes.js';
 
 type Call = [string, ...unknown[]];
 

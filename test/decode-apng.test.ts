@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { syncBuiltinESMExports } from 'node:module';
 import zlib, { deflateSync, type InputType, type ZlibOptions } from 'node:zlib';
-import { buildAtlas, decodeFrames, decodeImage, readFrames } from '../src/node/index.js';
+import { buildAtlas, decodeFrames, decodeImage, readFrames } from '../src/node.js';
 import { decodePngMask } from '../src/node/decode.js'; // internal: decodePngMask has no public entry
 import { hiddenDefault } from './fixtures/animations.js';
 import { concat, pngChunk, writeApngSpec, writePng, type ApngFrameSpec, type PngSpec } from './fixtures/png-writer.js';

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { chromiumMissing as skip, openBrowser } from './chromium.js';
-import { decodeFrames } from '../src/node/index.js';
+import { decodeFrames } from '../src/node.js';
 import { animations, type Animation } from './fixtures/animations.js';
 
 interface Decoded {

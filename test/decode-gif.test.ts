@@ -3,7 +3,7 @@
 // file: every canvas returned plus every pixel decoded outside the screen; a tiny frame costs about its pixels.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeFrames, decodeImage } from '../src/node/index.js';
+import { decodeFrames, decodeImage } from '../src/node.js';
 import { allocations, cost, costText } from './work.js';
 import { COMMENT, writeGif, type GifFrameSpec } from './fixtures/gif-writer.js';
 

@@ -2,7 +2,7 @@
 // uses, so chunks that pngjs would read differently on the whole file are refused before either is decoded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeFrames, decodeImage } from '../src/node/index.js';
+import { decodeFrames, decodeImage } from '../src/node.js';
 import { concat, pngChunk, writeApngSpec, writePng, type PngSpec } from './fixtures/png-writer.js';
 
 const grey: PngSpec = { width: 3, height: 2, colorType: 0, depth: 4, trns: [0, 1], pixel: (x, y) => [x + y] };

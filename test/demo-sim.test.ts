@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MaskAtlas } from '../src/index.js';
-import { buildAtlas } from '../src/node/index.js';
+import { buildAtlas } from '../src/node.js';
 import { StepClock } from '../demo/clock.js';
 import { DemoSim, bunkerMask, fieldSize, rng, withoutTimings, type SimOptions, type SimStats } from '../demo/sim.js';
 import { moveAndSlide } from '../src/index.js';

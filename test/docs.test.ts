@@ -40,9 +40,9 @@ const ENGINE_DOCS = ['docs/phaser.md', 'docs/pixi.md'];
 /** Package entry points → the source files they are built from. */
 const ENTRY: Record<string, string> = {
     hitmask: 'src/index.ts',
-    'hitmask/node': 'src/node/index.ts',
+    'hitmask/node': 'src/node.ts',
     'hitmask/debug': 'src/debug.ts',
-    'hitmask/shapes': 'src/shapes/index.ts',
+    'hitmask/shapes': 'src/shapes.ts',
     'hitmask/threads': 'src/threads.ts',
     'hitmask/phaser': 'src/phaser.ts',
     'hitmask/pixi': 'src/pixi.ts'

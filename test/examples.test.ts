@@ -98,7 +98,7 @@ test('examples: each bundles with esbuild, with the engine and hitmask inside', 
         'examples/matter/main.ts',
         'examples/phaser-move/main.ts',
         'examples/pixi-move/main.ts',
-        'src/movement/move.ts'
+        'src/movement/move-and-slide.ts'
     ]) {
         assert.ok(
             inputs.some(i => i.includes(p)),

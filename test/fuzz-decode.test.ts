@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
-import { decodeFrames, decodeImage, type ImageFrame, type RGBAImage } from '../src/node/index.js';
+import { decodeFrames, decodeImage, type ImageFrame, type RGBAImage } from '../src/node.js';
 import { imageSize } from '../src/node/decode.js'; // internal: imageSize has no public entry
 import { scanPng } from '../src/node/png.js'; // internal: scanPng has no public entry
 import { animations } from './fixtures/animations.js';

@@ -15,7 +15,7 @@ import {
     type MoveOptions,
     type MoveResult
 } from '../src/index.js';
-import { decodeImage } from '../src/node/index.js';
+import { decodeImage } from '../src/node.js';
 import { referenceMove } from './move-reference.js';
 import { mulberry32 } from './reference.js';
 import { tileMapOf } from './tiles.js';

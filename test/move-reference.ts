@@ -1,5 +1,5 @@
 // The rules of moveAndSlide (docs/movement.md), written as they read: one layer test per pixel step. The
-// oracle that src/movement/move.ts must equal on every input, fast paths included.
+// oracle that src/movement/move-and-slide.ts must equal on every input, fast paths included.
 import type { CollisionLayer } from '../src/index.js';
 import type { Mask } from '../src/index.js';
 import type { MoveResult } from '../src/index.js';

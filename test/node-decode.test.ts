@@ -5,7 +5,7 @@ import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import omggif from 'omggif';
 import { Mask } from '../src/index.js';
-import { decodeFrames, decodeImage, readFrames, readImage } from '../src/node/index.js';
+import { decodeFrames, decodeImage, readFrames, readImage } from '../src/node.js';
 import { imageSize } from '../src/node/decode.js'; // internal: imageSize has no public entry
 import { DEFAULT_MAX_BYTES } from '../src/node/image.js'; // internal: DEFAULT_MAX_BYTES has no public entry
 import { concat, pngChunk, writeApng, writePng, type PngSpec } from './fixtures/png-writer.js';

@@ -14,7 +14,7 @@ import {
     parseSheetJson,
     type RGBAImage,
     type SheetFrame
-} from '../src/node/index.js';
+} from '../src/node.js';
 import { resolveInputs } from '../src/node/build.js'; // internal: resolveInputs has no public entry
 
 const SPRITES = new URL('./fixtures/sprites/', import.meta.url);

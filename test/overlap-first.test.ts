@@ -1,5 +1,5 @@
 // overlap() (the first point in row-major order) scans bands of rows across every strip (src/kernels/js.ts,
-// $first in pairs.wat), or, in WebAssembly on clips of 2 strips or more, 16 rows or more and over 256 words,
+// $first in wasm-pairs.wat), or, in WebAssembly on clips of 2 strips or more, 16 rows or more and over 256 words,
 // groups of 16 rows across every strip ($firstRows): the point must equal the naive row-major first pixel
 // whatever band or group holds it, on triangles and discs with holes (first hits early in a late strip, late
 // in the left ones), at offsets of every strip alignment, negative and past the edges, on both kernel paths.

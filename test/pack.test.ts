@@ -105,8 +105,8 @@ test('pack: the tarball holds dist with declarations, the CLI and docs, and no t
         'README.md',
         'dist/index.js',
         'dist/index.d.ts',
-        'dist/node/index.js',
-        'dist/node/index.d.ts',
+        'dist/node.js',
+        'dist/node.d.ts',
         'dist/node/cli.js',
         'dist/core/mask.d.ts',
         'docs/format.md'

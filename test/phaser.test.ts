@@ -15,7 +15,7 @@ import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
 import type Phaser from 'phaser';
 import { serve } from '../examples/serve.js';
-import { buildAtlas } from '../src/node/index.js';
+import { buildAtlas } from '../src/node.js';
 import { MaskAtlas } from '../src/index.js';
 import { Mask } from '../src/index.js';
 import {

@@ -113,7 +113,7 @@ test('pixi: the adapter bundles without PixiJS', async () => {
         logLevel: 'silent'
     });
     const inputs = Object.keys(r.metafile.inputs);
-    assert.ok(inputs.some(i => i.endsWith('src/engines/pixi.ts')));
+    assert.ok(inputs.some(i => i.endsWith('src/engines/pixi-adapter.ts')));
     assert.ok(!inputs.some(i => i.includes('node_modules/pixi.js')), 'no PixiJS module in the bundle');
 });
 

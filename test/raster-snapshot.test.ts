@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CollisionRaster, Mask, TileMap } from '../src/index.js';
-import { hashBytes } from '../src/base/snapshot.js'; // internal: the hash the snapshot ends with
-import { restoreWork } from '../src/raster/snapshot.js'; // internal: plane words restore wrote
+import { hashBytes } from '../src/base/snapshot-bytes.js'; // internal: the hash the snapshot ends with
+import { restoreWork } from '../src/raster/raster-snapshot.js'; // internal: plane words restore wrote
 import { TILE_ROWS } from '../src/raster/changes.js'; // internal: rows of a tracked tile
 import { KERNELS, mulberry32, testKernels, withKernels } from './reference.js';
 import { allocations, cost, costText } from './work.js';

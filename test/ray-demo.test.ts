@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildAtlas } from '../src/node/index.js';
+import { buildAtlas } from '../src/node.js';
 import { DemoSim } from '../demo/sim.js';
 
 const ASSETS = fileURLToPath(new URL('../demo/assets/', import.meta.url));

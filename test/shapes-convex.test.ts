@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { Mask } from '../src/index.js';
-import { convexPieces, toPolygons, type Polygon } from '../src/shapes/index.js';
+import { convexPieces, toPolygons, type Polygon } from '../src/shapes.js';
 import { triangles } from '../src/shapes/convex.js'; // internal: triangles has no public entry
 import { Ref, mulberry32 } from './reference.js';
 import { allocations, cost, costText, type Cost } from './work.js';

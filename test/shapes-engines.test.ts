@@ -20,7 +20,7 @@ import {
     rapierPolyline,
     type Point,
     type Polygon
-} from '../src/shapes/index.js';
+} from '../src/shapes.js';
 
 const SPRITES = new URL('./fixtures/sprites/expected.json', import.meta.url);
 const PPM = 32; // pixels per metre in Planck and Rapier

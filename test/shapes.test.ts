@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { forEachSet, Mask } from '../src/index.js';
-import { toPolygons, type Polygon } from '../src/shapes/index.js';
+import { toPolygons, type Polygon } from '../src/shapes.js';
 import { Ref, mulberry32 } from './reference.js';
 import { cost, costText } from './work.js';
 

@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Mask } from '../src/index.js';
-import { createThreadPool } from '../src/node/index.js';
-import { spawnNodeWorker } from '../src/node/threads.js'; // internal: the worker factory has no public entry
+import { createThreadPool } from '../src/node.js';
+import { spawnNodeWorker } from '../src/node/worker-threads.js'; // internal: the worker factory has no public entry
 import { ThreadPool, type WorkerLike } from '../src/threads.js';
 import { setKernels } from '../src/index.js';
 import { kernelStats } from '../src/index.js';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { Mask } from '../src/index.js';
 import { TileMap } from '../src/index.js';
 import { mulberry32 } from './reference.js';
-import { hashBytes } from '../src/base/snapshot.js'; // internal: the checksum a snapshot ends with
+import { hashBytes } from '../src/base/snapshot-bytes.js'; // internal: the checksum a snapshot ends with
 
 function randomMask(rnd: () => number, w: number, h: number, d: number): Mask {
     const m = new Mask(w, h);

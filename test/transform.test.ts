@@ -8,7 +8,7 @@ import { transformMask, TransformCache } from '../src/index.js';
 import { World } from '../src/index.js';
 import { mulberry32 } from './reference.js';
 import { convolve, crop, flipX, flipY, rotate90, scale, trim } from '../src/index.js';
-import { readImage } from '../src/node/index.js';
+import { readImage } from '../src/node.js';
 import { crc32 } from '../src/base/crc32.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -16,7 +16,7 @@ import {
 } from './rollback-scenario.js';
 import { testKernels } from './reference.js';
 import { allocations } from './work.js';
-import { SnapshotWriter } from '../src/base/snapshot.js';
+import { SnapshotWriter } from '../src/base/snapshot-bytes.js';
 
 const SEEDS = Number(process.env.HITMASK_SNAPSHOT_SEEDS ?? 12);
 

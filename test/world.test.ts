@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { Mask } from '../src/index.js';
 import { TileMap } from '../src/index.js';
 import { World, type Body, type Pair } from '../src/index.js';
-import { createThreadPool } from '../src/node/index.js';
+import { createThreadPool } from '../src/node.js';
 import type { ThreadPool } from '../src/threads.js';
 import { kernelStats } from '../src/index.js';
 import { mulberry32, testKernels } from './reference.js';

@@ -1,6 +1,6 @@
 // C reference for bench/speed.bench.ts: overlapMask's kernel on the strip layout with SSE2 (4 rows per
 // vector), writing every word of a result of A's size (the clip's rows ANDed, the words around them zeroed),
-// as src/kernels/pairs.wat's $combine does for overlapMask. The physical-limit anchor for that call, not
+// as src/kernels/wasm-pairs.wat's $combine does for overlapMask. The physical-limit anchor for that call, not
 // part of the library. Built by the benchmark when a C compiler is present: cc -O3 -msse2 and.c -o and
 // Input file (little-endian int32): aw ah bw bh dx dy, then A's words, then B's words (strip layout).
 // Prints the result's popcount and the median nanoseconds per call over repeated samples.

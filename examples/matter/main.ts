@@ -4,7 +4,7 @@
 // Run: npm run example:matter (bundles this file with esbuild and serves examples/ on localhost).
 import Matter from 'matter-js';
 import { Mask } from '../../src/index.js'; // in a game: import { Mask } from 'hitmask';
-import { convexPieces, matterBody, matterParts, toPolygons, type Point } from '../../src/shapes/index.js'; // 'hitmask/shapes'
+import { convexPieces, matterBody, matterParts, toPolygons, type Point } from '../../src/shapes.js'; // 'hitmask/shapes'
 import { drawMask, drawPieces, drawPolygons, forgetMask } from '../../src/debug.js'; // 'hitmask/debug'
 
 const WIDTH = 640,

@@ -12,7 +12,7 @@ import type { MaskWords } from './mask-words.js';
 import { clip, newClip, type Clip, type Kernels } from './contract.js';
 import { buffer, generation, heap32, heap8, K, Scratch, TABLE, wasmMinWords, wasmOn } from './memory.js';
 
-/** Runs a batch of overlap records (see $overlapsBatch in batch.wat) on the shared memory: a ThreadPool. */
+/** Runs a batch of overlap records (see $overlapsBatch in wasm-batch.wat) on the shared memory: a ThreadPool. */
 export interface BatchRunner {
     /** Tests the `n` records at byte `tp`, writes results at `rp`, returns the hit count; `work` estimates the words scanned. */
     run(tp: number, n: number, rp: number, work: number): number;
@@ -64,14 +64,14 @@ let slot: Int32Array<ArrayBufferLike> = new Int32Array(0),
 /** The kernels in WebAssembly, on the masks' words in its memory (every mask passed has `_ptr >= 0`). */
 export const WASM: Kernels = {
     // Strips whose rows take two B words run a loop with constant shifts, one per shift ($scanBoth1..31
-    // in pairs.wat; measured 1.4x faster than one loop with variable shifts).
+    // in wasm-pairs.wat; measured 1.4x faster than one loop with variable shifts).
     any(a, b, c) {
         return K.overlaps(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1) !== 0;
     },
 
     first(a, b, c, out) {
-        // Its own kernel: groups of 16 rows across the strips ($firstRows, $rowsBoth in pairs.wat and
-        // kernels.wat), stopping at the group that hits; small clips in bands of rows across the strips.
+        // Its own kernel: groups of 16 rows across the strips ($firstRows, $rowsBoth in wasm-pairs.wat and
+        // wasm-kernels.wat), stopping at the group that hits; small clips in bands of rows across the strips.
         const y = K.first(a._ptr, a.height, b._ptr, b.height, b.strips, c.dx, c.dy, c.x0, c.x1, c.y0, c.y1, TABLE);
         if (y < 0) return false;
         // The x the kernel wrote, through a view of that one slot kept while the memory is not replaced:

@@ -19,7 +19,7 @@ import { LAYOUT, LS_AT, PLAIN_AT, PLAIN_FLAG, SH_AT, WASM, WASM_KEY } from './mo
 /** Which implementation runs the mask kernels. */
 export type KernelMode = 'js' | 'wasm';
 
-/** The exports of the kernels module (src/kernels/kernels.wat and its parts). */
+/** The exports of the kernels module (src/kernels/wasm-kernels.wat and its parts). */
 export interface KernelExports {
     overlaps(
         ap: number,

@@ -3,7 +3,7 @@ import type { CollisionLayer } from './layer.js';
 import type { Point, Rect } from '../base/types.js';
 import { checkMask, type Mask } from '../core/mask.js';
 import { castTiles, newRayHit, type RayHit } from '../rays/ray.js';
-import { hashBytes, SnapshotReader, SnapshotWriter } from '../base/snapshot.js';
+import { hashBytes, SnapshotReader, SnapshotWriter } from '../base/snapshot-bytes.js';
 
 // The tag a tile map's snapshot starts with ("HMTM", little-endian) and its format version.
 const MAGIC = 0x4d544d48,

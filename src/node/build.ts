@@ -10,7 +10,7 @@ import { Mask, type ColorKey } from '../core/mask.js';
 import { crop, rotate90, trim } from '../core/transform.js';
 import { decodeFrames, decodeImage, decodePngMask, type DecodeOptions } from './decode.js';
 import type { WorkerJob, WorkerResult } from './build-worker.js';
-import type { maskPolygons, PolygonsJsonOptions } from './polygons.js';
+import type { maskPolygons, PolygonsJsonOptions } from './polygons-json.js';
 import { DEFAULT_MAX_BYTES, type RGBAImage } from './image.js';
 import { fileKind, readInput, readInputSync } from './read.js';
 import {
@@ -166,7 +166,7 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
     const cwd = options.cwd ?? process.cwd();
     const shapes = options.polygons === undefined || options.polygons === false ? null : checkShapes(options.polygons);
     // The tracing modules load only for a build that stores polygons (a cheaper start for the others).
-    const polygonsOf = shapes ? (await import('./polygons.js')).maskPolygons : null;
+    const polygonsOf = shapes ? (await import('./polygons-json.js')).maskPolygons : null;
     const jobs = await planJobs(files, options, cwd, maxBytes, sources, notes);
 
     // Threshold masks of still PNGs come straight from the scanlines; colour keys, GIFs and APNGs go through RGBA.

@@ -264,7 +264,7 @@ async function polygons(inputs: string[], flags: PolygonsFlags): Promise<void> {
     const result = await buildAtlas(inputs, options);
     for (const note of result.notes) process.stderr.write(`hitmask: note: ${note}\n`);
     // Loaded here: the tracing modules are this command's alone (a cheaper start for the others).
-    const { polygonsJson } = await import('./polygons.js');
+    const { polygonsJson } = await import('./polygons-json.js');
     const json = polygonsJson(result.atlas, { tolerance: flags.tolerancePx ?? 0, maxVertices: flags.maxVertices ?? 8 });
     if (flags.output === undefined) {
         process.stdout.write(json.text);

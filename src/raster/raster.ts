@@ -4,14 +4,14 @@
 import { checkCoord, checkInt, checkSize, describe } from '../base/check.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import { clip, JS, newClip, pick, pickFor, type Clip } from '../kernels/kernels.js';
-import { ANY, AREA, FIRST, queryPlanes } from './query.js';
+import { ANY, AREA, FIRST, queryPlanes } from './raster-query.js';
 import { checkMask, keepAlive, Mask, type Point, type Rect } from '../core/mask.js';
 import { RasterIds } from './ids.js';
-import { checkId, checkLayer, checkLayers, checkOptions, checkPoints } from './check.js';
+import { checkId, checkLayer, checkLayers, checkOptions, checkPoints } from './raster-checks.js';
 import { castPlanes, type RasterRayHit } from '../rays/ray.js';
 import { MAX_LAYERS } from '../base/limits.js';
-import { SnapshotWriter } from '../base/snapshot.js';
-import { DELTA_MAGIC, readRaster, writeChanges, writeRaster, type RasterState } from './snapshot.js';
+import { SnapshotWriter } from '../base/snapshot-bytes.js';
+import { DELTA_MAGIC, readRaster, writeChanges, writeRaster, type RasterState } from './raster-snapshot.js';
 import { RasterChanges } from './changes.js';
 
 /** Options of {@link CollisionRaster}. */

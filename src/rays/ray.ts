@@ -1,5 +1,5 @@
 // Rays: the first set pixel a segment enters, in a mask, a raster's planes or a tile map; the World's search
-// (world/ray.ts) casts into its bodies with the same walk.
+// (world/world-ray.ts) casts into its bodies with the same walk.
 //
 // Semantics (docs/rays.md): the segment P(t) = (x0, y0) + t·(dx, dy), t ∈ [0, 1], touches pixel (⌊x⌋, ⌊y⌋) at
 // each of its points, the flooring of Mask.get. Pixel (i, j) is the half-open square [i, i+1) × [j, j+1).

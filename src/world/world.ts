@@ -12,18 +12,18 @@ import { refreshGrid } from './cells.js';
 import { contactInto, sweepInto, type Contact, type SweepHit } from './contact.js';
 import type { PairListener, WorldEvent } from './events.js';
 import { detectPairs } from './pairs.js';
-import { queryMaskInto, queryPointInto, queryRectInto } from './query.js';
-import { castWorld, type WorldRayHit } from './ray.js';
+import { queryMaskInto, queryPointInto, queryRectInto } from './world-query.js';
+import { castWorld, type WorldRayHit } from './world-ray.js';
 import { growSlots, placeSlot, touchSlot } from './slots.js';
-import { moveBody, Movers, type WorldMoveOptions, type WorldMoveResult } from './move.js';
-import { hashWorld, restoreWorld, snapshotWorld, SnapshotTables } from './snapshot.js';
+import { moveBody, Movers, type WorldMoveOptions, type WorldMoveResult } from './world-move.js';
+import { hashWorld, restoreWorld, snapshotWorld, SnapshotTables } from './world-snapshot.js';
 import { changedBodies, isLayerOf, ONE_WAY, slotOf, WorldState } from './state.js';
 
 export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 export type { Contact, SweepHit } from './contact.js';
 export type { PairListener, WorldEvent } from './events.js';
-export type { WorldRayHit } from './ray.js';
-export type { WorldMoveOptions, WorldMoveResult } from './move.js';
+export type { WorldRayHit } from './world-ray.js';
+export type { WorldMoveOptions, WorldMoveResult } from './world-move.js';
 
 /** Options of the {@link World} constructor. */
 export interface WorldOptions {

@@ -1,6 +1,6 @@
 // hitmask/shapes: polygons from masks for physics engines. Browser-safe, no dependencies.
-export { toPolygons, type Polygon, type PolygonOptions } from './polygons.js';
-export { convexPieces, type ConvexOptions } from './convex.js';
+export { toPolygons, type Polygon, type PolygonOptions } from './shapes/polygons.js';
+export { convexPieces, type ConvexOptions } from './shapes/convex.js';
 export {
     matterParts,
     matterBody,
@@ -16,4 +16,4 @@ export {
     type MatterLike,
     type MatterBodyOptions,
     type Polyline
-} from './engines.js';
+} from './shapes/engines.js';

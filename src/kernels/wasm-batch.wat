@@ -1,4 +1,4 @@
-;; Batched overlaps and the memory helpers (word fill, word copy). Part of the kernels module (see kernels.wat).
+;; Batched overlaps and the memory helpers (word fill, word copy). Part of the kernels module (see wasm-kernels.wat).
 
   ;; Batched overlaps: n records of 8 i32 at tp (ap, aw, ah, bp, bw, bh, dx, dy: both masks' word
   ;; pointers and sizes, B's top-left in A's pixels); clips each pair here, writes 0/1 to byte rp + k

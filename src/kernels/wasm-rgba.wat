@@ -1,4 +1,4 @@
-;; Mask bits from RGBA pixels (Mask.fromRGBA, fromColorKey). Part of the kernels module (see kernels.wat).
+;; Mask bits from RGBA pixels (Mask.fromRGBA, fromColorKey). Part of the kernels module (see wasm-kernels.wat).
 
   ;; bits of the words from dst on (row r, strip s at dst + (s * ah + r) * 4). op 0: alpha > t; op 1:
   ;; some RGB channel differs from key (0xBBGGRR, memory order) by more than t. 16 pixels per step:

@@ -1,4 +1,4 @@
-;; Raster queries over the OR of several planes. Part of the kernels module (see kernels.wat).
+;; Raster queries over the OR of several planes. Part of the kernels module (see wasm-kernels.wat).
 
   ;; Raster queries over the OR of k planes (CollisionRaster layers, all of height ah): tp points to k
   ;; plane pointers; B (bp, bh, bn strips) has its top-left at (dx, dy); the clip is x0..x1 × y0..y1 in

@@ -1,7 +1,7 @@
 // hitmask/node: Node-only helpers: image decoding, sprite sheet layouts and building mask atlases from files.
 // Core names (Mask, MaskAtlas, World, …) come from 'hitmask'.
-export { readImage, readFrames, decodeImage, decodeFrames, type DecodeOptions } from './decode.js';
-export type { RGBAImage, ImageFrame } from './image.js';
+export { readImage, readFrames, decodeImage, decodeFrames, type DecodeOptions } from './node/decode.js';
+export type { RGBAImage, ImageFrame } from './node/image.js';
 export {
     gridFrames,
     parseSheetJson,
@@ -9,7 +9,7 @@ export {
     type SheetFrame,
     type SheetLayout,
     type SheetTag
-} from './sheets.js';
+} from './node/sheets.js';
 export {
     buildAtlas,
     cutSheet,
@@ -18,5 +18,5 @@ export {
     type BuildInput,
     type BuildResult,
     type MaskOptions
-} from './build.js';
-export { createThreadPool } from './threads.js';
+} from './node/build.js';
+export { createThreadPool } from './node/worker-threads.js';

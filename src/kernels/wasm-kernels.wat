@@ -1,7 +1,7 @@
 ;; hitmask mask kernels, hand-written WebAssembly with 128-bit SIMD: the module's memory, the strip
 ;; scheme and the constant-shift loops. scripts/build-wasm.ts assembles one module from this file and,
-;; in this order, pairs.wat (pair queries), batch.wat (batched overlaps, word fills and copies),
-;; raster.wat (raster queries) and rgba.wat (mask bits from RGBA pixels), wrapped in `(module …)`.
+;; in this order, wasm-pairs.wat (pair queries), wasm-batch.wat (batched overlaps, word fills and copies),
+;; wasm-raster.wat (raster queries) and wasm-rgba.wat (mask bits from RGBA pixels), wrapped in `(module …)`.
 ;;
 ;; Layout (see src/core/mask.ts): pixel (x, y) is bit x&31 of word (x>>5)*height + y, so one v128 holds
 ;; 4 consecutive rows of one 32-px strip and the sub-word x offset is one uniform lane shift.
@@ -126,7 +126,7 @@
       (local.set $bj (i32.add (local.get $bj) (i32.const 64)))
       (local.set $ci (i32.add (local.get $ci) (i32.const 64)))
       (br $v))))
-  ;; Groups of 16 rows across the strips, for $firstRows (pairs.wat): A from a (its first strip), B's
+  ;; Groups of 16 rows across the strips, for $firstRows (wasm-pairs.wat): A from a (its first strip), B's
   ;; strip bs + 1 of that strip from b; n strips with both B strips, then (edges & 2) the right edge's
   ;; strip with strip bs alone; (edges & 1) the first strip is on the left edge (no strip bs). Each B word
   ;; is loaded once: strip bs + 1 of one strip is strip bs of the next. Group after group until a reaches

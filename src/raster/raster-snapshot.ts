@@ -9,7 +9,7 @@
 import { popcnt } from '../base/bits.js';
 import { describe } from '../base/check.js';
 import { MAX_ID } from '../base/limits.js';
-import { hashBytes, SnapshotReader, type SnapshotWriter } from '../base/snapshot.js';
+import { hashBytes, SnapshotReader, type SnapshotWriter } from '../base/snapshot-bytes.js';
 import type { Mask } from '../core/mask.js';
 import { MAX_ID_PIXELS, type RasterIds } from './ids.js';
 import { TILE_ROWS, TILE_SHIFT, type RasterChanges } from './changes.js';

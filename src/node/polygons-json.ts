@@ -1,7 +1,8 @@
 // What `hitmask polygons` writes: every frame's polygons (toPolygons) and convex pieces (convexPieces) as JSON.
 import type { MaskAtlas } from '../core/atlas.js';
 import type { Mask } from '../core/mask.js';
-import { convexPieces, toPolygons, type Polygon } from '../shapes/index.js';
+import { convexPieces } from '../shapes/convex.js';
+import { toPolygons, type Polygon } from '../shapes/polygons.js';
 
 /** Options of {@link polygonsJson}. */
 export interface PolygonsJsonOptions {

@@ -1,11 +1,11 @@
-// World.moveAndSlide: a body moved by the rules of movement/move.ts against everything it collides with (the
+// World.moveAndSlide: a body moved by the rules of movement/move-and-slide.ts against everything it collides with (the
 // other bodies its filter accepts and its layers; one-way bodies and layers hold it only from above), then the bodies
 // that stood on it carried by the same pixels. The World's solids are seen through two CollisionLayer views
 // over the state, reconfigured for each call, so a game loop allocates nothing.
 import type { Point, Rect } from '../base/types.js';
 import type { Mask } from '../core/mask.js';
 import type { CollisionLayer } from '../layers/layer.js';
-import { moveAndSlide, type MoveResult } from '../movement/move.js';
+import { moveAndSlide, type MoveResult } from '../movement/move-and-slide.js';
 import type { Body } from './body.js';
 import { gridCandidates } from './cells.js';
 import { touchSlot } from './slots.js';

@@ -9,7 +9,15 @@
 // The hash is canonical instead: bodies in id order, masks named by their pixels, pairs by body ids, no slot
 // numbers and no World serial, so two Worlds that went through different slot histories to the same bodies
 // hash equal, in every process and engine.
-import { SnapshotReader, SnapshotWriter, hashBytes, hashEnd, hashF64, hashStart, hashWord } from '../base/snapshot.js';
+import {
+    SnapshotReader,
+    SnapshotWriter,
+    hashBytes,
+    hashEnd,
+    hashF64,
+    hashStart,
+    hashWord
+} from '../base/snapshot-bytes.js';
 import { describe } from '../base/check.js';
 import { MAX_COORD } from '../base/limits.js';
 import { checkTransform } from '../core/transform.js';

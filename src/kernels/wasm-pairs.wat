@@ -1,5 +1,5 @@
 ;; Pair kernels: overlaps, first overlapping pixel, overlap area, and combine (and, or, and-not) of
-;; mask B placed over mask A. Part of the kernels module (see kernels.wat for the layout and the strip scheme).
+;; mask B placed over mask A. Part of the kernels module (see wasm-kernels.wat for the layout and the strip scheme).
 
   ;; 1 when any pixel is set in both masks: 16 rows per branch (four v128 ORed, one any_true), then 4.
   ;; The strip scheme is inline (no $strip call: sh is the same for every strip, bs and the pointers
@@ -300,7 +300,7 @@
       (br $strip)))
     (local.get $k) (i32.const 0))
 
-  ;; $rowsBoth (kernels.wat) where sh = 0: each strip meets one B word, B's strip bs at b.
+  ;; $rowsBoth (wasm-kernels.wat) where sh = 0: each strip meets one B word, B's strip bs at b.
   (func $rowsAligned (param $a i32) (param $b i32) (param $n i32) (param $astep i32) (param $bstep i32) (param $end i32) (result i32 i32)
     (local $pa i32) (local $pb i32) (local $k i32) (local $m i32) (local $acc0 v128) (local $acc1 v128) (local $acc2 v128) (local $acc3 v128)
     (block $none (loop $group
