@@ -1,4 +1,6 @@
-import { checkInt, checkSize, describe, MAX_SIDE } from '../base/check.js';
+import { checkInt, checkSize, describe, MAX_SIDE, must, outOfRange, typeError, wrongType } from '../base/check.js';
+import { checkObject, checkOneOf, checkString } from '../base/check-types.js';
+import { checkPieces, checkPolygons } from '../base/check-shapes.js';
 import { crc32 } from '../base/crc32.js';
 import { checkMask, Mask } from './mask.js';
 import type { Polygon } from '../base/types.js';
@@ -111,7 +113,7 @@ export class MaskAtlas {
     static from(bytes: Uint8Array | ArrayBuffer): MaskAtlas {
         if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
         if (!(bytes instanceof Uint8Array))
-            throw new TypeError(`bytes must be a Uint8Array or ArrayBuffer, got ${describe(bytes)}.`);
+            throw typeError('bytes', 'a Uint8Array or ArrayBuffer', bytes);
         const { frames, tags } = read(bytes);
         const atlas = new MaskAtlas();
         for (const f of frames) atlas.push(f);
@@ -123,7 +125,7 @@ export class MaskAtlas {
     add(name: string, mask: Mask, options: AddFrameOptions = {}): this {
         checkName('frame name', name);
         if (this.byName.has(name))
-            throw new Error(`The atlas already has a frame named ${describe(name)}; frame names must be unique.`);
+            throw new Error(`The atlas already has a frame named ${describe(name)}; give each frame its own name.`);
         checkMask(mask, 'mask');
         const boxes = (options.boxes ?? []).map((b, i) => checkBox(b, `boxes[${i}]`));
         const frame: AtlasFrame = {
@@ -137,8 +139,10 @@ export class MaskAtlas {
             duration: checkInt('duration', options.duration ?? 0, 0, U32),
             boxes
         };
-        const polygons = options.polygons === undefined ? undefined : checkPolygons(options.polygons);
-        const pieces = options.pieces === undefined ? undefined : checkRings('pieces', options.pieces);
+        // Copies of the rings, checked: the caller may change its arrays afterwards.
+        const polygons =
+            options.polygons === undefined ? undefined : copyPolygons(checkPolygons('polygons', options.polygons));
+        const pieces = options.pieces === undefined ? undefined : copyRings(checkPieces('pieces', options.pieces));
         this.push(
             polygons === undefined && pieces === undefined
                 ? frame
@@ -155,11 +159,10 @@ export class MaskAtlas {
     addTag(name: string, from: number, to: number, direction: TagDirection = 'forward'): this {
         checkName('tag name', name);
         const n = this.list.length;
-        if (n === 0) throw new RangeError(`Tag ${describe(name)} needs frames; add frames before tags.`);
+        if (n === 0) throw outOfRange(`Tag ${describe(name)} needs frames; add frames before tags.`);
         checkInt('tag from', from, 0, n - 1);
         checkInt('tag to', to, from, n - 1);
-        if (!DIRECTIONS.includes(direction))
-            throw new RangeError(`tag direction must be one of ${DIRECTIONS.join(', ')}, got ${describe(direction)}.`);
+        checkOneOf('tag direction', direction, DIRECTIONS);
         this.tagList.push({ name, from, to, direction });
         return this;
     }
@@ -262,7 +265,7 @@ export class MaskAtlas {
         const polyBytes = v2 ? POLY_HEAD + POLY_FRAME * F + 4 * polyCount + 4 * ringCount + VERTEX * vertexCount : 0;
         const byteLength = polyAt + polyBytes + TRAILER;
         if (byteLength > U32)
-            throw new RangeError(
+            throw outOfRange(
                 `The atlas would be ${byteLength} bytes, more than the format's 4 GiB limit; split it.`
             );
         const out = new Uint8Array(byteLength);
@@ -365,12 +368,9 @@ function pad4(n: number): number {
 // A name must come back from the file as it went in: UTF-8 cannot hold a lone surrogate (TextEncoder writes
 // U+FFFD), and a leading U+FEFF is a byte order mark to UTF-8 readers; either gave a file that loads other names.
 function checkName(what: string, name: unknown): asserts name is string {
-    if (typeof name !== 'string' || name.length === 0)
-        throw new TypeError(`${what} must be a non-empty string, got ${describe(name)}.`);
+    checkString(what, name, true);
     if (name.charCodeAt(0) === 0xfeff)
-        throw new TypeError(
-            `${what} must not start with U+FEFF (a byte order mark, dropped by UTF-8 readers), got ${JSON.stringify(name.length > 40 ? name.slice(0, 40) + '…' : name)}; remove it.`
-        );
+        throw wrongType(must(what, 'not start with U+FEFF (a byte order mark, dropped by UTF-8 readers)', name, '; remove it'));
     for (let i = 0; i < name.length; i++) {
         const c = name.charCodeAt(i);
         if (c < 0xd800 || c > 0xdfff) continue;
@@ -381,15 +381,14 @@ function checkName(what: string, name: unknown): asserts name is string {
                 continue;
             }
         }
-        throw new TypeError(
+        throw wrongType(
             `${what} has a lone surrogate (U+${c.toString(16).toUpperCase()} at index ${i}), which UTF-8 cannot store; fix the string ${describe(name)}.`
         );
     }
 }
 
 function checkBox(b: HitBox, what: string): HitBox {
-    if (b == null || typeof b !== 'object')
-        throw new TypeError(`${what} must be a { name, x, y, width, height } object, got ${describe(b)}.`);
+    checkObject(what, b, 'a { name, x, y, width, height } object');
     checkName(`${what}.name`, b.name);
     return {
         name: b.name,
@@ -400,38 +399,12 @@ function checkBox(b: HitBox, what: string): HitBox {
     };
 }
 
-// Copies of the rings, checked: arrays of finite numbers, even length, at least 3 vertices.
-function checkRing(what: string, ring: unknown): number[] {
-    if (!Array.isArray(ring))
-        throw new TypeError(`${what} must be an array of coordinates [x0, y0, x1, y1, …], got ${describe(ring)}.`);
-    if (ring.length < 6 || ring.length % 2 !== 0)
-        throw new RangeError(
-            `${what} must hold an even number (≥ 6) of coordinates: at least 3 vertices as [x0, y0, x1, y1, …]; got ${ring.length}.`
-        );
-    const out = new Array<number>(ring.length);
-    for (let i = 0; i < ring.length; i++) {
-        const c: unknown = ring[i];
-        if (typeof c !== 'number' || !Number.isFinite(c))
-            throw new TypeError(`${what}[${i}] must be a finite number, got ${describe(c)}.`);
-        out[i] = c;
-    }
-    return out;
+function copyRings(rings: readonly number[][]): number[][] {
+    return rings.map(r => r.slice());
 }
 
-function checkRings(what: string, rings: unknown): number[][] {
-    if (!Array.isArray(rings)) throw new TypeError(`${what} must be an array of rings, got ${describe(rings)}.`);
-    return rings.map((r, i) => checkRing(`${what}[${i}]`, r));
-}
-
-function checkPolygons(polygons: unknown): Polygon[] {
-    if (!Array.isArray(polygons))
-        throw new TypeError(`polygons must be an array of { outer, holes } objects, got ${describe(polygons)}.`);
-    return polygons.map((p: unknown, i) => {
-        if (p == null || typeof p !== 'object')
-            throw new TypeError(`polygons[${i}] must be an { outer, holes } object, got ${describe(p)}.`);
-        const { outer, holes } = p as { outer: unknown; holes: unknown };
-        return { outer: checkRing(`polygons[${i}].outer`, outer), holes: checkRings(`polygons[${i}].holes`, holes) };
-    });
+function copyPolygons(polygons: readonly Polygon[]): Polygon[] {
+    return polygons.map(p => ({ outer: p.outer.slice(), holes: copyRings(p.holes) }));
 }
 
 function corrupt(msg: string): Error {
@@ -647,7 +620,7 @@ function readBoxes({ dv, F, T, B }: Layout, names: Names, raws: RawFrame[]): voi
         const n = names.next(u32(p), what),
             frame = u32(p + 4);
         if (frame >= F || frame < lastFrame)
-            throw corrupt(`${what} belongs to frame ${frame}; boxes must be sorted by frame and below ${F}`);
+            throw corrupt(`${what} belongs to frame ${frame}, out of order (boxes are sorted by frame, each below ${F})`);
         lastFrame = frame;
         raws[frame].boxes.push({
             name: n,

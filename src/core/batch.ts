@@ -1,6 +1,7 @@
 // Batched overlap tests: many (a, b, dx, dy) pairs in one call, the World's narrow phase offered to games
 // that run their own broad phase.
-import { checkInt, describe } from '../base/check.js';
+import { checkInt, outOfRange, rangeError, typeError } from '../base/check.js';
+import { checkArray } from '../base/check-types.js';
 import { overlapsBatch, type BatchRunner } from '../kernels/kernels.js';
 import { checkMask, isLiveMask, type Mask } from './mask.js';
 import type { ThreadPool } from '../threads/pool.js';
@@ -19,21 +20,21 @@ export function overlapsMany(
     count: number = pairs instanceof Int32Array ? pairs.length >> 2 : 0,
     threads: ThreadPool | null = null
 ): number {
-    if (!Array.isArray(masks)) throw new TypeError(`masks must be an array of Masks, got ${describe(masks)}.`);
+    checkArray('masks', masks, 'an array of Masks');
     if (!(pairs instanceof Int32Array))
-        throw new TypeError(`pairs must be an Int32Array of (a, b, dx, dy) quadruples, got ${describe(pairs)}.`);
+        throw typeError('pairs', 'an Int32Array of (a, b, dx, dy) quadruples', pairs);
     checkInt('count', count, 0, pairs.length >> 2);
     if (!(out instanceof Uint8Array) || out.length < count)
-        throw new RangeError(`out must be a Uint8Array of length at least ${count}, got ${describe(out)}.`);
+        throw rangeError('out', `a Uint8Array of length at least ${count}`, out);
     if (threads !== null && !isRunner(threads))
-        throw new TypeError(`threads must be a ThreadPool or null, got ${describe(threads)}.`);
+        throw typeError('threads', 'a ThreadPool or null', threads);
     const nm = masks.length;
     let work = 0;
     for (let k = 0, p = 0; k < count; k++, p += 4) {
         const ia = pairs[p],
             ib = pairs[p + 1];
         if (!(ia >= 0 && ia < nm && ib >= 0 && ib < nm))
-            throw new RangeError(`pairs[${p}..${p + 1}] = (${ia}, ${ib}) index masks, which has length ${nm}.`);
+            throw outOfRange(`pairs[${p}..${p + 1}] = (${ia}, ${ib}) index masks, which has length ${nm}.`);
         // The names are built only on failure: two template strings per pair cost more than the test.
         if (!isLiveMask(masks[ia])) checkMask(masks[ia], `masks[${ia}]`);
         if (!isLiveMask(masks[ib])) checkMask(masks[ib], `masks[${ib}]`);

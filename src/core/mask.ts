@@ -1,5 +1,6 @@
 import { lastWordMask, popcnt } from '../base/bits.js';
-import { checkCoord, checkSize, describe, MAX_WORDS } from '../base/check.js';
+import { asGot, checkCoord, checkSize, MAX_WORDS, outOfRange, rangeError, typeError } from '../base/check.js';
+import { checkObject } from '../base/check-types.js';
 import { contentBox } from '../kernels/content-box.js';
 import { clip, JS, newClip, pick, pickFor, pickWasm, WASM, type Clip } from '../kernels/kernels.js';
 import { buffer, generation, K, wasmOn } from '../kernels/memory.js';
@@ -129,7 +130,7 @@ export class Mask {
         const strips = (width + 31) >>> 5;
         const n = strips * height;
         if (n > MAX_WORDS) {
-            throw new RangeError(
+            throw outOfRange(
                 `Mask ${width}x${height} needs ${n} words, more than the ${MAX_WORDS} allowed; split it into tiles.`
             );
         }
@@ -242,8 +243,7 @@ export class Mask {
         image: { readonly data: RGBAData; readonly width: number; readonly height: number },
         options: ThresholdOptions = {}
     ): Mask {
-        if (image == null || typeof image !== 'object')
-            throw new TypeError(`image must be an ImageData-like object, got ${describe(image)}.`);
+        checkObject('image', image, 'an ImageData-like object');
         return Mask.fromRGBA(image.data, image.width, image.height, options);
     }
 
@@ -276,15 +276,15 @@ export class Mask {
         checkSize('Mask width', width);
         checkSize('Mask height', height);
         if (!(words instanceof Uint32Array))
-            throw new TypeError(`words must be a Uint32Array, got ${describe(words)}.`);
+            throw typeError('words', 'a Uint32Array', words);
         const strips = (width + 31) >>> 5;
         if (strips * height > MAX_WORDS) {
-            throw new RangeError(
+            throw outOfRange(
                 `Mask ${width}x${height} needs ${strips * height} words, more than the ${MAX_WORDS} allowed; split it into tiles.`
             );
         }
         if (words.length !== strips * height) {
-            throw new RangeError(
+            throw outOfRange(
                 `words has length ${words.length}, expected ${strips * height} for a ${width}x${height} mask.`
             );
         }
@@ -292,8 +292,10 @@ export class Mask {
         if (edge !== 0xffffffff) {
             for (let i = (strips - 1) * height; i < words.length; i++) {
                 if ((words[i] & ~edge) !== 0)
-                    throw new RangeError(
-                        `words has bits set past width ${width} in row ${i - (strips - 1) * height}; padding bits must be zero.`
+                    throw rangeError(
+                        'words',
+                        `clear past width ${width} (padding bits)`,
+                        asGot(`bits set in row ${i - (strips - 1) * height}`)
                     );
             }
         }
@@ -319,7 +321,7 @@ export class Mask {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) {
-            throw new RangeError(`Pixel (${x}, ${y}) is outside the ${this.width}x${this.height} mask.`);
+            throw outOfRange(`Pixel (${x}, ${y}) is outside the ${this.width}x${this.height} mask.`);
         }
         const i = (x >>> 5) * this.height + y,
             words = this._words;
@@ -394,8 +396,7 @@ export class Mask {
      */
     overlap(other: Mask, dx: number, dy: number, out?: Point): Point | null {
         if (out === undefined) out = { x: 0, y: 0 };
-        else if (out === null || typeof out !== 'object')
-            throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
+        else checkObject('out', out, 'a { x, y } object');
         if (!this.#pairClip(other, dx, dy)) return null;
         return (pickWasm(this, other) ? WASM.first(this, other, C, out) : JS.first(this, other, C, out)) ? out : null;
     }
@@ -426,7 +427,7 @@ export class Mask {
         }
         checkMask(out, 'out');
         if (out.width !== this.width || out.height !== this.height) {
-            throw new RangeError(
+            throw outOfRange(
                 `out is ${out.width}x${out.height}, expected ${this.width}x${this.height} (this mask's size).`
             );
         }
@@ -552,7 +553,7 @@ export function isLiveMask(m: unknown): m is Mask {
 
 /** @internal The one check of a mask argument: a TypeError unless `m` is a Mask, an Error once disposed; `name` names it in the message. */
 export function checkMask(m: unknown, name = 'other'): asserts m is Mask {
-    if (!isMask(m)) throw new TypeError(`${name} must be a Mask, got ${describe(m)}.`);
+    if (!isMask(m)) throw typeError(name, 'a Mask', m);
     if (m.disposed)
         throw new Error(
             `${name} (${m}) was disposed; create a new Mask (or stop calling dispose() on masks still in use).`

@@ -1,6 +1,7 @@
 // RGBA pixels and mask words: the checks and options of Mask.fromRGBA and Mask.fromColorKey (the kernels
 // convert the pixels), and words back to pixels for toRGBA. Works on words, not masks: mask.ts imports it.
-import { checkInt, checkSize, describe } from '../base/check.js';
+import { checkInt, checkSize, outOfRange, rangeError, typeError } from '../base/check.js';
+import { checkOptions } from '../base/check-types.js';
 import type { RGBAData } from '../base/types.js';
 
 /** Options of `Mask.fromRGBA`. */
@@ -31,10 +32,10 @@ export function checkRGBA(data: unknown, width: number, height: number): asserts
     checkSize('width', width);
     checkSize('height', height);
     if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray)) {
-        throw new TypeError(`data must be a Uint8Array or Uint8ClampedArray of RGBA pixels, got ${describe(data)}.`);
+        throw typeError('data', 'a Uint8Array or Uint8ClampedArray of RGBA pixels', data);
     }
     if (data.length !== width * height * 4) {
-        throw new RangeError(
+        throw outOfRange(
             `data has length ${data.length}, expected ${width * height * 4} (${width}x${height} pixels, 4 bytes each).`
         );
     }
@@ -42,8 +43,7 @@ export function checkRGBA(data: unknown, width: number, height: number): asserts
 
 /** The alpha threshold of fromRGBA's options. */
 export function thresholdOf(options: ThresholdOptions): number {
-    if (options == null || typeof options !== 'object')
-        throw new TypeError(`options must be an object like { threshold }, got ${describe(options)}.`);
+    checkOptions('options', options, '{ threshold }');
     return checkInt('threshold', options.threshold ?? 127, 0, 255);
 }
 
@@ -60,13 +60,12 @@ export function colorKeyOf(key: ColorKey): number {
             (checkInt('color key blue', key[2], 0, 255) << 16)
         );
     }
-    throw new TypeError(`color key must be 0xRRGGBB or [r, g, b], got ${describe(key)}.`);
+    throw typeError('color key', '0xRRGGBB or [r, g, b]', key);
 }
 
 /** The tolerance of fromColorKey's options. */
 export function toleranceOf(options: ColorKeyOptions): number {
-    if (options == null || typeof options !== 'object')
-        throw new TypeError(`options must be an object like { tolerance }, got ${describe(options)}.`);
+    checkOptions('options', options, '{ tolerance }');
     return checkInt('tolerance', options.tolerance ?? 0, 0, 255);
 }
 
@@ -82,8 +81,7 @@ export function wordsToRGBA(
     out: Uint8ClampedArray | Uint8Array | undefined
 ): Uint8ClampedArray | Uint8Array {
     // An array or number here is 0.1's trailing colours (toRGBA(on, off, out)): refused, not read as defaults.
-    if (options == null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options))
-        throw new TypeError(`options must be an object like { onColor, offColor }, got ${describe(options)}.`);
+    checkOptions('options', options, '{ onColor, offColor }');
     const onColor = checkInt('onColor', options.onColor ?? 0xffffffff, 0, 0xffffffff);
     const offColor = checkInt('offColor', options.offColor ?? 0x00000000, 0, 0xffffffff);
     const n = width * height * 4;
@@ -92,13 +90,13 @@ export function wordsToRGBA(
         try {
             out = new Uint8ClampedArray(n);
         } catch (e) {
-            throw new RangeError(
+            throw outOfRange(
                 `toRGBA(): a ${width}x${height} mask needs ${n} bytes of RGBA, more than this JavaScript engine allocates in one array; convert it in tiles (crop(mask, x, y, w, h) for each).`,
-                { cause: e }
+                e
             );
         }
     } else if (!(out instanceof Uint8ClampedArray || out instanceof Uint8Array) || out.length !== n) {
-        throw new RangeError(`out must be a Uint8ClampedArray or Uint8Array of length ${n}, got ${describe(out)}.`);
+        throw rangeError('out', `a Uint8ClampedArray or Uint8Array of length ${n}`, out);
     }
     const bit = (x: number, y: number): boolean => ((words[(x >>> 5) * height + y] >>> (x & 31)) & 1) !== 0;
     const le = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;

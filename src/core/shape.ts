@@ -1,7 +1,8 @@
 // Shape analysis of a mask: bounding boxes, centroid and orientation, outline, connected components. Free
 // functions, not Mask methods, so that a bundle pulls only the ones it calls.
 import { bitIndexSum, bitRange, ctz, msb, popcnt } from '../base/bits.js';
-import { checkCoord, checkInt, describe } from '../base/check.js';
+import { checkCoord, checkInt, outOfRange } from '../base/check.js';
+import { checkFunction } from '../base/check-types.js';
 import { labelRuns, traceOutline } from './components.js';
 import type { Point, Rect } from '../base/types.js';
 import { checkMask, getBit, Mask } from './mask.js';
@@ -103,7 +104,7 @@ export function angle(mask: Mask): number {
 /** Calls `fn(x, y)` for every set pixel of `mask`, strip by strip (not row-major). */
 export function forEachSet(mask: Mask, fn: (x: number, y: number) => void): void {
     checkMask(mask, 'mask');
-    if (typeof fn !== 'function') throw new TypeError(`fn must be a function (x, y) => void, got ${describe(fn)}.`);
+    checkFunction('fn', fn, 'a function (x, y) => void');
     eachSet(mask, fn);
 }
 
@@ -221,7 +222,7 @@ function checkInside(m: Mask, x: number | undefined, y: number | undefined): [nu
     const px = checkCoord('x', x),
         py = checkCoord('y', y);
     if (px < 0 || py < 0 || px >= m.width || py >= m.height) {
-        throw new RangeError(`Pixel (${px}, ${py}) is outside the ${m.width}x${m.height} mask.`);
+        throw outOfRange(`Pixel (${px}, ${py}) is outside the ${m.width}x${m.height} mask.`);
     }
     return [px, py];
 }

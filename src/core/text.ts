@@ -1,12 +1,13 @@
 // Masks as rows of `#` and `.`: fixtures, tests and debugging. Works on words, not masks: mask.ts imports it.
-import { describe } from '../base/check.js';
+import { outOfRange } from '../base/check.js';
+import { checkString } from '../base/check-types.js';
 
 // Longest toText(): 2^27 characters (an 11,000² mask), a quarter of V8's string limit.
 const MAX_TEXT = 2 ** 27;
 
 /** The rows of a mask's text, trimmed, blank lines dropped; throws unless they are equally wide rows of `#` and `.`. */
 export function textRows(text: string): string[] {
-    if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}.`);
+    checkString('text', text);
     const rows = text
         .split('\n')
         .map(r => r.trim())
@@ -42,7 +43,7 @@ export function wordsToText(words: Uint32Array, width: number, height: number): 
     // A string past V8's limit (2^29 − 24 characters), or an array of a row string per row of a very
     // tall mask, aborts the process instead of throwing: refuse early, well below both.
     if (chars > MAX_TEXT) {
-        throw new RangeError(
+        throw outOfRange(
             `Mask ${width}x${height} as text is ${chars} characters, more than the ${MAX_TEXT} allowed; crop() a part of it first.`
         );
     }

@@ -1,7 +1,8 @@
 // Geometric transforms of masks: mirrors, quarter turns, scaling, crops, convolution, and general rotation and
 // scale. Free functions, not Mask methods, so that a bundle pulls only the ones it calls.
 import { rev32 } from '../base/bits.js';
-import { checkCoord, checkInt, checkSize, describe } from '../base/check.js';
+import { checkCoord, checkFinite, checkInt, checkPositive, checkSize } from '../base/check.js';
+import { checkBoolean, checkObject } from '../base/check-types.js';
 import * as trig from '../base/trig.js';
 import { checkMask, Mask } from './mask.js';
 import { boundingRect, eachSet } from './shape.js';
@@ -39,11 +40,7 @@ export interface PlacedMask {
  */
 export function transformMask(mask: Mask, transform: Transform = {}): PlacedMask {
     checkMask(mask, 'mask');
-    if (transform === null || typeof transform !== 'object') {
-        throw new TypeError(
-            `transform must be an object like { angle, scaleX, scaleY, flipX, flipY }, got ${describe(transform)}.`
-        );
-    }
+    checkObject('transform', transform, 'an object like { angle, scaleX, scaleY, flipX, flipY }');
     const { angle = 0, scaleX = 1, scaleY = 1, flipX = false, flipY = false } = transform;
     checkTransform(angle, scaleX, scaleY);
     checkFlip('flipX', flipX);
@@ -108,20 +105,13 @@ function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX:
 
 /** Throws unless the transform parameters are usable. */
 export function checkTransform(angle: unknown, scaleX: unknown, scaleY: unknown): void {
-    if (typeof angle !== 'number' || !Number.isFinite(angle))
-        throw new RangeError(`angle must be a finite number of radians, got ${describe(angle)}.`);
-    for (const [name, s] of [
-        ['scaleX', scaleX],
-        ['scaleY', scaleY]
-    ] as const) {
-        if (typeof s !== 'number' || !Number.isFinite(s) || s <= 0) {
-            throw new RangeError(`${name} must be a finite number > 0, got ${describe(s)}; use flipX/flipY to mirror.`);
-        }
-    }
+    checkFinite('angle', angle, ' of radians');
+    checkPositive('scaleX', scaleX, 'a finite number > 0', '; use flipX/flipY to mirror');
+    checkPositive('scaleY', scaleY, 'a finite number > 0', '; use flipX/flipY to mirror');
 }
 
 function checkFlip(name: string, flip: unknown): void {
-    if (typeof flip !== 'boolean') throw new TypeError(`${name} must be true or false, got ${describe(flip)}.`);
+    checkBoolean(name, flip, 'true or false');
 }
 
 // Entries kept per source mask before its cache is dropped and rebuilt on demand; bounds memory when

@@ -2,6 +2,7 @@
 // the layer's first id) and a pool of linked entries for pixels stamped by several ids; the stamp kernel that
 // writes them beside the plane bits, and the reader that collects the ids under a mask into a dedupe set.
 import { ctz, lastWordMask } from '../base/bits.js';
+import { outOfRange } from '../base/check.js';
 import type { Clip } from '../kernels/kernels.js';
 import type { Mask } from '../core/mask.js';
 
@@ -227,7 +228,7 @@ export class RasterIds {
         if (heads === null) {
             const n = this.width * this.height;
             if (n > MAX_ID_PIXELS) {
-                throw new RangeError(
+                throw outOfRange(
                     `A ${this.width}x${this.height} raster is too big for ids (more than ${MAX_ID_PIXELS} pixels); stamp without ids or split the playfield.`
                 );
             }

@@ -7,7 +7,7 @@
 // names the snapshot it follows (its base's checksum) and holds per layer its box and id flag, then either the
 // whole layer as above or the changed tiles (changes.ts) as runs of rows of one strip, each with its ids.
 import { popcnt } from '../base/bits.js';
-import { describe } from '../base/check.js';
+import { checkBytes } from '../base/check-types.js';
 import { MAX_ID } from '../base/limits.js';
 import { hashBytes, SnapshotReader, type SnapshotWriter } from '../base/snapshot-bytes.js';
 import type { Mask } from '../core/mask.js';
@@ -168,10 +168,7 @@ function gather(
  * it is (0), has no snapshot yet (1) or was written since (2), `tag` which snapshot it is at. Returns the new tag.
  */
 export function readRaster(bytes: Uint8Array, s: RasterState, clear: (layer: number) => void, tag = 0, at = 1): number {
-    if (!(bytes instanceof Uint8Array))
-        throw new TypeError(
-            `${WHAT}: bytes must be a Uint8Array from CollisionRaster.snapshot(), got ${describe(bytes)}.`
-        );
+    checkBytes(`${WHAT}: bytes`, bytes, 'a Uint8Array from CollisionRaster.snapshot()');
     const r = new SnapshotReader(bytes, WHAT);
     const magic = r.u32();
     if (magic !== RASTER_MAGIC && magic !== DELTA_MAGIC)

@@ -1,13 +1,14 @@
 // CollisionRaster: a playfield of bit planes (layers) that masks are stamped into, erased from and queried
 // against, and RasterView, its CollisionLayer face for a World. The id store and its kernels are in ids.ts,
 // the argument checks in check.ts, the plane kernels in kernels.ts.
-import { checkCoord, checkInt, checkSize, describe } from '../base/check.js';
+import { checkCoord, checkInt, checkSize, typeError } from '../base/check.js';
+import { checkArray, checkBytes, checkObject, checkOptions } from '../base/check-types.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import { clip, JS, newClip, pick, pickFor, type Clip } from '../kernels/kernels.js';
 import { ANY, AREA, FIRST, queryPlanes } from './raster-query.js';
 import { checkMask, keepAlive, Mask, type Point, type Rect } from '../core/mask.js';
 import { RasterIds } from './ids.js';
-import { checkId, checkLayer, checkLayers, checkOptions, checkPoints } from './raster-checks.js';
+import { checkId, checkLayer, checkLayers, checkPoints } from '../base/check-raster.js';
 import { castPlanes, type RasterRayHit } from '../rays/ray.js';
 import { MAX_LAYERS } from '../base/limits.js';
 import { SnapshotWriter } from '../base/snapshot-bytes.js';
@@ -112,8 +113,7 @@ export class CollisionRaster {
     constructor(width: number, height: number, options: RasterOptions = {}) {
         checkSize('CollisionRaster width', width);
         checkSize('CollisionRaster height', height);
-        if (options == null || typeof options !== 'object')
-            throw new TypeError(`options must be an object like { layers: 2 }, got ${describe(options)}.`);
+        checkOptions('options', options, '{ layers: 2 }');
         const n = checkInt('layers', options.layers ?? 1, 1, MAX_LAYERS);
         this.width = width;
         this.height = height;
@@ -153,8 +153,7 @@ export class CollisionRaster {
      * "Snapshots"). With an `out` large enough, written into it and a view of its start returned, allocating nothing.
      */
     snapshot(out?: Uint8Array): Uint8Array {
-        if (out !== undefined && !(out instanceof Uint8Array))
-            throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
+        if (out !== undefined) checkBytes('out', out);
         this.tag = writeRaster(WRITER.reset(out), this.state);
         this.rebase();
         return WRITER.bytes(out);
@@ -166,8 +165,7 @@ export class CollisionRaster {
      * none or when it would copy no more. `out` as in {@link snapshot}.
      */
     snapshotChanges(out?: Uint8Array): Uint8Array {
-        if (out !== undefined && !(out instanceof Uint8Array))
-            throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
+        if (out !== undefined) checkBytes('out', out);
         const tag = this.based ? writeChanges(WRITER.reset(out), this.state, this.changes, this.tag) : -1;
         this.tag = tag !== -1 ? tag : writeRaster(WRITER.reset(out), this.state);
         this.rebase();
@@ -195,10 +193,7 @@ export class CollisionRaster {
      * be no smaller): a rollback ring can treat those as keyframes.
      */
     static isDelta(bytes: Uint8Array): boolean {
-        if (!(bytes instanceof Uint8Array))
-            throw new TypeError(
-                `bytes must be a Uint8Array from snapshot() or snapshotChanges(), got ${describe(bytes)}.`
-            );
+        checkBytes('bytes', bytes, 'a Uint8Array from snapshot() or snapshotChanges()');
         return (
             bytes.length >= 4 &&
             (bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (bytes[3] << 24)) >>> 0 === DELTA_MAGIC
@@ -240,7 +235,7 @@ export class CollisionRaster {
         checkMask(mask, 'mask');
         x = checkCoord('x', x);
         y = checkCoord('y', y);
-        checkOptions(options, '{ id, layer }');
+        checkOptions('options', options, '{ id, layer }');
         const id = options.id ?? -1,
             layer = options.layer ?? 0;
         checkId(id);
@@ -256,7 +251,7 @@ export class CollisionRaster {
      */
     stampMany(mask: Mask, xs: ArrayLike<number>, ys: ArrayLike<number>, options: StampManyOptions = {}): this {
         checkMask(mask, 'mask');
-        checkOptions(options, '{ ids, layer }');
+        checkOptions('options', options, '{ ids, layer }');
         const ids = options.ids,
             layer = options.layer ?? 0;
         checkPoints(xs, ys, ids);
@@ -305,7 +300,7 @@ export class CollisionRaster {
         checkMask(mask, 'mask');
         x = checkCoord('x', x);
         y = checkCoord('y', y);
-        checkOptions(options, '{ layer }');
+        checkOptions('options', options, '{ layer }');
         const layer = options.layer ?? 0;
         checkLayer(layer, this.layerCount);
         // Ids live in chains that are only read where the bit is set, so clearing bits is enough.
@@ -320,7 +315,7 @@ export class CollisionRaster {
     stampPixel(x: number, y: number, options: StampOptions = {}): this {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
-        checkOptions(options, '{ id, layer }');
+        checkOptions('options', options, '{ id, layer }');
         const id = options.id ?? -1,
             layer = options.layer ?? 0;
         checkId(id);
@@ -338,7 +333,7 @@ export class CollisionRaster {
     erasePixel(x: number, y: number, options: EraseOptions = {}): this {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
-        checkOptions(options, '{ layer }');
+        checkOptions('options', options, '{ layer }');
         const layer = options.layer ?? 0;
         checkLayer(layer, this.layerCount);
         this.changes.touched = true;
@@ -353,7 +348,7 @@ export class CollisionRaster {
      * Every value is checked before anything is stamped, so a bad point leaves the raster unchanged.
      */
     stampPoints(xs: ArrayLike<number>, ys: ArrayLike<number>, options: StampManyOptions = {}): this {
-        checkOptions(options, '{ ids, layer }');
+        checkOptions('options', options, '{ ids, layer }');
         const ids = options.ids,
             layer = options.layer ?? 0;
         checkPoints(xs, ys, ids);
@@ -432,8 +427,7 @@ export class CollisionRaster {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         if (out === undefined) out = { x: 0, y: 0 };
-        else if (out === null || typeof out !== 'object')
-            throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
+        else checkObject('out', out, 'a { x, y } object');
         const k = this.select(layers);
         const row = this.query(mask, x, y, k, FIRST, out);
         if (row < 0) return null;
@@ -464,7 +458,7 @@ export class CollisionRaster {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         if (out === undefined) out = [];
-        else if (!Array.isArray(out)) throw new TypeError(`out must be an array, got ${describe(out)}.`);
+        else checkArray('out', out);
         layers = checkLayers(layers, this.allLayers, this.layerCount);
         const inside = clip(this.width, this.height, mask.width, mask.height, x, y, C);
         const n = inside ? this.ids.collect(this.planes, layers, mask, x, y, C) : 0;
@@ -484,8 +478,7 @@ export class CollisionRaster {
         out?: RasterRayHit
     ): RasterRayHit | null {
         if (out === undefined) out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, id: -1 };
-        else if (out === null || typeof out !== 'object')
-            throw new TypeError(`out must be a RasterRayHit object, got ${describe(out)}.`);
+        else checkObject('out', out, 'a RasterRayHit object');
         const k = this.select(layers);
         if (!castPlanes(this.sel, k, x0, y0, x1, y1, out)) return null;
         RAY_PIXEL ??= new Mask(1, 1, true);
@@ -600,7 +593,7 @@ export class RasterView implements CollisionLayer {
         readonly layers: number
     ) {
         if (!(raster instanceof CollisionRaster))
-            throw new TypeError(`raster must be a CollisionRaster, got ${describe(raster)}.`);
+            throw typeError('raster', 'a CollisionRaster', raster);
         raster.testPixel(0, 0, layers); // validates the layer set
     }
 
