@@ -509,7 +509,7 @@ test('drawPolygons / drawPieces: argument errors name the value, and nothing is 
         message: 'polygons[0].holes must be an array of rings, got undefined.'
     });
     assert.throws(() => drawPolygons(ctx, [{ outer: ok[0].outer, holes: [[0, 0, 1, NaN, 1, 1]] }], 0, 0), {
-        name: 'RangeError',
+        name: 'TypeError',
         message: 'polygons[0].holes[0][3] must be a finite number, got NaN.'
     });
     assert.throws(

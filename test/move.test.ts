@@ -369,7 +369,7 @@ test('bad input: a clear RangeError or TypeError naming the value', () => {
     );
     assert.throws(
         () => moveAndSlide(layer, me, 0, 0, 0, 0, { stepUp: -1 }),
-        /^RangeError: stepUp must be an integer number of pixels in 0\.\.1048576, got -1/
+        /^RangeError: stepUp must be an integer in 0\.\.1048576 \(pixels\), got -1/
     );
     assert.throws(
         () => moveAndSlide(layer, me, 0, 0, 0, 0, { snapDown: 1.5 }),

@@ -1,6 +1,8 @@
 // hitmask/debug: Canvas 2D drawing helpers for collision debugging. Browser-safe, no dependencies.
 // Colours are 0xRRGGBBAA numbers, as in toRGBA. Positions are floored, like everywhere in hitmask.
-import { checkInt, describe } from '../base/check.js';
+import { checkCoord, checkFinite, checkInt, checkPositive, rangeError, typeError } from '../base/check.js';
+import { checkObject } from '../base/check-types.js';
+import { checkPieces, checkPolygons } from '../base/check-shapes.js';
 import type { Point, Rect } from '../base/types.js';
 import { checkMask, type Mask } from '../core/mask.js';
 import type { RayHit } from '../rays/ray.js';
@@ -90,8 +92,8 @@ export function drawMask(ctx: DebugContext, mask: Mask, x: number, y: number, st
     checkCtx(ctx);
     const color = styleOf(style).color ?? 0xff00ff80;
     checkMask(mask, 'mask');
-    const px = coord('x', x),
-        py = coord('y', y);
+    const px = checkCoord('x', x),
+        py = checkCoord('y', y);
     checkColor(color);
     if (mask.width === 0 || mask.height === 0) return;
     const surface = surfaceOf(mask, color);
@@ -123,8 +125,8 @@ export function drawBox(
 ): void {
     checkCtx(ctx);
     const { color = 0x00ffffff, lineWidth = 1 } = styleOf(style);
-    const px = coord('x', x),
-        py = coord('y', y);
+    const px = checkCoord('x', x),
+        py = checkCoord('y', y);
     checkInt('width', width, 0, 2 ** 30);
     checkInt('height', height, 0, 2 ** 30);
     checkColor(color);
@@ -148,8 +150,8 @@ export function drawBox(
 export function intersection(a: Mask, b: Mask, dx: number, dy: number): Rect | null {
     checkMask(a, 'a');
     checkMask(b, 'b');
-    const x1 = coord('dx', dx),
-        y1 = coord('dy', dy);
+    const x1 = checkCoord('dx', dx),
+        y1 = checkCoord('dy', dy);
     const left = Math.max(0, x1),
         top = Math.max(0, y1);
     const right = Math.min(a.width, x1 + b.width),
@@ -171,8 +173,8 @@ export function drawIntersection(
 ): Rect | null {
     checkCtx(ctx);
     const { color = 0xffff0040 } = styleOf(style),
-        ax = coord('style.x', style.x ?? 0),
-        ay = coord('style.y', style.y ?? 0);
+        ax = checkCoord('style.x', style.x ?? 0),
+        ay = checkCoord('style.y', style.y ?? 0);
     checkColor(color);
     const r = intersection(a, b, dx, dy);
     if (!r) return null;
@@ -199,8 +201,8 @@ export function drawOverlap(
 ): number {
     checkCtx(ctx);
     const { color = 0xff0000ff } = styleOf(style),
-        ax = coord('style.x', style.x ?? 0),
-        ay = coord('style.y', style.y ?? 0);
+        ax = checkCoord('style.x', style.x ?? 0),
+        ay = checkCoord('style.y', style.y ?? 0);
     checkColor(color);
     const r = intersection(a, b, dx, dy);
     if (!r) return 0;
@@ -220,15 +222,13 @@ export function drawOverlap(
 export function drawNormal(ctx: DebugContext, contact: NormalLike, style: ArrowStyle = {}): void {
     checkCtx(ctx);
     const { color = 0x00ff00ff, length = 16 } = styleOf(style);
-    if (contact == null || typeof contact !== 'object')
-        throw new TypeError(`contact must be an object { x, y, normalX, normalY }, got ${describe(contact)}.`);
-    const x = coord('contact.x', contact.x) + 0.5,
-        y = coord('contact.y', contact.y) + 0.5;
-    const nx = finite('contact.normalX', contact.normalX),
-        ny = finite('contact.normalY', contact.normalY);
+    checkObject('contact', contact, 'an object { x, y, normalX, normalY }');
+    const x = checkCoord('contact.x', contact.x) + 0.5,
+        y = checkCoord('contact.y', contact.y) + 0.5;
+    const nx = checkFinite('contact.normalX', contact.normalX),
+        ny = checkFinite('contact.normalY', contact.normalY);
     checkColor(color);
-    if (typeof length !== 'number' || !(length > 0) || !Number.isFinite(length))
-        throw new RangeError(`length must be a positive finite number, got ${describe(length)}.`);
+    checkPositive('length', length);
     const css = cssColor(color);
     ctx.save();
     ctx.fillStyle = css;
@@ -253,18 +253,16 @@ export function drawRay(
 ): void {
     checkCtx(ctx);
     const { color = 0xff3030ff, normalColor = 0x00ff40ff, length = 12 } = styleOf(style);
-    const ax = finite('x0', x0),
-        ay = finite('y0', y0),
-        bx = finite('x1', x1),
-        by = finite('y1', y1);
-    if (hit !== null && typeof hit !== 'object')
-        throw new TypeError(`hit must be a RayHit or null, got ${describe(hit)}.`);
+    const ax = checkFinite('x0', x0),
+        ay = checkFinite('y0', y0),
+        bx = checkFinite('x1', x1),
+        by = checkFinite('y1', y1);
+    if (hit !== null && typeof hit !== 'object') throw typeError('hit', 'a RayHit or null', hit);
     checkColor(color);
     checkColor(normalColor);
-    if (typeof length !== 'number' || !(length > 0) || !Number.isFinite(length))
-        throw new RangeError(`length must be a positive finite number, got ${describe(length)}.`);
-    const ex = hit ? finite('hit.x', hit.x) : bx,
-        ey = hit ? finite('hit.y', hit.y) : by;
+    checkPositive('length', length);
+    const ex = hit ? checkFinite('hit.x', hit.x) : bx,
+        ey = hit ? checkFinite('hit.y', hit.y) : by;
     ctx.save();
     ctx.strokeStyle = cssColor(color);
     ctx.lineWidth = 1;
@@ -276,7 +274,7 @@ export function drawRay(
         const css = cssColor(normalColor);
         ctx.fillStyle = css;
         ctx.fillRect(ex - 1.5, ey - 1.5, 3, 3);
-        arrow(ctx, ex, ey, finite('hit.nx', hit.nx), finite('hit.ny', hit.ny), length, css);
+        arrow(ctx, ex, ey, checkFinite('hit.nx', hit.nx), checkFinite('hit.ny', hit.ny), length, css);
     }
     ctx.restore();
 }
@@ -286,11 +284,10 @@ export function drawOutline(ctx: DebugContext, mask: Mask, x: number, y: number,
     checkCtx(ctx);
     const { color = 0xffffffff, lineWidth = 1 } = styleOf(style);
     checkMask(mask, 'mask');
-    const px = coord('x', x) + 0.5,
-        py = coord('y', y) + 0.5;
+    const px = checkCoord('x', x) + 0.5,
+        py = checkCoord('y', y) + 0.5;
     checkColor(color);
-    if (typeof lineWidth !== 'number' || !(lineWidth > 0) || !Number.isFinite(lineWidth))
-        throw new RangeError(`lineWidth must be a positive finite number, got ${describe(lineWidth)}.`);
+    checkPositive('lineWidth', lineWidth);
     let paths = outlines.get(mask);
     if (!paths) {
         paths = connectedComponents(mask).map(c => outline(c));
@@ -331,23 +328,8 @@ export function drawPolygons(
 ): void {
     checkCtx(ctx);
     const { color = 0xffd000ff, lineWidth = 1 } = styleOf(style);
-    if (!Array.isArray(polygons))
-        throw new TypeError(
-            `polygons must be an array of { outer, holes } (as toPolygons returns), got ${describe(polygons)}.`
-        );
-    const rings: (readonly number[])[] = [];
-    polygons.forEach((p: unknown, k) => {
-        if (p == null || typeof p !== 'object')
-            throw new TypeError(
-                `polygons[${k}] must be an object { outer: number[], holes: number[][] }, got ${describe(p)}.`
-            );
-        const { outer, holes } = p as Partial<PolygonLike>;
-        rings.push(checkRing(`polygons[${k}].outer`, outer));
-        if (!Array.isArray(holes))
-            throw new TypeError(`polygons[${k}].holes must be an array of rings, got ${describe(holes)}.`);
-        holes.forEach((h: unknown, i) => rings.push(checkRing(`polygons[${k}].holes[${i}]`, h)));
-    });
-    strokeRings(ctx, rings, coord('x', x), coord('y', y), color, lineWidth);
+    const rings = checkPolygons('polygons', polygons).flatMap(p => [p.outer, ...p.holes]);
+    strokeRings(ctx, rings, checkCoord('x', x), checkCoord('y', y), color, lineWidth);
 }
 
 /**
@@ -364,12 +346,8 @@ export function drawPieces(
 ): void {
     checkCtx(ctx);
     const { color = 0x40c0ffff, lineWidth = 1 } = styleOf(style);
-    if (!Array.isArray(pieces))
-        throw new TypeError(
-            `pieces must be an array of flat rings (as convexPieces returns), got ${describe(pieces)}.`
-        );
-    const rings = pieces.map((p: unknown, k) => checkRing(`pieces[${k}]`, p));
-    strokeRings(ctx, rings, coord('x', x), coord('y', y), color, lineWidth);
+    const rings = checkPieces('pieces', pieces);
+    strokeRings(ctx, rings, checkCoord('x', x), checkCoord('y', y), color, lineWidth);
 }
 
 // --- internals -------------------------------------------------------------------------------------
@@ -377,9 +355,7 @@ export function drawPieces(
 // The style argument, checked to be an object (its fields are checked where used).
 function styleOf<S extends DebugStyle>(style: S): S {
     if (style === null || typeof style !== 'object')
-        throw new TypeError(
-            `style must be an object like { color: 0xff0000ff }, got ${describe(style)}; colours moved into it in 0.2.0.`
-        );
+        throw typeError('style', 'an object like { color: 0xff0000ff }', style, '; colours moved into it in 0.2.0');
     return style;
 }
 
@@ -414,8 +390,7 @@ function strokeRings(
     lineWidth: number
 ): void {
     checkColor(color);
-    if (typeof lineWidth !== 'number' || !(lineWidth > 0) || !Number.isFinite(lineWidth))
-        throw new RangeError(`lineWidth must be a positive finite number, got ${describe(lineWidth)}.`);
+    checkPositive('lineWidth', lineWidth);
     ctx.save();
     ctx.strokeStyle = cssColor(color);
     ctx.lineWidth = lineWidth;
@@ -428,16 +403,6 @@ function strokeRings(
     }
     ctx.stroke();
     ctx.restore();
-}
-
-// A flat ring [x0, y0, x1, y1, …] of at least 3 points, all finite numbers.
-function checkRing(name: string, ring: unknown): readonly number[] {
-    if (!Array.isArray(ring))
-        throw new TypeError(`${name} must be an array of numbers [x0, y0, x1, y1, …], got ${describe(ring)}.`);
-    if (ring.length < 6 || ring.length % 2 !== 0)
-        throw new TypeError(`${name} must hold at least 3 (x, y) pairs, got ${ring.length} numbers.`);
-    for (let i = 0; i < ring.length; i++) finite(`${name}[${i}]`, ring[i]);
-    return ring as number[];
 }
 
 // One fillRect per horizontal run of set pixels; returns the number of pixels filled.
@@ -492,22 +457,12 @@ function createCanvas(width: number, height: number): { image: CanvasImageSource
 
 function checkCtx(ctx: unknown): void {
     if (ctx == null || typeof ctx !== 'object' || typeof (ctx as DebugContext).fillRect !== 'function') {
-        throw new TypeError(`ctx must be a CanvasRenderingContext2D, got ${describe(ctx)}.`);
+        throw typeError('ctx', 'a CanvasRenderingContext2D', ctx);
     }
 }
 
 function checkColor(color: unknown): void {
     if (typeof color !== 'number' || !Number.isInteger(color) || color < 0 || color > 0xffffffff) {
-        throw new RangeError(`color must be an integer 0xRRGGBBAA in 0..0xffffffff, got ${describe(color)}.`);
+        throw rangeError('color', 'an integer 0xRRGGBBAA in 0..0xffffffff', color);
     }
-}
-
-function finite(name: string, v: unknown): number {
-    if (typeof v !== 'number' || !Number.isFinite(v))
-        throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
-    return v;
-}
-
-function coord(name: string, v: unknown): number {
-    return Math.floor(finite(name, v));
 }

@@ -13,6 +13,7 @@
 // written, so fresh blocks are zeroed only where they lie below it. How masks are placed on these
 // blocks, and freed, is storage.ts's. WebAssembly memory never shrinks. Ceiling: `limits.memoryBytes`
 // (base/limits.ts); a mask that does not fit lives on the JS heap with the JS kernels.
+import { typeError } from '../base/check.js';
 import { MEMORY_LIMIT } from '../base/limits.js';
 import { LAYOUT, LS_AT, PLAIN_AT, PLAIN_FLAG, SH_AT, WASM, WASM_KEY } from './module.js';
 
@@ -312,8 +313,7 @@ export let wasmOn: boolean = wasmLoaded && envMode() !== 'js';
  * variable `HITMASK_KERNELS=js` selects `'js'` at start-up in Node.
  */
 export function setKernels(mode: KernelMode): void {
-    if (mode !== 'js' && mode !== 'wasm')
-        throw new TypeError(`kernel mode must be 'js' or 'wasm', got ${JSON.stringify(mode)}.`);
+    if (mode !== 'js' && mode !== 'wasm') throw typeError('kernel mode', "'js' or 'wasm'", mode);
     if (mode === 'wasm' && !wasmLoaded) throw new Error(`kernel mode 'wasm' is unavailable: ${reason}.`);
     wasmOn = mode === 'wasm';
 }

@@ -1,4 +1,5 @@
-import { checkCoord, checkInt, checkSize, describe } from '../base/check.js';
+import { checkCoord, checkInt, checkSize, outOfRange, rangeError } from '../base/check.js';
+import { checkArray, checkBytes, checkObject } from '../base/check-types.js';
 import type { CollisionLayer } from './layer.js';
 import type { Point, Rect } from '../base/types.js';
 import { checkMask, type Mask } from '../core/mask.js';
@@ -54,13 +55,12 @@ export class TileMap implements CollisionLayer {
         this.tileHeight = checkInt('tileHeight', tileHeight, 1, 2 ** 30);
         this.columns = checkSize('columns', columns);
         this.rows = checkSize('rows', rows);
-        if (!Array.isArray(tiles))
-            throw new TypeError(`tiles must be an array of Masks (or null), got ${describe(tiles)}.`);
+        checkArray('tiles', tiles, 'an array of Masks (or null)');
         tiles.forEach((t, i) => {
             if (t === null) return;
             checkMask(t, `tiles[${i}]`);
             if (t.width !== tileWidth || t.height !== tileHeight) {
-                throw new RangeError(
+                throw outOfRange(
                     `tiles[${i}] is ${t.width}x${t.height}, expected ${tileWidth}x${tileHeight} (the tile size).`
                 );
             }
@@ -68,15 +68,13 @@ export class TileMap implements CollisionLayer {
         this.tiles = tiles.slice();
         const n = columns * rows;
         if (n > 2 ** 28)
-            throw new RangeError(
+            throw outOfRange(
                 `A ${columns}x${rows} tile map has more than 2^28 cells; split it into several layers.`
             );
         this.cells = new Int32Array(n).fill(-1);
         if (cells !== undefined) {
             if (cells == null || typeof cells !== 'object' || cells.length !== n) {
-                throw new RangeError(
-                    `cells must be an array of ${n} tile indices (${columns}x${rows}), got ${describe(cells)}.`
-                );
+                throw rangeError('cells', `an array of ${n} tile indices (${columns}x${rows})`, cells);
             }
             for (let i = 0; i < n; i++) this.cells[i] = this.checkIndex(`cells[${i}]`, cells[i]);
         }
@@ -114,8 +112,7 @@ export class TileMap implements CollisionLayer {
     /** The first such pixel in row-major order, in world pixels, or `null`; with `out`, written there. */
     hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null {
         checkMask(mask, 'mask');
-        if (out !== undefined && (out === null || typeof out !== 'object'))
-            throw new TypeError(`out must be a { x, y } object, got ${describe(out)}.`);
+        if (out !== undefined) checkObject('out', out, 'a { x, y } object');
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         const { tileWidth: tw, tileHeight: th, columns, cells, tiles, point } = this;
@@ -172,8 +169,7 @@ export class TileMap implements CollisionLayer {
      */
     raycast(x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null {
         if (out === undefined) out = newRayHit();
-        else if (out === null || typeof out !== 'object')
-            throw new TypeError(`out must be a RayHit object, got ${describe(out)}.`);
+        else checkObject('out', out, 'a RayHit object');
         return castTiles(
             this.tileWidth,
             this.tileHeight,
@@ -196,8 +192,7 @@ export class TileMap implements CollisionLayer {
      * to by index, not saved). With an `out` large enough, written into it and a view of its start returned.
      */
     snapshot(out?: Uint8Array): Uint8Array {
-        if (out !== undefined && !(out instanceof Uint8Array))
-            throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
+        if (out !== undefined) checkBytes('out', out);
         this.write(WRITER.reset(out));
         return WRITER.bytes(out);
     }
@@ -205,8 +200,7 @@ export class TileMap implements CollisionLayer {
     /** Puts back the cells `bytes` (from {@link snapshot} of a map of this shape and tile count) saved; bad bytes throw an Error and change nothing. */
     restore(bytes: Uint8Array): this {
         const what = 'TileMap.restore';
-        if (!(bytes instanceof Uint8Array))
-            throw new TypeError(`${what}: bytes must be a Uint8Array from TileMap.snapshot(), got ${describe(bytes)}.`);
+        checkBytes(`${what}: bytes`, bytes, 'a Uint8Array from TileMap.snapshot()');
         const r = new SnapshotReader(bytes, what);
         if (r.u32() !== MAGIC)
             throw new Error(

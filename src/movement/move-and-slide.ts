@@ -6,7 +6,8 @@
 // A long free run (a fall, a jump, a dash) is not tested pixel by pixel: the mask is swept along the axis
 // (ORed with itself shifted by 1, 2, 4, … px; one draw each) and the free distance found by binary lifting,
 // one layer test per power of two. A 600 px fall is ten tests of tall masks instead of 600 of the mask.
-import { coord, describe } from '../base/check.js';
+import { checkFinite, checkInt, coord, outOfRange, typeError } from '../base/check.js';
+import { checkObject } from '../base/check-types.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import { checkMask, Mask } from '../core/mask.js';
 
@@ -66,21 +67,19 @@ export function moveAndSlide(
     // Positions within ±2^50, as a World's: beyond that x + dx is no longer exact and a move would silently vanish.
     coord('x', x);
     coord('y', y);
-    finite('dx', dx);
-    finite('dy', dy);
-    if (options !== undefined && (options === null || typeof options !== 'object'))
-        throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    checkFinite('dx', dx);
+    checkFinite('dy', dy);
+    if (options !== undefined) checkObject('options', options);
     const stepUp = steps('stepUp', options?.stepUp),
         snapDown = steps('snapDown', options?.snapDown);
     const oneWay = options?.oneWay ?? null;
     if (oneWay !== null) checkLayer('oneWay', oneWay);
-    if (out !== undefined && (out === null || typeof out !== 'object'))
-        throw new TypeError(`out must be a MoveResult object to fill, got ${describe(out)}.`);
+    if (out !== undefined) checkObject('out', out, 'a MoveResult object to fill');
     let px = Math.floor(x),
         py = Math.floor(y);
     const n = Math.floor(x + dx) - px;
     if (Math.abs(n) > MAX_STEPS || Math.abs(Math.floor(y + dy) - py) > MAX_STEPS) {
-        throw new RangeError(
+        throw outOfRange(
             `moveAndSlide(): a move of (${dx}, ${dy}) is more than the ${MAX_STEPS} pixel steps allowed on an axis; move in shorter segments.`
         );
     }
@@ -275,23 +274,12 @@ class Sweeps {
 
 const cache = new WeakMap<Mask, Sweeps>();
 
-function finite(name: string, v: unknown): void {
-    if (typeof v !== 'number' || !Number.isFinite(v))
-        throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
-}
-
 function steps(name: string, v: unknown): number {
-    if (v === undefined) return 0;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_STEPS) {
-        throw new RangeError(`${name} must be an integer number of pixels in 0..${MAX_STEPS}, got ${describe(v)}.`);
-    }
-    return v;
+    return v === undefined ? 0 : checkInt(name, v, 0, MAX_STEPS, ' (pixels)');
 }
 
 function checkLayer(name: string, layer: unknown): asserts layer is CollisionLayer {
     if (layer === null || typeof layer !== 'object' || typeof (layer as CollisionLayer).test !== 'function') {
-        throw new TypeError(
-            `${name} must be a CollisionLayer (an object with test(mask, x, y)), got ${describe(layer)}.`
-        );
+        throw typeError(name, 'a CollisionLayer (an object with test(mask, x, y))', layer);
     }
 }

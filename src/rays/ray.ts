@@ -15,7 +15,8 @@
 // Speed: the walk goes by blocks of one strip × 32 rows. Before walking a block pixel by pixel it tests
 // the words of the rectangle the ray can touch in it (a mostly horizontal ray: 1–2 words for 32 pixels; a
 // mostly vertical one: up to 32 words, no division each) and jumps to the block's exit when they are clear.
-import { describe } from '../base/check.js';
+import { checkNumber } from '../base/check.js';
+import { checkObject } from '../base/check-types.js';
 import { checkMask, type Mask } from '../core/mask.js';
 
 /** Where a segment first enters a set pixel; see docs/rays.md for the rules. */
@@ -597,25 +598,18 @@ function write(st: RayState, out: RayHit): void {
 
 /** @internal Throws unless the four coordinates are finite numbers and `out` is an object. */
 export function checkRay(x0: unknown, y0: unknown, x1: unknown, y1: unknown, out: unknown): void {
-    num('x0', x0);
-    num('y0', y0);
-    num('x1', x1);
-    num('y1', y1);
-    if (out == null || typeof out !== 'object')
-        throw new TypeError(`out must be a RayHit object { px, py, x, y, distance, nx, ny }, got ${describe(out)}.`);
-}
-
-function num(name: string, v: unknown): void {
-    if (typeof v !== 'number') throw new TypeError(`${name} must be a number, got ${describe(v)}.`);
-    if (!Number.isFinite(v)) throw new RangeError(`${name} must be a finite number, got ${describe(v)}.`);
+    checkNumber('x0', x0);
+    checkNumber('y0', y0);
+    checkNumber('x1', x1);
+    checkNumber('y1', y1);
+    checkObject('out', out, 'a RayHit object { px, py, x, y, distance, nx, ny }');
 }
 
 /** The first set pixel of `mask` the segment from (x0, y0) to (x1, y1) enters, or `null` (rules: docs/rays.md); with `out`, written there. */
 export function raycast(mask: Mask, x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null {
     checkMask(mask, 'mask');
     if (out === undefined) out = newRayHit();
-    else if (out === null || typeof out !== 'object')
-        throw new TypeError(`out must be a RayHit object, got ${describe(out)}.`);
+    else checkObject('out', out, 'a RayHit object');
     return castMask(mask, x0, y0, x1, y1, out) ? out : null;
 }
 

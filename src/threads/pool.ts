@@ -4,7 +4,8 @@
 // Int32 slots: the calling thread publishes a batch, wakes the workers with Atomics.notify, and every
 // thread (the caller too) claims chunks of records until none are left. The caller spins until all
 // chunks are done: batches are short, and a browser's main thread may not Atomics.wait.
-import { checkInt, describe } from '../base/check.js';
+import { checkInt } from '../base/check.js';
+import { checkFunction, checkObject } from '../base/check-types.js';
 import { K, sharedMemory, type WasmMemory } from '../kernels/memory.js';
 
 /** What a {@link ThreadPool} needs of a worker: a web `Worker` and a `node:worker_threads` Worker both fit. */
@@ -151,14 +152,12 @@ export class ThreadPool {
     /** Starts `workers` worker threads (at least 1); throws where threads cannot share mask memory, saying why. */
     constructor(workers: number, options: ThreadPoolOptions = {}) {
         checkInt('workers', workers, 1, 256);
-        if (options == null || typeof options !== 'object')
-            throw new TypeError(`options must be an object, got ${describe(options)}.`);
+        checkObject('options', options);
         this.minWords = checkInt('minWords', options.minWords ?? 131072, 0, 2 ** 53);
         const spin = checkInt('spinMicros', options.spinMicros ?? 2000, 0, 1e6);
         this.#stallMs = checkInt('stallMs', options.stallMs ?? 2000, 1, 2 ** 31 - 1);
         const spawn = options.spawn ?? browserSpawn;
-        if (typeof spawn !== 'function')
-            throw new TypeError(`spawn must be a function (source) => Worker, got ${describe(spawn)}.`);
+        checkFunction('spawn', spawn, 'a function (source) => Worker');
         const shared = sharedMemory();
         if (shared === null) {
             const g = globalThis as unknown as BrowserGlobals;
