@@ -1,5 +1,7 @@
 // convexPieces: a polygon with holes cut into few convex pieces (triangulation, then Hertel–Mehlhorn merging).
-import { describe } from '../base/check.js';
+import { checkMinInt, outOfRange } from '../base/check.js';
+import { checkObject } from '../base/check-types.js';
+import { checkPolygon } from '../base/check-shapes.js';
 import type { Polygon } from './polygons.js';
 import { triangulate } from './triangulate.js';
 
@@ -17,18 +19,6 @@ export interface ConvexOptions {
 // The default vertexLimit: at it, the slowest outline measured (a staircase) takes about 10 s, noise about 1 s.
 const VERTEX_LIMIT = 32768;
 
-function checkRing(ring: unknown, name: string): number[] {
-    if (!Array.isArray(ring))
-        throw new TypeError(`${name} must be an array of numbers [x0, y0, x1, y1, …], got ${describe(ring)}.`);
-    if (ring.length < 6 || ring.length % 2 !== 0)
-        throw new TypeError(`${name} must hold at least 3 (x, y) pairs, got ${ring.length} numbers.`);
-    for (let i = 0; i < ring.length; i++) {
-        if (typeof ring[i] !== 'number' || !Number.isFinite(ring[i]))
-            throw new TypeError(`${name}[${i}] must be a finite number, got ${describe(ring[i])}.`);
-    }
-    return ring;
-}
-
 /**
  * Convex pieces of a polygon (as {@link toPolygons} returns them), each a flat ring with A > 0 and at most
  * `maxVertices` vertices, no three collinear. The pieces do not overlap and cover the polygon less its
@@ -36,33 +26,16 @@ function checkRing(ring: unknown, name: string): number[] {
  * A polygon of more than `vertexLimit` vertices (default 32768) throws a RangeError at once.
  */
 export function convexPieces(polygon: Polygon, options: ConvexOptions = {}): number[][] {
-    if (polygon == null || typeof polygon !== 'object')
-        throw new TypeError(
-            `polygon must be an object { outer: number[], holes: number[][] }, got ${describe(polygon)}.`
-        );
-    if (options == null || typeof options !== 'object')
-        throw new TypeError(`options must be an object, got ${describe(options)}.`);
-    const outer = checkRing(polygon.outer, 'polygon.outer');
-    if (!Array.isArray(polygon.holes))
-        throw new TypeError(`polygon.holes must be an array of rings, got ${describe(polygon.holes)}.`);
-    const holes = polygon.holes.map((h, k) => checkRing(h, `polygon.holes[${k}]`));
-    const maxVertices = options.maxVertices ?? 8,
-        vertexLimit = options.vertexLimit ?? VERTEX_LIMIT;
-    if (typeof maxVertices !== 'number' || !Number.isInteger(maxVertices) || maxVertices < 3) {
-        throw new RangeError(`maxVertices must be an integer >= 3, got ${describe(maxVertices)}.`);
-    }
-    if (
-        typeof vertexLimit !== 'number' ||
-        !(vertexLimit >= 3) ||
-        (vertexLimit !== Infinity && !Number.isInteger(vertexLimit))
-    ) {
-        throw new RangeError(`vertexLimit must be an integer >= 3 or Infinity, got ${describe(vertexLimit)}.`);
-    }
+    checkObject('polygon', polygon, 'an object { outer: number[], holes: number[][] }');
+    checkObject('options', options);
+    const { outer, holes } = checkPolygon('polygon', polygon);
+    const maxVertices = checkMinInt('maxVertices', options.maxVertices ?? 8, 3),
+        vertexLimit = checkMinInt('vertexLimit', options.vertexLimit ?? VERTEX_LIMIT, 3, true);
     let n = outer.length;
     for (const h of holes) n += h.length;
     // Ear clipping and hole bridging are quadratic at worst: refused before anything is allocated.
     if (n / 2 > vertexLimit) {
-        throw new RangeError(
+        throw outOfRange(
             `polygon has ${n / 2} vertices (outer ring and ${holes.length} hole${holes.length === 1 ? '' : 's'}), more than vertexLimit ${vertexLimit}: ` +
                 'cutting it could take minutes. Simplify it first with a tolerance, cut the mask into smaller masks, or raise vertexLimit.'
         );

@@ -1,6 +1,17 @@
 // Engine helpers: convex pieces and polygons in the form Matter.js, Planck/Box2D and Rapier take.
 // No engine is imported: the functions return plain arrays, and matterBody takes the Matter module.
-import { describe } from '../base/check.js';
+import {
+    asGot,
+    checkMinInt,
+    checkNumber,
+    checkPositive,
+    must,
+    outOfRange,
+    rangeError,
+    typeError
+} from '../base/check.js';
+import { checkBoolean, checkObject } from '../base/check-types.js';
+import { checkPieces, checkPolygon, checkPolygons, notConvex } from '../base/check-shapes.js';
 import type { Polygon } from './polygons.js';
 
 /** A point or vector `{ x, y }`, as Matter.js, Planck and Rapier take them. */
@@ -77,18 +88,6 @@ export interface Polyline {
 
 // ---- checks ------------------------------------------------------------------------------------
 
-function checkRing(ring: unknown, name: string): number[] {
-    if (!Array.isArray(ring))
-        throw new TypeError(`${name} must be an array of numbers [x0, y0, x1, y1, …], got ${describe(ring)}.`);
-    if (ring.length < 6 || ring.length % 2 !== 0)
-        throw new TypeError(`${name} must hold at least 3 (x, y) pairs, got ${ring.length} numbers.`);
-    for (let i = 0; i < ring.length; i++) {
-        if (typeof ring[i] !== 'number' || !Number.isFinite(ring[i]))
-            throw new TypeError(`${name}[${i}] must be a finite number, got ${describe(ring[i])}.`);
-    }
-    return ring as number[];
-}
-
 /** Twice the signed area, A = ½ Σ (xᵢ·yᵢ₊₁ − xᵢ₊₁·yᵢ). */
 function area2(r: number[]): number {
     let a = 0;
@@ -111,9 +110,7 @@ function checkConvex(ring: number[], name: string): void {
             vy = ring[c + 1] - ring[b + 1];
         const cross = ux * vy - uy * vx;
         if (cross < -1e-9 * Math.hypot(ux, uy) * Math.hypot(vx, vy)) {
-            throw new RangeError(
-                `${name} must be convex with A > 0 (as convexPieces returns), but turns right at vertex ${i} (${ring[b]}, ${ring[b + 1]}).`
-            );
+            throw notConvex(name, `a ring turning right at vertex ${i} (${ring[b]}, ${ring[b + 1]})`);
         }
         if (vx !== 0) {
             if (lastDx !== 0 && Math.sign(vx) !== Math.sign(lastDx)) xFlips++;
@@ -121,21 +118,15 @@ function checkConvex(ring: number[], name: string): void {
         }
     }
     if (!(area2(ring) > 0) || xFlips > 2) {
-        throw new RangeError(
-            `${name} must be convex with A > 0 (as convexPieces returns), got a ring of area ${area2(ring) / 2} winding ${xFlips > 2 ? 'more than once' : 'the wrong way'}.`
-        );
+        const how = xFlips > 2 ? 'more than once' : 'the wrong way';
+        throw notConvex(name, `a ring of area ${area2(ring) / 2} winding ${how}`);
     }
 }
 
-function checkPieces(pieces: unknown, name: string, maxVertices = Infinity): number[][] {
-    if (!Array.isArray(pieces))
-        throw new TypeError(
-            `${name} must be an array of flat rings (as convexPieces returns), got ${describe(pieces)}.`
-        );
-    return pieces.map((p, k) => {
-        const ring = checkRing(p, `${name}[${k}]`);
+function checkConvexPieces(pieces: unknown, name: string, maxVertices = Infinity): number[][] {
+    return checkPieces(name, pieces).map((ring, k) => {
         if (ring.length / 2 > maxVertices) {
-            throw new RangeError(
+            throw outOfRange(
                 `${name}[${k}] has ${ring.length / 2} vertices, more than maxVertices ${maxVertices}.`
             );
         }
@@ -144,19 +135,9 @@ function checkPieces(pieces: unknown, name: string, maxVertices = Infinity): num
     });
 }
 
-function checkPolygons(polygons: unknown, name: string): Polygon[] {
-    const list = Array.isArray(polygons) ? polygons : [polygons];
-    return list.map((p: unknown, k) => {
-        const at = Array.isArray(polygons) ? `${name}[${k}]` : name;
-        if (p == null || typeof p !== 'object')
-            throw new TypeError(`${at} must be an object { outer: number[], holes: number[][] }, got ${describe(p)}.`);
-        const { outer, holes } = p as Partial<Polygon>;
-        checkRing(outer, `${at}.outer`);
-        if (!Array.isArray(holes))
-            throw new TypeError(`${at}.holes must be an array of rings, got ${describe(holes)}.`);
-        holes.forEach((h, i) => checkRing(h, `${at}.holes[${i}]`));
-        return p as Polygon;
-    });
+// One polygon or an array of them.
+function polygonList(polygons: unknown, name: string): Polygon[] {
+    return Array.isArray(polygons) ? checkPolygons(name, polygons) : [checkPolygon(name, polygons)];
 }
 
 interface Units {
@@ -173,29 +154,17 @@ const MIN_SCALE = 1e-6,
     MAX_SCALE = 1e6;
 
 function checkUnits(options: unknown, fn: string): Units {
-    if (options == null || typeof options !== 'object')
-        throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    checkObject('options', options);
     const { scale = 1, origin = { x: 0, y: 0 }, flipY = false } = options as UnitOptions;
-    if (typeof scale !== 'number' || !(scale > 0) || scale === Infinity) {
-        throw new RangeError(
-            `${fn}: scale must be a finite number > 0 (mask pixels per output unit), got ${describe(scale)}.`
-        );
-    }
+    checkPositive(`${fn}: scale`, scale, 'a finite number > 0 (mask pixels per output unit)');
     if (scale < MIN_SCALE || scale > MAX_SCALE) {
-        throw new RangeError(
-            `${fn}: scale must be within 1e-6..1e6 (mask pixels per output unit, e.g. 32 per metre), got ${describe(scale)}: ` +
-                `a pixel would be ${Number((1 / scale).toPrecision(3))} units.`
-        );
+        const units = `: a pixel would be ${Number((1 / scale).toPrecision(3))} units`;
+        throw rangeError(`${fn}: scale`, 'within 1e-6..1e6 (mask pixels per output unit, e.g. 32 per metre)', scale, units);
     }
-    if (origin == null || typeof origin !== 'object')
-        throw new TypeError(`origin must be an object { x, y } in mask pixels, got ${describe(origin)}.`);
-    for (const key of ['x', 'y'] as const) {
-        if (typeof origin[key] !== 'number')
-            throw new TypeError(`origin.${key} must be a number (mask pixels), got ${describe(origin[key])}.`);
-        if (!Number.isFinite(origin[key]))
-            throw new RangeError(`origin.${key} must be a finite number (mask pixels), got ${describe(origin[key])}.`);
-    }
-    if (typeof flipY !== 'boolean') throw new TypeError(`flipY must be a boolean, got ${describe(flipY)}.`);
+    checkObject('origin', origin, 'an object { x, y } in mask pixels');
+    checkNumber('origin.x', origin.x, ' (mask pixels)');
+    checkNumber('origin.y', origin.y, ' (mask pixels)');
+    checkBoolean('flipY', flipY);
     return { scale, ox: origin.x, oy: origin.y, flip: flipY, fn };
 }
 
@@ -213,7 +182,7 @@ function convert(ring: number[], u: Units, f32 = false): Point[] {
         const p = (out[i] = { x: (ring[2 * k] - u.ox) / u.scale, y: (sy * (ring[2 * k + 1] - u.oy)) / u.scale });
         // Only a vertex or origin absurdly far out (the scale is checked) overflows.
         if (!ok(p.x) || !ok(p.y)) {
-            throw new RangeError(
+            throw outOfRange(
                 `${u.fn}: vertex (${ring[2 * k]}, ${ring[2 * k + 1]}) comes out as (${p.x}, ${p.y}), not a finite ${f32 ? '32-bit float' : 'number'}; ` +
                     'keep vertices within ±1e30 pixels of the origin.'
             );
@@ -243,7 +212,7 @@ function flat(points: Point[]): Float32Array {
  * at (x, y), on top of each other (matter-js 0.20). One set (`parts[0].vertices` of a single piece) is fine.
  */
 export function matterParts(pieces: number[][]): MatterParts {
-    const rings = checkPieces(pieces, 'pieces');
+    const rings = checkConvexPieces(pieces, 'pieces');
     let area = 0,
         cx = 0,
         cy = 0;
@@ -275,7 +244,7 @@ export function matterParts(pieces: number[][]): MatterParts {
     const centre = area > 0 ? { x: cx / area, y: cy / area } : { x: 0, y: 0 };
     // Only pieces absurdly large or far out (past about 1e150 pixels) overflow these sums.
     if (!Number.isFinite(area) || !Number.isFinite(centre.x) || !Number.isFinite(centre.y)) {
-        throw new RangeError(
+        throw outOfRange(
             `matterParts: pieces too large or too far out to measure (area ${area}, centre (${centre.x}, ${centre.y})); keep coordinates within ±1e150 pixels.`
         );
     }
@@ -299,24 +268,15 @@ export function matterBody<B>(matter: MatterLike<B>, pieces: number[][], options
         typeof matter.Body.create !== 'function' ||
         typeof matter.Body.setPosition !== 'function'
     ) {
-        throw new TypeError(
-            `matter must be the Matter.js module (with Body.create and Body.setPosition), got ${describe(matter)}.`
-        );
+        throw typeError('matter', 'the Matter.js module (with Body.create and Body.setPosition)', matter);
     }
-    if (options == null || typeof options !== 'object')
-        throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    checkObject('options', options);
     const { x = 0, y = 0, body = {} } = options;
-    for (const [key, v] of [
-        ['x', x],
-        ['y', y]
-    ] as const) {
-        if (typeof v !== 'number') throw new TypeError(`options.${key} must be a number, got ${describe(v)}.`);
-        if (!Number.isFinite(v)) throw new RangeError(`options.${key} must be a finite number, got ${describe(v)}.`);
-    }
-    if (body == null || typeof body !== 'object')
-        throw new TypeError(`options.body must be an object of Matter body options, got ${describe(body)}.`);
+    checkNumber('options.x', x);
+    checkNumber('options.y', y);
+    checkObject('options.body', body, 'an object of Matter body options');
     const { parts, centre } = matterParts(pieces);
-    if (parts.length === 0) throw new RangeError('pieces must hold at least one piece, got none.');
+    if (parts.length === 0) throw outOfRange(must('pieces', 'hold at least one piece', asGot('none')));
     if (parts.length === 1) {
         const one = matter.Body.create({ ...body, position: parts[0].position, vertices: parts[0].vertices });
         matter.Body.setPosition(one, { x: x + centre.x, y: y + centre.y });
@@ -342,11 +302,8 @@ export function matterBody<B>(matter: MatterLike<B>, pieces: number[][], options
  */
 export function planckPolygons(pieces: number[][], options: PlanckOptions = {}): Point[][] {
     const u = checkUnits(options, 'planckPolygons');
-    const { maxVertices = 8 } = options;
-    if (typeof maxVertices !== 'number' || !Number.isInteger(maxVertices) || maxVertices < 3) {
-        throw new RangeError(`maxVertices must be an integer >= 3, got ${describe(maxVertices)}.`);
-    }
-    return checkPieces(pieces, 'pieces', maxVertices).map(r => convert(r, u));
+    const maxVertices = checkMinInt('maxVertices', options.maxVertices ?? 8, 3);
+    return checkConvexPieces(pieces, 'pieces', maxVertices).map(r => convert(r, u));
 }
 
 /**
@@ -358,7 +315,7 @@ export function planckPolygons(pieces: number[][], options: PlanckOptions = {}):
  */
 export function planckChains(polygons: Polygon | Polygon[], options: UnitOptions = {}): Point[][] {
     const u = checkUnits(options, 'planckChains');
-    return checkPolygons(polygons, 'polygons').flatMap(p => [convert(p.outer, u), ...p.holes.map(h => convert(h, u))]);
+    return polygonList(polygons, 'polygons').flatMap(p => [convert(p.outer, u), ...p.holes.map(h => convert(h, u))]);
 }
 
 // ---- Rapier ------------------------------------------------------------------------------------
@@ -373,7 +330,7 @@ export function planckChains(polygons: Polygon | Polygon[], options: UnitOptions
 export function rapierPoints(pieces: number[][], options: UnitOptions = {}): Float32Array[] {
     const u = checkUnits(options, 'rapierPoints');
     const out: number[][] = [];
-    for (const r of checkPieces(pieces, 'pieces')) splitFlat(r, out);
+    for (const r of checkConvexPieces(pieces, 'pieces')) splitFlat(r, out);
     return out.map(r => flat(convert(r, u, true)));
 }
 
@@ -460,7 +417,7 @@ function splitFlat(r: number[], out: number[][]): void {
  */
 export function rapierPolyline(polygons: Polygon | Polygon[], options: UnitOptions = {}): Polyline {
     const u = checkUnits(options, 'rapierPolyline');
-    const rings = checkPolygons(polygons, 'polygons').flatMap(p => [p.outer, ...p.holes]);
+    const rings = polygonList(polygons, 'polygons').flatMap(p => [p.outer, ...p.holes]);
     let n = 0;
     for (const r of rings) n += r.length >> 1;
     const vertices = new Float32Array(2 * n),

@@ -1,5 +1,6 @@
 // toPolygons: a mask's exact (or simplified) outlines as polygons with holes.
-import { describe } from '../base/check.js';
+import { checkNonNegative } from '../base/check.js';
+import { checkObject } from '../base/check-types.js';
 import { checkMask, type Mask } from '../core/mask.js';
 import { simplify } from './simplify.js';
 import { trace, type Traced } from './trace.js';
@@ -20,12 +21,8 @@ export interface PolygonOptions {
  */
 export function toPolygons(mask: Mask, options: PolygonOptions = {}): Polygon[] {
     checkMask(mask, 'mask');
-    if (options == null || typeof options !== 'object')
-        throw new TypeError(`options must be an object, got ${describe(options)}.`);
-    const tolerance = options.tolerance ?? 0;
-    if (typeof tolerance !== 'number' || !(tolerance >= 0) || tolerance === Infinity) {
-        throw new RangeError(`tolerance must be a finite number >= 0 (pixels), got ${describe(tolerance)}.`);
-    }
+    checkObject('options', options);
+    const tolerance = checkNonNegative('tolerance', options.tolerance ?? 0, 'a finite number >= 0 (pixels)');
     if (mask.width === 0 || mask.height === 0) return [];
     let t: Traced = trace(mask._words, mask.width, mask.height);
     if (tolerance > 0) t = simplify(t, tolerance);
