@@ -1,5 +1,5 @@
 import { lastWordMask, popcnt } from '../base/bits.js';
-import { asGot, checkCoord, checkSize, MAX_WORDS, outOfRange, rangeError, typeError } from '../base/check.js';
+import { checkCoord, checkSize, MAX_WORDS, outOfRange, typeError } from '../base/check.js';
 import { checkObject } from '../base/check-types.js';
 import { contentBox } from '../kernels/content-box.js';
 import { clip, JS, newClip, pick, pickFor, pickWasm, WASM, type Clip } from '../kernels/kernels.js';
@@ -292,10 +292,8 @@ export class Mask {
         if (edge !== 0xffffffff) {
             for (let i = (strips - 1) * height; i < words.length; i++) {
                 if ((words[i] & ~edge) !== 0)
-                    throw rangeError(
-                        'words',
-                        `clear past width ${width} (padding bits)`,
-                        asGot(`bits set in row ${i - (strips - 1) * height}`)
+                    throw outOfRange(
+                        `words has bits set past width ${width} in row ${i - (strips - 1) * height}; padding bits stay zero.`
                     );
             }
         }

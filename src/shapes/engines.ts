@@ -110,7 +110,7 @@ function checkConvex(ring: number[], name: string): void {
             vy = ring[c + 1] - ring[b + 1];
         const cross = ux * vy - uy * vx;
         if (cross < -1e-9 * Math.hypot(ux, uy) * Math.hypot(vx, vy)) {
-            throw notConvex(name, `a ring turning right at vertex ${i} (${ring[b]}, ${ring[b + 1]})`);
+            throw notConvex(name, `a ring that turns right at vertex ${i} (${ring[b]}, ${ring[b + 1]})`);
         }
         if (vx !== 0) {
             if (lastDx !== 0 && Math.sign(vx) !== Math.sign(lastDx)) xFlips++;
