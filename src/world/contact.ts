@@ -1,7 +1,7 @@
 // Contacts and sweeps of World bodies: normals and push-out on plain overlap functions, so bodies and
 // layers share one implementation. Everything here runs on request (one contact, one sweep), never inside the pair loop.
 import { Body, byId } from './body.js';
-import { coord } from '../base/check.js';
+import { coord, outOfRange } from '../base/check.js';
 import { MAX_SWEEP } from '../base/limits.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import { boundingRect, eachSet } from '../core/shape.js';
@@ -171,7 +171,7 @@ export function sweepInto<T>(world: WorldState<T>, body: Body<T>, toX: number, t
         ex = Math.floor(tx) + world.offX[s],
         ey = Math.floor(ty) + world.offY[s];
     if (Math.abs(ex - sx) + Math.abs(ey - sy) > MAX_SWEEP) {
-        throw new RangeError(
+        throw outOfRange(
             `sweep(): the path from (${sx - world.offX[s]}, ${sy - world.offY[s]}) to (${Math.floor(tx)}, ${Math.floor(ty)}) is ${Math.abs(ex - sx) + Math.abs(ey - sy)} pixel steps, more than the ${MAX_SWEEP} allowed (each step is tested); sweep in shorter segments.`
         );
     }

@@ -2,6 +2,7 @@
 // listeners; what a listener throws is kept until every event is delivered and the pairs are committed.
 import { comparePairs, type Body } from './body.js';
 import { describe } from '../base/check.js';
+import { checkFunction } from '../base/check-types.js';
 
 /** A world-level pair listener; `a` and `b` follow the pair order of {@link World.collisions}. */
 export type PairListener<T> = (a: Body<T>, b: Body<T>) => void;
@@ -114,5 +115,5 @@ export class PairEvents<T> {
 function check(event: WorldEvent, listener: unknown): void {
     if (!EVENTS.includes(event))
         throw new Error(`Unknown event ${describe(event)}; expected "begin", "stay" or "end".`);
-    if (typeof listener !== 'function') throw new TypeError(`listener must be a function, got ${describe(listener)}.`);
+    checkFunction('listener', listener);
 }

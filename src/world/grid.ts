@@ -12,6 +12,7 @@
 // holds because a body is put into each bucket at most once and the reference cell's bucket is unique.
 
 import { DenseCells } from './grid-dense.js';
+import { outOfRange } from '../base/check.js';
 import { grow, growCopy } from '../base/grow.js';
 import { MAX_PAIRS } from '../base/limits.js';
 
@@ -199,7 +200,7 @@ export class Grid {
     // pairs: that took 100 s and 10 GB, then a fatal error.
     private growPairs(np: number): Int32Array<ArrayBuffer> {
         if (np >> 2 >= MAX_PAIRS) {
-            throw new RangeError(
+            throw outOfRange(
                 `World.step(): more than ${MAX_PAIRS} pairs of bodies whose boxes overlap and whose filters let them collide (the limit); spread the bodies out, or split them into Worlds.`
             );
         }

@@ -1,7 +1,7 @@
 // A World step's pair detection: candidates from the grid, one batched narrow-phase test, body–layer tests,
 // then the pairs in pair order (pair-list.ts).
 import type { Body } from './body.js';
-import { describe } from '../base/check.js';
+import { asGot, must, outOfRange, wrongType } from '../base/check.js';
 import { overlapsBatch } from '../kernels/kernels.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import type { Mask } from '../core/mask.js';
@@ -91,9 +91,7 @@ function layerBounds<T>(layers: readonly Body<T>[], out: Float64Array<ArrayBuffe
             out[4 * l + 2] = out[4 * l + 3] = -Infinity;
         } else {
             if (typeof r !== 'object')
-                throw new TypeError(
-                    `layer ${layers[l]}: bounds() must return { x, y, width, height } or null, got ${describe(r)}.`
-                );
+                throw wrongType(must(`layer ${layers[l]}: bounds()`, 'return { x, y, width, height } or null', r));
             const { x, y, width, height } = r;
             if (!(
                 Number.isFinite(x) &&
@@ -103,8 +101,9 @@ function layerBounds<T>(layers: readonly Body<T>[], out: Float64Array<ArrayBuffe
                 Number.isFinite(width) &&
                 Number.isFinite(height)
             )) {
-                throw new RangeError(
-                    `layer ${layers[l]}: bounds() must return finite x, y and a width and height ≥ 0, got { x: ${x}, y: ${y}, width: ${width}, height: ${height} }.`
+                const got = asGot(`{ x: ${x}, y: ${y}, width: ${width}, height: ${height} }`);
+                throw outOfRange(
+                    must(`layer ${layers[l]}: bounds()`, 'return finite x, y and a width and height ≥ 0', got)
                 );
             }
             out[4 * l] = x;

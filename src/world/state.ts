@@ -1,7 +1,7 @@
 // A World's state: the bodies in typed arrays by slot, the slot bookkeeping, the grid, the layers, the last
 // step's pairs and the event history. Every part of the World (slots, grid upkeep, pairs, events, queries,
 // contacts, sweeps, rays) takes this state, never the World, so dependencies run one way: world.ts on top.
-import { describe } from '../base/check.js';
+import { describe, wrongType } from '../base/check.js';
 import type { Point } from '../base/types.js';
 import { Mask } from '../core/mask.js';
 import { TransformCache, type Transform } from '../core/transform.js';
@@ -130,12 +130,12 @@ export const ONE_WAY = 1;
 /** @internal The slot of a live body of this state; throws naming `method` for anything else (a layer included). */
 export function slotOf<T>(st: WorldState<T>, body: Body<T>, method: string): number {
     if (!(body instanceof Body))
-        throw new TypeError(`${method}() needs a Body returned by world.add(), got ${describe(body)}.`);
+        throw wrongType(`${method}() needs a Body returned by world.add(), got ${describe(body)}.`);
     if (body.state !== st) throw new Error(`${method}(): ${body} belongs to another World.`);
     if (body.slot < 0)
         throw new Error(`${method}(): ${body} was removed from this World; add it again with world.add().`);
     if (body.layer)
-        throw new TypeError(`${method}(): ${body} is a layer; only bodies added with world.add() can be used here.`);
+        throw wrongType(`${method}(): ${body} is a layer; only bodies added with world.add() can be used here.`);
     return body.slot;
 }
 

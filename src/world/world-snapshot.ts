@@ -18,7 +18,8 @@ import {
     hashStart,
     hashWord
 } from '../base/snapshot-bytes.js';
-import { describe } from '../base/check.js';
+import { describe, wrongType } from '../base/check.js';
+import { checkBytes } from '../base/check-types.js';
 import { MAX_COORD } from '../base/limits.js';
 import { checkTransform } from '../core/transform.js';
 import type { Mask } from '../core/mask.js';
@@ -166,8 +167,7 @@ function livePairs<T>(st: WorldState<T>): number {
 
 /** @internal The snapshot bytes of the state: a new array, or `out` when it is large enough (its start returned). */
 export function snapshotWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, out?: Uint8Array): Uint8Array {
-    if (out !== undefined && !(out instanceof Uint8Array))
-        throw new TypeError(`out must be a Uint8Array, got ${describe(out)}.`);
+    if (out !== undefined) checkBytes('out', out);
     flushOrder(st);
     const used = st.used,
         n = st.orderCount,
@@ -324,7 +324,7 @@ function contentId(ids: Map<Mask, number>, m: Mask): number {
 /** @internal Makes the state what `bytes` (a snapshot of this World) says; throws before changing anything when they are not. */
 export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uint8Array): void {
     if (!(bytes instanceof Uint8Array))
-        throw new TypeError(`restore() needs the Uint8Array that snapshot() returned, got ${describe(bytes)}.`);
+        throw wrongType(`restore() needs the Uint8Array that snapshot() returned, got ${describe(bytes)}.`);
     const r = new SnapshotReader(bytes, 'world.restore()');
     if (bytes.length < 8 || r.u32() !== MAGIC)
         throw new Error('world.restore(): these bytes are not a World snapshot (they do not start with its tag).');

@@ -1,7 +1,8 @@
 // The World: the public face over a WorldState (state.ts). Slot upkeep is in slots.ts, the grid's upkeep in
 // cells.ts, detection in pairs.ts, events in events.ts, queries in query.ts, contacts and sweeps in contact.ts,
 // the ray search in ray.ts; each takes the state.
-import { checkBits, checkInt, coord, describe } from '../base/check.js';
+import { checkBits, checkInt, coord, describe, must, rangeError, typeError, wrongType } from '../base/check.js';
+import { checkArray, checkBoolean, checkObject } from '../base/check-types.js';
 import { checkMask, type Mask } from '../core/mask.js';
 import { checkTransform, type Transform } from '../core/transform.js';
 import type { CollisionLayer } from '../layers/layer.js';
@@ -58,15 +59,12 @@ export class World<T = unknown> {
     #movers: Movers<T> | null = null;
 
     constructor(options: WorldOptions = {}) {
-        if (options == null || typeof options !== 'object')
-            throw new TypeError(`options must be an object, got ${describe(options)}.`);
+        checkObject('options', options);
         const cs = options.cellSize;
         if (cs !== undefined) {
             checkInt('cellSize', cs, 1, 2 ** 24);
             if ((cs & (cs - 1)) !== 0)
-                throw new RangeError(
-                    `cellSize must be a power of two, got ${cs}; try ${2 ** Math.ceil(Math.log2(cs))}.`
-                );
+                throw rangeError('cellSize', 'a power of two', cs, `; try ${2 ** Math.ceil(Math.log2(cs))}`);
         }
         this.#st = new WorldState<T>(cs ?? 0, options.angleSteps ?? 256);
         this.threads = options.threads ?? null;
@@ -84,9 +82,7 @@ export class World<T = unknown> {
                 typeof (pool as Partial<ThreadPool>).run !== 'function' ||
                 typeof (pool as Partial<ThreadPool>).wake !== 'function')
         ) {
-            throw new TypeError(
-                `threads must be a ThreadPool (from 'hitmask/threads') or null, got ${describe(pool)}.`
-            );
+            throw typeError('threads', "a ThreadPool (from 'hitmask/threads') or null", pool);
         }
         this.#st.pool = pool;
     }
@@ -99,7 +95,7 @@ export class World<T = unknown> {
     /** Adds a body; see {@link BodyOptions}. */
     add(options: BodyOptions<T>): Body<T> {
         if (options == null || typeof options !== 'object')
-            throw new TypeError(`add() needs an options object { x, y, mask }, got ${describe(options)}.`);
+            throw wrongType(`add() needs an options object { x, y, mask }, got ${describe(options)}.`);
         const x = coord('x', options.x),
             y = coord('y', options.y);
         checkMask(options.mask, 'mask');
@@ -110,8 +106,7 @@ export class World<T = unknown> {
             scaleX = options.scaleX ?? 1,
             scaleY = options.scaleY ?? 1;
         checkTransform(angle, scaleX, scaleY);
-        if (options.oneWay !== undefined && typeof options.oneWay !== 'boolean')
-            throw new TypeError(`oneWay must be a boolean, got ${describe(options.oneWay)}.`);
+        if (options.oneWay !== undefined) checkBoolean('oneWay', options.oneWay);
         const oneWay = options.oneWay === true;
         let s: number;
         if (this.#st.free.length > 0) s = this.#st.free.pop() as number;
@@ -153,16 +148,13 @@ export class World<T = unknown> {
             typeof layer.hitPoint !== 'function' ||
             typeof layer.testPixel !== 'function'
         ) {
-            throw new TypeError(
-                `layer must implement CollisionLayer (test, overlapArea, hitPoint, testPixel), got ${describe(layer)}.`
-            );
+            throw wrongType(must('layer', 'implement CollisionLayer (test, overlapArea, hitPoint, testPixel)', layer));
         }
         const body = new Body<T>(this.#st, this.#st.nextId++, this.#st.layers.length, options.data as T, layer);
         this.#st.layers.push(body);
         this.#st.layerCat.push(checkBits('category', options.category ?? 1));
         this.#st.layerColw.push(checkBits('collidesWith', options.collidesWith ?? 0xffffffff));
-        if (options.oneWay !== undefined && typeof options.oneWay !== 'boolean')
-            throw new TypeError(`oneWay must be a boolean, got ${describe(options.oneWay)}.`);
+        if (options.oneWay !== undefined) checkBoolean('oneWay', options.oneWay);
         this.#st.layerOneWay.push(options.oneWay === true);
         this.#st.ranksDirty = true;
         return body;
@@ -201,8 +193,7 @@ export class World<T = unknown> {
     /** Changes a body's rotation, scale or flips; omitted fields keep their value. */
     setTransform(body: Body<T>, transform: Transform): void {
         const s = slotOf(this.#st, body, 'setTransform');
-        if (transform == null || typeof transform !== 'object')
-            throw new TypeError(`transform must be an object, got ${describe(transform)}.`);
+        checkObject('transform', transform);
         const old = this.#st.tf[s];
         const t = {
             angle: transform.angle ?? old.angle,
@@ -229,11 +220,10 @@ export class World<T = unknown> {
 
     /** Changes a body's (or layer's) filter; omitted fields keep their value. */
     setFilter(body: Body<T>, filter: Filter): void {
-        if (filter == null || typeof filter !== 'object')
-            throw new TypeError(`filter must be an object, got ${describe(filter)}.`);
+        checkObject('filter', filter);
         if (isLayerOf(this.#st, body)) {
             if (filter.group !== undefined)
-                throw new TypeError('Layers have no group; set category and collidesWith only.');
+                throw wrongType('Layers have no group; set category and collidesWith only.');
             if (filter.category !== undefined) this.#st.layerCat[body.slot] = checkBits('category', filter.category);
             if (filter.collidesWith !== undefined)
                 this.#st.layerColw[body.slot] = checkBits('collidesWith', filter.collidesWith);
@@ -337,7 +327,7 @@ export class World<T = unknown> {
      */
     collisions(out?: Pair<T>[]): Pair<T>[] {
         if (out === undefined) out = [];
-        else if (!Array.isArray(out)) throw new TypeError(`out must be an array of pairs, got ${describe(out)}.`);
+        else checkArray('out', out, 'an array of pairs');
         const n = this.#detect();
         const { hitA, hitB } = this.#st;
         for (let k = 0; k < n; k++) {
@@ -393,7 +383,7 @@ export class World<T = unknown> {
                 pushY: 0
             };
         else if (out === null || typeof out !== 'object' || out.box === null || typeof out.box !== 'object')
-            throw new TypeError(`out must be a Contact object with a box, got ${describe(out)}.`);
+            throw typeError('out', 'a Contact object with a box', out);
         return contactInto(this.#st, a, b, out) ? out : null;
     }
 
@@ -405,8 +395,7 @@ export class World<T = unknown> {
      */
     sweep(body: Body<T>, toX: number, toY: number, out?: SweepHit<T>): SweepHit<T> | null {
         if (out === undefined) out = { body, x: 0, y: 0, freeX: 0, freeY: 0, t: 0 };
-        else if (out === null || typeof out !== 'object')
-            throw new TypeError(`out must be a SweepHit object, got ${describe(out)}.`);
+        else checkObject('out', out, 'a SweepHit object');
         return sweepInto(this.#st, body, toX, toY, out) ? out : null;
     }
 
@@ -426,8 +415,7 @@ export class World<T = unknown> {
         const f = checkBits('filter', filter);
         if (out === undefined)
             out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, body: null as unknown as Body<T> };
-        else if (out === null || typeof out !== 'object')
-            throw new TypeError(`out must be a WorldRayHit object, got ${describe(out)}.`);
+        else checkObject('out', out, 'a WorldRayHit object');
         refreshGrid(this.#st);
         return castWorld(this.#st, f, x0, y0, x1, y1, out) ? out : null;
     }
@@ -446,20 +434,16 @@ export class World<T = unknown> {
         out?: WorldMoveResult<T>
     ): WorldMoveResult<T> {
         const s = slotOf(this.#st, body, 'moveAndSlide');
-        if (options === null || typeof options !== 'object')
-            throw new TypeError(`options must be an object, got ${describe(options)}.`);
-        if (options.carry !== undefined && typeof options.carry !== 'boolean')
-            throw new TypeError(`carry must be a boolean, got ${describe(options.carry)}.`);
-        if (out !== undefined && (out === null || typeof out !== 'object'))
-            throw new TypeError(`out must be a WorldMoveResult object to fill, got ${describe(out)}.`);
+        checkObject('options', options);
+        if (options.carry !== undefined) checkBoolean('carry', options.carry);
+        if (out !== undefined) checkObject('out', out, 'a WorldMoveResult object to fill');
         const stepUp = options.stepUp ?? 0,
             snapDown = options.snapDown ?? 0;
         for (const [name, v] of [
             ['stepUp', stepUp],
             ['snapDown', snapDown]
         ] as const) {
-            if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 2 ** 20)
-                throw new RangeError(`${name} must be an integer in 0..${2 ** 20} (pixels), got ${describe(v)}.`);
+            checkInt(name, v, 0, 2 ** 20, ' (pixels)');
         }
         this.#outsideListeners('moveAndSlide');
         return moveBody(
@@ -523,7 +507,7 @@ export class World<T = unknown> {
 }
 
 function checkOut(out: unknown): void {
-    if (!Array.isArray(out)) throw new TypeError(`out must be an array, got ${describe(out)}.`);
+    checkArray('out', out);
 }
 
 function isRaster(layer: unknown): layer is CollisionRaster {
