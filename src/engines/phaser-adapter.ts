@@ -3,7 +3,7 @@
 // trim, display origin, flipX/flipY, scale, rotation and parent containers. Phaser is imported for types
 // only; the loader takes the Phaser namespace as an argument, so this module never pulls Phaser in.
 import type * as Phaser from 'phaser';
-import { describe } from '../base/check.js';
+import { checkFinite, describe, outOfRange, typeError, wrongType } from '../base/check.js';
 import { Mask, type Point } from '../core/mask.js';
 import type { TransformCache } from '../core/transform.js';
 import {
@@ -89,7 +89,7 @@ function decompose(m: Phaser.GameObjects.Components.TransformMatrix): {
     const sy = (a * d - b * c) / sx;
     // Without skew, the second column is R·(0, sy). Phaser's matrices are Float32Arrays: 7 digits at best.
     if (Math.abs(c + sin * sy) + Math.abs(d - cos * sy) > 1e-5 * (Math.abs(sx) + Math.abs(sy))) {
-        throw new RangeError(
+        throw outOfRange(
             `the object's world transform is skewed (matrix ${a}, ${b}, ${c}, ${d}); only rotation, scale and flips can be placed.`
         );
     }
@@ -102,14 +102,11 @@ function decompose(m: Phaser.GameObjects.Components.TransformMatrix): {
  */
 export function spritePose(sprite: PhaserSpriteLike, fm: FrameMask = frameMask(sprite.frame)): SpritePose {
     if (!isSpriteLike(sprite))
-        throw new TypeError(`sprite must be a textured Phaser game object (Sprite, Image), got ${describe(sprite)}.`);
+        throw typeError('sprite', 'a textured Phaser game object (Sprite, Image)', sprite);
     const pivot = sprite.frame.customPivot;
     let fx = Boolean(sprite.flipX),
         fy = Boolean(sprite.flipY);
-    for (const k of ['x', 'y', 'rotation', 'scaleX', 'scaleY'] as const) {
-        if (typeof sprite[k] !== 'number' || !Number.isFinite(sprite[k]))
-            throw new RangeError(`sprite.${k} must be a finite number, got ${describe(sprite[k])}.`);
-    }
+    for (const k of ['x', 'y', 'rotation', 'scaleX', 'scaleY'] as const) checkFinite(`sprite.${k}`, sprite[k]);
     let { x, y, rotation: angle, scaleX, scaleY } = sprite;
     if (sprite.parentContainer && sprite.getWorldTransformMatrix)
         ({ x, y, angle, scaleX, scaleY } = decompose(sprite.getWorldTransformMatrix()));
@@ -181,7 +178,7 @@ export function shapeOf(obj: ArcadeObject | PhaserSpriteLike): SpriteHitmask {
             return rect(body.x, body.y, body.width, body.height);
         }
     }
-    throw new TypeError(`expected a textured game object, an Arcade body or a tile, got ${describe(obj)}.`);
+    throw wrongType(`expected a textured game object, an Arcade body or a tile, got ${describe(obj)}.`);
 }
 
 /** The object's current frame mask transformed as Phaser draws it, and its integer top-left in world pixels. */
@@ -241,7 +238,7 @@ export interface PixelHitArea {
  */
 export function pixelHitArea(sprite: PhaserSpriteLike, options?: HitmaskOptions): PixelHitArea {
     if (!isSpriteLike(sprite))
-        throw new TypeError(`sprite must be a textured Phaser game object (Sprite, Image), got ${describe(sprite)}.`);
+        throw typeError('sprite', 'a textured Phaser game object (Sprite, Image)', sprite);
     const opts: HitmaskOptions = { cache: cacheOf(options) };
     return {
         hitArea: { x: 0, y: 0, width: sprite.frame.realWidth, height: sprite.frame.realHeight },
@@ -273,7 +270,7 @@ export function drawHitmask(
     style: HitmaskStyle = {}
 ): PlacedSprite {
     if (typeof graphics !== 'object' || graphics === null || typeof graphics.fillRect !== 'function') {
-        throw new TypeError(`graphics must be a Phaser.GameObjects.Graphics, got ${describe(graphics)}.`);
+        throw typeError('graphics', 'a Phaser.GameObjects.Graphics', graphics);
     }
     const { color = 0xff00ff, alpha = 0.5, outline = null, box = null, lineWidth = 1 } = style;
     const placed = hitmaskFor(obj, style);

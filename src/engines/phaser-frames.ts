@@ -1,7 +1,7 @@
 // Collision masks of Phaser texture frames: given with setFrameMask, from a `.hitmask` atlas bound to the
 // texture, or read once from the frame's pixels. Type-only Phaser import: nothing of Phaser is bundled from here.
 import type * as Phaser from 'phaser';
-import { checkInt, describe } from '../base/check.js';
+import { checkFinite, checkInt, typeError } from '../base/check.js';
 import { Mask, checkMask } from '../core/mask.js';
 import { MaskAtlas } from '../core/atlas.js';
 import { trim } from '../core/transform.js';
@@ -22,7 +22,7 @@ const custom = new WeakMap<Phaser.Textures.Frame, FrameMask>();
 function checkFrame(frame: unknown): asserts frame is Phaser.Textures.Frame {
     const f = frame as Phaser.Textures.Frame | null;
     if (typeof f !== 'object' || f === null || typeof f.texture !== 'object' || f.texture === null) {
-        throw new TypeError(`frame must be a Phaser.Textures.Frame, got ${describe(frame)}.`);
+        throw typeError('frame', 'a Phaser.Textures.Frame', frame);
     }
 }
 
@@ -31,12 +31,11 @@ function checkFrame(frame: unknown): asserts frame is Phaser.Textures.Frame {
  * `name`; a single-image texture's frame from the atlas frame named like the texture, or the atlas's only frame).
  */
 export function addMaskAtlas(game: Phaser.Game, atlas: MaskAtlas, textures: string | readonly string[]): void {
-    if (!(atlas instanceof MaskAtlas)) throw new TypeError(`atlas must be a MaskAtlas, got ${describe(atlas)}.`);
-    if (typeof game !== 'object' || game === null)
-        throw new TypeError(`game must be a Phaser.Game, got ${describe(game)}.`);
+    if (!(atlas instanceof MaskAtlas)) throw typeError('atlas', 'a MaskAtlas', atlas);
+    if (typeof game !== 'object' || game === null) throw typeError('game', 'a Phaser.Game', game);
     const keys = typeof textures === 'string' ? [textures] : textures;
     if (!Array.isArray(keys) || keys.some(k => typeof k !== 'string')) {
-        throw new TypeError(`textures must be a texture key or an array of them, got ${describe(textures)}.`);
+        throw typeError('textures', 'a texture key or an array of them', textures);
     }
     let map = atlases.get(game);
     if (!map) atlases.set(game, (map = new Map()));
@@ -141,12 +140,8 @@ export function frameMask(frame: Phaser.Textures.Frame): FrameMask {
 export function setFrameMask(frame: Phaser.Textures.Frame, mask: Mask, x = 0, y = 0): void {
     checkFrame(frame);
     checkMask(mask, 'mask');
-    for (const [k, v] of [
-        ['x', x],
-        ['y', y]
-    ] as const)
-        if (typeof v !== 'number' || !Number.isFinite(v))
-            throw new RangeError(`${k} must be a finite number, got ${describe(v)}.`);
+    checkFinite('x', x);
+    checkFinite('y', y);
     custom.set(frame, { mask, x, y, width: frame.realWidth, height: frame.realHeight, source: 'custom' });
 }
 

@@ -1,7 +1,8 @@
 // `this.load.hitmask(key, url, textures)`: a Phaser loader file type for `.hitmask` atlases. The Phaser
 // namespace comes in as an argument (its File classes are needed at run time), never as an import.
 import type * as Phaser from 'phaser';
-import { describe } from '../base/check.js';
+import { describe, wrongType } from '../base/check.js';
+import { checkString } from '../base/check-types.js';
 import { MaskAtlas } from '../core/atlas.js';
 import { addMaskAtlas } from './phaser-frames.js';
 
@@ -39,7 +40,7 @@ export function registerHitmaskLoader(phaser: typeof Phaser): void {
         phaser === null ||
         typeof phaser.Loader?.FileTypesManager?.register !== 'function'
     ) {
-        throw new TypeError(
+        throw wrongType(
             `registerHitmaskLoader needs the Phaser namespace (import Phaser from 'phaser'), got ${describe(phaser)}.`
         );
     }
@@ -89,8 +90,7 @@ export function registerHitmaskLoader(phaser: typeof Phaser): void {
             textures?: string | string[],
             xhrSettings?: Phaser.Types.Loader.XHRSettingsObject
         ) {
-            if (typeof key !== 'string')
-                throw new TypeError(`load.hitmask: key must be a string, got ${describe(key)}.`);
+            checkString('load.hitmask: key', key);
             this.addFile(new HitmaskFile(this, key, url, textures, xhrSettings));
             return this;
         }

@@ -5,7 +5,7 @@
 // container's transform, read fresh on each call. Only `import type` from pixi.js, so neither this module nor the
 // core bundle ever loads PixiJS itself.
 import type { Container, Graphics, Matrix, Sprite } from 'pixi.js';
-import { describe } from '../base/check.js';
+import { asGot, must, outOfRange, typeError } from '../base/check.js';
 import type { Point } from '../core/mask.js';
 import type { TransformCache } from '../core/transform.js';
 import {
@@ -62,7 +62,7 @@ function checkSprite(sprite: unknown, name: string): Sprite {
         s.texture === null ||
         typeof s.anchor !== 'object'
     ) {
-        throw new TypeError(`${name} must be a PixiJS Sprite (with a texture and an anchor), got ${describe(sprite)}.`);
+        throw typeError(name, 'a PixiJS Sprite (with a texture and an anchor)', sprite);
     }
     return s;
 }
@@ -71,7 +71,7 @@ function checkSprite(sprite: unknown, name: string): Sprite {
 function spaceOf(options: HitmaskOptions | undefined): Container | null {
     const space = options?.space ?? null;
     if (space !== null && (typeof space !== 'object' || typeof space.worldTransform !== 'object')) {
-        throw new TypeError(`options.space must be a PixiJS Container or null, got ${describe(space)}.`);
+        throw typeError('options.space', 'a PixiJS Container or null', space);
     }
     return space;
 }
@@ -94,7 +94,7 @@ function matrixOf(s: Sprite, space: Container | null): Affine {
               : space.worldTransform;
     // inverse(W)·M, written out so that no PixiJS Matrix is needed.
     const det = w.a * w.d - w.b * w.c;
-    if (det === 0) throw new RangeError('space container has a zero scale: collision coordinates are undefined.');
+    if (det === 0) throw outOfRange('space container has a zero scale: collision coordinates are undefined.');
     const ia = w.d / det,
         ib = -w.b / det,
         ic = -w.c / det,
@@ -118,9 +118,9 @@ function poseInto(s: Sprite, fm: FrameMask, space: Container | null, pose: Sprit
     const { a, b, c, d } = m;
     // NaN or Infinity anywhere in the transform (the sprite's or a parent's) would surface as a bad pose.x.
     if (!Number.isFinite(a + b + c + d + m.tx + m.ty)) {
-        throw new RangeError(
-            `sprite's transform must be finite, got a=${a}, b=${b}, c=${c}, d=${d}, tx=${m.tx}, ty=${m.ty}: a NaN or infinite position, scale or rotation on the sprite or a parent.`
-        );
+        const got = asGot(`a=${a}, b=${b}, c=${c}, d=${d}, tx=${m.tx}, ty=${m.ty}`);
+        const why = ': a NaN or infinite position, scale or rotation on the sprite or a parent';
+        throw outOfRange(must("sprite's transform", 'be finite', got, why));
     }
     // PixiJS builds a = cos·sx, b = sin·sx, c = −sin·sy, d = cos·sy; a flip (det < 0) goes on x, so that a
     // sprite mirrored with scale.x = −1 keeps its own angle.
@@ -137,9 +137,9 @@ function poseInto(s: Sprite, fm: FrameMask, space: Container | null, pose: Sprit
         sy = det / sx;
         // Columns must be perpendicular: masks cannot be skewed.
         if (Math.abs(a * c + b * d) > 1e-9 * Math.abs(sx) * (Math.abs(c) + Math.abs(d))) {
-            throw new RangeError(
-                `sprite's transform must have no skew, got a=${a}, b=${b}, c=${c}, d=${d} (skew, or a rotated child of a non-uniformly scaled parent).`
-            );
+            const got = asGot(`a=${a}, b=${b}, c=${c}, d=${d}`);
+            const why = ' (skew, or a rotated child of a non-uniformly scaled parent)';
+            throw outOfRange(must("sprite's transform", 'have no skew', got, why));
         }
     }
     const anchor = s.anchor,
@@ -231,7 +231,7 @@ export function pixelHitArea(sprite: Sprite, options?: HitmaskOptions): { contai
 export function drawHitmask(graphics: Graphics, sprite: Sprite, style: HitmaskStyle = {}): PlacedSprite {
     const v7 = graphics !== null && typeof graphics === 'object' && isGraphics7(graphics);
     if (graphics === null || typeof graphics !== 'object' || (typeof graphics.rect !== 'function' && !v7)) {
-        throw new TypeError(`graphics must be a PixiJS Graphics, got ${describe(graphics)}.`);
+        throw typeError('graphics', 'a PixiJS Graphics', graphics);
     }
     const { color = 0xff00ff, alpha = 0.5, outline = null, box = null, lineWidth: width = 1 } = style;
     const placed = hitmaskFor(sprite, style);

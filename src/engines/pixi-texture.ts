@@ -3,7 +3,8 @@
 // cached (weakly: a destroyed texture's mask goes with it). Types only from pixi.js: the adapter never loads PixiJS.
 import type { Texture, TextureSource } from 'pixi.js';
 import type { AtlasFrame, MaskAtlas } from '../core/atlas.js';
-import { checkInt, describe } from '../base/check.js';
+import { asGot, checkFinite, checkInt, describe, must, typeError, wrongType } from '../base/check.js';
+import { checkObject } from '../base/check-types.js';
 import { Mask, checkMask } from '../core/mask.js';
 import { trim as trimMask } from '../core/transform.js';
 import type { FrameMask } from './sprite.js';
@@ -95,7 +96,7 @@ function checkTexture(texture: unknown): Texture {
         typeof t.frame !== 'object' ||
         (typeof t.source !== 'object' && !isTexture7(t))
     ) {
-        throw new TypeError(`texture must be a PixiJS Texture, got ${describe(texture)}.`);
+        throw typeError('texture', 'a PixiJS Texture', texture);
     }
     // A destroyed texture keeps its object but loses its source: say so rather than fail reading null.
     if (t.destroyed || sourceOf(t) === null) {
@@ -138,12 +139,8 @@ function bind(t: Texture, mask: Mask, x: number, y: number, source: FrameMask['s
 export function setFrameMask(texture: Texture, mask: Mask, x = 0, y = 0): void {
     const t = checkTexture(texture);
     checkMask(mask, 'mask');
-    for (const [k, v] of [
-        ['x', x],
-        ['y', y]
-    ] as const)
-        if (typeof v !== 'number' || !Number.isFinite(v))
-            throw new RangeError(`${k} must be a finite number, got ${describe(v)}.`);
+    checkFinite('x', x);
+    checkFinite('y', y);
     bind(t, mask, x, y, 'custom');
 }
 
@@ -167,9 +164,8 @@ export function addMaskAtlas(
     textures: Readonly<Record<string, Texture>> | ReadonlyMap<string, Texture>
 ): number {
     if (atlas === null || typeof atlas !== 'object' || typeof atlas.frame !== 'function')
-        throw new TypeError(`atlas must be a MaskAtlas, got ${describe(atlas)}.`);
-    if (textures === null || typeof textures !== 'object')
-        throw new TypeError(`textures must be a record or Map of Textures by name, got ${describe(textures)}.`);
+        throw typeError('atlas', 'a MaskAtlas', atlas);
+    checkObject('textures', textures, 'a record or Map of Textures by name');
     const pairs = textures instanceof Map ? [...textures] : Object.entries(textures as Record<string, Texture>);
     // Every pair is checked before any is bound: a mistake binds nothing.
     const found: [Texture, AtlasFrame][] = [];
@@ -233,9 +229,8 @@ function readPixels(
     const res = source.resource;
     if (ArrayBuffer.isView(res)) {
         if (!source.rgba8 || !(res instanceof Uint8Array || res instanceof Uint8ClampedArray)) {
-            throw new TypeError(
-                `texture ${label}: a buffer source must hold 8-bit RGBA or BGRA bytes, got format ${source.format} in ${describe(res)}.`
-            );
+            const got = asGot(`format ${source.format} in ${describe(res)}`);
+            throw wrongType(must(`texture ${label}: a buffer source`, 'hold 8-bit RGBA or BGRA bytes', got));
         }
         const pw = source.pw;
         if (res.length < pw * source.ph * 4)
@@ -246,7 +241,7 @@ function readPixels(
         return out;
     }
     if (res === null || typeof res !== 'object' || !('width' in res)) {
-        throw new TypeError(
+        throw wrongType(
             `texture ${label} has no pixels to read (got resource ${describe(res)}; a RenderTexture lives on the GPU): ` +
                 'give it a mask with setFrameMask(texture, mask), e.g. from renderer.extract.pixels(texture) and Mask.fromRGBA.'
         );

@@ -1,7 +1,8 @@
 // Engine-agnostic placement of a sprite's frame mask: where a drawn, rotated, scaled, flipped sprite's
 // pixels land in world pixels; and what both adapters share besides (FrameMask, the draw style, options,
 // pointer and drawing helpers), so that hitmask/phaser and hitmask/pixi keep one shape. No engine import.
-import { describe } from '../base/check.js';
+import { checkFinite, typeError } from '../base/check.js';
+import { checkObject } from '../base/check-types.js';
 import { Mask, checkMask, type Point } from '../core/mask.js';
 import { TransformCache } from '../core/transform.js';
 
@@ -69,13 +70,8 @@ function quantisedTrig(angle: number, steps: number): [number, number] {
 }
 
 function checkPose(pose: Readonly<SpritePose>): void {
-    if (typeof pose !== 'object' || pose === null)
-        throw new TypeError(`pose must be a SpritePose object, got ${describe(pose)}.`);
-    for (const k of ['x', 'y', 'originX', 'originY', 'scaleX', 'scaleY', 'angle'] as const) {
-        const v = pose[k];
-        if (typeof v !== 'number' || !Number.isFinite(v))
-            throw new RangeError(`pose.${k} must be a finite number, got ${describe(v)}.`);
-    }
+    checkObject('pose', pose, 'a SpritePose object');
+    for (const k of ['x', 'y', 'originX', 'originY', 'scaleX', 'scaleY', 'angle'] as const) checkFinite(`pose.${k}`, pose[k]);
 }
 
 /**
@@ -199,14 +195,13 @@ export interface DrawStyle {
 
 function checkCache(cache: unknown, name: string): asserts cache is TransformCache {
     if (!(cache instanceof TransformCache))
-        throw new TypeError(`${name} must be a TransformCache, got ${describe(cache)}.`);
+        throw typeError(name, 'a TransformCache', cache);
 }
 
 /** @internal The cache named by an adapter's trailing options object (`{ cache }`), else the shared one. */
 export function cacheOf(options: { readonly cache?: TransformCache } | undefined): TransformCache {
     if (options === undefined) return defaultTransformCache();
-    if (typeof options !== 'object' || options === null)
-        throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    checkObject('options', options);
     if (options.cache === undefined) return defaultTransformCache();
     checkCache(options.cache, 'options.cache');
     return options.cache;
@@ -214,12 +209,8 @@ export function cacheOf(options: { readonly cache?: TransformCache } | undefined
 
 /** @internal Throws a RangeError unless (x, y) is a finite point: NaN would read as "not on the sprite" without a word. */
 export function checkPoint(x: unknown, y: unknown): void {
-    for (const [k, v] of [
-        ['x', x],
-        ['y', y]
-    ] as const)
-        if (typeof v !== 'number' || !Number.isFinite(v))
-            throw new RangeError(`hitTest(): ${k} must be a finite number, got ${describe(v)}.`);
+    checkFinite('hitTest(): x', x);
+    checkFinite('hitTest(): y', y);
 }
 
 /** @internal Whether world point (x, y) lies on a set pixel of the placed mask (the pixel holding the point). */
