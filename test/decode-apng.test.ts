@@ -357,7 +357,7 @@ test('APNG: structural errors are named', () => {
         [
             'first frame smaller',
             rechunk(good, (t, d) => (t === 'fcTL' && d[3] === 0 ? [pngChunk(t, u32(d, 4, 3))] : null)),
-            /the frame before the image data must be the first and cover the whole canvas/
+            /the frame before the image data is not the first or does not cover the whole canvas/
         ],
         [
             'no fdAT',

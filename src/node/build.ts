@@ -5,7 +5,8 @@ import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from '
 import { Worker } from 'node:worker_threads';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { MaskAtlas } from '../core/atlas.js';
-import { checkInt, describe } from '../base/check.js';
+import { checkInt, checkNonNegative, typeError } from '../base/check.js';
+import { checkObject, checkString } from '../base/check-types.js';
 import { Mask, type ColorKey } from '../core/mask.js';
 import { crop, rotate90, trim } from '../core/transform.js';
 import { decodeFrames, decodeImage, decodePngMask, type DecodeOptions } from './decode.js';
@@ -102,11 +103,10 @@ const WORKER_QUEUE = 4;
 /** Expands files, folders (recursively: .png, .apng, .gif, .json) and globs into input files, sorted, with frame names. */
 export async function resolveInputs(inputs: readonly string[], cwd = process.cwd()): Promise<BuildInput[]> {
     if (!Array.isArray(inputs) || inputs.length === 0)
-        throw new Error(`inputs must be a non-empty array of paths or globs, got ${describe(inputs)}.`);
+        throw typeError('inputs', 'a non-empty array of paths or globs', inputs);
     const out: BuildInput[] = [];
     for (const input of inputs) {
-        if (typeof input !== 'string' || input.length === 0)
-            throw new TypeError(`each input must be a non-empty string, got ${describe(input)}.`);
+        checkString('each input', input, true);
         const abs = resolve(cwd, input);
         const st = await stat(abs).catch(() => null);
         if (st?.isDirectory()) {
@@ -150,8 +150,7 @@ export async function resolveInputs(inputs: readonly string[], cwd = process.cwd
  * a grid sheet `name/0`, `name/1`, …, and a TexturePacker/Aseprite JSON its own frame names (its image is then not built alone).
  */
 export async function buildAtlas(inputs: readonly string[], options: BuildOptions = {}): Promise<BuildResult> {
-    if (options == null || typeof options !== 'object')
-        throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    checkObject('options', options);
     if (options.grid && options.atlas)
         throw new Error('Use either a grid or an atlas JSON for image inputs, not both.');
     // Every file read (images and JSON alike) may be at most this large, and its pixels no more.
@@ -435,11 +434,9 @@ function addFrame(
 function checkShapes(p: unknown): PolygonsJsonOptions {
     if (p === true) return {};
     if (p == null || typeof p !== 'object')
-        throw new TypeError(`polygons must be a boolean or a { tolerance, maxVertices } object, got ${describe(p)}.`);
+        throw typeError('polygons', 'a boolean or a { tolerance, maxVertices } object', p);
     const { tolerance, maxVertices } = p as PolygonsJsonOptions;
-    if (tolerance !== undefined && (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0)) {
-        throw new RangeError(`polygons.tolerance must be a finite number >= 0 (pixels), got ${describe(tolerance)}.`);
-    }
+    if (tolerance !== undefined) checkNonNegative('polygons.tolerance', tolerance, 'a finite number >= 0 (pixels)');
     if (maxVertices !== undefined) checkInt('polygons.maxVertices', maxVertices, 3, 2 ** 30);
     return { ...(tolerance === undefined ? {} : { tolerance }), ...(maxVertices === undefined ? {} : { maxVertices }) };
 }

@@ -14,6 +14,7 @@ import { readInput } from './read.js';
 import { removeTemporaryFiles, standardStream, writeFileAtomic } from './write.js';
 import { toRGBA } from '../core/to-rgba.js';
 import { boundingRect } from '../core/shape.js';
+import { outOfRange } from '../base/check.js';
 
 // One name per meaning in every command: --key-tolerance for the colour key, --tolerance-px for outlines.
 // `tolerance` is the old --tolerance, which meant the first in build, inspect and overlap and the second in
@@ -403,7 +404,7 @@ function previewPng(frame: AtlasFrame, maxMib: number): Uint8Array {
         height = Math.max(1, m.height);
     const need = width * height * 4;
     if (need > maxMib * 1048576) {
-        throw new RangeError(
+        throw outOfRange(
             `Frame ${JSON.stringify(frame.name)} is ${m.width}x${m.height}: its PNG preview needs ${(need / 1048576).toFixed(0)} MiB of RGBA, more than --max-mib ${maxMib}; raise --max-mib, or draw it with --frame as text.`
         );
     }
@@ -414,9 +415,9 @@ function previewPng(frame: AtlasFrame, maxMib: number): Uint8Array {
         if (m.width > 0 && m.height > 0) png.data.set(toRGBA(m, { onColor: 0xffffffff, offColor: 0x000000ff }));
         return PNG.sync.write(png);
     } catch (e) {
-        throw new RangeError(
+        throw outOfRange(
             `Frame ${JSON.stringify(frame.name)} is ${m.width}x${m.height}: cannot allocate or encode its ${(need / 1048576).toFixed(0)} MiB PNG preview (${(e as Error).message}); draw it with --frame as text.`,
-            { cause: e }
+            e
         );
     }
 }

@@ -1,5 +1,6 @@
 // The public decoding entry points: format detection, file loading, the decode budget, error labels.
-import { checkInt, describe } from '../base/check.js';
+import { checkInt, typeError } from '../base/check.js';
+import { checkObject } from '../base/check-types.js';
 import { decodeApng } from './apng.js';
 import { decodeGif, gifScreen } from './gif.js';
 import { Budget, DEFAULT_MAX_BYTES, type ImageFrame, type RGBAImage } from './image.js';
@@ -87,7 +88,7 @@ async function load(
 ): Promise<{ bytes: Uint8Array; label: string }> {
     if (source instanceof Uint8Array) return { bytes: source, label: '' };
     if (typeof source !== 'string')
-        throw new TypeError(`source must be a file path or a Uint8Array, got ${describe(source)}.`);
+        throw typeError('source', 'a file path or a Uint8Array', source);
     return { bytes: await readInput(source, maxBytes(options), 'image'), label: source };
 }
 
@@ -101,8 +102,7 @@ function withLabel<T>(label: string, fn: () => T): T {
 }
 
 function maxBytes(options: DecodeOptions): number {
-    if (options == null || typeof options !== 'object')
-        throw new TypeError(`options must be an object, got ${describe(options)}.`);
+    checkObject('options', options);
     return checkInt('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES, 0, Number.MAX_SAFE_INTEGER);
 }
 
@@ -123,7 +123,7 @@ function isGif(b: Uint8Array): boolean {
 }
 
 function unknownFormat(b: Uint8Array): Error {
-    if (!(b instanceof Uint8Array)) return new TypeError(`bytes must be a Uint8Array, got ${describe(b)}.`);
+    if (!(b instanceof Uint8Array)) return typeError('bytes', 'a Uint8Array', b);
     const head = Array.from(b.subarray(0, 8), v => v.toString(16).padStart(2, '0')).join(' ');
     return new Error(`Unsupported image format (first bytes: ${head || 'none'}); expected a PNG or GIF file.`);
 }

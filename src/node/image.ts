@@ -1,4 +1,5 @@
 // Image types shared by the decoders, and the decode budget they all charge before allocating.
+import { outOfRange } from '../base/check.js';
 
 /** A decoded image: 8-bit RGBA pixels, rows top to bottom. */
 export interface RGBAImage {
@@ -35,7 +36,7 @@ export class Budget {
             this.used += need;
             return;
         }
-        throw new RangeError(
+        throw outOfRange(
             `Image is ${width}x${height}${frames > 1 ? ` with ${frames} frames` : ''}, which needs ${mib(need)} MiB of RGBA${this.spent()}, more than the ${mib(this.limit)} MiB budget; raise maxBytes (CLI: --max-mib) if the file is trusted.`
         );
     }
@@ -47,7 +48,7 @@ export class Budget {
             this.used += need;
             return;
         }
-        throw new RangeError(
+        throw outOfRange(
             `${what}, which needs ${mib(need)} MiB of RGBA${this.spent()}, more than the ${mib(this.limit)} MiB budget; raise maxBytes (CLI: --max-mib) if the file is trusted.`
         );
     }

@@ -242,7 +242,7 @@ function readFrameControl(dv: DataView, d: number, info: PngInfo): ApngFrame {
     // The default image's own fcTL (one before IDAT) must cover the canvas.
     if (info.idat.length === 0 && (i > 0 || x !== 0 || y !== 0 || width !== info.width || height !== info.height)) {
         throw new Error(
-            'APNG is corrupt: the frame before the image data must be the first and cover the whole canvas.'
+            'APNG is corrupt: the frame before the image data is not the first or does not cover the whole canvas.'
         );
     }
     // A zero denominator means 1/100 s; delays are kept in whole milliseconds.

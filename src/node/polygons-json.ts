@@ -3,6 +3,7 @@ import type { MaskAtlas } from '../core/atlas.js';
 import type { Mask } from '../core/mask.js';
 import { convexPieces } from '../shapes/convex.js';
 import { toPolygons, type Polygon } from '../shapes/polygons.js';
+import { outOfRange } from '../base/check.js';
 
 /** Options of {@link polygonsJson}. */
 export interface PolygonsJsonOptions {
@@ -62,7 +63,7 @@ export function polygonsJson(
         } catch (e) {
             // A polygon over convexPieces' vertexLimit (a noisy image): say which frame.
             if (e instanceof RangeError)
-                throw new RangeError(`Frame ${JSON.stringify(f.name)}: ${e.message}`, { cause: e });
+                throw outOfRange(`Frame ${JSON.stringify(f.name)}: ${e.message}`, e);
             throw e;
         }
         const { polygons: polys, pieces: parts } = shapes;

@@ -5,6 +5,7 @@ import type { Stats } from 'node:fs';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { mib } from './image.js';
+import { outOfRange } from '../base/check.js';
 
 // Bytes asked for per read where the size is unknown (devices, FIFOs, files that report a size of 0).
 const CHUNK = 64 * 1024;
@@ -25,7 +26,7 @@ export async function readInput(path: string, limit: number, what: string, regul
             `Cannot read ${name}: it is ${fileKind(st)}, not a regular file; hitmask reads only regular files (a symbolic link to one is fine).`
         );
     const over = (how: string) =>
-        new RangeError(`Cannot read ${name}: ${how}; raise maxBytes (CLI: --max-mib) if the file is trusted.`);
+        outOfRange(`Cannot read ${name}: ${how}; raise maxBytes (CLI: --max-mib) if the file is trusted.`);
     if (regularOnly) {
         const st = await io(stat(path));
         if (!st.isFile()) throw refuse(st);
@@ -70,7 +71,7 @@ export function readInputSync(path: string, limit: number, what: string): Uint8A
             `Cannot read ${name}: it is ${fileKind(st)}, not a regular file; hitmask reads only regular files (a symbolic link to one is fine).`
         );
     const over = (how: string) =>
-        new RangeError(`Cannot read ${name}: ${how}; raise maxBytes (CLI: --max-mib) if the file is trusted.`);
+        outOfRange(`Cannot read ${name}: ${how}; raise maxBytes (CLI: --max-mib) if the file is trusted.`);
     const first = io(() => statSync(path));
     if (!first.isFile()) throw refuse(first);
     const fd = io(() => openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)));

@@ -1,6 +1,7 @@
 // Frame layouts of sprite sheets: uniform grids, TexturePacker JSON (hash and array) and Aseprite JSON.
 import type { HitBox, TagDirection } from '../core/atlas.js';
-import { checkInt, describe } from '../base/check.js';
+import { checkInt, describe, must, mustBe } from '../base/check.js';
+import { checkObject } from '../base/check-types.js';
 
 /** One frame of a sheet: where it lies in the sheet image and where it belongs in the untrimmed sprite frame. */
 export interface SheetFrame {
@@ -56,8 +57,7 @@ export interface GridOptions {
 
 /** The frames of a uniform grid sheet of `imageWidth` × `imageHeight`, row by row, named from `options.names`. */
 export function gridFrames(name: string, imageWidth: number, imageHeight: number, options: GridOptions): SheetFrame[] {
-    if (options == null || typeof options !== 'object')
-        throw new TypeError(`grid options must be an object, got ${describe(options)}.`);
+    checkObject('grid options', options);
     const fw = checkInt('grid frameWidth', options.frameWidth, 1, 2 ** 30);
     const fh = checkInt('grid frameHeight', options.frameHeight, 1, 2 ** 30);
     const margin = checkInt('grid margin', options.margin ?? 0, 0, 2 ** 30);
@@ -67,9 +67,8 @@ export function gridFrames(name: string, imageWidth: number, imageHeight: number
         typeof template !== 'string' ||
         (!template.includes('{index}') && !(template.includes('{row}') && template.includes('{col}')))
     ) {
-        throw new Error(
-            `grid names template must contain {index} (or both {row} and {col}) so that names are unique, got ${describe(template)}.`
-        );
+        const rule = 'contain {index} (or both {row} and {col}) so that names are unique';
+        throw new Error(must('grid names template', rule, template));
     }
     const cols = Math.floor((imageWidth - 2 * margin + spacing) / (fw + spacing));
     const rows = Math.floor((imageHeight - 2 * margin + spacing) / (fh + spacing));
@@ -136,9 +135,8 @@ export function parseSheetJson(json: unknown, label = 'atlas JSON'): SheetLayout
             const to = int(o.to, `${what}.to`, from, frames.length - 1);
             const direction = (o.direction ?? 'forward') as TagDirection;
             if (!['forward', 'reverse', 'pingpong', 'pingpong_reverse'].includes(direction)) {
-                throw new Error(
-                    `${what}.direction must be forward, reverse, pingpong or pingpong_reverse, got ${describe(o.direction)}.`
-                );
+                const directions = 'forward, reverse, pingpong or pingpong_reverse';
+                throw new Error(mustBe(`${what}.direction`, directions, o.direction));
             }
             tags.push({ name: str(o.name, `${what}.name`), from, to, direction });
         });
@@ -254,27 +252,27 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function obj(v: unknown, what: string): Record<string, unknown> {
-    if (!isObject(v)) throw new Error(`${what} must be an object, got ${describe(v)}.`);
+    if (!isObject(v)) throw new Error(mustBe(what, 'an object', v));
     return v;
 }
 
 function arr(v: unknown, what: string): unknown[] {
-    if (!Array.isArray(v)) throw new Error(`${what} must be an array, got ${describe(v)}.`);
+    if (!Array.isArray(v)) throw new Error(mustBe(what, 'an array', v));
     return v;
 }
 
 function str(v: unknown, what: string): string {
-    if (typeof v !== 'string') throw new Error(`${what} must be a string, got ${describe(v)}.`);
+    if (typeof v !== 'string') throw new Error(mustBe(what, 'a string', v));
     return v;
 }
 
 function bool(v: unknown, what: string): boolean {
-    if (typeof v !== 'boolean') throw new Error(`${what} must be true or false, got ${describe(v)}.`);
+    if (typeof v !== 'boolean') throw new Error(mustBe(what, 'true or false', v));
     return v;
 }
 
 function int(v: unknown, what: string, min = -(2 ** 31), max = 2 ** 31 - 1): number {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-        throw new Error(`${what} must be an integer in ${min}..${max}, got ${describe(v)}.`);
+        throw new Error(mustBe(what, `an integer in ${min}..${max}`, v));
     return v;
 }
