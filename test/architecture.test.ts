@@ -173,3 +173,104 @@ test('architecture: no two source files share a name (a name says its part where
         []
     );
 });
+
+// Strings and template literals of a TypeScript source (comments skipped), and its code outside them: a small
+// scanner, enough for this code base (a `/` after an operator or a bracket opens a regular expression).
+function scan(text: string): { strings: string[]; code: string } {
+    const strings: string[] = [];
+    let code = '';
+    // Each entry: the brace depth at which a template's `${` was opened.
+    const templates: number[] = [];
+    let depth = 0,
+        i = 0;
+    const template = (): void => {
+        // From just after a backquote or a `}` closing `${`: to the closing backquote or the next `${`.
+        let s = '';
+        while (i < text.length) {
+            const c = text[i];
+            if (c === '\\') {
+                s += text.slice(i, i + 2);
+                i += 2;
+            } else if (c === '`') {
+                i++;
+                break;
+            } else if (c === '$' && text[i + 1] === '{') {
+                i += 2;
+                templates.push(depth++);
+                break;
+            } else s += text[i++];
+        }
+        strings.push(s);
+    };
+    while (i < text.length) {
+        const c = text[i];
+        if (c === '/' && text[i + 1] === '/') while (i < text.length && text[i] !== '\n') i++;
+        else if (c === '/' && text[i + 1] === '*') i = text.indexOf('*/', i + 2) + 2 || text.length;
+        else if (c === "'" || c === '"') {
+            let s = '';
+            for (i++; i < text.length && text[i] !== c; i++) s += text[i] === '\\' ? text[i] + text[++i] : text[i];
+            i++;
+            strings.push(s);
+        } else if (c === '`') {
+            i++;
+            template();
+        } else if (c === '{') {
+            depth++;
+            code += text[i++];
+        } else if (c === '}') {
+            depth--;
+            if (templates.length > 0 && templates[templates.length - 1] === depth) {
+                templates.pop();
+                i++;
+                template();
+            } else code += text[i++];
+        } else if (c === '/' && /[(,=:[!&|?{};]\s*$/.test(code.slice(-40)) && !/\breturn\s*$/.test(code)) {
+            // A regular expression: skipped to its closing slash (outside a class).
+            let cls = false;
+            for (i++; i < text.length && (text[i] !== '/' || cls); i++) {
+                if (text[i] === '\\') i++;
+                else if (text[i] === '[') cls = true;
+                else if (text[i] === ']') cls = false;
+            }
+            i++;
+        } else code += text[i++];
+    }
+    return { strings, code };
+}
+
+// A check message ("x must be …, got …") is built only in base/ (mustBe, typeError, rangeError, …), and only
+// base/ constructs a RangeError or TypeError: every argument error goes through base/'s builders, so its
+// message keeps one shape and its class follows one rule. Corrupt data (Error) stays with its reader.
+const CHECK_MESSAGE = /\bmust (be|have|contain|hold|return|implement)\b/;
+const ARGUMENT_ERROR = /\bnew (RangeError|TypeError)\s*\(/;
+
+function checkMessagesOutsideBase(file: string, text: string): string[] {
+    const { strings, code } = scan(text);
+    return [
+        ...strings.filter(s => CHECK_MESSAGE.test(s)).map(s => `${file}: a check message: ${s.slice(0, 70)}`),
+        ...(ARGUMENT_ERROR.test(code) ? [`${file}: ${ARGUMENT_ERROR.exec(code)?.[0]} (use base/check.ts)`] : [])
+    ];
+}
+
+test('architecture: every argument check message is built in base/, and only base/ makes Range- and TypeErrors', () => {
+    const wrong = sources
+        .filter(f => !f.startsWith('base/'))
+        .flatMap(f => checkMessagesOutsideBase(f, readFileSync(join(SRC, f), 'utf8')));
+    assert.deepEqual(wrong, []);
+    // The scanner finds both in strings and code, and not in comments or regular expressions.
+    const sample = [
+        '// x must be a number: a comment',
+        '/* new RangeError( in a comment */',
+        'const re = /must be/;',
+        "const a = f('ok', 'fine');",
+        'if (bad) throw new TypeError(`${name} must be a finite number, got ${describe(v)}.`);',
+        "const b = { k: `${'nested'} text` }; const c = 'y must have a box';"
+    ].join('\n');
+    assert.deepEqual(checkMessagesOutsideBase('sample.ts', sample), [
+        'sample.ts: a check message:  must be a finite number, got ',
+        'sample.ts: a check message: y must have a box',
+        'sample.ts: new TypeError( (use base/check.ts)'
+    ]);
+    const { strings } = scan(sample);
+    assert.ok(strings.includes('nested') && strings.includes(' text'), 'template literals nest');
+});

@@ -112,8 +112,7 @@ export class MaskAtlas {
      */
     static from(bytes: Uint8Array | ArrayBuffer): MaskAtlas {
         if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-        if (!(bytes instanceof Uint8Array))
-            throw typeError('bytes', 'a Uint8Array or ArrayBuffer', bytes);
+        if (!(bytes instanceof Uint8Array)) throw typeError('bytes', 'a Uint8Array or ArrayBuffer', bytes);
         const { frames, tags } = read(bytes);
         const atlas = new MaskAtlas();
         for (const f of frames) atlas.push(f);
@@ -265,9 +264,7 @@ export class MaskAtlas {
         const polyBytes = v2 ? POLY_HEAD + POLY_FRAME * F + 4 * polyCount + 4 * ringCount + VERTEX * vertexCount : 0;
         const byteLength = polyAt + polyBytes + TRAILER;
         if (byteLength > U32)
-            throw outOfRange(
-                `The atlas would be ${byteLength} bytes, more than the format's 4 GiB limit; split it.`
-            );
+            throw outOfRange(`The atlas would be ${byteLength} bytes, more than the format's 4 GiB limit; split it.`);
         const out = new Uint8Array(byteLength);
         const dv = new DataView(out.buffer);
         out.set(MAGIC, 0);
@@ -370,7 +367,9 @@ function pad4(n: number): number {
 function checkName(what: string, name: unknown): asserts name is string {
     checkString(what, name, true);
     if (name.charCodeAt(0) === 0xfeff)
-        throw wrongType(must(what, 'not start with U+FEFF (a byte order mark, dropped by UTF-8 readers)', name, '; remove it'));
+        throw wrongType(
+            must(what, 'not start with U+FEFF (a byte order mark, dropped by UTF-8 readers)', name, '; remove it')
+        );
     for (let i = 0; i < name.length; i++) {
         const c = name.charCodeAt(i);
         if (c < 0xd800 || c > 0xdfff) continue;
@@ -620,7 +619,9 @@ function readBoxes({ dv, F, T, B }: Layout, names: Names, raws: RawFrame[]): voi
         const n = names.next(u32(p), what),
             frame = u32(p + 4);
         if (frame >= F || frame < lastFrame)
-            throw corrupt(`${what} belongs to frame ${frame}, out of order (boxes are sorted by frame, each below ${F})`);
+            throw corrupt(
+                `${what} belongs to frame ${frame}, out of order (boxes are sorted by frame, each below ${F})`
+            );
         lastFrame = frame;
         raws[frame].boxes.push({
             name: n,

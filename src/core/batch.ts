@@ -21,13 +21,11 @@ export function overlapsMany(
     threads: ThreadPool | null = null
 ): number {
     checkArray('masks', masks, 'an array of Masks');
-    if (!(pairs instanceof Int32Array))
-        throw typeError('pairs', 'an Int32Array of (a, b, dx, dy) quadruples', pairs);
+    if (!(pairs instanceof Int32Array)) throw typeError('pairs', 'an Int32Array of (a, b, dx, dy) quadruples', pairs);
     checkInt('count', count, 0, pairs.length >> 2);
     if (!(out instanceof Uint8Array) || out.length < count)
         throw rangeError('out', `a Uint8Array of length at least ${count}`, out);
-    if (threads !== null && !isRunner(threads))
-        throw typeError('threads', 'a ThreadPool or null', threads);
+    if (threads !== null && !isRunner(threads)) throw typeError('threads', 'a ThreadPool or null', threads);
     const nm = masks.length;
     let work = 0;
     for (let k = 0, p = 0; k < count; k++, p += 4) {

@@ -275,8 +275,7 @@ export class Mask {
     static fromWords(width: number, height: number, words: Uint32Array): Mask {
         checkSize('Mask width', width);
         checkSize('Mask height', height);
-        if (!(words instanceof Uint32Array))
-            throw typeError('words', 'a Uint32Array', words);
+        if (!(words instanceof Uint32Array)) throw typeError('words', 'a Uint32Array', words);
         const strips = (width + 31) >>> 5;
         if (strips * height > MAX_WORDS) {
             throw outOfRange(
@@ -293,7 +292,8 @@ export class Mask {
             for (let i = (strips - 1) * height; i < words.length; i++) {
                 if ((words[i] & ~edge) !== 0)
                     throw outOfRange(
-                        `words has bits set past width ${width} in row ${i - (strips - 1) * height}; padding bits stay zero.`
+                        `words has bits set past width ${width} in row ${i - (strips - 1) * height}; ` +
+                            'padding bits stay zero.'
                     );
             }
         }

@@ -101,8 +101,7 @@ function decompose(m: Phaser.GameObjects.Components.TransformMatrix): {
  * frame inside its untrimmed box (the origin stays put), or about the origin for a frame with a custom pivot.
  */
 export function spritePose(sprite: PhaserSpriteLike, fm: FrameMask = frameMask(sprite.frame)): SpritePose {
-    if (!isSpriteLike(sprite))
-        throw typeError('sprite', 'a textured Phaser game object (Sprite, Image)', sprite);
+    if (!isSpriteLike(sprite)) throw typeError('sprite', 'a textured Phaser game object (Sprite, Image)', sprite);
     const pivot = sprite.frame.customPivot;
     let fx = Boolean(sprite.flipX),
         fy = Boolean(sprite.flipY);
@@ -237,8 +236,7 @@ export interface PixelHitArea {
  * sprite's solid pixels, as {@link hitTest} sees them, whatever its frame's trim, flip, rotation and scale.
  */
 export function pixelHitArea(sprite: PhaserSpriteLike, options?: HitmaskOptions): PixelHitArea {
-    if (!isSpriteLike(sprite))
-        throw typeError('sprite', 'a textured Phaser game object (Sprite, Image)', sprite);
+    if (!isSpriteLike(sprite)) throw typeError('sprite', 'a textured Phaser game object (Sprite, Image)', sprite);
     const opts: HitmaskOptions = { cache: cacheOf(options) };
     return {
         hitArea: { x: 0, y: 0, width: sprite.frame.realWidth, height: sprite.frame.realHeight },

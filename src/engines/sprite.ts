@@ -71,7 +71,8 @@ function quantisedTrig(angle: number, steps: number): [number, number] {
 
 function checkPose(pose: Readonly<SpritePose>): void {
     checkObject('pose', pose, 'a SpritePose object');
-    for (const k of ['x', 'y', 'originX', 'originY', 'scaleX', 'scaleY', 'angle'] as const) checkFinite(`pose.${k}`, pose[k]);
+    for (const k of ['x', 'y', 'originX', 'originY', 'scaleX', 'scaleY', 'angle'] as const)
+        checkFinite(`pose.${k}`, pose[k]);
 }
 
 /**
@@ -194,8 +195,7 @@ export interface DrawStyle {
 }
 
 function checkCache(cache: unknown, name: string): asserts cache is TransformCache {
-    if (!(cache instanceof TransformCache))
-        throw typeError(name, 'a TransformCache', cache);
+    if (!(cache instanceof TransformCache)) throw typeError(name, 'a TransformCache', cache);
 }
 
 /** @internal The cache named by an adapter's trailing options object (`{ cache }`), else the shared one. */

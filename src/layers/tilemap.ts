@@ -68,9 +68,7 @@ export class TileMap implements CollisionLayer {
         this.tiles = tiles.slice();
         const n = columns * rows;
         if (n > 2 ** 28)
-            throw outOfRange(
-                `A ${columns}x${rows} tile map has more than 2^28 cells; split it into several layers.`
-            );
+            throw outOfRange(`A ${columns}x${rows} tile map has more than 2^28 cells; split it into several layers.`);
         this.cells = new Int32Array(n).fill(-1);
         if (cells !== undefined) {
             if (cells == null || typeof cells !== 'object' || cells.length !== n) {

@@ -87,8 +87,7 @@ async function load(
     options: DecodeOptions
 ): Promise<{ bytes: Uint8Array; label: string }> {
     if (source instanceof Uint8Array) return { bytes: source, label: '' };
-    if (typeof source !== 'string')
-        throw typeError('source', 'a file path or a Uint8Array', source);
+    if (typeof source !== 'string') throw typeError('source', 'a file path or a Uint8Array', source);
     return { bytes: await readInput(source, maxBytes(options), 'image'), label: source };
 }
 

@@ -62,8 +62,7 @@ export function polygonsJson(
             shapes = maskPolygons(f.mask, { tolerance, maxVertices, vertexLimit: options.vertexLimit });
         } catch (e) {
             // A polygon over convexPieces' vertexLimit (a noisy image): say which frame.
-            if (e instanceof RangeError)
-                throw outOfRange(`Frame ${JSON.stringify(f.name)}: ${e.message}`, e);
+            if (e instanceof RangeError) throw outOfRange(`Frame ${JSON.stringify(f.name)}: ${e.message}`, e);
             throw e;
         }
         const { polygons: polys, pieces: parts } = shapes;

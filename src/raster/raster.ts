@@ -592,8 +592,7 @@ export class RasterView implements CollisionLayer {
         readonly raster: CollisionRaster,
         readonly layers: number
     ) {
-        if (!(raster instanceof CollisionRaster))
-            throw typeError('raster', 'a CollisionRaster', raster);
+        if (!(raster instanceof CollisionRaster)) throw typeError('raster', 'a CollisionRaster', raster);
         raster.testPixel(0, 0, layers); // validates the layer set
     }
 

@@ -126,9 +126,7 @@ function checkConvex(ring: number[], name: string): void {
 function checkConvexPieces(pieces: unknown, name: string, maxVertices = Infinity): number[][] {
     return checkPieces(name, pieces).map((ring, k) => {
         if (ring.length / 2 > maxVertices) {
-            throw outOfRange(
-                `${name}[${k}] has ${ring.length / 2} vertices, more than maxVertices ${maxVertices}.`
-            );
+            throw outOfRange(`${name}[${k}] has ${ring.length / 2} vertices, more than maxVertices ${maxVertices}.`);
         }
         checkConvex(ring, `${name}[${k}]`);
         return ring;
@@ -159,7 +157,12 @@ function checkUnits(options: unknown, fn: string): Units {
     checkPositive(`${fn}: scale`, scale, 'a finite number > 0 (mask pixels per output unit)');
     if (scale < MIN_SCALE || scale > MAX_SCALE) {
         const units = `: a pixel would be ${Number((1 / scale).toPrecision(3))} units`;
-        throw rangeError(`${fn}: scale`, 'within 1e-6..1e6 (mask pixels per output unit, e.g. 32 per metre)', scale, units);
+        throw rangeError(
+            `${fn}: scale`,
+            'within 1e-6..1e6 (mask pixels per output unit, e.g. 32 per metre)',
+            scale,
+            units
+        );
     }
     checkObject('origin', origin, 'an object { x, y } in mask pixels');
     checkNumber('origin.x', origin.x, ' (mask pixels)');
