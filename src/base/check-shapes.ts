@@ -1,7 +1,7 @@
 // The one check of a flat ring [x0, y0, x1, y1, …], and of the polygons ({ outer, holes }) and convex pieces
 // built of rings, for every part that takes them (shapes, debug drawing, the atlas). TypeErrors throughout:
 // a ring of 4 numbers or with a NaN in it is not a ring.
-import { typeError, rangeError, must, asGot } from './check.js';
+import { typeError, must } from './check.js';
 import { checkArray } from './check-types.js';
 import type { Polygon } from './types.js';
 
@@ -9,7 +9,7 @@ import type { Polygon } from './types.js';
 export function checkRing(name: string, ring: unknown): number[] {
     if (!Array.isArray(ring)) throw typeError(name, 'an array of numbers [x0, y0, x1, y1, …]', ring);
     if (ring.length < 6 || ring.length % 2 !== 0)
-        throw new TypeError(must(name, 'hold at least 3 (x, y) pairs', asGot(`${ring.length} numbers`)));
+        throw new TypeError(must(name, 'hold at least 3 (x, y) pairs', `${ring.length} numbers`));
     for (let i = 0; i < ring.length; i++) {
         const c: unknown = ring[i];
         // c - c is 0 exactly for finite numbers.
@@ -51,5 +51,5 @@ export function checkPieces(name: string, pieces: unknown): number[][] {
 
 /** The RangeError of a piece that is not convex with A > 0; `got` says how (the test is the caller's geometry). */
 export function notConvex(name: string, got: string): RangeError {
-    return rangeError(name, 'convex with A > 0 (as convexPieces returns)', asGot(got));
+    return new RangeError(must(name, 'be convex with A > 0 (as convexPieces returns)', got));
 }

@@ -14,9 +14,12 @@ export function checkObject(name: string, value: unknown, expected = 'an object'
  * array there is usually an argument of an older positional form). `shape` names its fields: "{ layer }".
  */
 export function checkOptions(name: string, value: unknown, shape = ''): asserts value is object {
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) {
-        throw typeError(name, shape === '' ? 'an object' : `an object like ${shape}`, value);
-    }
+    if (!isOptions(value)) throw typeError(name, shape === '' ? 'an object' : `an object like ${shape}`, value);
+}
+
+/** {@link checkOptions}'s test, for the core's few options objects (`import { Mask }` counts its bytes). */
+export function isOptions(value: unknown): value is object {
+    return value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value);
 }
 
 /** Throws unless `value` is true or false (`expected` words it: "a boolean", "true or false"). */

@@ -11,34 +11,31 @@ export const MAX_WORDS = 2 ** 28;
 
 // ---- messages and errors ------------------------------------------------------------------------
 
-/** The value part of a message when it is not one value: text written as is (`asGot('a=1, b=NaN')`). */
-class Got {
-    constructor(readonly text: string) {}
+/**
+ * `<name> must <rule>, got <got><note>.`: the one shape of an argument check's message (`rule`: "have …"),
+ * `got` written by the caller: `describe(value)`, or several values, or a count.
+ */
+export function must(name: string, rule: string, got: string, note = ''): string {
+    return `${name} must ${rule}, got ${got}${note}.`;
 }
 
-/** The "got" part of a check message, already written (several values, a count): {@link describe} prints it as is. */
-export function asGot(text: string): Got {
-    return new Got(text);
-}
-
-/** `<name> must <rule>, got <value><note>.`: the one shape of an argument check's message (`rule`: "have …"). */
-export function must(name: string, rule: string, got: unknown, note = ''): string {
-    return `${name} must ${rule}, got ${describe(got)}${note}.`;
-}
-
-/** `<name> must be <expected>, got <value><note>.` */
+/** `<name> must be <expected>, got <value><note>.`, the value {@link describe}d. */
 export function mustBe(name: string, expected: string, got: unknown, note = ''): string {
-    return must(name, `be ${expected}`, got, note);
+    return must(name, `be ${expected}`, describe(got), note);
 }
+
+// typeError, rangeError and the checks below write their message out, not through mustBe, and take no note (a
+// message with a note: wrongType(mustBe(…)) or outOfRange(mustBe(…))): gzip finds the repeated text cheaper
+// than the calls, and every byte counts in `import { Mask }` (12 KB at most, test/bundle.test.ts).
 
 /** A TypeError (a value of the wrong type) saying what `name` must be and what it got. */
-export function typeError(name: string, expected: string, got: unknown, note = ''): TypeError {
-    return new TypeError(mustBe(name, expected, got, note));
+export function typeError(name: string, expected: string, got: unknown): TypeError {
+    return new TypeError(`${name} must be ${expected}, got ${describe(got)}.`);
 }
 
 /** A RangeError (a bad number or size) saying what `name` must be and what it got. */
-export function rangeError(name: string, expected: string, got: unknown, note = ''): RangeError {
-    return new RangeError(mustBe(name, expected, got, note));
+export function rangeError(name: string, expected: string, got: unknown): RangeError {
+    return new RangeError(`${name} must be ${expected}, got ${describe(got)}.`);
 }
 
 /**
@@ -62,7 +59,7 @@ export function outOfRange(message: string, cause?: unknown): RangeError {
 /** Throws unless `value` is an integer in 0..MAX_SIDE. */
 export function checkSize(name: string, value: unknown): number {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_SIDE) {
-        throw rangeError(name, `an integer in 0..${MAX_SIDE}`, value);
+        throw new RangeError(`${name} must be an integer in 0..${MAX_SIDE}, got ${describe(value)}.`);
     }
     return value;
 }
@@ -89,12 +86,15 @@ export function checkNumber(name: string, value: unknown, unit = ''): number {
 
 /** Throws unless `value` is a finite number; returns it floored. */
 export function checkCoord(name: string, value: unknown): number {
-    return Math.floor(checkFinite(name, value));
+    if (typeof value !== 'number' || value - value !== 0)
+        throw new RangeError(`${name} must be a finite number, got ${describe(value)}.`);
+    return Math.floor(value);
 }
 
 /** Throws unless `value` is a finite number > 0 (`expected` words it, e.g. "a finite number > 0 (pixels)"). */
 export function checkPositive(name: string, value: unknown, expected = 'a positive finite number', note = ''): number {
-    if (typeof value !== 'number' || !(value > 0) || value === Infinity) throw rangeError(name, expected, value, note);
+    if (typeof value !== 'number' || !(value > 0) || value === Infinity)
+        throw outOfRange(mustBe(name, expected, value, note));
     return value;
 }
 
@@ -104,10 +104,18 @@ export function checkNonNegative(name: string, value: unknown, expected = 'a fin
     return value;
 }
 
-/** Throws unless `value` is an integer in min..max (`unit`, e.g. " (pixels)", follows the range). */
-export function checkInt(name: string, value: unknown, min: number, max: number, unit = ''): number {
+/** Throws unless `value` is an integer in min..max. */
+export function checkInt(name: string, value: unknown, min: number, max: number): number {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-        throw rangeError(name, `an integer in ${min}..${max}${unit}`, value);
+        throw new RangeError(`${name} must be an integer in ${min}..${max}, got ${describe(value)}.`);
+    }
+    return value;
+}
+
+/** Throws unless `value` is an integer number of pixels in 0..max. */
+export function checkPixels(name: string, value: unknown, max: number): number {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
+        throw rangeError(name, `an integer in 0..${max} (pixels)`, value);
     }
     return value;
 }
@@ -122,7 +130,6 @@ export function checkMinInt(name: string, value: unknown, min: number, infinite 
 
 /** Short printable form of a bad argument for error messages. */
 export function describe(value: unknown): string {
-    if (value instanceof Got) return value.text;
     if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value);
     if (
         typeof value === 'number' ||

@@ -368,7 +368,12 @@ function checkName(what: string, name: unknown): asserts name is string {
     checkString(what, name, true);
     if (name.charCodeAt(0) === 0xfeff)
         throw wrongType(
-            must(what, 'not start with U+FEFF (a byte order mark, dropped by UTF-8 readers)', name, '; remove it')
+            must(
+                what,
+                'not start with U+FEFF (a byte order mark, dropped by UTF-8 readers)',
+                describe(name),
+                '; remove it'
+            )
         );
     for (let i = 0; i < name.length; i++) {
         const c = name.charCodeAt(i);

@@ -1,7 +1,7 @@
 // RGBA pixels and mask words: the checks and options of Mask.fromRGBA and Mask.fromColorKey (the kernels
 // convert the pixels), and words back to pixels for toRGBA. Works on words, not masks: mask.ts imports it.
 import { checkInt, checkSize, outOfRange, rangeError, typeError } from '../base/check.js';
-import { checkOptions } from '../base/check-types.js';
+import { isOptions } from '../base/check-types.js';
 import type { RGBAData } from '../base/types.js';
 
 /** Options of `Mask.fromRGBA`. */
@@ -43,7 +43,7 @@ export function checkRGBA(data: unknown, width: number, height: number): asserts
 
 /** The alpha threshold of fromRGBA's options. */
 export function thresholdOf(options: ThresholdOptions): number {
-    checkOptions('options', options, '{ threshold }');
+    if (!isOptions(options)) throw typeError('options', 'an object like { threshold }', options);
     return checkInt('threshold', options.threshold ?? 127, 0, 255);
 }
 
@@ -65,7 +65,7 @@ export function colorKeyOf(key: ColorKey): number {
 
 /** The tolerance of fromColorKey's options. */
 export function toleranceOf(options: ColorKeyOptions): number {
-    checkOptions('options', options, '{ tolerance }');
+    if (!isOptions(options)) throw typeError('options', 'an object like { tolerance }', options);
     return checkInt('tolerance', options.tolerance ?? 0, 0, 255);
 }
 
@@ -81,7 +81,7 @@ export function wordsToRGBA(
     out: Uint8ClampedArray | Uint8Array | undefined
 ): Uint8ClampedArray | Uint8Array {
     // An array or number here is 0.1's trailing colours (toRGBA(on, off, out)): refused, not read as defaults.
-    checkOptions('options', options, '{ onColor, offColor }');
+    if (!isOptions(options)) throw typeError('options', 'an object like { onColor, offColor }', options);
     const onColor = checkInt('onColor', options.onColor ?? 0xffffffff, 0, 0xffffffff);
     const offColor = checkInt('offColor', options.offColor ?? 0x00000000, 0, 0xffffffff);
     const n = width * height * 4;

@@ -1,6 +1,15 @@
 // hitmask/debug: Canvas 2D drawing helpers for collision debugging. Browser-safe, no dependencies.
 // Colours are 0xRRGGBBAA numbers, as in toRGBA. Positions are floored, like everywhere in hitmask.
-import { checkCoord, checkFinite, checkInt, checkPositive, rangeError, typeError } from '../base/check.js';
+import {
+    checkCoord,
+    checkFinite,
+    checkInt,
+    checkPositive,
+    mustBe,
+    rangeError,
+    typeError,
+    wrongType
+} from '../base/check.js';
 import { checkObject } from '../base/check-types.js';
 import { checkPieces, checkPolygons } from '../base/check-shapes.js';
 import type { Point, Rect } from '../base/types.js';
@@ -355,7 +364,9 @@ export function drawPieces(
 // The style argument, checked to be an object (its fields are checked where used).
 function styleOf<S extends DebugStyle>(style: S): S {
     if (style === null || typeof style !== 'object')
-        throw typeError('style', 'an object like { color: 0xff0000ff }', style, '; colours moved into it in 0.2.0');
+        throw wrongType(
+            mustBe('style', 'an object like { color: 0xff0000ff }', style, '; colours moved into it in 0.2.0')
+        );
     return style;
 }
 

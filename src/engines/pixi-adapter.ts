@@ -5,7 +5,7 @@
 // container's transform, read fresh on each call. Only `import type` from pixi.js, so neither this module nor the
 // core bundle ever loads PixiJS itself.
 import type { Container, Graphics, Matrix, Sprite } from 'pixi.js';
-import { asGot, must, outOfRange, typeError } from '../base/check.js';
+import { must, outOfRange, typeError } from '../base/check.js';
 import type { Point } from '../core/mask.js';
 import type { TransformCache } from '../core/transform.js';
 import {
@@ -118,7 +118,7 @@ function poseInto(s: Sprite, fm: FrameMask, space: Container | null, pose: Sprit
     const { a, b, c, d } = m;
     // NaN or Infinity anywhere in the transform (the sprite's or a parent's) would surface as a bad pose.x.
     if (!Number.isFinite(a + b + c + d + m.tx + m.ty)) {
-        const got = asGot(`a=${a}, b=${b}, c=${c}, d=${d}, tx=${m.tx}, ty=${m.ty}`);
+        const got = `a=${a}, b=${b}, c=${c}, d=${d}, tx=${m.tx}, ty=${m.ty}`;
         const why = ': a NaN or infinite position, scale or rotation on the sprite or a parent';
         throw outOfRange(must("sprite's transform", 'be finite', got, why));
     }
@@ -137,7 +137,7 @@ function poseInto(s: Sprite, fm: FrameMask, space: Container | null, pose: Sprit
         sy = det / sx;
         // Columns must be perpendicular: masks cannot be skewed.
         if (Math.abs(a * c + b * d) > 1e-9 * Math.abs(sx) * (Math.abs(c) + Math.abs(d))) {
-            const got = asGot(`a=${a}, b=${b}, c=${c}, d=${d}`);
+            const got = `a=${a}, b=${b}, c=${c}, d=${d}`;
             const why = ' (skew, or a rotated child of a non-uniformly scaled parent)';
             throw outOfRange(must("sprite's transform", 'have no skew', got, why));
         }

@@ -3,7 +3,7 @@
 // cached (weakly: a destroyed texture's mask goes with it). Types only from pixi.js: the adapter never loads PixiJS.
 import type { Texture, TextureSource } from 'pixi.js';
 import type { AtlasFrame, MaskAtlas } from '../core/atlas.js';
-import { asGot, checkFinite, checkInt, describe, must, typeError, wrongType } from '../base/check.js';
+import { checkFinite, checkInt, describe, must, typeError, wrongType } from '../base/check.js';
 import { checkObject } from '../base/check-types.js';
 import { Mask, checkMask } from '../core/mask.js';
 import { trim as trimMask } from '../core/transform.js';
@@ -229,7 +229,7 @@ function readPixels(
     const res = source.resource;
     if (ArrayBuffer.isView(res)) {
         if (!source.rgba8 || !(res instanceof Uint8Array || res instanceof Uint8ClampedArray)) {
-            const got = asGot(`format ${source.format} in ${describe(res)}`);
+            const got = `format ${source.format} in ${describe(res)}`;
             throw wrongType(must(`texture ${label}: a buffer source`, 'hold 8-bit RGBA or BGRA bytes', got));
         }
         const pw = source.pw;

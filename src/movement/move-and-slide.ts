@@ -6,7 +6,7 @@
 // A long free run (a fall, a jump, a dash) is not tested pixel by pixel: the mask is swept along the axis
 // (ORed with itself shifted by 1, 2, 4, … px; one draw each) and the free distance found by binary lifting,
 // one layer test per power of two. A 600 px fall is ten tests of tall masks instead of 600 of the mask.
-import { checkFinite, checkInt, coord, outOfRange, typeError } from '../base/check.js';
+import { checkFinite, checkPixels, coord, outOfRange, typeError } from '../base/check.js';
 import { checkObject } from '../base/check-types.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import { checkMask, Mask } from '../core/mask.js';
@@ -275,7 +275,7 @@ class Sweeps {
 const cache = new WeakMap<Mask, Sweeps>();
 
 function steps(name: string, v: unknown): number {
-    return v === undefined ? 0 : checkInt(name, v, 0, MAX_STEPS, ' (pixels)');
+    return v === undefined ? 0 : checkPixels(name, v, MAX_STEPS);
 }
 
 function checkLayer(name: string, layer: unknown): asserts layer is CollisionLayer {

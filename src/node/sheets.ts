@@ -68,7 +68,7 @@ export function gridFrames(name: string, imageWidth: number, imageHeight: number
         (!template.includes('{index}') && !(template.includes('{row}') && template.includes('{col}')))
     ) {
         const rule = 'contain {index} (or both {row} and {col}) so that names are unique';
-        throw new Error(must('grid names template', rule, template));
+        throw new Error(must('grid names template', rule, describe(template)));
     }
     const cols = Math.floor((imageWidth - 2 * margin + spacing) / (fw + spacing));
     const rows = Math.floor((imageHeight - 2 * margin + spacing) / (fh + spacing));

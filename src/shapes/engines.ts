@@ -1,15 +1,6 @@
 // Engine helpers: convex pieces and polygons in the form Matter.js, Planck/Box2D and Rapier take.
 // No engine is imported: the functions return plain arrays, and matterBody takes the Matter module.
-import {
-    asGot,
-    checkMinInt,
-    checkNumber,
-    checkPositive,
-    must,
-    outOfRange,
-    rangeError,
-    typeError
-} from '../base/check.js';
+import { checkMinInt, checkNumber, checkPositive, must, mustBe, outOfRange, typeError } from '../base/check.js';
 import { checkBoolean, checkObject } from '../base/check-types.js';
 import { checkPieces, checkPolygon, checkPolygons, notConvex } from '../base/check-shapes.js';
 import type { Polygon } from './polygons.js';
@@ -157,12 +148,8 @@ function checkUnits(options: unknown, fn: string): Units {
     checkPositive(`${fn}: scale`, scale, 'a finite number > 0 (mask pixels per output unit)');
     if (scale < MIN_SCALE || scale > MAX_SCALE) {
         const units = `: a pixel would be ${Number((1 / scale).toPrecision(3))} units`;
-        throw rangeError(
-            `${fn}: scale`,
-            'within 1e-6..1e6 (mask pixels per output unit, e.g. 32 per metre)',
-            scale,
-            units
-        );
+        const range = 'within 1e-6..1e6 (mask pixels per output unit, e.g. 32 per metre)';
+        throw outOfRange(mustBe(`${fn}: scale`, range, scale, units));
     }
     checkObject('origin', origin, 'an object { x, y } in mask pixels');
     checkNumber('origin.x', origin.x, ' (mask pixels)');
@@ -279,7 +266,7 @@ export function matterBody<B>(matter: MatterLike<B>, pieces: number[][], options
     checkNumber('options.y', y);
     checkObject('options.body', body, 'an object of Matter body options');
     const { parts, centre } = matterParts(pieces);
-    if (parts.length === 0) throw outOfRange(must('pieces', 'hold at least one piece', asGot('none')));
+    if (parts.length === 0) throw outOfRange(must('pieces', 'hold at least one piece', 'none'));
     if (parts.length === 1) {
         const one = matter.Body.create({ ...body, position: parts[0].position, vertices: parts[0].vertices });
         matter.Body.setPosition(one, { x: x + centre.x, y: y + centre.y });

@@ -1,7 +1,7 @@
 // A World step's pair detection: candidates from the grid, one batched narrow-phase test, body–layer tests,
 // then the pairs in pair order (pair-list.ts).
 import type { Body } from './body.js';
-import { asGot, must, outOfRange, wrongType } from '../base/check.js';
+import { describe, must, outOfRange, wrongType } from '../base/check.js';
 import { overlapsBatch } from '../kernels/kernels.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import type { Mask } from '../core/mask.js';
@@ -91,7 +91,9 @@ function layerBounds<T>(layers: readonly Body<T>[], out: Float64Array<ArrayBuffe
             out[4 * l + 2] = out[4 * l + 3] = -Infinity;
         } else {
             if (typeof r !== 'object')
-                throw wrongType(must(`layer ${layers[l]}: bounds()`, 'return { x, y, width, height } or null', r));
+                throw wrongType(
+                    must(`layer ${layers[l]}: bounds()`, 'return { x, y, width, height } or null', describe(r))
+                );
             const { x, y, width, height } = r;
             if (!(
                 Number.isFinite(x) &&
@@ -101,7 +103,7 @@ function layerBounds<T>(layers: readonly Body<T>[], out: Float64Array<ArrayBuffe
                 Number.isFinite(width) &&
                 Number.isFinite(height)
             )) {
-                const got = asGot(`{ x: ${x}, y: ${y}, width: ${width}, height: ${height} }`);
+                const got = `{ x: ${x}, y: ${y}, width: ${width}, height: ${height} }`;
                 throw outOfRange(
                     must(`layer ${layers[l]}: bounds()`, 'return finite x, y and a width and height ≥ 0', got)
                 );

@@ -1,7 +1,18 @@
 // The World: the public face over a WorldState (state.ts). Slot upkeep is in slots.ts, the grid's upkeep in
 // cells.ts, detection in pairs.ts, events in events.ts, queries in query.ts, contacts and sweeps in contact.ts,
 // the ray search in ray.ts; each takes the state.
-import { checkBits, checkInt, coord, describe, must, rangeError, typeError, wrongType } from '../base/check.js';
+import {
+    checkBits,
+    checkInt,
+    checkPixels,
+    coord,
+    describe,
+    must,
+    mustBe,
+    outOfRange,
+    typeError,
+    wrongType
+} from '../base/check.js';
 import { checkArray, checkBoolean, checkObject } from '../base/check-types.js';
 import { checkMask, type Mask } from '../core/mask.js';
 import { checkTransform, type Transform } from '../core/transform.js';
@@ -64,7 +75,7 @@ export class World<T = unknown> {
         if (cs !== undefined) {
             checkInt('cellSize', cs, 1, 2 ** 24);
             if ((cs & (cs - 1)) !== 0)
-                throw rangeError('cellSize', 'a power of two', cs, `; try ${2 ** Math.ceil(Math.log2(cs))}`);
+                throw outOfRange(mustBe('cellSize', 'a power of two', cs, `; try ${2 ** Math.ceil(Math.log2(cs))}`));
         }
         this.#st = new WorldState<T>(cs ?? 0, options.angleSteps ?? 256);
         this.threads = options.threads ?? null;
@@ -148,7 +159,9 @@ export class World<T = unknown> {
             typeof layer.hitPoint !== 'function' ||
             typeof layer.testPixel !== 'function'
         ) {
-            throw wrongType(must('layer', 'implement CollisionLayer (test, overlapArea, hitPoint, testPixel)', layer));
+            throw wrongType(
+                must('layer', 'implement CollisionLayer (test, overlapArea, hitPoint, testPixel)', describe(layer))
+            );
         }
         const body = new Body<T>(this.#st, this.#st.nextId++, this.#st.layers.length, options.data as T, layer);
         this.#st.layers.push(body);
@@ -443,7 +456,7 @@ export class World<T = unknown> {
             ['stepUp', stepUp],
             ['snapDown', snapDown]
         ] as const) {
-            checkInt(name, v, 0, 2 ** 20, ' (pixels)');
+            checkPixels(name, v, 2 ** 20);
         }
         this.#outsideListeners('moveAndSlide');
         return moveBody(
