@@ -1,6 +1,6 @@
 // CollisionRaster: a playfield of bit planes (layers) that masks are stamped into, erased from and queried
-// against, and RasterView, its CollisionLayer face for a World. The id store and its kernels are in ids.ts,
-// the argument checks in check.ts, the plane kernels in kernels.ts.
+// against, and RasterView, its CollisionLayer face for a World. The id store is in ids.ts, the argument checks
+// in raster-checks.ts, the plane kernels in kernels/ (raster-planes.ts, raster-ids.ts, kernels.ts).
 import { checkCoord, checkInt, checkSize, describe } from '../base/check.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import { clip, JS, newClip, pick, pickFor, type Clip } from '../kernels/kernels.js';
