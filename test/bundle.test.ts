@@ -107,8 +107,14 @@ test('bundle sizes: the core stays small and pulls no worker or engine code', as
         assert.ok(!s.inputs.some(f => f.startsWith('node_modules/')), `import { ${name} } pulls no dependency`);
     }
     assert.ok(!pulls(mask, 'world'), 'import { Mask } pulls no World');
-    // The mask functions (outline, scale, raycast, …) come only with their imports.
-    for (const f of ['src/core/transform.ts', 'src/core/batch.ts'])
+    // The mask functions (outline, scale, raycast, …) come only with their imports, the raster's kernels only
+    // with the raster.
+    for (const f of [
+        'src/core/transform.ts',
+        'src/core/batch.ts',
+        'src/kernels/raster-planes.ts',
+        'src/kernels/raster-ids.ts'
+    ])
         assert.ok(!mask.inputs.includes(f), `import { Mask } pulls no ${f}`);
     assert.ok(!pulls(mask, 'rays'), 'import { Mask } pulls no ray caster');
     assert.ok(mask.gz <= MASK_LIMIT, `import { Mask } is ${mask.gz} bytes gzipped, over the ${MASK_LIMIT} limit`);

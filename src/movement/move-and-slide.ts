@@ -9,6 +9,7 @@
 import { coord, describe } from '../base/check.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import { checkMask, Mask } from '../core/mask.js';
+import { sameWords, wordsOf } from '../kernels/mask-words.js';
 
 /** Options of {@link moveAndSlide}. */
 export interface MoveOptions {
@@ -198,7 +199,7 @@ class Sweeps {
 
     constructor(mask: Mask) {
         this.#mask = mask;
-        this.#words = mask._words.slice();
+        this.#words = wordsOf(mask).slice();
     }
 
     /** The cached sweeps of `mask`, rebuilt when its size or pixels changed since they were made. */
@@ -209,11 +210,7 @@ class Sweeps {
     }
 
     #fresh(): boolean {
-        const a = this.#mask._words,
-            b = this.#words;
-        if (a.length !== b.length) return false;
-        for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-        return true;
+        return sameWords(this.#mask, this.#words);
     }
 
     #level(vertical: boolean, j: number): Mask {

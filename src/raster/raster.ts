@@ -1,10 +1,10 @@
 // CollisionRaster: a playfield of bit planes (layers) that masks are stamped into, erased from and queried
-// against, and RasterView, its CollisionLayer face for a World. The id store and its kernels are in ids.ts,
-// the argument checks in check.ts, the plane kernels in kernels.ts.
+// against, and RasterView, its CollisionLayer face for a World. The id store is in ids.ts, the argument checks
+// in raster-checks.ts, the plane kernels in kernels/ (raster-planes.ts, raster-ids.ts, kernels.ts).
 import { checkCoord, checkInt, checkSize, describe } from '../base/check.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import { clip, JS, newClip, pick, pickFor, type Clip } from '../kernels/kernels.js';
-import { ANY, AREA, FIRST, queryPlanes } from './raster-query.js';
+import { ANY, AREA, FIRST, queryPlanes } from '../kernels/raster-planes.js';
 import { checkMask, keepAlive, Mask, type Point, type Rect } from '../core/mask.js';
 import { RasterIds } from './ids.js';
 import { checkId, checkLayer, checkLayers, checkOptions, checkPoints } from './raster-checks.js';
@@ -507,8 +507,6 @@ export class CollisionRaster {
         if (!clip(this.width, this.height, mask.width, mask.height, x, y, C)) return op === FIRST ? -1 : 0;
         const planes = this.sel,
             kern = pick(planes[0], mask, C);
-        for (let j = 1; j < k && kern !== JS; j++)
-            if (planes[j]._ptr < 0) return queryPlanes(planes, k, mask, C, op, out, false);
         if (k === 1 && op === ANY) return kern.any(planes[0], mask, C) ? 1 : 0;
         if (k === 1 && op === AREA) return kern.area(planes[0], mask, C);
         if (k === 1 && op === FIRST) return kern.first(planes[0], mask, C, out) ? out.y : -1;

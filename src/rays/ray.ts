@@ -17,6 +17,7 @@
 // mostly vertical one: up to 32 words, no division each) and jumps to the block's exit when they are clear.
 import { describe } from '../base/check.js';
 import { checkMask, type Mask } from '../core/mask.js';
+import { wordsOf } from '../kernels/mask-words.js';
 
 /** Where a segment first enters a set pixel; see docs/rays.md for the rules. */
 export interface RayHit {
@@ -623,7 +624,7 @@ export function raycast(mask: Mask, x0: number, y0: number, x1: number, y1: numb
 export function castMask(mask: Mask, x0: number, y0: number, x1: number, y1: number, out: RayHit): boolean {
     checkRay(x0, y0, x1, y1, out);
     const st = acquire();
-    st.words[0] = mask._words;
+    st.words[0] = wordsOf(mask);
     st.k = 1;
     try {
         if (!cast(st, mask.width, mask.height, 0, 0, x0, y0, x1, y1)) return false;
@@ -647,7 +648,7 @@ export function castPlanes(
     checkRay(x0, y0, x1, y1, out);
     const m = planes[0],
         st = acquire();
-    for (let p = 0; p < count; p++) st.words[p] = planes[p]._words;
+    for (let p = 0; p < count; p++) st.words[p] = wordsOf(planes[p]);
     st.k = count;
     try {
         if (!cast(st, m.width, m.height, 0, 0, x0, y0, x1, y1)) return false;
@@ -732,7 +733,7 @@ function walkTiles(
             tile = t >= 0 ? tiles[t] : null;
         // Tiles are visited in the order the segment enters them, so the first hit is the nearest.
         if (tile) {
-            st.words[0] = tile._words;
+            st.words[0] = wordsOf(tile);
             if (walk(st, tw, th, c * tw, r * th, x0, y0, x1, y1, sx, sy)) {
                 write(st, out);
                 return true;

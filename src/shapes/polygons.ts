@@ -1,6 +1,7 @@
 // toPolygons: a mask's exact (or simplified) outlines as polygons with holes.
 import { describe } from '../base/check.js';
 import { checkMask, type Mask } from '../core/mask.js';
+import { wordsOf } from '../kernels/mask-words.js';
 import { simplify } from './simplify.js';
 import { trace, type Traced } from './trace.js';
 import type { Polygon } from '../base/types.js';
@@ -27,7 +28,7 @@ export function toPolygons(mask: Mask, options: PolygonOptions = {}): Polygon[] 
         throw new RangeError(`tolerance must be a finite number >= 0 (pixels), got ${describe(tolerance)}.`);
     }
     if (mask.width === 0 || mask.height === 0) return [];
-    let t: Traced = trace(mask._words, mask.width, mask.height);
+    let t: Traced = trace(wordsOf(mask), mask.width, mask.height);
     if (tolerance > 0) t = simplify(t, tolerance);
     return assemble(t);
 }

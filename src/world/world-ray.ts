@@ -3,6 +3,7 @@
 import type { RasterRayHit, RayHit } from '../rays/ray.js';
 import { acquire, before, cast, checkRay, release, type RayState } from '../rays/ray.js';
 import type { Mask } from '../core/mask.js';
+import { wordsOf } from '../kernels/mask-words.js';
 import type { Body } from './body.js';
 import type { Boxes } from './grid.js';
 import type { WorldState } from './state.js';
@@ -77,7 +78,7 @@ function consider(st: RayState, q: Search, s: number): void {
     const b = q.bodies[s];
     if (!b || b.slot < 0 || (q.cat[s] & q.f) === 0) return;
     const m = q.masks[s] as Mask;
-    st.words[0] = m._words;
+    st.words[0] = wordsOf(m);
     if (!cast(st, m.width, m.height, q.boxes.x0[s], q.boxes.y0[s], q.x0, q.y0, q.x1, q.y1)) return;
     if (st.d < q.d || (st.d === q.d && b.id < (q.best as Body<unknown>).id)) {
         q.best = b;

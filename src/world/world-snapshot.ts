@@ -22,6 +22,7 @@ import { describe } from '../base/check.js';
 import { MAX_COORD } from '../base/limits.js';
 import { checkTransform } from '../core/transform.js';
 import type { Mask } from '../core/mask.js';
+import { wordsOf } from '../kernels/mask-words.js';
 import { Body, comparePairs } from './body.js';
 import { flushSlots, growSlots, placeSlot, touchSlot } from './slots.js';
 import { ONE_WAY, type WorldState } from './state.js';
@@ -313,7 +314,7 @@ function hashColumn(h: number, col: Int32Array, order: Int32Array, n: number): n
 function contentId(ids: Map<Mask, number>, m: Mask): number {
     let id = ids.get(m);
     if (id === undefined) {
-        const words = m._words,
+        const words = wordsOf(m),
             bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
         id = (hashBytes(bytes) ^ Math.imul(m.width, 0x9e3779b1) ^ Math.imul(m.height, 0x85ebca6b)) >>> 0;
         ids.set(m, id);
