@@ -1,4 +1,13 @@
 ;; Batched overlaps and the memory helpers (word fill, word copy). Part of the kernels module (see wasm-kernels.wat).
+(module
+  ;; @uses: defined in another part (named by the import) and declared here so that wabt reads this part
+  ;; on its own; scripts/build-wasm.ts drops the lines up to @end when it merges the parts.
+  (memory (import "env" "memory") 1 65536 shared)
+  (func $overlaps (import "wasm-pairs" "overlaps")
+    (param $ap i32) (param $ah i32) (param $bp i32) (param $bh i32) (param $bn i32)
+    (param $dx i32) (param $dy i32) (param $x0 i32) (param $x1 i32) (param $y0 i32) (param $y1 i32)
+    (result i32))
+  ;; @end
 
   ;; Batched overlaps: n records of 8 i32 at tp (ap, aw, ah, bp, bw, bh, dx, dy: both masks' word
   ;; pointers and sizes, B's top-left in A's pixels); clips each pair here, writes 0/1 to byte rp + k
@@ -62,4 +71,4 @@
 
   ;; Copies n words (memmove), for clone() between masks of one arena.
   (func (export "copy32") (param $dst i32) (param $src i32) (param $n i32)
-    (memory.copy (local.get $dst) (local.get $src) (i32.shl (local.get $n) (i32.const 2))))
+    (memory.copy (local.get $dst) (local.get $src) (i32.shl (local.get $n) (i32.const 2)))))

@@ -1,5 +1,18 @@
 ;; Pair kernels: overlaps, first overlapping pixel, overlap area, and combine (and, or, and-not) of
 ;; mask B placed over mask A. Part of the kernels module (see wasm-kernels.wat for the layout and the strip scheme).
+(module
+  ;; @uses: defined in another part (named by the import) and declared here so that wabt reads this part
+  ;; on its own; scripts/build-wasm.ts drops the lines up to @end when it merges the parts.
+  (memory (import "env" "memory") 1 65536 shared)
+  (table $shifts (import "wasm-kernels" "shifts") 124 funcref)
+  (func $strip (import "wasm-kernels" "strip")
+    (param $s i32) (param $dx i32) (param $dy i32) (param $y0 i32) (param $bp i32) (param $bh i32) (param $bn i32)
+    (result i32 i32 i32 i32 i32))
+  (type $scan (func (param i32 i32 i32 i32) (result i32)))
+  (type $count (func (param i32 i32 i32 i32) (result v128)))
+  (type $write (func (param i32 i32 i32 i32 i32)))
+  (type $rows (func (param i32 i32 i32 i32 i32 i32 i32) (result i32 i32)))
+  ;; @end
 
   ;; 1 when any pixel is set in both masks: 16 rows per branch (four v128 ORed, one any_true), then 4.
   ;; The strip scheme is inline (no $strip call: sh is the same for every strip, bs and the pointers
@@ -548,4 +561,4 @@
       (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
       (i32.store (local.get $p) (i32.const 0))
       (local.set $p (i32.add (local.get $p) (i32.const 4)))
-      (br $l))))
+      (br $l)))))

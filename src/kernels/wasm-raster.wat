@@ -1,4 +1,12 @@
 ;; Raster queries over the OR of several planes. Part of the kernels module (see wasm-kernels.wat).
+(module
+  ;; @uses: defined in another part (named by the import) and declared here so that wabt reads this part
+  ;; on its own; scripts/build-wasm.ts drops the lines up to @end when it merges the parts.
+  (memory (import "env" "memory") 1 65536 shared)
+  (func $strip (import "wasm-kernels" "strip")
+    (param $s i32) (param $dx i32) (param $dy i32) (param $y0 i32) (param $bp i32) (param $bh i32) (param $bn i32)
+    (result i32 i32 i32 i32 i32))
+  ;; @end
 
   ;; Raster queries over the OR of k planes (CollisionRaster layers, all of height ah): tp points to k
   ;; plane pointers; B (bp, bh, bn strips) has its top-left at (dx, dy); the clip is x0..x1 × y0..y1 in
@@ -85,5 +93,4 @@
     (if (i32.eqz (local.get $op)) (then (return (f64.const 0))))
     (if (i32.eq (local.get $besty) (local.get $y1)) (then (return (f64.const -1))))
     (i32.store (local.get $tp) (local.get $bestx))
-    (f64.convert_i32_u (local.get $besty)))
-
+    (f64.convert_i32_u (local.get $besty))))

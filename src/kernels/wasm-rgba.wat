@@ -1,4 +1,9 @@
 ;; Mask bits from RGBA pixels (Mask.fromRGBA, fromColorKey). Part of the kernels module (see wasm-kernels.wat).
+(module
+  ;; @uses: defined in another part (named by the import) and declared here so that wabt reads this part
+  ;; on its own; scripts/build-wasm.ts drops the lines up to @end when it merges the parts.
+  (memory (import "env" "memory") 1 65536 shared)
+  ;; @end
 
   ;; bits of the words from dst on (row r, strip s at dst + (s * ah + r) * 4). op 0: alpha > t; op 1:
   ;; some RGB channel differs from key (0xBBGGRR, memory order) by more than t. 16 pixels per step:
@@ -78,4 +83,4 @@
             (br $px)))
           (i32.store (local.get $q) (local.get $w))))
       (local.set $r (i32.add (local.get $r) (i32.const 1)))
-      (br $row))))
+      (br $row)))))
