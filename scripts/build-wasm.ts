@@ -48,7 +48,12 @@ const USES = new RegExp(`${marker('uses')}([\\s\\S]*?)${marker('end')}`, 'gm'),
 export function partFields(name: string, text: string): string {
     const open = text.search(/^\(module\b/m),
         close = text.lastIndexOf(')');
-    if (open < 0 || text.slice(close + 1).trim() !== '')
+    // The closing parenthesis ends the file and is not in a comment.
+    if (
+        open < 0 ||
+        text.slice(close + 1).trim() !== '' ||
+        text.slice(text.lastIndexOf('\n', close), close).includes(';;')
+    )
         throw new Error(`${name}: expected comments, then one (module …) that ends the file`);
     return text.slice(open + '(module'.length, close).replace(USES, '');
 }

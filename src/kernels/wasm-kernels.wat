@@ -203,4 +203,5 @@
           (local.set $a (i32.sub (local.get $end) (i32.const 64)))))
       (br $group)))
     (local.get $end) (i32.const 0))
-  ;; @end)
+  ;; @end
+)
