@@ -141,6 +141,8 @@ export function assemble(name: string, text: string): Uint8Array {
 }
 
 function build(): void {
+    // Each part alone first: a part that only reads inside the merged module fails here, by name.
+    for (const f of PARTS) assemble(f, readPart(f));
     const { text, templates } = moduleText();
     const shared = assemble('kernels module (shared memory)', text),
         plain = assemble('kernels module (plain memory)', text.replace(SHARED, PLAIN));
