@@ -30,7 +30,14 @@ export const FEATURES = { simd: true, threads: true, multi_value: true, bulk_mem
 
 const root = new URL('../src/kernels/', import.meta.url);
 /** The parts in module order: memory, strip scheme and constant-shift loops first, then the kernels by concern. */
-export const PARTS = ['wasm-kernels.wat', 'wasm-pairs.wat', 'wasm-batch.wat', 'wasm-raster.wat', 'wasm-rgba.wat'];
+export const PARTS = [
+    'wasm-kernels.wat',
+    'wasm-pairs.wat',
+    'wasm-combine.wat',
+    'wasm-batch.wat',
+    'wasm-raster.wat',
+    'wasm-rgba.wat'
+];
 const SHIFTS = Array.from({ length: 31 }, (_, i) => i + 1);
 const wabt = await wabtInit();
 

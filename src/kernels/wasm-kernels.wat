@@ -1,8 +1,9 @@
 ;; hitmask's mask kernels, hand-written WebAssembly with 128-bit SIMD. This part: the module's memory, the
 ;; strip scheme ($strip) and the constant-shift loops with their table ($shifts). The other parts, each a
-;; module that wabt reads on its own: wasm-pairs.wat (pair queries), wasm-batch.wat (batched overlaps, word
-;; fills and copies), wasm-raster.wat (raster queries) and wasm-rgba.wat (mask bits from RGBA pixels).
-;; scripts/build-wasm.ts merges them, in that order, into the one module shipped (src/kernels/README.md).
+;; module that wabt reads on its own: wasm-pairs.wat (pair queries), wasm-combine.wat (pair writes),
+;; wasm-batch.wat (batched overlaps, word fills and copies), wasm-raster.wat (raster queries) and
+;; wasm-rgba.wat (mask bits from RGBA pixels). scripts/build-wasm.ts merges them, in that order, into the
+;; one module shipped (src/kernels/README.md).
 ;;
 ;; Layout (see src/core/mask.ts): pixel (x, y) is bit x&31 of word (x>>5)*height + y, so one v128 holds
 ;; 4 consecutive rows of one 32-px strip and the sub-word x offset is one uniform lane shift.
