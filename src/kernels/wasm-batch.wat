@@ -29,8 +29,10 @@
       (local.set $hit (i32.const 0))
       ;; Boxes meet when -bw < dx < aw and -bh < dy < ah (sides are below 2^30, so nothing overflows).
       (if (i32.and
-            (i32.and (i32.lt_s (local.get $dx) (local.get $aw)) (i32.gt_s (local.get $dx) (i32.sub (i32.const 0) (local.get $bw))))
-            (i32.and (i32.lt_s (local.get $dy) (local.get $ah)) (i32.gt_s (local.get $dy) (i32.sub (i32.const 0) (local.get $bh)))))
+            (i32.and (i32.lt_s (local.get $dx) (local.get $aw))
+              (i32.gt_s (local.get $dx) (i32.sub (i32.const 0) (local.get $bw))))
+            (i32.and (i32.lt_s (local.get $dy) (local.get $ah))
+              (i32.gt_s (local.get $dy) (i32.sub (i32.const 0) (local.get $bh)))))
         (then
           (local.set $x0 (select (local.get $dx) (i32.const 0) (i32.gt_s (local.get $dx) (i32.const 0))))
           (local.set $y0 (select (local.get $dy) (i32.const 0) (i32.gt_s (local.get $dy) (i32.const 0))))
@@ -55,7 +57,8 @@
     (local $end i32) (local $v v128)
     ;; All-zero and all-one words are byte fills: memory.fill is 3x faster than the v128 loop.
     (if (i32.or (i32.eqz (local.get $value)) (i32.eq (local.get $value) (i32.const -1)))
-      (then (memory.fill (local.get $p) (i32.and (local.get $value) (i32.const 255)) (i32.shl (local.get $n) (i32.const 2))) (return)))
+      (then (memory.fill (local.get $p) (i32.and (local.get $value) (i32.const 255))
+              (i32.shl (local.get $n) (i32.const 2))) (return)))
     (local.set $end (i32.add (local.get $p) (i32.shl (local.get $n) (i32.const 2))))
     (local.set $v (i32x4.splat (local.get $value)))
     (block $vdone (loop $l

@@ -36,7 +36,8 @@
         (then
           (call $zero (local.get $z) (local.get $ci))
           (local.set $z (i32.add (local.get $ci) (local.get $rows4)))))
-      (call $strip (local.get $s) (local.get $dx) (local.get $dy) (local.get $y0) (local.get $bp) (local.get $bh) (local.get $bn))
+      (call $strip (local.get $s) (local.get $dx) (local.get $dy) (local.get $y0) (local.get $bp) (local.get $bh)
+        (local.get $bn))
       (local.set $both) (local.set $ls) (local.set $rs) (local.set $bj) (local.set $bi)
       (local.set $end (i32.add (local.get $ai) (local.get $rows4)))
       (local.set $keep (select (local.get $edge) (i32.const -1) (i32.eq (local.get $s) (local.get $lastStrip))))
@@ -44,7 +45,8 @@
       ;; overlapMask on two-word rows: 16 rows at a time with constant shifts, then the loops below finish.
       (if (i32.and (local.get $both) (i32.eqz (local.get $op)))
         (then
-          (call_indirect $shifts (type $write) (local.get $ai) (local.get $bi) (local.get $bj) (local.get $end) (local.get $ci) (i32.add (local.get $rs) (i32.const 61)))
+          (call_indirect $shifts (type $write) (local.get $ai) (local.get $bi) (local.get $bj) (local.get $end)
+            (local.get $ci) (i32.add (local.get $rs) (i32.const 61)))
           (local.set $w (i32.and (i32.sub (local.get $end) (local.get $ai)) (i32.const -64)))
           (local.set $ai (i32.add (local.get $ai) (local.get $w)))
           (local.set $bi (i32.add (local.get $bi) (local.get $w)))
@@ -60,7 +62,8 @@
         (if (i32.eqz (local.get $op))
           (then (v128.store (local.get $ci) (v128.and (v128.load (local.get $ai)) (local.get $bv))))
           (else (if (i32.eq (local.get $op) (i32.const 1))
-            (then (v128.store (local.get $ai) (v128.or (v128.load (local.get $ai)) (v128.and (local.get $bv) (local.get $kv)))))
+            (then (v128.store (local.get $ai) (v128.or (v128.load (local.get $ai))
+                                                (v128.and (local.get $bv) (local.get $kv)))))
             (else (v128.store (local.get $ai) (v128.andnot (v128.load (local.get $ai)) (local.get $bv)))))))
         (local.set $ai (i32.add (local.get $ai) (i32.const 16)))
         (local.set $bi (i32.add (local.get $bi) (i32.const 16)))
@@ -76,8 +79,10 @@
         (if (i32.eqz (local.get $op))
           (then (i32.store (local.get $ci) (i32.and (i32.load (local.get $ai)) (local.get $w))))
           (else (if (i32.eq (local.get $op) (i32.const 1))
-            (then (i32.store (local.get $ai) (i32.or (i32.load (local.get $ai)) (i32.and (local.get $w) (local.get $keep)))))
-            (else (i32.store (local.get $ai) (i32.and (i32.load (local.get $ai)) (i32.xor (local.get $w) (i32.const -1))))))))
+            (then (i32.store (local.get $ai) (i32.or (i32.load (local.get $ai))
+                                               (i32.and (local.get $w) (local.get $keep)))))
+            (else (i32.store (local.get $ai) (i32.and (i32.load (local.get $ai))
+                                               (i32.xor (local.get $w) (i32.const -1))))))))
         (local.set $ai (i32.add (local.get $ai) (i32.const 4)))
         (local.set $bi (i32.add (local.get $bi) (i32.const 4)))
         (local.set $bj (i32.add (local.get $bj) (i32.const 4)))
@@ -87,7 +92,8 @@
       (br_if $strip (i32.le_s (local.get $s) (local.get $send))))
     (if (i32.eqz (local.get $op))
       (then (call $zero (local.get $z)
-        (i32.add (local.get $cp) (i32.shl (i32.mul (i32.add (local.get $lastStrip) (i32.const 1)) (local.get $ah)) (i32.const 2)))))))
+        (i32.add (local.get $cp) (i32.shl (i32.mul (i32.add (local.get $lastStrip) (i32.const 1)) (local.get $ah))
+                                   (i32.const 2)))))))
 
   ;; Zeroes the bytes p..end−1 (whole words): short runs (the rows between two strips' clips) word by word,
   ;; since a memory.fill is a call out of the WebAssembly code; longer ones with memory.fill.

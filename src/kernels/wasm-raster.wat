@@ -30,7 +30,8 @@
       ;; ai: byte offset of row y0 of strip s inside every plane
       (local.set $ai (i32.shl (i32.add (i32.mul (local.get $s) (local.get $ah)) (local.get $y0)) (i32.const 2)))
       (local.set $end (i32.add (local.get $ai) (i32.shl (i32.sub (local.get $besty) (local.get $y0)) (i32.const 2))))
-      (call $strip (local.get $s) (local.get $dx) (local.get $dy) (local.get $y0) (local.get $bp) (local.get $bh) (local.get $bn))
+      (call $strip (local.get $s) (local.get $dx) (local.get $dy) (local.get $y0) (local.get $bp) (local.get $bh)
+        (local.get $bn))
       (local.set $both) (local.set $ls) (local.set $rs) (local.set $bj) (local.set $bi)
       ;; 4 rows per vector
       (block $vdone (loop $vl
@@ -75,7 +76,8 @@
           (else (if (local.get $w)
             (then
               (if (i32.eqz (local.get $op)) (then (return (f64.const 1))))
-              (local.set $besty (i32.sub (i32.shr_u (local.get $ai) (i32.const 2)) (i32.mul (local.get $s) (local.get $ah))))
+              (local.set $besty (i32.sub (i32.shr_u (local.get $ai) (i32.const 2))
+                                  (i32.mul (local.get $s) (local.get $ah))))
               (local.set $bestx (i32.add (i32.shl (local.get $s) (i32.const 5)) (i32.ctz (local.get $w))))
               (br $sdone)))))
         (local.set $ai (i32.add (local.get $ai) (i32.const 4)))
@@ -87,8 +89,10 @@
     (if (i32.eq (local.get $op) (i32.const 1))
       (then (return (f64.add
         (f64.add
-          (f64.add (f64.convert_i32_u (i32x4.extract_lane 0 (local.get $acc))) (f64.convert_i32_u (i32x4.extract_lane 1 (local.get $acc))))
-          (f64.add (f64.convert_i32_u (i32x4.extract_lane 2 (local.get $acc))) (f64.convert_i32_u (i32x4.extract_lane 3 (local.get $acc)))))
+          (f64.add (f64.convert_i32_u (i32x4.extract_lane 0 (local.get $acc)))
+            (f64.convert_i32_u (i32x4.extract_lane 1 (local.get $acc))))
+          (f64.add (f64.convert_i32_u (i32x4.extract_lane 2 (local.get $acc)))
+            (f64.convert_i32_u (i32x4.extract_lane 3 (local.get $acc)))))
         (f64.convert_i32_u (local.get $tail))))))
     (if (i32.eqz (local.get $op)) (then (return (f64.const 0))))
     (if (i32.eq (local.get $besty) (local.get $y1)) (then (return (f64.const -1))))

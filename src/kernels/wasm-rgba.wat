@@ -13,7 +13,8 @@
   (func $rgbaMask (export "rgbaMask")
     (param $src i32) (param $stride i32) (param $cols i32) (param $rows i32) (param $dst i32) (param $ah i32)
     (param $op i32) (param $key i32) (param $t i32)
-    (local $r i32) (local $p i32) (local $q i32) (local $x i32) (local $w i32) (local $g i32) (local $hit i32) (local $c i32)
+    (local $r i32) (local $p i32) (local $q i32) (local $x i32) (local $w i32) (local $g i32) (local $hit i32)
+    (local $c i32)
     (local $sstride i32) (local $tv v128) (local $kv v128) (local $rgb v128) (local $zero v128)
     (local.set $sstride (i32.shl (local.get $ah) (i32.const 2)))
     (local.set $tv (i8x16.splat (local.get $t)))
@@ -34,14 +35,17 @@
                 (i8x16.sub_sat_u (local.get $kv) (v128.load (local.get $p)))) (local.get $tv))) (local.get $zero))
               (i32x4.ne (v128.and (local.get $rgb) (i8x16.gt_u (v128.or
                 (i8x16.sub_sat_u (v128.load offset=16 (local.get $p)) (local.get $kv))
-                (i8x16.sub_sat_u (local.get $kv) (v128.load offset=16 (local.get $p)))) (local.get $tv))) (local.get $zero)))
+                (i8x16.sub_sat_u (local.get $kv) (v128.load offset=16 (local.get $p)))) (local.get $tv)))
+                (local.get $zero)))
             (i16x8.narrow_i32x4_s
               (i32x4.ne (v128.and (local.get $rgb) (i8x16.gt_u (v128.or
                 (i8x16.sub_sat_u (v128.load offset=32 (local.get $p)) (local.get $kv))
-                (i8x16.sub_sat_u (local.get $kv) (v128.load offset=32 (local.get $p)))) (local.get $tv))) (local.get $zero))
+                (i8x16.sub_sat_u (local.get $kv) (v128.load offset=32 (local.get $p)))) (local.get $tv)))
+                (local.get $zero))
               (i32x4.ne (v128.and (local.get $rgb) (i8x16.gt_u (v128.or
                 (i8x16.sub_sat_u (v128.load offset=48 (local.get $p)) (local.get $kv))
-                (i8x16.sub_sat_u (local.get $kv) (v128.load offset=48 (local.get $p)))) (local.get $tv))) (local.get $zero)))))))
+                (i8x16.sub_sat_u (local.get $kv) (v128.load offset=48 (local.get $p)))) (local.get $tv)))
+                (local.get $zero)))))))
           (else (local.set $g (i8x16.bitmask (i8x16.gt_u
             (i8x16.narrow_i16x8_u
               (i16x8.narrow_i32x4_u (i32x4.shr_u (v128.load (local.get $p)) (i32.const 24))
@@ -71,7 +75,8 @@
                 (loop $ch
                   (local.set $hit (i32.or (local.get $hit) (i32.gt_u
                     (i32.add (i32.sub (i32.load8_u (i32.add (local.get $p) (local.get $c)))
-                                      (i32.and (i32.shr_u (local.get $key) (i32.shl (local.get $c) (i32.const 3))) (i32.const 255)))
+                                      (i32.and (i32.shr_u (local.get $key) (i32.shl (local.get $c) (i32.const 3)))
+                                        (i32.const 255)))
                              (local.get $t))
                     (i32.shl (local.get $t) (i32.const 1)))))
                   (local.set $c (i32.add (local.get $c) (i32.const 1)))
