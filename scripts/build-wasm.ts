@@ -14,8 +14,7 @@
 //    src/kernels/memory.ts writes the copies back at load. This shrinks the bytes shipped about 7 times.
 // 5. Encode the bytes as a string of one char per byte, XORed with the key that gzips smallest (below).
 // Run: npm run build:wasm (also the first step of build, typecheck and test).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { transformSync } from 'esbuild';
@@ -313,5 +312,6 @@ function bestKey(blob: Uint8Array): { key: number; gzipped: number } {
     return { key, gzipped };
 }
 
-// The build runs when this file is run as a script; test/wasm-build.test.ts imports the functions above.
-if (import.meta.url === pathToFileURL(resolve(process.argv[1] ?? '')).href) build();
+// The build runs when this file is run as a script (Node loads it from its real path, so symlinks are
+// resolved before comparing); test/wasm-build.test.ts imports the functions above.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) build();
