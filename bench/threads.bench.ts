@@ -195,7 +195,7 @@ for (const n of [4, 16, 64, 256, 1024, 4096]) {
                 busy(0.1);
             }
             const t0 = performance.now();
-            const hits = overlapsMany(masks, P, out, n, m === 0 ? null : pool);
+            const hits = overlapsMany(masks, P, { count: n, threads: m === 0 ? null : pool }, out);
             if (r > 0) t[m].push(performance.now() - t0);
             if (hits !== want) throw new Error('threaded batch disagrees');
         }

@@ -13,7 +13,7 @@ export {
 export { scale, flipX, flipY, rotate90, crop, trim, convolve } from './core/transform.js';
 export { raycast } from './rays/ray.js';
 export { toRGBA } from './core/to-rgba.js';
-export { overlapsMany } from './core/batch.js';
+export { overlapsMany, type OverlapsManyOptions } from './core/batch.js';
 export type { Point, Rect, RGBAData } from './base/types.js';
 export type { ThresholdOptions, ColorKeyOptions, ColorKey, RGBAColors } from './core/rgba.js';
 export { MaskAtlas } from './core/atlas.js';
