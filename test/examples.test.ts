@@ -1,3 +1,4 @@
+// @test slow browser
 // The browser examples (examples/phaser, examples/pixi, examples/matter, the platformers examples/phaser-move and
 // examples/pixi-move, and the other engine majors: examples/phaser3, the Phaser page's source bundled with
 // Phaser 3, and examples/pixi7, on PixiJS 7): they bundle
