@@ -45,7 +45,7 @@ const TSC = join(fileURLToPath(new URL('..', import.meta.url)), 'node_modules', 
 let site = '';
 
 before(() => {
-    // A copy of examples/ to serve, so the tests never touch examples/*/dist of a running `npm run example:*`.
+    // A copy of examples/ to serve, so the tests never touch examples/*/dist of a running `npm run example -- NAME`.
     site = mkdtempSync(join(tmpdir(), 'hitmask-examples-'));
     mkdirSync(join(site, 'sprites'));
     for (const f of readdirSync(join(EXAMPLES, 'sprites')))
