@@ -279,4 +279,10 @@ if (!existsSync(new URL('../node_modules/', import.meta.url))) {
     console.error('node_modules is missing: run npm ci first.');
     process.exit(2);
 }
-process.exitCode = await main();
+try {
+    process.exitCode = await main();
+} catch (e) {
+    // A bad option, file name or test tag: nothing has run.
+    console.error(`scripts/test.ts: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 2;
+}
