@@ -1,5 +1,5 @@
 // Collision raster vs pairs vs the naive loop: a player (and a squad of enemies) against N bullets per frame.
-// Run: npm run bench:raster  (RASTER_QUICK=1 for a shorter run)
+// Run: npm run bench -- raster  (RASTER_QUICK=1 for a shorter run)
 import { existsSync, readFileSync } from 'node:fs';
 import { GifReader } from 'omggif';
 import { CollisionRaster, Mask, World, type Body } from '../src/index.js';

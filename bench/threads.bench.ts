@@ -1,6 +1,6 @@
 // Worker threads for the narrow phase: the World stepped with and without a ThreadPool (same pairs,
 // checked every step), and the batch size from which splitting a batch across threads pays.
-// Run: npm run bench:threads
+// Run: npm run bench -- threads
 import os from 'node:os';
 import { Mask } from '../src/index.js';
 import { createThreadPool } from '../src/node.js';

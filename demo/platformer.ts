@@ -21,7 +21,7 @@ import {
     type MoveResult,
     type RasterView
 } from '../src/index.js';
-import { mulberry32 } from '../bench/timing.js';
+import { mulberry32 } from './random.js';
 
 /** moveAndSlide's signature: the scene calls whatever is passed as {@link PlatformerOptions.move}. */
 export type MoveFn = typeof moveAndSlide;

@@ -12,7 +12,7 @@ import {
     World,
     type WorldRayHit
 } from '../src/index.js';
-import { mulberry32 } from '../bench/timing.js';
+import { mulberry32 } from './random.js';
 
 /** Which collisions drive the game: plain bounding boxes or pixel-exact masks. */
 export type Mode = 'box' | 'pixel';
@@ -182,7 +182,7 @@ const CRATER_RADIUS = 7,
 const LASER_STOPS = ALIEN | BOMB | TERRAIN | DEBRIS;
 const EMPTY = new Mask(0, 0);
 
-/** mulberry32: a tiny seeded PRNG with a 2^32 state, identical in every JavaScript engine (the benchmarks' own). */
+/** mulberry32: a tiny seeded PRNG with a 2^32 state, identical in every JavaScript engine (demo/random.ts). */
 export const rng = mulberry32;
 
 /** Playfield size: 640×480, twice that in stress mode. */

@@ -1,3 +1,4 @@
+// @test fast
 // Bundle sizes: each browser entry point bundled and minified with esbuild as an app would, then gzipped.
 // The sizes are printed; the test fails when `import { Mask }` or `import { World }` grows past its limit,
 // or when an entry pulls code it must not (worker code into the core, an engine into its adapter).

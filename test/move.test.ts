@@ -1,3 +1,4 @@
+// @test no-shared
 // moveAndSlide against its per-pixel reference (test/move-reference.ts): hand-built scenes for each rule,
 // seeded random terrains, masks and moves on every kind of layer and both kernel paths (HITMASK_MOVE_SEEDS
 // terrains, default 12, for longer runs), the layer tests a long fall costs, and bad input.

@@ -1,3 +1,4 @@
+// @test slow
 // Packaging: the tarball `npm pack` makes, installed into a fresh project the way a user would install it,
 // then used from plain ESM, from strict TypeScript (NodeNext, skipLibCheck off) and through its CLI; and beside
 // each engine major (Phaser 3 and 4, PixiJS 7 and 8, from this repository's node_modules) in a strict user project.

@@ -1,3 +1,4 @@
+// @test slow browser phaser3
 // hitmask/phaser in headless Chromium with the real Phaser: a generated, trimmed texture atlas (PNG + TexturePacker
 // JSON, and its .hitmask built by buildAtlas), seeded placements against a reference that inverts Phaser's own
 // vertex formula, what Phaser renders against the placed masks, Arcade's processCallback, and the loader.

@@ -1,3 +1,4 @@
+// @test fast no-shared
 // CollisionRaster snapshot, restore and hash on seeded random scenes, on both kernel paths: a raster restored to a
 // snapshot answers every query as the original did there and replays the same later calls to the same answers and
 // hashes; the hash is the snapshot's checksum and the same on both kernel paths (and pinned); bad bytes are refused

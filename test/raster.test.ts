@@ -1,3 +1,4 @@
+// @test fast no-shared
 // CollisionRaster against a naive byte-per-pixel raster on seeded random scenes: stamps partly outside
 // the edges, erases, clears, single pixels, layers and ids; plus CollisionLayer conformance and every error path.
 // Scene tests run on both kernel paths (testKernels; every call sent to WebAssembly on the wasm path).

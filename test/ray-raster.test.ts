@@ -1,3 +1,4 @@
+// @test fast no-shared
 // raster.raycast against a per-stamp oracle (the nearest of each stamp's own ray hit, clipped to the raster,
 // with the id rule), erased terrain against the naive oracle over its pixels, RasterView, and TileMap.raycast
 // against the naive oracle over testPixel; both kernel paths.

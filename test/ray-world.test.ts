@@ -1,3 +1,4 @@
+// @test no-shared slow
 // world.raycast against the per-body oracle (each live body's placed mask and each layer's pixels through the
 // naive oracle; the smallest distance, then bodies before layers, then the lower id) under churn: adds, moves,
 // removals, masks, transforms and filters changing between rays, with and without steps; dense and hashed

@@ -1,3 +1,4 @@
+// @test no-shared
 // WebAssembly kernels of the raster (anonymous stamps, test, overlapArea and hitPoint over any layer
 // set) and of Mask.fromRGBA / fromColorKey, against the naive references on both kernel paths: under
 // testKernels every call goes to WebAssembly on the wasm path, however small.

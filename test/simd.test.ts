@@ -1,3 +1,4 @@
+// @test fast no-shared
 // WebAssembly SIMD kernels: equal to the JS kernels and the reference on masks tall enough for the
 // vector loops, across arenas and memory growth, plus the batched API and the kernel switch.
 import { test } from 'node:test';

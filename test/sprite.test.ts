@@ -1,3 +1,4 @@
+// @test fast
 // Sprite placement (src/engines/sprite.ts) against a naive per-pixel reference: each world pixel centre, moved by
 // the documented rounding of the mask's offset, is mapped back through the inverse pose into the frame.
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// @test no-shared
 // ThreadPool: batches split across worker threads give the single-thread results, across many
 // consecutive batches of changing sizes (the generation-tagged claims), mixed memories, and close().
 import { test } from 'node:test';

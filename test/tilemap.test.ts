@@ -1,3 +1,4 @@
+// @test fast no-shared
 // TileMap against a naive per-pixel oracle, plus edits and error paths.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// @test fast no-shared
 // World behaviour: callbacks and when their changes take effect, contacts, sweeps, filters, edge cases, errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

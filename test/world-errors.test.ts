@@ -1,3 +1,4 @@
+// @test fast
 // The World under careless and hostile use: callbacks that throw keep begin/stay/end balanced, a pile of
 // bodies on one spot fails fast with a RangeError in bounded memory, and sweeps are bounded.
 import { test } from 'node:test';

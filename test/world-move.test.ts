@@ -1,3 +1,4 @@
+// @test fast no-shared
 // World.moveAndSlide against a naive World mover: the per-pixel reference (test/move-reference.ts) over a
 // layer that tests every other body the filters accept and every layer, one by one. Seeded scenes of static
 // bodies, a tile map and one-way platforms; moving platforms carry their riders; bad input.

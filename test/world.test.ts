@@ -1,3 +1,4 @@
+// @test fast no-shared
 // World against a brute-force oracle: all pairs, naive per-pixel tests, on seeded random worlds with churn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
