@@ -1,3 +1,4 @@
+// @test slow
 // What each entry point publishes: the declarations are built in memory as `npm run build` builds them
 // (tsconfig.build.json, stripInternal), then read back as a user's TypeScript reads them. Every name an entry
 // exports at run time must be declared (a run-time export without a declaration is an internal that leaked, as

@@ -68,7 +68,7 @@ test('every `npm run NAME [-- NAME]` in README.md, docs/ and the bench, example,
         ...readdirSync(`${ROOT}docs`)
             .filter(f => f.endsWith('.md'))
             .map(f => `docs/${f}`),
-        ...['bench', 'examples', 'demo', 'scripts'].flatMap(dir =>
+        ...['bench', 'examples', 'demo', 'scripts', 'src'].flatMap(dir =>
             (readdirSync(`${ROOT}${dir}`, { recursive: true }) as string[])
                 .filter(f => f.endsWith('.ts') && !f.includes('dist/'))
                 .map(f => `${dir}/${f}`)

@@ -1,3 +1,4 @@
+// @test fast
 // The WebAssembly build (scripts/build-wasm.ts; src/kernels/README.md): each .wat part of the kernels module is
 // a module that wabt reads and validates on its own, its declarations of what other parts define are what makes
 // it valid, the build merges every part, and what it merges is the module src/kernels/module.ts ships.

@@ -19,7 +19,7 @@ export interface OverlapsManyOptions {
  * `masks[pairs[4k + 1]]` placed at (`pairs[4k + 2]`, `pairs[4k + 3]`), else 0; returns how many overlap.
  * With the WebAssembly kernels every pair (clip included) is tested in one call; with a ThreadPool
  * (`hitmask/threads`, `options.threads`) a large batch is split across its threads. On one thread, plain
- * `overlaps()` calls are as fast (`npm run bench:simd` compares them).
+ * `overlaps()` calls are as fast (`npm run bench -- simd` compares them).
  */
 export function overlapsMany(masks: readonly Mask[], pairs: Int32Array, out: Uint8Array): number;
 export function overlapsMany(

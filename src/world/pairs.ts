@@ -32,7 +32,7 @@ export function detectPairs<T>(w: WorldState<T>): number {
     pl.clear();
     // Candidates go through one batched test (a single WebAssembly call, optionally split across threads;
     // one overlaps() each with the JS kernels): with WebAssembly the call and the clip are not paid per
-    // pair (0.70-0.82x the time of one overlaps() per pair, bench:simd).
+    // pair (0.70-0.82x the time of one overlaps() per pair, npm run bench -- simd).
     if (w.batchHits.length < nb) w.batchHits = new Uint8Array(Math.max(nb, 2 * w.batchHits.length));
     const H = w.batchHits;
     if (nb > 0) overlapsBatch(masks, B, H, nb, pool, work);
