@@ -8,7 +8,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import type { SingleBar } from 'cli-progress';
 import { createRequire } from 'node:module';
 import type { PNG as PNGType } from 'pngjs';
-import { MaskAtlas, type AtlasFrame } from '../core/atlas.js';
+import { MaskAtlas } from '../core/atlas.js';
+import type { AtlasFrame } from '../core/atlas-frame.js';
 import { buildAtlas, type BuildOptions } from './build.js';
 import { readInput } from './read.js';
 import { removeTemporaryFiles, standardStream, writeFileAtomic } from './write.js';
