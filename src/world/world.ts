@@ -16,7 +16,8 @@ import { queryMaskInto, queryPointInto, queryRectInto } from './world-query.js';
 import { castWorld, type WorldRayHit } from './world-ray.js';
 import { growSlots, placeSlot, touchSlot } from './slots.js';
 import { moveBody, Movers, type WorldMoveOptions, type WorldMoveResult } from './world-move.js';
-import { hashWorld, restoreWorld, snapshotWorld, SnapshotTables } from './world-snapshot.js';
+import { restoreWorld } from './world-restore.js';
+import { hashWorld, snapshotWorld, SnapshotTables } from './world-snapshot.js';
 import { changedBodies, isLayerOf, ONE_WAY, slotOf, WorldState } from './state.js';
 
 export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
