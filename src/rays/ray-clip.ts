@@ -6,6 +6,7 @@ import type { RayState } from './ray-state.js';
 const FAR = 2 ** 32;
 
 // Whether the segment lies (at both ends) within FAR of the box [ox, ox + W) × [oy, oy + H).
+/** @internal */
 export function near(
     W: number,
     H: number,
@@ -31,6 +32,7 @@ export function near(
 // Clips a far segment to the box grown by 1 px (so a clipped start lies outside the box and its pixels are
 // entered through a face) into st.cx0..cy1; false when it misses. Halved coordinates: no difference overflows.
 // A clipped end on an x face has x exact and y = y0 + t·dy, as precise as doubles at the input's magnitude.
+/** @internal */
 export function clipFar(
     st: RayState,
     W: number,
@@ -129,6 +131,7 @@ function onLine(v0: number, u0: number, slope: number, u: number, fallback: numb
 }
 
 // (−0 clamps to a bound of 0, as Math.max would.)
+/** @internal */
 export function clamp(v: number, lo: number, hi: number): number {
     return v <= lo ? lo : v >= hi ? hi : v;
 }

@@ -24,6 +24,7 @@ export function before(t1: number, o1: number, t2: number, o2: number): boolean 
 }
 
 // Index of the cell (of `size` pixels, cells from boundary o, n of them) the axis a + t·d is in at slot (t, open).
+/** @internal */
 export function cellOf(a: number, d: number, o: number, size: number, n: number, t: number, open: number): number {
     if (d === 0) return Math.floor((Math.floor(a) - o) / size);
     let i = Math.floor((a + t * d - o) / size);
@@ -70,6 +71,7 @@ export function cast(
 
 // The slots during which the segment x0 + t·dx, y0 + t·dy is in the W × H box at (ox, oy), into st: from
 // (lt, lo) to before (ut, uo); false when it never is.
+/** @internal */
 export function inBox(
     st: RayState,
     W: number,
@@ -156,6 +158,7 @@ function blockClear(
 }
 
 // The walk itself (see the file comment); writes the hit into st; the distance is measured from (sx, sy).
+/** @internal */
 export function walk(
     st: RayState,
     W: number,

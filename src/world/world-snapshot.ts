@@ -155,6 +155,7 @@ function prune<T>(t: SnapshotTables<T>, live: number): void {
     for (const [id, ref] of t.handles) if (ref.deref() === undefined) t.handles.delete(id);
 }
 
+/** @internal Flushes pending slot frees and rank updates, so the slots and the id order are current. */
 export function flushOrder<T>(st: WorldState<T>): void {
     if (st.pendingFree.length > 0 || st.ranksDirty) flushSlots(st);
 }
