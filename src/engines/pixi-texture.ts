@@ -2,7 +2,8 @@
 // per texture frame from the pixels of the texture's source (PixiJS 8's TextureSource, PixiJS 7's BaseTexture), and
 // cached (weakly: a destroyed texture's mask goes with it). Types only from pixi.js: the adapter never loads PixiJS.
 import type { Texture, TextureSource } from 'pixi.js';
-import type { AtlasFrame, MaskAtlas } from '../core/atlas.js';
+import type { MaskAtlas } from '../core/atlas.js';
+import type { AtlasFrame } from '../core/atlas-frame.js';
 import { checkInt, describe } from '../base/check.js';
 import { Mask, checkMask } from '../core/mask.js';
 import { trim as trimMask } from '../core/transform.js';

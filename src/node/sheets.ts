@@ -1,5 +1,5 @@
 // Frame layouts of sprite sheets: uniform grids, TexturePacker JSON (hash and array) and Aseprite JSON.
-import type { HitBox, TagDirection } from '../core/atlas.js';
+import type { HitBox, TagDirection } from '../core/atlas-frame.js';
 import { checkInt, describe } from '../base/check.js';
 
 /** One frame of a sheet: where it lies in the sheet image and where it belongs in the untrimmed sprite frame. */

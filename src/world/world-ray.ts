@@ -1,7 +1,9 @@
 // World.raycast's search: the bodies changed since the grid was built, then the grid cells along the segment
-// in order, each body's mask cast with the walk of rays/ray.ts, then the layers that can cast rays.
+// in order, each body's mask cast with the walk of rays/ray-walk.ts, then the layers that can cast rays.
 import type { RasterRayHit, RayHit } from '../rays/ray.js';
-import { acquire, before, cast, checkRay, release, type RayState } from '../rays/ray.js';
+import { checkRay } from '../rays/ray.js';
+import { acquire, release, type RayState } from '../rays/ray-state.js';
+import { before, cast } from '../rays/ray-walk.js';
 import type { Mask } from '../core/mask.js';
 import { wordsOf } from '../kernels/mask-words.js';
 import type { Body } from './body.js';

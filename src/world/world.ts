@@ -1,6 +1,7 @@
 // The World: the public face over a WorldState (state.ts). Slot upkeep is in slots.ts, the grid's upkeep in
-// cells.ts, detection in pairs.ts, events in events.ts, queries in query.ts, contacts and sweeps in contact.ts,
-// the ray search in ray.ts; each takes the state.
+// cells.ts, detection in pairs.ts, events in events.ts, queries in world-query.ts, contacts and sweeps in
+// contact.ts, the ray search in world-ray.ts, snapshots and hashes in world-snapshot.ts, restores in
+// world-restore.ts; each takes the state.
 import { checkBits, checkInt, coord, describe } from '../base/check.js';
 import { checkMask, type Mask } from '../core/mask.js';
 import { checkTransform, type Transform } from '../core/transform.js';
@@ -16,7 +17,8 @@ import { queryMaskInto, queryPointInto, queryRectInto } from './world-query.js';
 import { castWorld, type WorldRayHit } from './world-ray.js';
 import { growSlots, placeSlot, touchSlot } from './slots.js';
 import { moveBody, Movers, type WorldMoveOptions, type WorldMoveResult } from './world-move.js';
-import { hashWorld, restoreWorld, snapshotWorld, SnapshotTables } from './world-snapshot.js';
+import { restoreWorld } from './world-restore.js';
+import { hashWorld, snapshotWorld, SnapshotTables } from './world-snapshot.js';
 import { changedBodies, isLayerOf, ONE_WAY, slotOf, WorldState } from './state.js';
 
 export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
