@@ -1,58 +1,6 @@
 // Holes: spliced in where they touch the joined ring at a vertex, else joined to it by a bridge to the left
 // (Eberly), leftmost first.
-import { locallyInside, pointInTriangle } from './triangulate-ears.js';
-import { area, equals, filter, I, N, P, ring, split, T, touched, track, X, Y } from './triangulate-ring.js';
-
-function bridgeOf(hole: number, outer: number): number {
-    const hx = X[hole],
-        hy = Y[hole];
-    let p = outer,
-        qx = -Infinity,
-        m = -1;
-    // the nearest edge left of the hole's leftmost vertex; its left end is the candidate, or the vertex hit
-    if (equals(hole, p)) return p;
-    do {
-        const q = N[p];
-        if (equals(hole, q)) return q;
-        if (hy <= Y[p] && hy >= Y[q] && Y[q] !== Y[p]) {
-            const x = X[p] + ((hy - Y[p]) * (X[q] - X[p])) / (Y[q] - Y[p]);
-            if (x <= hx && x > qx) {
-                qx = x;
-                m = X[p] < X[q] ? p : q;
-                if (x === hx) return m;
-            }
-        }
-        p = q;
-    } while (p !== outer);
-    if (m < 0) return -1;
-    // a reflex vertex inside the triangle (hole, hit, candidate) blocks it: take the one nearest the ray
-    const stop = m,
-        mx = X[m],
-        my = Y[m];
-    let tanMin = Infinity;
-    p = m;
-    do {
-        if (
-            hx >= X[p] &&
-            X[p] >= mx &&
-            hx !== X[p] &&
-            pointInTriangle(hy < my ? hx : qx, hy, mx, my, hy < my ? qx : hx, hy, X[p], Y[p])
-        ) {
-            const tan = Math.abs(hy - Y[p]) / (hx - X[p]);
-            if (
-                locallyInside(p, hole) &&
-                (tan < tanMin ||
-                    (tan === tanMin &&
-                        (X[p] > X[m] || (X[p] === X[m] && area(P[m], m, P[p]) < 0 && area(N[p], m, N[m]) < 0))))
-            ) {
-                m = p;
-                tanMin = tan;
-            }
-        }
-        p = N[p];
-    } while (p !== stop);
-    return m;
-}
+import { bridgeOf, filter, locallyInside, markShared, R, ring, split, track } from './triangulate-ring.js';
 
 // Points numbered (vertices at the same point share a number): `pointOf` per vertex, and `count` per point how
 // many vertices are there.
@@ -74,19 +22,6 @@ export function numberPoints(xy: ArrayLike<number>, n: number): { pointOf: Int32
     return { pointOf, count };
 }
 
-// Marks (T) the nodes of the ring at `start` (if any) at points where rings touch, before any filtering can
-// drop a straight pass through one; returns `start`.
-export function markShared(start: number, pointOf: Int32Array, count: number[]): number {
-    if (start >= 0) {
-        let p = start;
-        do {
-            if (count[pointOf[I[p]]] > 1) T[p] = 1;
-            p = N[p];
-        } while (p !== start);
-    }
-    return start;
-}
-
 // Joins every hole (rings 1.. of `rings`) into the outer ring at `outer`; returns a node of the joined ring.
 // Holes that touch the outer ring (or a hole already joined) at a vertex are spliced in at that vertex,
 // into the pass of the ring whose inside holds the hole's edges: a bridge elsewhere would leave two
@@ -99,36 +34,37 @@ export function joinHoles(
     pointOf: Int32Array,
     count: number[]
 ): number {
-    const point = (p: number): number => pointOf[I[p]];
+    const point = (p: number): number => pointOf[R.I[p]];
     // The joined ring's nodes at each point.
     const at: (number[] | undefined)[] = new Array(count.length);
     const add = (p: number): void => {
         const list = at[point(p)];
         if (list) {
             list.push(p);
-            for (const q of list) T[q] = 1;
+            for (const q of list) R.T[q] = 1;
         } else at[point(p)] = [p];
-        touched?.push(p);
+        R.touched?.push(p);
     };
     const index = (start: number): void => {
         let p = start;
         do {
             add(p);
-            p = N[p];
+            p = R.N[p];
         } while (p !== start);
     };
-    const live = (p: number): boolean => N[P[p]] === p && P[N[p]] === p;
+    const live = (p: number): boolean => R.N[R.P[p]] === p && R.P[R.N[p]] === p;
     index(outer);
     const { holes, shared, holesAt } = collectHoles(xy, rings, pointOf, count);
     const lefts = holes.map(h0 => {
         let left = h0;
-        for (let p = N[h0]; p !== h0; p = N[p]) if (X[p] < X[left] || (X[p] === X[left] && Y[p] < Y[left])) left = p;
+        for (let p = R.N[h0]; p !== h0; p = R.N[p])
+            if (R.X[p] < R.X[left] || (R.X[p] === R.X[left] && R.Y[p] < R.Y[left])) left = p;
         return left;
     });
     // the order in which holes get a bridge to the left (Eberly): leftmost first, then topmost, then in order
     const leftOrder = holes
         .map((_, j) => j)
-        .sort((j, k) => X[lefts[j]] - X[lefts[k]] || Y[lefts[j]] - Y[lefts[k]] || j - k);
+        .sort((j, k) => R.X[lefts[j]] - R.X[lefts[k]] || R.Y[lefts[j]] - R.Y[lefts[k]] || j - k);
     const pending = new Uint8Array(holes.length).fill(1),
         queued = new Uint8Array(holes.length).fill(1);
     // Holes to look at again (every one at first), smallest index first: a min-heap.
@@ -136,22 +72,22 @@ export function joinHoles(
     // A hole is looked at again only when the joined ring changed at one of its points: links of a
     // node there changed, or a node was added there.
     const requeue = (): void => {
-        for (const p of touched!) {
+        for (const p of R.touched!) {
             for (const j of holesAt[point(p)] ?? [])
                 if (pending[j] && !queued[j]) {
                     queued[j] = 1;
                     heapPush(heap, j);
                 }
         }
-        touched!.length = 0;
+        R.touched!.length = 0;
     };
     const join = (o: number, h: number): void => {
         index(h);
         const rev = split(o, h);
         add(rev);
-        add(N[rev]);
-        filter(rev, N[rev]);
-        outer = filter(o, N[o]);
+        add(R.N[rev]);
+        filter(rev, R.N[rev]);
+        outer = filter(o, R.N[o]);
         requeue();
     };
     track([]);
@@ -163,7 +99,7 @@ export function joinHoles(
                 queued[j] = 0;
                 if (!pending[j]) continue;
                 for (const h of shared[j]) {
-                    const o = at[point(h)]?.find(o => live(o) && locallyInside(o, N[h]) && locallyInside(o, P[h]));
+                    const o = at[point(h)]?.find(o => live(o) && locallyInside(o, R.N[h]) && locallyInside(o, R.P[h]));
                     if (o !== undefined) {
                         pending[j] = 0;
                         join(o, h);
@@ -207,11 +143,11 @@ function collectHoles(
             mine: number[] = [];
         let h = h0;
         do {
-            if (T[h]) {
+            if (R.T[h]) {
                 mine.push(h);
-                (holesAt[pointOf[I[h]]] ??= []).push(j);
+                (holesAt[pointOf[R.I[h]]] ??= []).push(j);
             }
-            h = N[h];
+            h = R.N[h];
         } while (h !== h0);
         holes.push(h0);
         shared.push(mine);

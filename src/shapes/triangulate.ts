@@ -6,11 +6,10 @@
 // looked at again only where the joined ring changed. Without these, a polygon of thousands of
 // holes (a noisy mask) takes time quadratic in its vertices.
 
-// The parts: triangulate-ring.ts (the node arrays), triangulate-ears.ts (ear clipping), triangulate-holes.ts
-// (joining the holes).
-import { clip } from './triangulate-ears.js';
-import { joinHoles, markShared, numberPoints } from './triangulate-holes.js';
-import { N, P, reset, ring, zOrderBox } from './triangulate-ring.js';
+// The parts: triangulate-ring.ts (the node arrays, ear clipping, bridges), triangulate-holes.ts (the order in
+// which holes are joined).
+import { joinHoles, numberPoints } from './triangulate-holes.js';
+import { clip, markShared, R, reset, ring, zOrderBox } from './triangulate-ring.js';
 
 /**
  * Triangles (source vertex indices, outer-ring orientation) of the polygon whose rings are vertices
@@ -24,7 +23,7 @@ export function triangulate(xy: ArrayLike<number>, rings: ArrayLike<number>): nu
     zOrderBox(xy, n);
     const { pointOf, count } = numberPoints(xy, n);
     const outer = markShared(ring(xy, rings[0], rings[1], true), pointOf, count);
-    if (outer < 0 || N[outer] === P[outer]) return out;
+    if (outer < 0 || R.N[outer] === R.P[outer]) return out;
     clip(joinHoles(xy, rings, outer, pointOf, count), out, 0);
     return out;
 }
