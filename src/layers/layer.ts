@@ -1,3 +1,8 @@
+// The CollisionLayer contract of static terrain, and the one place a layer written against 0.3's names (test,
+// hitPoint, testPixel) is adapted to it: World.addLayer and moveAndSlide pass what they are given through
+// asLayer once, so the hot path only ever calls the new names.
+import { deprecated } from '../base/deprecate.js';
+import { describe } from '../base/check.js';
 import type { Mask, Point, Rect } from '../core/mask.js';
 import type { RayHit } from '../rays/ray.js';
 
@@ -7,13 +12,13 @@ import type { RayHit } from '../rays/ray.js';
  */
 export interface CollisionLayer {
     /** Whether a set pixel of `mask`, its top-left at (x, y), lies on a solid pixel of the layer. */
-    test(mask: Mask, x: number, y: number): boolean;
+    overlaps(mask: Mask, x: number, y: number): boolean;
+    /** The first such pixel in row-major order, in layer coordinates, or `null`; with `out`, written there. */
+    overlap(mask: Mask, x: number, y: number, out?: Point): Point | null;
     /** Number of set pixels of `mask` at (x, y) that lie on solid pixels of the layer. */
     overlapArea(mask: Mask, x: number, y: number): number;
-    /** The first such pixel in row-major order, in layer coordinates, or `null`; with `out`, written there. */
-    hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null;
     /** Whether the layer is solid at pixel (x, y) (coordinates floored; outside the layer: false). */
-    testPixel(x: number, y: number): boolean;
+    hitTest(x: number, y: number): boolean;
     /**
      * Optional: the first solid pixel the segment from (x0, y0) to (x1, y1) enters, or `null` (rules:
      * docs/rays.md); with `out`, written there. `World.raycast` skips layers without it.
@@ -24,4 +29,64 @@ export interface CollisionLayer {
      * once per step and tests only the bodies whose boxes meet it.
      */
     bounds?(): Rect | null;
+}
+
+/**
+ * @deprecated A layer with 0.3's method names: `test` is now `overlaps`, `hitPoint` is `overlap`, `testPixel` is
+ * `hitTest`. World.addLayer and moveAndSlide still take it until 0.5.0 (warning once); rename its methods.
+ */
+export interface LegacyCollisionLayer {
+    /** @deprecated Name it `overlaps`. */
+    test(mask: Mask, x: number, y: number): boolean;
+    /** @deprecated Name it `overlap`. */
+    hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null;
+    overlapArea(mask: Mask, x: number, y: number): number;
+    /** @deprecated Name it `hitTest`. */
+    testPixel(x: number, y: number): boolean;
+    raycast?(x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null;
+    bounds?(): Rect | null;
+}
+
+// Each 0.4 name of CollisionLayer and its 0.3 name.
+const RENAMED = [
+    ['overlaps', 'test'],
+    ['overlap', 'hitPoint'],
+    ['hitTest', 'testPixel']
+] as const;
+
+/**
+ * @internal Returns `layer` as a CollisionLayer that has at least the methods `needs` (e.g. `['overlaps']`),
+ * or throws a TypeError naming `name`. A layer with a 0.3 name instead of a 0.4 one (`test` for `overlaps`…)
+ * warns once per name and gets the 0.4 name as a hidden own property calling the old method, so the layer stays
+ * the same object (`pair.b.layer === map` holds) and later calls cost nothing extra; a frozen one is wrapped.
+ */
+export function asLayer(layer: unknown, name: string, needs: readonly string[]): CollisionLayer {
+    if (layer === null || typeof layer !== 'object')
+        throw new TypeError(`${name} must be a CollisionLayer (${needs.join(', ')}), got ${describe(layer)}.`);
+    const l = layer as Record<string, unknown>;
+    let frozen = false;
+    for (const [now, old] of RENAMED) {
+        if (typeof l[now] === 'function' || typeof l[old] !== 'function') continue;
+        deprecated(`CollisionLayer.${old}`, `CollisionLayer.${now}`);
+        if (!Object.isExtensible(l)) frozen = true;
+        else Object.defineProperty(l, now, { value: l[old], writable: true, configurable: true });
+    }
+    const out = frozen ? wrap(l) : l;
+    for (const n of needs)
+        if (typeof out[n] !== 'function')
+            throw new TypeError(
+                `${name} must implement CollisionLayer (${needs.join(', ')}), got ${describe(layer)} without ${n}.`
+            );
+    return out as unknown as CollisionLayer;
+}
+
+// A forwarding object for a frozen 0.3-style layer (its own methods cannot be added).
+function wrap(l: Record<string, unknown>): Record<string, unknown> {
+    const w: Record<string, unknown> = {};
+    for (const key of ['overlapArea', 'raycast', 'bounds', ...RENAMED.flat()]) {
+        const f = l[key];
+        if (typeof f === 'function') w[key] = (...args: unknown[]) => f.apply(l, args);
+    }
+    for (const [now, old] of RENAMED) if (typeof w[now] !== 'function' && w[old] !== undefined) w[now] = w[old];
+    return w;
 }
