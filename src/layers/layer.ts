@@ -31,22 +31,6 @@ export interface CollisionLayer {
     bounds?(): Rect | null;
 }
 
-/**
- * @deprecated A layer with 0.3's method names: `test` is now `overlaps`, `hitPoint` is `overlap`, `testPixel` is
- * `hitTest`. World.addLayer and moveAndSlide still take it until 0.5.0 (warning once); rename its methods.
- */
-export interface LegacyCollisionLayer {
-    /** @deprecated Name it `overlaps`. */
-    test(mask: Mask, x: number, y: number): boolean;
-    /** @deprecated Name it `overlap`. */
-    hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null;
-    overlapArea(mask: Mask, x: number, y: number): number;
-    /** @deprecated Name it `hitTest`. */
-    testPixel(x: number, y: number): boolean;
-    raycast?(x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null;
-    bounds?(): Rect | null;
-}
-
 // Each 0.4 name of CollisionLayer and its 0.3 name.
 const RENAMED = [
     ['overlaps', 'test'],
@@ -61,24 +45,29 @@ const RENAMED = [
  * the same object (`pair.b.layer === map` holds) and later calls cost nothing extra; a frozen one is wrapped.
  */
 export function asLayer(layer: unknown, name: string, needs: readonly string[]): CollisionLayer {
-    if (layer === null || typeof layer !== 'object')
-        throw new TypeError(`${name} must be a CollisionLayer (${needs.join(', ')}), got ${describe(layer)}.`);
-    const l = layer as Record<string, unknown>;
-    let frozen = false;
-    for (const [now, old] of RENAMED) {
-        if (typeof l[now] === 'function' || typeof l[old] !== 'function') continue;
-        deprecated(`CollisionLayer.${old}`, `CollisionLayer.${now}`);
-        if (!Object.isExtensible(l)) frozen = true;
-        else Object.defineProperty(l, now, { value: l[old], writable: true, configurable: true });
+    let l = layer as Record<string, unknown>;
+    if (l !== null && typeof l === 'object') {
+        for (const [now, old] of RENAMED) {
+            if (typeof l[now] === 'function' || typeof l[old] !== 'function') continue;
+            deprecated(`CollisionLayer.${old}`, `CollisionLayer.${now}`);
+            if (Object.isExtensible(l))
+                Object.defineProperty(l, now, { value: l[old], writable: true, configurable: true });
+            else {
+                let w = WRAPPED.get(l);
+                if (w === undefined) WRAPPED.set(l, (w = wrap(l)));
+                l = w;
+                break;
+            }
+        }
+        if (needs.every(n => typeof l[n] === 'function')) return l as unknown as CollisionLayer;
     }
-    const out = frozen ? wrap(l) : l;
-    for (const n of needs)
-        if (typeof out[n] !== 'function')
-            throw new TypeError(
-                `${name} must implement CollisionLayer (${needs.join(', ')}), got ${describe(layer)} without ${n}.`
-            );
-    return out as unknown as CollisionLayer;
+    throw new TypeError(
+        `${name} must be a CollisionLayer (an object with ${needs.join(', ')}), got ${describe(layer)}.`
+    );
 }
+
+// The forwarding objects made for frozen 0.3-style layers, one per layer.
+const WRAPPED = new WeakMap<object, Record<string, unknown>>();
 
 // A forwarding object for a frozen 0.3-style layer (its own methods cannot be added).
 function wrap(l: Record<string, unknown>): Record<string, unknown> {

@@ -7,7 +7,7 @@
 // (ORed with itself shifted by 1, 2, 4, … px; one draw each) and the free distance found by binary lifting,
 // one layer test per power of two. A 600 px fall is ten tests of tall masks instead of 600 of the mask.
 import { coord, describe } from '../base/check.js';
-import { asLayer, type CollisionLayer, type LegacyCollisionLayer } from '../layers/layer.js';
+import { asLayer, type CollisionLayer } from '../layers/layer.js';
 import { checkMask, Mask } from '../core/mask.js';
 
 /** Options of {@link moveAndSlide}. */
@@ -20,7 +20,7 @@ export interface MoveOptions {
      */
     snapDown?: number;
     /** One-way platforms: they hold a mover that comes down onto them and let it pass sideways and upward. */
-    oneWay?: CollisionLayer | LegacyCollisionLayer | null;
+    oneWay?: CollisionLayer | null;
 }
 
 /** Where {@link moveAndSlide} left the mover, and what it touches there. */
@@ -54,7 +54,7 @@ const MAX_LEVEL = 10;
  * new position and its contacts (written into `out` when given). Rules: docs/movement.md.
  */
 export function moveAndSlide(
-    solidLayer: CollisionLayer | LegacyCollisionLayer,
+    solidLayer: CollisionLayer,
     mask: Mask,
     x: number,
     y: number,
@@ -176,7 +176,7 @@ export function moveAndSlide(
     r.onFloor = (g & GROUND) !== 0;
     r.onCeiling = solid.overlaps(mask, px, py - 1);
     r.onWall = onWall;
-    r.floor = ((g & SOLID_BELOW) !== 0 ? solidLayer : r.onFloor ? oneWayLayer : null) as CollisionLayer | null;
+    r.floor = (g & SOLID_BELOW) !== 0 ? solidLayer : r.onFloor ? oneWayLayer : null;
     return r;
 }
 

@@ -4,7 +4,7 @@
 import { checkBits, checkInt, coord, describe } from '../base/check.js';
 import { checkMask, type Mask } from '../core/mask.js';
 import { checkTransform, type Transform } from '../core/transform.js';
-import { asLayer, type CollisionLayer, type LegacyCollisionLayer } from '../layers/layer.js';
+import { asLayer, type CollisionLayer } from '../layers/layer.js';
 import type { CollisionRaster } from '../raster/raster.js';
 import type { ThreadPool } from '../threads/pool.js';
 import { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
@@ -142,7 +142,7 @@ export class World<T = unknown> {
     }
 
     /** Adds a static layer (a tile map, a collision raster) that bodies collide with; its pairs have the layer as `b`. */
-    addLayer(layer: CollisionLayer | CollisionRaster | LegacyCollisionLayer, options: LayerOptions<T> = {}): Body<T> {
+    addLayer(layer: CollisionLayer | CollisionRaster, options: LayerOptions<T> = {}): Body<T> {
         // A raster's queries take a layer set; the World talks to a view of all its layers. Duck-typed, so
         // a World without rasters does not bundle the raster (4 KB gzipped). A 0.3-style layer (test, hitPoint,
         // testPixel) gets the new names once, warning; the handle's `layer` is still the object given.
