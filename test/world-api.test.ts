@@ -431,11 +431,9 @@ test('0.3 forms: a numeric filter and a layer with test/hitPoint/testPixel still
         world.addLayer(old as never, { category: 2, data: 'old' })
     );
     assert.equal(before, 0, 'no 0.3 layer was seen before in this process');
-    assert.deepEqual(warnings, [
-        'hitmask: CollisionLayer.test is deprecated and will be removed in 0.5.0; use CollisionLayer.overlaps instead.',
-        'hitmask: CollisionLayer.hitPoint is deprecated and will be removed in 0.5.0; use CollisionLayer.overlap instead.',
-        'hitmask: CollisionLayer.testPixel is deprecated and will be removed in 0.5.0; use CollisionLayer.hitTest instead.'
-    ]);
+    const said = (old: string, now: string) =>
+        `hitmask: CollisionLayer.${old} is deprecated and will be removed in 0.5.0; use CollisionLayer.${now} instead.`;
+    assert.deepEqual(warnings, [said('test', 'overlaps'), said('hitPoint', 'overlap'), said('testPixel', 'hitTest')]);
     assert.equal(ground.layer, old as never, 'the handle keeps the object given');
     // A frozen one cannot take new methods: it is wrapped (once), and still answers.
     const frozen = Object.freeze({ ...old, test: (m: Mask, x: number, y: number) => floor.overlaps(m, x, y) });

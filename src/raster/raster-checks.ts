@@ -13,7 +13,10 @@ export interface RasterOptions {
 
 /** Where {@link CollisionRaster.stamp} and {@link CollisionRaster.stampPixel} write. */
 export interface StampOptions {
-    /** Id remembered by every pixel the stamp sets, for {@link CollisionRaster.queryMask} (0..2^31−1); −1 for none. @default -1 */
+    /**
+     * Id remembered by every pixel the stamp sets, for {@link CollisionRaster.queryMask} (0..2^31−1); −1 for none.
+     * @default -1
+     */
     id?: number;
     /** Layer index (0..layerCount−1). @default 0 */
     layer?: number;
