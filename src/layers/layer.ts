@@ -39,43 +39,28 @@ const RENAMED = [
 ] as const;
 
 /**
- * @internal Returns `layer` as a CollisionLayer that has at least the methods `needs` (e.g. `['overlaps']`),
- * or throws a TypeError naming `name`. A layer with a 0.3 name instead of a 0.4 one (`test` for `overlaps`…)
- * warns once per name and gets the 0.4 name as a hidden own property calling the old method, so the layer stays
- * the same object (`pair.b.layer === map` holds) and later calls cost nothing extra; a frozen one is wrapped.
+ * @internal Returns `layer` as a CollisionLayer, or throws a TypeError naming `name`: one with `overlaps`, or with
+ * all four query methods when `all` (a World's layers; a move calls only `overlaps`). A layer with a 0.3 name
+ * instead of a 0.4 one (`test` for `overlaps`…) warns once per name and gets the 0.4 name as a hidden own property
+ * holding the old method, so the layer stays the same object (`pair.b.layer === map` holds) and later calls cost
+ * nothing extra. A frozen one cannot take properties: an object inheriting from it takes them.
  */
-export function asLayer(layer: unknown, name: string, needs: readonly string[]): CollisionLayer {
+export function asLayer(layer: unknown, name: string, all: boolean): CollisionLayer {
     let l = layer as Record<string, unknown>;
+    // A 0.4 layer passed to a move, the case of every call in a game loop: one type check, nothing else.
+    if (!all && l !== null && typeof l === 'object' && typeof l.overlaps === 'function') return l as never;
+    const needs = all ? ['overlaps', 'overlap', 'overlapArea', 'hitTest'] : ['overlaps'];
     if (l !== null && typeof l === 'object') {
         for (const [now, old] of RENAMED) {
             if (typeof l[now] === 'function' || typeof l[old] !== 'function') continue;
             deprecated(`CollisionLayer.${old}`, `CollisionLayer.${now}`);
-            if (Object.isExtensible(l))
-                Object.defineProperty(l, now, { value: l[old], writable: true, configurable: true });
-            else {
-                let w = WRAPPED.get(l);
-                if (w === undefined) WRAPPED.set(l, (w = wrap(l)));
-                l = w;
-                break;
-            }
+            if (!Object.isExtensible(l)) l = Object.create(l) as Record<string, unknown>;
+            // Not enumerable: a copy made with `{ ...layer, test }` must not carry the old `test` as `overlaps`.
+            Object.defineProperty(l, now, { value: l[old], writable: true, configurable: true });
         }
-        if (needs.every(n => typeof l[n] === 'function')) return l as unknown as CollisionLayer;
+        if (needs.every(n => typeof l[n] === 'function')) return l as never;
     }
     throw new TypeError(
         `${name} must be a CollisionLayer (an object with ${needs.join(', ')}), got ${describe(layer)}.`
     );
-}
-
-// The forwarding objects made for frozen 0.3-style layers, one per layer.
-const WRAPPED = new WeakMap<object, Record<string, unknown>>();
-
-// A forwarding object for a frozen 0.3-style layer (its own methods cannot be added).
-function wrap(l: Record<string, unknown>): Record<string, unknown> {
-    const w: Record<string, unknown> = {};
-    for (const key of ['overlapArea', 'raycast', 'bounds', ...RENAMED.flat()]) {
-        const f = l[key];
-        if (typeof f === 'function') w[key] = (...args: unknown[]) => f.apply(l, args);
-    }
-    for (const [now, old] of RENAMED) if (typeof w[now] !== 'function' && w[old] !== undefined) w[now] = w[old];
-    return w;
 }

@@ -39,8 +39,6 @@ export interface MoveResult {
     floor: CollisionLayer | null;
 }
 
-// What moveAndSlide calls on a layer.
-const NEEDS = ['overlaps'] as const;
 // Longest move along one axis in one call: each pixel step may be tested, and a step count must stay exact.
 const MAX_STEPS = 2 ** 20;
 // Runs shorter than this are stepped pixel by pixel: building swept masks costs more than a few tests.
@@ -64,7 +62,7 @@ export function moveAndSlide(
     out?: MoveResult
 ): MoveResult {
     // A 0.3-style layer (test instead of overlaps) gets its new name once, warning; the same object is used.
-    const solid = asLayer(solidLayer, 'solid', NEEDS);
+    const solid = asLayer(solidLayer, 'solid', false);
     checkMask(mask, 'mask');
     // Positions within ±2^50, as a World's: beyond that x + dx is no longer exact and a move would silently vanish.
     coord('x', x);
@@ -76,7 +74,7 @@ export function moveAndSlide(
     const stepUp = steps('stepUp', options?.stepUp),
         snapDown = steps('snapDown', options?.snapDown);
     const oneWayLayer = options?.oneWay ?? null,
-        oneWay = oneWayLayer === null ? null : asLayer(oneWayLayer, 'oneWay', NEEDS);
+        oneWay = oneWayLayer === null ? null : asLayer(oneWayLayer, 'oneWay', false);
     if (out !== undefined && (out === null || typeof out !== 'object'))
         throw new TypeError(`out must be a MoveResult object to fill, got ${describe(out)}.`);
     let px = Math.floor(x),

@@ -146,7 +146,7 @@ export class World<T = unknown> {
         // A raster's queries take a layer set; the World talks to a view of all its layers. Duck-typed, so
         // a World without rasters does not bundle the raster (4 KB gzipped). A 0.3-style layer (test, hitPoint,
         // testPixel) gets the new names once, warning; the handle's `layer` is still the object given.
-        const l = asLayer(isRaster(layer) ? layer.view() : layer, 'layer', LAYER_METHODS);
+        const l = asLayer(isRaster(layer) ? layer.view() : layer, 'layer', true);
         const body = new Body<T>(this.#st, this.#st.nextId++, this.#st.layers.length, options.data as T, l);
         this.#st.layers.push(body);
         this.#st.layerCat.push(checkBits('category', options.category ?? 1));
@@ -517,9 +517,6 @@ export class World<T = unknown> {
         return detectPairs(this.#st);
     }
 }
-
-// What a World calls on a layer.
-const LAYER_METHODS = ['overlaps', 'overlap', 'overlapArea', 'hitTest'] as const;
 
 function checkOut(out: unknown): void {
     if (!Array.isArray(out)) throw new TypeError(`out must be an array, got ${describe(out)}.`);
