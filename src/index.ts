@@ -20,7 +20,13 @@ export { MaskAtlas } from './core/atlas.js';
 export type { AddFrameOptions } from './core/atlas.js';
 export type { AtlasFrame, AtlasTag, HitBox, TagDirection } from './core/atlas-frame.js';
 export { CollisionRaster, RasterView } from './raster/raster.js';
-export type { RasterOptions, StampOptions, StampManyOptions, EraseOptions } from './raster/raster.js';
+export type {
+    RasterOptions,
+    RasterQueryOptions,
+    StampOptions,
+    StampManyOptions,
+    EraseOptions
+} from './raster/raster.js';
 export { World, Body } from './world/world.js';
 export type {
     BodyOptions,
@@ -34,7 +40,8 @@ export type {
     PairListener,
     WorldRayHit,
     WorldMoveOptions,
-    WorldMoveResult
+    WorldMoveResult,
+    QueryOptions
 } from './world/world.js';
 export { limits } from './base/limits.js';
 export type { CollisionLayer } from './layers/layer.js';

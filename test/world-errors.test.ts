@@ -114,10 +114,10 @@ test('a layer whose bounds() returns nonsense or throws: a clear error from step
     const map = new TileMap(8, 8, 4, 4, [square(8)], new Array(16).fill(0));
     let answer: unknown = { x: 0, y: 0, width: 32, height: 32 };
     const layer = {
-        test: map.test.bind(map),
+        overlaps: map.overlaps.bind(map),
         overlapArea: map.overlapArea.bind(map),
-        hitPoint: map.hitPoint.bind(map),
-        testPixel: map.testPixel.bind(map),
+        overlap: map.overlap.bind(map),
+        hitTest: map.hitTest.bind(map),
         bounds: () => {
             if (answer instanceof Error) throw answer;
             return answer as never;

@@ -71,7 +71,7 @@ class Platformer extends Phaser.Scene {
         if (dy >= 0 && r.y < placed.y) stats.climbs++; // only stepUp lifts a hero that is not jumping
         if (r.onFloor && !wasOnFloor) stats.landings++;
         const now = hitmaskFor(this.hero);
-        if (terrain.test(now.mask, now.x, now.y)) stats.inside++;
+        if (terrain.overlaps(now.mask, now.x, now.y)) stats.inside++;
 
         this.debug.clear();
         drawHitmask(this.debug, this.hero, { color: null, outline: r.onFloor ? 0x40ff40 : 0xffff40 });

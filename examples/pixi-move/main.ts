@@ -68,7 +68,7 @@ app.ticker.add(() => {
     if (dy >= 0 && r.y < placed.y) stats.climbs++; // only stepUp lifts a hero that is not jumping
     if (r.onFloor && !wasOnFloor) stats.landings++;
     const now = hitmaskFor(hero);
-    if (terrain.test(now.mask, now.x, now.y)) stats.inside++;
+    if (terrain.overlaps(now.mask, now.x, now.y)) stats.inside++;
 
     debug.clear();
     drawHitmask(debug, hero, { color: null, outline: r.onFloor ? 0x40ff40 : 0xffff40 });

@@ -307,7 +307,11 @@ export class Mask {
         return wordsToText(this._words, this.width, this.height);
     }
 
-    /** Whether pixel (x, y) is set; coordinates are floored, and anything outside the mask is clear. */
+    /**
+     * Whether pixel (x, y) is set; coordinates are floored, and anything outside the mask is clear. The pixel
+     * accessor (pygame's `get_at`, paired with {@link set}); a CollisionLayer's `hitTest(x, y)` answers the same
+     * question for a layer's solid pixels.
+     */
     get(x: number, y: number): boolean {
         x = checkCoord('x', x);
         y = checkCoord('y', y);

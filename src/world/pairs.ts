@@ -57,7 +57,7 @@ export function detectPairs<T>(w: WorldState<T>): number {
                 if ((cat[i] & layerColw[l]) === 0 || (layerCat[l] & colw[i]) === 0) continue;
                 if (x0[i] >= LB[4 * l + 2] || y0[i] >= LB[4 * l + 3] || x1[i] <= LB[4 * l] || y1[i] <= LB[4 * l + 1])
                     continue;
-                if (!(layers[l].layer as CollisionLayer).test(masks[i] as Mask, x0[i], y0[i])) continue;
+                if (!(layers[l].layer as CollisionLayer).overlaps(masks[i] as Mask, x0[i], y0[i])) continue;
                 pl.push(rank[i], N + l);
             }
         }
