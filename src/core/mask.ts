@@ -57,6 +57,11 @@ export const UNZEROED = new Init(null);
 // several times the cost of the whole call when it rejects a far pair.
 let isMask: (m: unknown) => m is Mask;
 
+/** @internal Whether `m` is a Mask, by the brand check (for callers that must not throw, unlike checkMask). */
+export function isMaskObject(m: unknown): m is Mask {
+    return isMask(m);
+}
+
 // Masks that are part of another object (a CollisionRaster's planes), with what dispose() should say:
 // disposing one would break its owner for good.
 const owners = new WeakMap<Mask, string>();

@@ -3,7 +3,7 @@
 // pointer and drawing helpers), so that hitmask/phaser and hitmask/pixi keep one shape. No engine import.
 import { describe } from '../base/check.js';
 import { deprecated } from '../base/deprecate.js';
-import { Mask, checkMask, type Point } from '../core/mask.js';
+import { Mask, checkMask, isMaskObject, type Point } from '../core/mask.js';
 import { TransformCache } from '../core/transform.js';
 
 /** Where and how a sprite's frame is drawn: position of its origin point, origin in frame pixels, signed scale, rotation. */
@@ -192,9 +192,7 @@ export function spritesOverlap(
 /** @internal Whether `o` is a posed mask (`{ mask, pose }`, what `shapeOf` returns) rather than an engine object. */
 export function isPosed(o: unknown): o is SpriteHitmask {
     const p = o as Partial<SpriteHitmask> | null;
-    return (
-        typeof p === 'object' && p !== null && p.mask instanceof Mask && typeof p.pose === 'object' && p.pose !== null
-    );
+    return typeof p === 'object' && p !== null && isMaskObject(p.mask) && typeof p.pose === 'object' && p.pose !== null;
 }
 
 /** A texture frame's collision mask and where it sits in the untrimmed frame, as both adapters cache it. */
