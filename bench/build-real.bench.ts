@@ -3,7 +3,7 @@
 // grey+alpha, RGB (with and without tRNS) and RGBA at 8 and 16 bits, 8 to 800 px, some interlaced, scanlines
 // filtered adaptively as encoders do. Files are written by the small encoder below (not our decoder), seeded, into a
 // temporary folder that is removed afterwards. Both sides are whole processes, start-up included, run alternately;
-// then the masks are compared bit for bit. Run: npm run bench:build-real (FILES=600 REPS=5 SEED=1 SKIP_TSC=1;
+// then the masks are compared bit for bit. Run: npm run bench -- build-real (FILES=600 REPS=5 SEED=1 SKIP_TSC=1;
 // KEEP=1 keeps the folder, e.g. for profiling).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

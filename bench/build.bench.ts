@@ -1,5 +1,5 @@
 // `hitmask build` on a generated 4096x4096 grid sheet of 4096 frames (64x64): decode vs mask time, frames/s,
-// and mask building from RGBA in MB/s against plain reads of the same bytes. Run: npm run bench:build
+// and mask building from RGBA in MB/s against plain reads of the same bytes. Run: npm run bench -- build
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';

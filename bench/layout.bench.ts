@@ -1,5 +1,5 @@
 // Layout choice: pygame's strip layout (the one Mask uses) vs row-major words, same kernels otherwise.
-// Run: npm run bench:layout
+// Run: npm run bench -- layout
 import { banner, fmtTiming, table, time } from './harness.js';
 import { makeScene, toMask, type Scene } from './scenes.js';
 

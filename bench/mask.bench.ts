@@ -1,5 +1,5 @@
 // Mask kernels vs (a) the naive per-pixel alpha loop of the DirectDraw chapter and (b) pygame.mask.
-// Run: npm run bench        (pygame column needs Debian's python3-pygame; skipped with a note otherwise)
+// Run: npm run bench -- mask   (pygame column needs Debian's python3-pygame; skipped with a note otherwise)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,7 +84,7 @@ function naiveMask(
 
 banner('hitmask Mask kernels vs naive per-pixel loop vs pygame.mask');
 // The default backend runs (WebAssembly SIMD where available); HITMASK_KERNELS=js gives the JS kernels.
-console.log(`kernels: ${kernelStats().kernels} (npm run bench:simd compares both)\n`);
+console.log(`kernels: ${kernelStats().kernels} (npm run bench -- simd compares both)\n`);
 
 // Scenes, and the same pixels written out for pygame.
 const dir = mkdtempSync(join(tmpdir(), 'hitmask-bench-'));

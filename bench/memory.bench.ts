@@ -2,7 +2,7 @@
 // mask is disposed at once (`dispose`) or dropped and left to FinalizationRegistry (`yield`), with shared
 // WebAssembly memory and without SharedArrayBuffer (the plain, growable memory of pages without
 // cross-origin isolation). Each run is a fresh child process, so RSS and WebAssembly memory start clean.
-// Run: npm run bench:memory
+// Run: npm run bench -- memory
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Mask, kernelStats } from '../src/index.js';

@@ -108,7 +108,7 @@ function falls(ground: CollisionLayer, width: number, height: number): Call[] {
         const mask = sprites[calls.length % sprites.length],
             x = Math.floor(rnd() * (width - mask.width)),
             y = Math.floor(rnd() * (height + 300)) - 300;
-        if (ground.test(mask, x, y)) continue;
+        if (ground.overlaps(mask, x, y)) continue;
         const d = referenceMove(ground, mask, x, y, 0, 1200, options).y - y;
         if (d >= 300 && d <= 1000) calls.push({ mask, x, y, dx: 0, dy: 1200 });
     }

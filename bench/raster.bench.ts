@@ -1,5 +1,5 @@
 // Collision raster vs pairs vs the naive loop: a player (and a squad of enemies) against N bullets per frame.
-// Run: npm run bench:raster  (RASTER_QUICK=1 for a shorter run)
+// Run: npm run bench -- raster  (RASTER_QUICK=1 for a shorter run)
 import { existsSync, readFileSync } from 'node:fs';
 import { GifReader } from 'omggif';
 import { CollisionRaster, Mask, World, type Body } from '../src/index.js';
@@ -85,28 +85,33 @@ const raster = new CollisionRaster(W, H, { layers: 2 });
 const BULLETS = 0,
     IDS = 1;
 const hitIds: number[] = [];
+// The layer sets the queries pass, made once (as a game loop would), so a query allocates nothing.
+const ON_BULLETS = { layers: 1 << BULLETS },
+    ON_IDS = { layers: 1 << IDS };
 
 // (a) raster: clear + stamp every bullet + test the player (+ hits when there is a hit).
 function rasterFrame(xs: Int32Array, ys: Int32Array): number {
     raster.clear(BULLETS);
     raster.stampMany(shot.mask, xs, ys, { layer: BULLETS });
-    return raster.test(player.mask, PX, PY, 1 << BULLETS) ? 1 : 0;
+    return raster.overlaps(player.mask, PX, PY, ON_BULLETS) ? 1 : 0;
 }
 function rasterCallsFrame(xs: Int32Array, ys: Int32Array): number {
     raster.clear(BULLETS);
     const m = shot.mask;
     for (let i = 0; i < xs.length; i++) raster.stamp(m, xs[i], ys[i], { layer: BULLETS });
-    return raster.test(player.mask, PX, PY, 1 << BULLETS) ? 1 : 0;
+    return raster.overlaps(player.mask, PX, PY, ON_BULLETS) ? 1 : 0;
 }
 function rasterIdsFrame(xs: Int32Array, ys: Int32Array, ids: Int32Array): number {
     raster.clear(IDS);
     raster.stampMany(shot.mask, xs, ys, { ids, layer: IDS });
-    return raster.test(player.mask, PX, PY, 1 << IDS) ? raster.hits(player.mask, PX, PY, 1 << IDS, hitIds).length : 0;
+    return raster.overlaps(player.mask, PX, PY, ON_IDS)
+        ? raster.queryMask(player.mask, PX, PY, ON_IDS, hitIds).length
+        : 0;
 }
 function rasterPointsFrame(xs: Int32Array, ys: Int32Array): number {
     raster.clear(BULLETS);
     raster.stampPoints(xs, ys, { layer: BULLETS });
-    return raster.test(player.mask, PX, PY, 1 << BULLETS) ? 1 : 0;
+    return raster.overlaps(player.mask, PX, PY, ON_BULLETS) ? 1 : 0;
 }
 // Mask.draw instead of raster.stamp, to compare the stamp kernels (the plane is cleared by hand).
 function maskDrawFrame(xs: Int32Array, ys: Int32Array): number {
@@ -211,7 +216,7 @@ function squadRasterFrame(xs: Int32Array, ys: Int32Array, q = SQUAD): number {
     raster.clear(BULLETS);
     raster.stampMany(shot.mask, xs, ys, { layer: BULLETS });
     let n = 0;
-    for (let e = 0; e < q; e++) if (raster.test(bomb.mask, ex[e], ey[e], 1 << BULLETS)) n++;
+    for (let e = 0; e < q; e++) if (raster.overlaps(bomb.mask, ex[e], ey[e], ON_BULLETS)) n++;
     return n;
 }
 function squadPairsFrame(xs: Int32Array, ys: Int32Array, q = SQUAD): number {
@@ -370,7 +375,7 @@ for (const n of NS) {
     const { xs, ys } = bullets(n, 5000 + n);
     raster.clear(BULLETS);
     raster.stampMany(bomb.mask, xs, ys, { layer: BULLETS });
-    const staticRaster = () => raster.test(player.mask, PX, PY, 1 << BULLETS);
+    const staticRaster = () => raster.overlaps(player.mask, PX, PY, ON_BULLETS);
     const staticPairs = () => {
         const pm = player.mask,
             bm = bomb.mask,
@@ -494,6 +499,11 @@ if (kernelStats().wasmAvailable) {
             r.stamp(rock, Math.floor(rnd() * W), Math.floor(rnd() * (H >> 1)), { layer: 1 + (i % 3) });
         return { r, s32, s256, sh, pl };
     };
+    // The layer sets the queries pass, made once: 1, 2 (layer 1), 6 (layers 1-2), 14 (layers 1-3).
+    const L1 = { layers: 1 },
+        L2 = { layers: 2 },
+        L6 = { layers: 6 },
+        L14 = { layers: 14 };
     const prev = kernelStats().kernels;
     const sc = { js: setup('js'), wasm: setup('wasm') };
     type Scene = typeof sc.js;
@@ -520,18 +530,18 @@ if (kernelStats().wasmAvailable) {
             o => {
                 o.r.clear(0);
                 o.r.stampMany(o.sh, shots.xs, shots.ys);
-                return o.r.test(o.pl, PX, PY, 1);
+                return o.r.overlaps(o.pl, PX, PY, L1);
             }
         ],
-        ['test 32², 1 layer', o => o.r.test(o.s32, qx[(q = (q + 1) % K)], qy[q], 2)],
-        ['test 256², 1 layer', o => o.r.test(o.s256, qx[(q = (q + 1) % K)], qy[q], 2)],
-        ['test 32², 2 layers', o => o.r.test(o.s32, qx[(q = (q + 1) % K)], qy[q], 6)],
-        ['test 256², 2 layers', o => o.r.test(o.s256, qx[(q = (q + 1) % K)], qy[q], 6)],
-        ['test 256², 3 layers', o => o.r.test(o.s256, qx[(q = (q + 1) % K)], qy[q], 14)],
-        ['overlapArea 256², 3 layers', o => o.r.overlapArea(o.s256, qx[(q = (q + 1) % K)], qy[q], 14)],
-        ['hitPoint 32², 2 layers', o => o.r.hitPoint(o.s32, qx[(q = (q + 1) % K)], qy[q], 6)],
-        ['hitPoint 256², 1 layer', o => o.r.hitPoint(o.s256, qx[(q = (q + 1) % K)], qy[q], 2)],
-        ['hitPoint 256², 3 layers', o => o.r.hitPoint(o.s256, qx[(q = (q + 1) % K)], qy[q], 14)]
+        ['overlaps 32², 1 layer', o => o.r.overlaps(o.s32, qx[(q = (q + 1) % K)], qy[q], L2)],
+        ['overlaps 256², 1 layer', o => o.r.overlaps(o.s256, qx[(q = (q + 1) % K)], qy[q], L2)],
+        ['overlaps 32², 2 layers', o => o.r.overlaps(o.s32, qx[(q = (q + 1) % K)], qy[q], L6)],
+        ['overlaps 256², 2 layers', o => o.r.overlaps(o.s256, qx[(q = (q + 1) % K)], qy[q], L6)],
+        ['overlaps 256², 3 layers', o => o.r.overlaps(o.s256, qx[(q = (q + 1) % K)], qy[q], L14)],
+        ['overlapArea 256², 3 layers', o => o.r.overlapArea(o.s256, qx[(q = (q + 1) % K)], qy[q], L14)],
+        ['overlap 32², 2 layers', o => o.r.overlap(o.s32, qx[(q = (q + 1) % K)], qy[q], L6)],
+        ['overlap 256², 1 layer', o => o.r.overlap(o.s256, qx[(q = (q + 1) % K)], qy[q], L2)],
+        ['overlap 256², 3 layers', o => o.r.overlap(o.s256, qx[(q = (q + 1) % K)], qy[q], L14)]
     ];
     const rowsK: (string | number)[][] = [];
     for (const [name, fn] of cases) {

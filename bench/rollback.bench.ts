@@ -3,7 +3,7 @@
 // snapshot of 4 frames before (a late input: every moving body goes back), restores this frame's again, and
 // hashes. Baseline in the same run: the step itself. Times are the process's CPU time (a shared machine
 // stretches wall time, not CPU time). Reported: medians [min–max] per frame and (snapshot + restore) / step.
-// Usage: npm run bench:rollback [-- 1000,10000]
+// Usage: npm run bench -- rollback [1000,10000]
 import os from 'node:os';
 import { World, type Body } from '../src/index.js';
 import { advance, loadSprites, makeScene } from './world-scene.js';

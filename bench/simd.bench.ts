@@ -1,8 +1,8 @@
 // WebAssembly SIMD kernels vs the JS kernels vs the naive per-pixel loop vs pygame.mask, in one run; then
 // the WebAssembly kernels in Node with and without SharedArrayBuffer and in Chromium pages with and
 // without cross-origin isolation (bench/simd-page.ts).
-// Run: npm run bench:simd   (`-- --js`: only the JS fallback vs pygame table; pygame columns need Debian's python3-pygame, the browser table
-// /usr/bin/chromium; each is skipped with a note otherwise)
+// Run: npm run bench -- simd   (`npm run bench -- simd --js`: only the JS fallback vs pygame table; pygame columns
+// need Debian's python3-pygame, the browser table /usr/bin/chromium; each is skipped with a note otherwise)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';

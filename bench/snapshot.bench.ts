@@ -1,7 +1,7 @@
 // Raster snapshot cost: snapshot(out) + restore of a 1920x1080 2-layer raster (with ids, and without), against one
 // frame's clear + stampMany of 1,000 bullets, timed in the same run on both kernel paths; then delta snapshots
 // (snapshotChanges) against full ones and against the frame itself, at two raster sizes and three bullet counts.
-// Run: npm run bench:snapshot
+// Run: npm run bench -- snapshot
 import { CollisionRaster, Mask, setKernels, type KernelMode } from '../src/index.js';
 import { banner, fmtTiming, mulberry32, table, time } from './harness.js';
 

@@ -5,7 +5,7 @@
 // `hitmask build` on a real game's sprite folder against a pygame load + from_surface script (whole processes),
 // and the demo at ?stress=10000 in headless Chromium against 60 fps. A row whose data or tool is missing
 // (pygame, Chromium, the sprite folder, dist/) prints why and is skipped. Seeded; ratios are hitmask / anchor.
-// Run: npm run bench:speed   (about a minute; SPRITES=<folder of PNGs> picks another sprite folder)
+// Run: npm run bench -- speed   (about a minute; SPRITES=<folder of PNGs> picks another sprite folder)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -399,5 +399,5 @@ for f in [l for l in open(sys.argv[1]).read().split('\\n') if l]:
 console.log('Summary (hitmask / anchor: below 1 is faster than the anchor):');
 table(['where', 'hitmask', 'anchor', 'hitmask / anchor', 'target'], summary);
 console.log(
-    `${((performance.now() - started) / 1000).toFixed(0)} s in all. Shared 2-core machine: compare the load in the banner; rerun a row's own benchmark (npm run bench, bench:world, bench:build-real, bench:demo) for more samples.`
+    `${((performance.now() - started) / 1000).toFixed(0)} s in all. Shared 2-core machine: compare the load in the banner; rerun a row's own benchmark (npm run bench -- mask, world, build-real or demo) for more samples.`
 );

@@ -1,6 +1,6 @@
 // Worker threads for the narrow phase: the World stepped with and without a ThreadPool (same pairs,
 // checked every step), and the batch size from which splitting a batch across threads pays.
-// Run: npm run bench:threads
+// Run: npm run bench -- threads
 import os from 'node:os';
 import { Mask } from '../src/index.js';
 import { createThreadPool } from '../src/node.js';
@@ -195,7 +195,7 @@ for (const n of [4, 16, 64, 256, 1024, 4096]) {
                 busy(0.1);
             }
             const t0 = performance.now();
-            const hits = overlapsMany(masks, P, out, n, m === 0 ? null : pool);
+            const hits = overlapsMany(masks, P, { count: n, threads: m === 0 ? null : pool }, out);
             if (r > 0) t[m].push(performance.now() - t0);
             if (hits !== want) throw new Error('threaded batch disagrees');
         }

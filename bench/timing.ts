@@ -1,17 +1,7 @@
-// Benchmark timing loop and PRNG, free of Node imports so page scripts bundled for Chromium
-// (bench/simd-page.ts) time exactly as the Node benchmarks do; bench/harness.ts re-exports them.
+// Benchmark timing loop, free of Node imports so page scripts bundled for Chromium (bench/simd-page.ts) time
+// exactly as the Node benchmarks do; bench/harness.ts re-exports it, and the PRNG of demo/random.ts with it.
 
-/** Deterministic PRNG (mulberry32). */
-export function mulberry32(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+export { mulberry32 } from '../demo/random.js';
 
 /** One timing: nanoseconds per call, median of the samples, and the spread (min..max) around it. */
 export interface Timing {

@@ -1,6 +1,6 @@
 // World benchmark: N moving sprites at constant density; per step, move every body and list every
 // colliding pair (pixel-exact). Baseline in the same run: detect-collisions, boxes only, checkAll.
-// Usage: npm run bench:world [-- 1000,10000,100000]
+// Usage: npm run bench -- world [1000,10000,100000]
 import os from 'node:os';
 import { System } from 'detect-collisions';
 import { Mask } from '../src/index.js';

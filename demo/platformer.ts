@@ -21,7 +21,7 @@ import {
     type MoveResult,
     type RasterView
 } from '../src/index.js';
-import { mulberry32 } from '../bench/timing.js';
+import { mulberry32 } from './random.js';
 
 /** moveAndSlide's signature: the scene calls whatever is passed as {@link PlatformerOptions.move}. */
 export type MoveFn = typeof moveAndSlide;
@@ -449,7 +449,7 @@ export class PlatformerSim {
                 p.dir
             );
             // A bullet that would start inside the terrain hits it at once.
-            if (this.solid.test(b.mask, Math.floor(b.x), Math.floor(b.y))) this.carve(b.x + 2, b.y + 1);
+            if (this.solid.overlaps(b.mask, Math.floor(b.x), Math.floor(b.y))) this.carve(b.x + 2, b.y + 1);
             else this.bullets.push(b);
         }
         if (p.y > HEIGHT) {
@@ -505,7 +505,7 @@ export class PlatformerSim {
         const blocked =
             p.onFloor &&
             (left || right) &&
-            this.solid.test(p.mask, Math.floor(p.x) + (right ? 4 : -4), Math.floor(p.y) - CLIMB);
+            this.solid.overlaps(p.mask, Math.floor(p.x) + (right ? 4 : -4), Math.floor(p.y) - CLIMB);
         return { left, right, jump: blocked || R() < 1 / 70, down: R() < 1 / 120, fire: R() < 1 / 25 };
     }
 }

@@ -12,7 +12,7 @@ import {
     World,
     type WorldRayHit
 } from '../src/index.js';
-import { mulberry32 } from '../bench/timing.js';
+import { mulberry32 } from './random.js';
 
 /** Which collisions drive the game: plain bounding boxes or pixel-exact masks. */
 export type Mode = 'box' | 'pixel';
@@ -179,10 +179,10 @@ const MAX_ALIENS = 6,
 const CRATER_RADIUS = 7,
     MAX_MARKS = 2000;
 // What the laser sight stops at: not the ship itself, nor its own shots.
-const LASER_STOPS = ALIEN | BOMB | TERRAIN | DEBRIS;
+const LASER_STOPS = { filter: ALIEN | BOMB | TERRAIN | DEBRIS };
 const EMPTY = new Mask(0, 0);
 
-/** mulberry32: a tiny seeded PRNG with a 2^32 state, identical in every JavaScript engine (the benchmarks' own). */
+/** mulberry32: a tiny seeded PRNG with a 2^32 state, identical in every JavaScript engine (demo/random.ts). */
 export const rng = mulberry32;
 
 /** Playfield size: 640×480, twice that in stress mode. */
@@ -493,7 +493,7 @@ export class DemoSim {
         const want = dodge !== 0 ? cx + dodge * 40 : target < 0 ? this.width / 2 : target;
         // Shoot through gaps between bunkers; dig through one only now and then.
         const sx = p.x + (p.flip ? 58 : 23),
-            clear = !this.raster.test(this.column, sx, 0);
+            clear = !this.raster.overlaps(this.column, sx, 0);
         const fire = target >= 0 && Math.abs(target - cx) < 40 && (clear || this.frame % 45 === 0);
         return { left: want < cx - 3, right: want > cx + 3, fire };
     }
@@ -579,7 +579,7 @@ export class DemoSim {
             const ax = Math.floor(a.x) + fa.x,
                 ay = Math.floor(a.y) + fa.y;
             let touches: boolean;
-            if (b.kind === 'terrain') touches = this.raster.test(ma, ax, ay);
+            if (b.kind === 'terrain') touches = this.raster.overlaps(ma, ax, ay);
             else {
                 const fb = this.atlas.frame(b.frame);
                 touches = ma.overlaps(this.mask(b.frame), Math.floor(b.x) + fb.x - ax, Math.floor(b.y) + fb.y - ay);

@@ -1,5 +1,5 @@
-// `npm start`: builds masks from real sprite images, slides one sprite into another, and shows where
-// their bounding boxes meet (too early) and where their pixels really touch, as an ASCII picture.
+// `npm run example -- overlap`: builds masks from real sprite images, slides one sprite into another, and shows
+// where their bounding boxes meet (too early) and where their pixels really touch, as an ASCII picture.
 import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { boundingRect, Mask } from '../src/index.js';
@@ -120,4 +120,4 @@ console.log(
         .toFixed(0)
         .padStart(6)} ns`
 );
-console.log('\nMore: `npm test` (all tests), `npm run bench` (kernels vs naive loop and pygame), README.md.');
+console.log('\nMore: `npm test` (all tests), `npm run bench -- mask` (kernels vs naive loop and pygame), README.md.');

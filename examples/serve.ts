@@ -1,11 +1,10 @@
 // Bundles one browser example (examples/NAME/main.ts → examples/NAME/dist/main.js) with esbuild and serves
-// the examples/ folder on localhost: `node --import tsx examples/serve.ts phaser|phaser3|pixi|pixi7|matter|phaser-move|pixi-move [port]`
-// (npm run example:phaser, example:phaser3, example:pixi, example:pixi7, example:matter, example:phaser-move, example:pixi-move). PORT or the second argument picks the port (default
-// 8080); when it is taken, any free port, as `npm start` does.
+// the examples/ folder on localhost; `npm run example -- NAME [port]` (examples/run-example.ts) calls
+// serveExample. When the port is taken, any free port, as `npm start` does.
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 export const EXAMPLES = fileURLToPath(new URL('.', import.meta.url));
@@ -76,32 +75,16 @@ export function serve(root: string, port: number): Promise<Server> {
     });
 }
 
-async function main(): Promise<void> {
-    const name = process.argv[2];
-    if (!NAMES.includes(name as ExampleName)) {
-        process.stderr.write(`usage: node --import tsx examples/serve.ts ${NAMES.join('|')} [port]\n`);
-        process.exitCode = 2;
-        return;
-    }
-    await bundleExample(name as ExampleName);
-    const port = Number(process.argv[3] ?? process.env.PORT ?? 8080);
-    let server: Server;
-    try {
-        server = await serve(EXAMPLES, port).catch((e: unknown) => {
-            // The wanted port is taken: any free one will do (as npm start does).
-            if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-            return serve(EXAMPLES, 0);
-        });
-    } catch (e) {
-        process.stderr.write(
-            `cannot listen on 127.0.0.1:${port}: ${(e as Error).message} (set PORT to another port)\n`
-        );
-        process.exitCode = 2;
-        return;
-    }
+/** Bundles example `name` and serves examples/ on 127.0.0.1:`port` (any free port when it is taken). */
+export async function serveExample(name: ExampleName, port: number): Promise<Server> {
+    await bundleExample(name);
+    const server = await serve(EXAMPLES, port).catch((e: unknown) => {
+        // The wanted port is taken: any free one will do (as npm start does).
+        if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+        return serve(EXAMPLES, 0);
+    });
     const address = server.address();
     const actual = typeof address === 'object' && address ? address.port : port;
     process.stdout.write(`hitmask ${name} example: http://127.0.0.1:${actual}/${name}/  (Ctrl+C to stop)\n`);
+    return server;
 }
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

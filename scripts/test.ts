@@ -1,113 +1,36 @@
 // The test runner behind `npm test` and `npm run test:fast`: every suite runs and every failure is reported
 // in one go (no `&&` chain that stops at the first red suite), the exit code is non-zero when anything
-// failed. Test files run as separate processes, several at a time, slowest known first; the browser tests
+// failed. Test files run as separate processes, several at a time, the slow ones first; the browser tests
 // share one Chromium per flavour (test/chromium.ts). Nothing here asserts on time: a file that runs past
 // its limit is reported as hung, and the limit is generous.
 //
-//   node --import tsx scripts/test.ts [--fast] [--jobs N] [file …]
+//   node --import tsx scripts/test.ts [--fast] [--list] [--jobs N] [file …]
 //
-// --fast: the core unit tests only (no typecheck, lint, build or browser). Files given: only those (both
-// suites where a file is in both). HITMASK_TEST_JOBS sets --jobs; HITMASK_TEST_FILE_LIMIT_S the limit.
+// --fast: the core unit tests only (no typecheck, lint, build or browser). --list: print the jobs in the order
+// they would start, and run nothing. Files given: only those (both suites where a file is in both).
+// HITMASK_TEST_JOBS sets --jobs; HITMASK_TEST_FILE_LIMIT_S the limit.
+//
+// Every test/*.test.ts file runs; what else happens to a file is said by the file itself, on its first line:
+//
+//   // @test fast no-shared
+//
+// fast: also in the fast set; no-shared: again without SharedArrayBuffer; slow: started first; browser: one
+// such file at a time; phaser3 / pixi7: again on the other engine major. scripts/test-tags.ts defines the
+// tags; an unknown or misplaced tag stops the runner before anything runs. A new test file needs no edit here.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumMissing, shareBrowsers } from '../test/chromium.js';
+import { ENGINE_MAJORS, readTags, type Tag } from './test-tags.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const NODE = process.execPath;
 const TSC = 'node_modules/typescript/bin/tsc';
 const CLEAN_DIST = "require('node:fs').rmSync('dist', { recursive: true, force: true })";
 
-// The core unit tests (`npm run test:fast`).
-const FAST = [
-    'mask',
-    'mask-errors',
-    'content-box',
-    'raster',
-    'world',
-    'world-api',
-    'world-errors',
-    'grid',
-    'pairs',
-    'transform',
-    'tilemap',
-    'atlas',
-    'ray',
-    'ray-raster',
-    'debug',
-    'sprite',
-    'simd',
-    'memory',
-    'bundle',
-    'world-snapshot',
-    'raster-snapshot',
-    'world-move'
-];
-// Run a second time without SharedArrayBuffer, as on a page without cross-origin isolation.
-const NO_SHARED = [
-    'mask',
-    'mask-errors',
-    'content-box',
-    'memory',
-    'memory-ceiling',
-    'simd',
-    'simd-raster',
-    'raster',
-    'atlas',
-    'world',
-    'transform',
-    'tilemap',
-    'world-api',
-    'fixtures',
-    'threads',
-    'ray',
-    'ray-raster',
-    'ray-world',
-    'move',
-    'world-snapshot',
-    'raster-snapshot',
-    'overlap-first',
-    'trig',
-    'world-move'
-];
-// Started first: the files that take longest (a 2-core machine, quiet), so that the short ones fill in around them.
-const SLOW = [
-    'demo-stress',
-    'examples',
-    'pack',
-    'cli',
-    'cli-polygons',
-    'pixi',
-    'docs',
-    'shapes',
-    'ray-world',
-    'fuzz-decode',
-    'atlas-polygons',
-    'phaser',
-    'shapes-convex',
-    'browser',
-    'browser-kernels',
-    'server'
-];
-// Run a second time with the other engine major the adapters support (the devDependency alias).
-const ENGINE_MAJORS: Record<string, { name: string; env: Record<string, string> }> = {
-    phaser: { name: 'phaser 3', env: { HITMASK_PHASER: 'phaser3' } },
-    pixi: { name: 'pixi 7', env: { HITMASK_PIXI: 'pixi7' } }
-};
-// Files that drive Chromium: at most BROWSER_JOBS of them at once (each page keeps several processes busy).
-const BROWSER = new Set([
-    'browser',
-    'browser-kernels',
-    'decode-chromium',
-    'demo-stress',
-    'examples',
-    'phaser',
-    'pixi',
-    'world-snapshot-browser',
-    'server'
-]);
+// Files tagged `browser` (scripts/test-tags.ts): at most this many at once.
 const BROWSER_JOBS = 1;
 
 interface Job {
@@ -127,22 +50,24 @@ interface Done {
     why: string;
 }
 
-function parseArgs(argv: string[]): { fast: boolean; jobs: number; files: string[] } {
+function parseArgs(argv: string[]): { fast: boolean; list: boolean; jobs: number; files: string[] } {
     let fast = false,
+        list = false,
         jobs = Number(process.env.HITMASK_TEST_JOBS ?? 0) || Math.max(2, availableParallelism());
     const files: string[] = [];
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         if (a === '--fast') fast = true;
+        else if (a === '--list') list = true;
         else if (a === '--jobs') {
             jobs = Number(argv[++i]);
             if (!Number.isInteger(jobs) || jobs < 1)
                 throw new RangeError(`--jobs needs a whole number of at least 1, got ${argv[i]}`);
         } else if (a.startsWith('-'))
-            throw new Error(`unknown option ${a}; usage: scripts/test.ts [--fast] [--jobs N] [file …]`);
+            throw new Error(`unknown option ${a}; usage: scripts/test.ts [--fast] [--list] [--jobs N] [file …]`);
         else files.push(basename(a).replace(/\.test\.ts$/, ''));
     }
-    return { fast, jobs, files };
+    return { fast, list, jobs, files };
 }
 
 const LIMIT_MS = 1000 * Number(process.env.HITMASK_TEST_FILE_LIMIT_S ?? 1800);
@@ -197,27 +122,77 @@ function line(d: Done): string {
 }
 
 // A test file as a job: `suite` null for the plain run, 'no-shared' without SharedArrayBuffer, or an engine major.
-function testJob(file: string, suite: 'no-shared' | { name: string; env: Record<string, string> } | null = null): Job {
+function testJob(
+    file: string,
+    tags: Set<Tag>,
+    suite: 'no-shared' | { name: string; env: Record<string, string> } | null = null
+): Job {
     const pre = suite === 'no-shared' ? ['--import', './test/env/no-shared-memory.mjs'] : [];
     return {
         name: `${suite === null ? '' : `${suite === 'no-shared' ? suite : suite.name}: `}test/${file}.test.ts`,
         cmd: [NODE, '--import', 'tsx', ...pre, '--test', '--test-reporter=spec', `test/${file}.test.ts`],
         env: suite !== null && suite !== 'no-shared' ? suite.env : undefined,
-        browser: BROWSER.has(file),
+        browser: tags.has('browser'),
         tests: null
     };
 }
 
 async function main(): Promise<number> {
-    const { fast, jobs, files } = parseArgs(process.argv.slice(2));
-    const all = readdirSync(new URL('../test/', import.meta.url))
-        .filter(f => f.endsWith('.test.ts'))
-        .map(f => f.replace(/\.test\.ts$/, ''));
-    for (const f of files)
-        if (!all.includes(f)) throw new Error(`no test/${f}.test.ts; the files are ${all.join(', ')}`);
+    const { fast, list, jobs, files } = parseArgs(process.argv.slice(2));
+    // Every test file with the tags on its first line (scripts/test-tags.ts); a bad tag throws here.
+    const tagged = new Map(
+        readdirSync(new URL('../test/', import.meta.url))
+            .filter(f => f.endsWith('.test.ts'))
+            .sort()
+            .map(f => [f.replace(/\.test\.ts$/, ''), readTags(new URL(`../test/${f}`, import.meta.url), `test/${f}`)])
+    );
+    const all = [...tagged.keys()];
+    for (const f of files) if (!tagged.has(f)) throw new Error(`no test/${f}.test.ts; the files are ${all.join(', ')}`);
     const pick = (list: string[]) => (files.length > 0 ? list.filter(f => files.includes(f)) : list);
-    const order = (list: string[]) => [...list].sort((a, b) => rank(a) - rank(b));
-    const rank = (f: string) => (SLOW.includes(f) ? SLOW.indexOf(f) : SLOW.length);
+    const tagOf = (f: string) => tagged.get(f) ?? new Set<Tag>();
+    const having = (tag: Tag) => all.filter(f => tagOf(f).has(tag));
+
+    // Generated source every job needs, then dist/ for the CLI, pack and docs tests (not in the fast set).
+    const prepare: Job[] = [{ name: 'build:wasm', cmd: [NODE, '--import', 'tsx', 'scripts/build-wasm.ts'] }];
+    // dist/ is emptied first: tsc never removes the output of a source file that moved, and npm pack would ship it.
+    if (!fast)
+        prepare.push(
+            { name: 'clean dist/', cmd: [NODE, '-e', CLEAN_DIST] },
+            { name: 'build (tsc -p tsconfig.build.json)', cmd: [NODE, TSC, '-p', 'tsconfig.build.json'] }
+        );
+
+    const queue: Job[] = [];
+    if (!fast && files.length === 0) {
+        queue.push({ name: 'typecheck (tsc --noEmit)', cmd: [NODE, TSC, '--noEmit'] });
+        queue.push({ name: 'typecheck core (tsconfig.core.json)', cmd: [NODE, TSC, '-p', 'tsconfig.core.json'] });
+        queue.push({ name: 'lint (eslint .)', cmd: [NODE, 'node_modules/eslint/bin/eslint.js', '.'] });
+        queue.push({
+            name: 'format (prettier --check .)',
+            cmd: [NODE, 'node_modules/prettier/bin/prettier.cjs', '--check', '.']
+        });
+    }
+    const unit = pick(fast ? having('fast') : all),
+        noShared = pick(fast ? [] : having('no-shared'));
+    for (const f of unit) queue.push(testJob(f, tagOf(f)));
+    for (const f of noShared) queue.push(testJob(f, tagOf(f), 'no-shared'));
+    if (!fast)
+        for (const f of unit)
+            for (const tag of tagOf(f)) {
+                const major = ENGINE_MAJORS[tag];
+                if (major) queue.push(testJob(f, tagOf(f), major));
+            }
+    // The jobs that are not test files, then the slow files across every suite, then the rest in file order.
+    const weight = (j: Job) => {
+        const m = /test\/(.*)\.test\.ts$/.exec(j.name);
+        return m ? (tagOf(m[1]).has('slow') ? 0 : 1) : -1;
+    };
+    queue.sort((a, b) => weight(a) - weight(b));
+
+    if (list) {
+        for (const j of [...prepare, ...queue])
+            console.log(`${j.name}${j.browser ? '  (browser)' : ''}${j.env ? `  ${JSON.stringify(j.env)}` : ''}`);
+        return 0;
+    }
 
     const t0 = performance.now();
     const [load1] = loadavg();
@@ -231,34 +206,7 @@ async function main(): Promise<number> {
         console.log(line(d));
         if (!d.ok) console.log(indent(d.output));
     };
-
-    // Generated source every job needs, then dist/ for the CLI, pack and docs tests (not in the fast set).
-    const prepare: Job[] = [{ name: 'build:wasm', cmd: [NODE, '--import', 'tsx', 'scripts/build-wasm.ts'] }];
-    // dist/ is emptied first: tsc never removes the output of a source file that moved, and npm pack would ship it.
-    if (!fast)
-        prepare.push(
-            { name: 'clean dist/', cmd: [NODE, '-e', CLEAN_DIST] },
-            { name: 'build (tsc -p tsconfig.build.json)', cmd: [NODE, TSC, '-p', 'tsconfig.build.json'] }
-        );
     for (const job of prepare) report(await run(job, {}));
-
-    const queue: Job[] = [];
-    if (!fast && files.length === 0) {
-        queue.push({ name: 'typecheck (tsc --noEmit)', cmd: [NODE, TSC, '--noEmit'] });
-        queue.push({ name: 'typecheck core (tsconfig.core.json)', cmd: [NODE, TSC, '-p', 'tsconfig.core.json'] });
-        queue.push({ name: 'lint (eslint .)', cmd: [NODE, 'node_modules/eslint/bin/eslint.js', '.'] });
-        queue.push({
-            name: 'format (prettier --check .)',
-            cmd: [NODE, 'node_modules/prettier/bin/prettier.cjs', '--check', '.']
-        });
-    }
-    const unit = order(pick(fast ? FAST : all)),
-        noShared = order(pick(fast ? [] : NO_SHARED));
-    for (const f of unit) queue.push(testJob(f));
-    for (const f of noShared) queue.push(testJob(f, 'no-shared'));
-    for (const f of unit) if (ENGINE_MAJORS[f] && !fast) queue.push(testJob(f, ENGINE_MAJORS[f]));
-    // The slow files first across both suites, then the rest in file order.
-    queue.sort((a, b) => weight(a) - weight(b));
 
     let shared: Awaited<ReturnType<typeof shareBrowsers>> | null = null;
     if (!chromiumMissing && queue.some(j => j.browser)) {
@@ -317,11 +265,6 @@ async function main(): Promise<number> {
         return 1;
     }
     return 0;
-
-    function weight(j: Job): number {
-        const m = /test\/(.*)\.test\.ts$/.exec(j.name);
-        return m ? rank(m[1]) : -1;
-    }
 }
 
 function indent(text: string): string {
@@ -336,4 +279,10 @@ if (!existsSync(new URL('../node_modules/', import.meta.url))) {
     console.error('node_modules is missing: run npm ci first.');
     process.exit(2);
 }
-process.exitCode = await main();
+try {
+    process.exitCode = await main();
+} catch (e) {
+    // A bad option, file name or test tag: nothing has run.
+    console.error(`scripts/test.ts: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 2;
+}

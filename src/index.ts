@@ -13,13 +13,20 @@ export {
 export { scale, flipX, flipY, rotate90, crop, trim, convolve } from './core/transform.js';
 export { raycast } from './rays/ray.js';
 export { toRGBA } from './core/to-rgba.js';
-export { overlapsMany } from './core/batch.js';
+export { overlapsMany, type OverlapsManyOptions } from './core/batch.js';
 export type { Point, Rect, RGBAData } from './base/types.js';
 export type { ThresholdOptions, ColorKeyOptions, ColorKey, RGBAColors } from './core/rgba.js';
 export { MaskAtlas } from './core/atlas.js';
-export type { AtlasFrame, AtlasTag, HitBox, TagDirection, AddFrameOptions } from './core/atlas.js';
+export type { AddFrameOptions } from './core/atlas.js';
+export type { AtlasFrame, AtlasTag, HitBox, TagDirection } from './core/atlas-frame.js';
 export { CollisionRaster, RasterView } from './raster/raster.js';
-export type { RasterOptions, StampOptions, StampManyOptions, EraseOptions } from './raster/raster.js';
+export type {
+    RasterOptions,
+    RasterQueryOptions,
+    StampOptions,
+    StampManyOptions,
+    EraseOptions
+} from './raster/raster.js';
 export { World, Body } from './world/world.js';
 export type {
     BodyOptions,
@@ -33,7 +40,8 @@ export type {
     PairListener,
     WorldRayHit,
     WorldMoveOptions,
-    WorldMoveResult
+    WorldMoveResult,
+    QueryOptions
 } from './world/world.js';
 export { limits } from './base/limits.js';
 export type { CollisionLayer } from './layers/layer.js';

@@ -1,4 +1,5 @@
-// hitmask/phaser: entry point. The same verbs as hitmask/pixi, for Phaser 3 and 4 game objects.
+// hitmask/phaser: entry point. The functions of `HitmaskAdapter` (src/engines/adapter.ts), the same as hitmask/pixi's,
+// for Phaser 3 and 4 game objects; besides them, the Phaser-only `registerHitmaskLoader` and deprecated aliases.
 export {
     overlaps,
     overlap,
@@ -12,7 +13,8 @@ export {
     type HitmaskStyle,
     type PixelHitArea,
     type PhaserSpriteLike,
-    type ArcadeObject
+    type ArcadeObject,
+    type PhaserTypes
 } from './engines/phaser-adapter.js';
 export {
     frameMask,
@@ -34,3 +36,4 @@ export {
     type PlacedSprite,
     type PoseBounds
 } from './engines/sprite.js';
+export type { HitmaskAdapter, EngineTypes } from './engines/adapter.js';

@@ -1,4 +1,5 @@
-// hitmask/pixi: entry point. The same verbs as hitmask/phaser, for PixiJS 7.2+ and 8 sprites.
+// hitmask/pixi: entry point. The functions of `HitmaskAdapter` (src/engines/adapter.ts), the same as hitmask/phaser's,
+// for PixiJS 7.2+ and 8 sprites; besides them, deprecated aliases only.
 export {
     overlaps,
     overlap,
@@ -8,9 +9,18 @@ export {
     drawHitmask,
     shapeOf,
     type HitmaskOptions,
-    type HitmaskStyle
+    type HitmaskStyle,
+    type PixelHitArea,
+    type PixiTypes
 } from './engines/pixi-adapter.js';
-export { frameMask, setFrameMask, forgetFrameMask, setAlphaThreshold, addMaskAtlas } from './engines/pixi-texture.js';
+export {
+    frameMask,
+    setFrameMask,
+    forgetFrameMask,
+    setAlphaThreshold,
+    addMaskAtlas,
+    maskAtlasFor
+} from './engines/pixi-texture.js';
 export {
     placeSprite,
     spritesOverlap,
@@ -22,3 +32,4 @@ export {
     type PlacedSprite,
     type PoseBounds
 } from './engines/sprite.js';
+export type { HitmaskAdapter, EngineTypes } from './engines/adapter.js';

@@ -174,6 +174,106 @@ test('architecture: no two source files share a name (a name says its part where
     );
 });
 
+// A `_` member (an internal field or method of a class) is read in the part of the class that declares it, and
+// elsewhere only in the parts a contract interface names: the interface declares the members, so the kernels read
+// a Mask's words knowing no Mask. Every contract is listed here; docs/architecture.md states the rule.
+interface Contract {
+    /** The interface, declared in `file` (below src/). */
+    name: string;
+    file: string;
+    /** The `_` members it declares, and the parts that may read them. */
+    members: string[];
+    parts: string[];
+}
+const CONTRACTS: Contract[] = [
+    // What a kernel reads of a mask; Mask (core/mask.ts) meets it.
+    {
+        name: 'MaskWords',
+        file: 'kernels/mask-words.ts',
+        members: ['_words', '_ptr', '_touch'],
+        parts: ['kernels', 'core']
+    },
+    // PixiJS 7's Texture, whose corners only its `_uvs` holds.
+    { name: 'Texture7', file: 'engines/pixi7.ts', members: ['_uvs'], parts: ['engines'] }
+];
+
+// Code without its comments, line by line (lines keep their numbers): whole-line comments, block comment lines
+// and a `//` after a space go; prettier writes every comment so.
+function codeLines(text: string): string[] {
+    return text.split('\n').map(l => (/^\s*(\/\/|\/\*|\*)/.test(l) ? '' : l.replace(/\s\/\/.*$/, '')));
+}
+
+const DECLARATION = /^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(class|interface)\s+(\w+)/;
+const MODIFIER = '(?:(?:public|private|protected|static|readonly|declare|override|abstract|get|set|async)\\s+)*';
+const MEMBER = new RegExp(`^\\s+${MODIFIER}(_[a-zA-Z]\\w*)\\s*[?!]?\\s*[(:=;<]`);
+
+// The `_` members each class and each interface of a file declares (prettier's layout: a declaration opens at
+// column 0 and closes with a `}` there).
+function declared(text: string): { classes: Set<string>; interfaces: Map<string, Set<string>> } {
+    const classes = new Set<string>(),
+        interfaces = new Map<string, Set<string>>();
+    let open: Set<string> | null = null;
+    for (const line of codeLines(text)) {
+        const d = DECLARATION.exec(line);
+        if (d) {
+            open = d[1] === 'class' ? classes : new Set<string>();
+            if (d[1] === 'interface') interfaces.set(d[2], open);
+        } else if (/^}/.test(line)) open = null;
+        const m = open && MEMBER.exec(line);
+        if (m) (open as Set<string>).add(m[1]);
+    }
+    return { classes, interfaces };
+}
+
+/** Every read of a `_` member (`._name`) outside the parts that may read it, as `file:line ._name`. */
+function strayReads(texts: Map<string, string>, contracts: Contract[]): string[] {
+    // The parts whose classes declare each member, and the parts each contract opens it to.
+    const may = new Map<string, Set<string>>();
+    const allow = (member: string, part: string): void => {
+        may.set(member, (may.get(member) ?? new Set()).add(part));
+    };
+    for (const [file, text] of texts) for (const m of declared(text).classes) allow(m, partOf(file));
+    for (const c of contracts) for (const m of c.members) for (const p of c.parts) allow(m, p);
+    const out: string[] = [];
+    for (const [file, text] of texts)
+        codeLines(text).forEach((line, i) => {
+            for (const [, m] of line.matchAll(/\.(_[a-zA-Z]\w*)/g))
+                if (!may.get(m)?.has(partOf(file))) out.push(`${file}:${i + 1} ._${m.slice(1)}`);
+        });
+    return out;
+}
+
+test('architecture: a `_` member of a class is read only in its own part or through a declared contract', () => {
+    const texts = new Map(sources.map(f => [f, readFileSync(join(SRC, f), 'utf8')]));
+    // Each contract is an interface that declares the members it lists.
+    for (const c of CONTRACTS) {
+        const members = declared(texts.get(c.file) ?? '').interfaces.get(c.name);
+        assert.ok(members, `src/${c.file} declares interface ${c.name}`);
+        for (const m of c.members) assert.ok(members.has(m), `${c.name} declares ${m}`);
+    }
+    assert.deepEqual(strayReads(texts, CONTRACTS), []);
+    // The scan finds the reads it must: without MaskWords, the kernels' reads of Mask's fields are stray.
+    const kernels = strayReads(
+        texts,
+        CONTRACTS.filter(c => c.name !== 'MaskWords')
+    );
+    assert.ok(kernels.length > 20, `${kernels.length} reads of Mask's fields in kernels/`);
+    assert.ok(kernels.every(r => r.startsWith('kernels/')));
+    // And on a sample: a class's own part, a contract's part, a stray read, a field nobody declares.
+    const sample = new Map([
+        ['core/a.ts', 'export class A {\n    _x = 1;\n    get _y(): number {\n        return this._x;\n    }\n}\n'],
+        ['kernels/c.ts', 'export interface C {\n    readonly _y: number;\n}\nconst f = (c: C) => c._y;\n'],
+        ['rays/r.ts', '// a._x in a comment\nconst g = (a: A) => a._x + a._y; // and a._y\nconst h = (o: O) => o._z;\n']
+    ]);
+    const c = { name: 'C', file: 'kernels/c.ts', members: ['_y'], parts: ['kernels'] };
+    assert.deepEqual([...(declared(sample.get('kernels/c.ts') as string).interfaces.get('C') ?? [])], ['_y']);
+    assert.deepEqual(strayReads(sample, [c]), ['rays/r.ts:2 ._x', 'rays/r.ts:2 ._y', 'rays/r.ts:3 ._z']);
+    assert.deepEqual(strayReads(sample, [{ ...c, parts: ['kernels', 'rays'] }]), [
+        'rays/r.ts:2 ._x',
+        'rays/r.ts:3 ._z'
+    ]);
+});
+
 // Strings and template literals of a TypeScript source (comments skipped), and its code outside them: a small
 // scanner, enough for this code base (a `/` after an operator or a bracket opens a regular expression).
 function scan(text: string): { strings: string[]; code: string } {

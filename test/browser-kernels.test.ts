@@ -1,3 +1,4 @@
+// @test slow browser
 // The kernels in headless Chromium (Debian's, driven by playwright-core) on a plain static page, where the
 // WebAssembly memory is a plain growable one whose views detach when it grows, and on a cross-origin-
 // isolated (COOP/COEP) page, where it is shared: JS and WebAssembly kernels against each other and a

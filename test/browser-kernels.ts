@@ -407,14 +407,15 @@ export function raster(stamps: number, queries: number, seed: number): Mismatche
             probes.forEach(({ p, x, y, set, area, first }, i) => {
                 const m = p.toMask(),
                     at = `${config.name}: probe ${i} (${p.w}x${p.h} at ${x},${y}, layers ${set})`;
-                tally.check(r.test(m, x, y, set) === area > 0, () => `${at}: test is ${!(area > 0)}`);
+                const on = { layers: set };
+                tally.check(r.overlaps(m, x, y, on) === area > 0, () => `${at}: overlaps is ${!(area > 0)}`);
                 tally.check(
-                    r.overlapArea(m, x, y, set) === area,
-                    () => `${at}: overlapArea ${r.overlapArea(m, x, y, set)}, expected ${area}`
+                    r.overlapArea(m, x, y, on) === area,
+                    () => `${at}: overlapArea ${r.overlapArea(m, x, y, on)}, expected ${area}`
                 );
                 tally.check(
-                    show(r.hitPoint(m, x, y, set)) === show(first),
-                    () => `${at}: hitPoint ${show(r.hitPoint(m, x, y, set))}, expected ${show(first)}`
+                    show(r.overlap(m, x, y, on)) === show(first),
+                    () => `${at}: overlap ${show(r.overlap(m, x, y, on))}, expected ${show(first)}`
                 );
                 m.dispose();
             });

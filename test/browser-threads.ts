@@ -52,7 +52,7 @@ export async function run(): Promise<ThreadsCheck> {
         const one = new Uint8Array(n),
             many = new Uint8Array(n);
         const h1 = overlapsMany(masks, P, one),
-            h2 = overlapsMany(masks, P, many, n, pool);
+            h2 = overlapsMany(masks, P, { count: n, threads: pool }, many);
         if (h1 !== h2 || one.some((v, k) => v !== many[k])) mismatches++;
     }
     const worldPairs: number[] = [];

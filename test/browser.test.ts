@@ -1,3 +1,4 @@
+// @test slow browser
 // The demo in a real browser: Debian's headless Chromium driven by playwright-core (never a downloaded
 // browser). Loads the page from the `npm start` server, runs scripted frames with a fixed seed, checks the
 // counts against the same simulation run here in Node on the same atlas, checks the console stays clean,

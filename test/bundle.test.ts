@@ -1,3 +1,4 @@
+// @test fast
 // Bundle sizes: each browser entry point bundled and minified with esbuild as an app would, then gzipped.
 // The sizes are printed; the test fails when `import { Mask }` or `import { World }` grows past its limit,
 // or when an entry pulls code it must not (worker code into the core, an engine into its adapter).
@@ -19,9 +20,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // field before it changes anything, a snapshot written in slot order and a hash in id order, restore's fast path
 // for moves only), the deterministic sine and cosine (1 KB) and moveAndSlide with riders (3 KB: the movement
 // rules come with it); methods cannot be tree-shaken. The World's limit sits a little above its size (37.0 KB
-// with the content boxes).
+// with the content boxes; 37.5 KB in 0.4.0, where the 0.3 names stay one minor version as warning aliases: the
+// numeric filters, the old-style layers' adapter and the raster's old names). Back to 37,400 when 0.5.0 drops them.
 const MASK_LIMIT = 12 * 1024,
-    WORLD_LIMIT = 37_400;
+    WORLD_LIMIT = 37_900;
 
 interface Size {
     min: number;
@@ -107,8 +109,14 @@ test('bundle sizes: the core stays small and pulls no worker or engine code', as
         assert.ok(!s.inputs.some(f => f.startsWith('node_modules/')), `import { ${name} } pulls no dependency`);
     }
     assert.ok(!pulls(mask, 'world'), 'import { Mask } pulls no World');
-    // The mask functions (outline, scale, raycast, …) come only with their imports.
-    for (const f of ['src/core/transform.ts', 'src/core/batch.ts'])
+    // The mask functions (outline, scale, raycast, …) come only with their imports, the raster's kernels only
+    // with the raster.
+    for (const f of [
+        'src/core/transform.ts',
+        'src/core/batch.ts',
+        'src/kernels/raster-planes.ts',
+        'src/kernels/raster-ids.ts'
+    ])
         assert.ok(!mask.inputs.includes(f), `import { Mask } pulls no ${f}`);
     assert.ok(!pulls(mask, 'rays'), 'import { Mask } pulls no ray caster');
     assert.ok(mask.gz <= MASK_LIMIT, `import { Mask } is ${mask.gz} bytes gzipped, over the ${MASK_LIMIT} limit`);

@@ -1,3 +1,4 @@
+// @test slow
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

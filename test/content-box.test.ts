@@ -1,3 +1,4 @@
+// @test fast no-shared
 // Pair queries on large clips clip to the box of each mask's set pixels, which a mask keeps while it is unchanged
 // (src/core/mask.ts, src/kernels/content-box.ts). The box must equal the naive one, and no query may ever see a
 // stale box: masks changed through every writer (pixel calls, fill, draw and erase, overlapMask into them, a

@@ -1,3 +1,4 @@
+// @test fast
 // hitmask/debug against a fake 2D context that records every call: the pixels the helpers fill, the
 // images they put, the lines they stroke, and their errors.
 import { test } from 'node:test';

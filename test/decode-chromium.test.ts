@@ -1,3 +1,4 @@
+// @test browser
 // Animation frames and their delays checked against an independent decoder: Chromium's ImageDecoder
 // (WebCodecs), which composites GIF and APNG frames itself. Debian's headless Chromium, driven by playwright-core.
 import { test } from 'node:test';

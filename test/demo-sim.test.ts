@@ -123,7 +123,7 @@ function platformer(
         assert.deepEqual(rest, wantRest, `move of (${dx}, ${dy}) from (${x}, ${y})`);
         assert.equal(floor, wantFloor);
         assert.ok(
-            !solid.test(mask, Math.floor(got.x), Math.floor(got.y)),
+            !solid.overlaps(mask, Math.floor(got.x), Math.floor(got.y)),
             `moved into the terrain at (${got.x}, ${got.y})`
         );
         checked++;
@@ -155,7 +155,10 @@ function platformer(
         // A click now and then carves a crater anywhere.
         if (f % 40 === 0) sim.carve(random() * sim.width, 200 + random() * (sim.height - 200));
         for (const w of sim.walkers)
-            assert.ok(!sim.solid.test(w.mask, Math.floor(w.x), Math.floor(w.y)), `frame ${f}: a walker in the terrain`);
+            assert.ok(
+                !sim.solid.overlaps(w.mask, Math.floor(w.x), Math.floor(w.y)),
+                `frame ${f}: a walker in the terrain`
+            );
     }
     return { sim, stats: sim.stats(), checked, exact };
 }

@@ -1,3 +1,4 @@
+// @test slow browser
 // The demo's stress mode in headless Chromium with each renderer (WebGL through SwiftShader, batched pixels,
 // plain Canvas 2D, and the default pick): the field is drawn (not blank, and the same picture as Canvas 2D),
 // the HUD shows fps and the split of a frame, the console stays clean. The work is bounded, never a frame

@@ -1,3 +1,4 @@
+// @test slow
 // The examples in README.md and the guides in docs/ run. Every ```ts block runs unless its first line is
 // `// not run` (with the reason: a browser, an engine, a file the reader has). Imports of 'hitmask' and
 // 'hitmask/…' are rewritten to the repository's sources, each block runs in its own `node --import tsx`

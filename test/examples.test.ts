@@ -1,3 +1,4 @@
+// @test slow browser
 // The browser examples (examples/phaser, examples/pixi, examples/matter, the platformers examples/phaser-move and
 // examples/pixi-move, and the other engine majors: examples/phaser3, the Phaser page's source bundled with
 // Phaser 3, and examples/pixi7, on PixiJS 7): they bundle
@@ -44,7 +45,7 @@ const TSC = join(fileURLToPath(new URL('..', import.meta.url)), 'node_modules', 
 let site = '';
 
 before(() => {
-    // A copy of examples/ to serve, so the tests never touch examples/*/dist of a running `npm run example:*`.
+    // A copy of examples/ to serve, so the tests never touch examples/*/dist of a running `npm run example -- NAME`.
     site = mkdtempSync(join(tmpdir(), 'hitmask-examples-'));
     mkdirSync(join(site, 'sprites'));
     for (const f of readdirSync(join(EXAMPLES, 'sprites')))

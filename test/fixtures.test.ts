@@ -1,3 +1,4 @@
+// @test no-shared
 // Worked examples from the seed documents, with recorded answers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// @test slow
 // Decoder fuzz: mutated PNG, GIF and APNG files (byte flips, interesting values in size fields, cuts,
 // inserted and repeated bytes, shuffled chunks, zlib streams swapped for bombs; PNG CRCs usually rewritten
 // so that mutations get past the checksum). Each file must give an Error or images within the budget; a

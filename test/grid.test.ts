@@ -1,3 +1,4 @@
+// @test fast
 // The broad-phase grid against brute force over many builds: the dense grid edits its cells in place between
 // builds (bodies that changed cells move, full buckets are relocated, a layout comes when room runs out), so
 // long runs of small moves, churn of the body list, large bodies and geometry changes must all keep the

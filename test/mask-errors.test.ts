@@ -1,3 +1,4 @@
+// @test fast no-shared
 // Every bad input to the Mask API throws a clear error naming the value, and leaves the mask untouched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// @test fast no-shared
 // Property tests: every Mask operation against the naive per-pixel reference on seeded random inputs.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

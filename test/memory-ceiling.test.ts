@@ -1,3 +1,4 @@
+// @test no-shared
 // At the 1 GiB ceiling of WebAssembly memory a new mask lives on the JS heap with the JS kernels: the
 // fallback is counted by kernelStats(), warned about once, and gives the same results. A file of its own:
 // WebAssembly memory never shrinks, so the process that fills it should run nothing else.

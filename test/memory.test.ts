@@ -1,3 +1,4 @@
+// @test fast no-shared
 // WebAssembly memory: dispose(), the library's own counters (kernelStats), bounded memory in long loops
 // with and without dispose(), reuse of freed space of any size, and what happens at the ceiling.
 // Runs with shared memory and again without SharedArrayBuffer (the no-shared suite of npm test).

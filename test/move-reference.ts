@@ -20,12 +20,12 @@ export function referenceMove(
         oneWay = options.oneWay ?? null;
     const P = (px: number, py: number) => {
         if (counter) counter.tests++;
-        return solid.test(mask, px, py);
+        return solid.overlaps(mask, px, py);
     };
     const O = (px: number, py: number) => {
         if (oneWay === null) return false;
         if (counter) counter.tests++;
-        return oneWay.test(mask, px, py);
+        return oneWay.overlaps(mask, px, py);
     };
     const ground = (px: number, py: number) => P(px, py + 1) || (O(px, py + 1) && !O(px, py));
     let px = Math.floor(x),

@@ -1,3 +1,4 @@
+// @test no-shared
 // moveAndSlide against its per-pixel reference (test/move-reference.ts): hand-built scenes for each rule,
 // seeded random terrains, masks and moves on every kind of layer and both kernel paths (HITMASK_MOVE_SEEDS
 // terrains, default 12, for longer runs), the layer tests a long fall costs, and bad input.
@@ -15,18 +16,19 @@ import { referenceMove } from './move-reference.js';
 import { mulberry32, testKernels } from './reference.js';
 import { tileMapOf } from './tiles.js';
 import { allocations } from './work.js';
+import { warnsOnce } from './deprecations.js';
 
-// A layer of one mask placed at (0, 0), counting its test() calls.
+// A layer of one mask placed at (0, 0), counting its overlaps() calls.
 function maskLayer(terrain: Mask): CollisionLayer & { tests: number } {
     return {
         tests: 0,
-        test(m, x, y) {
+        overlaps(m, x, y) {
             this.tests++;
             return terrain.overlaps(m, x, y);
         },
         overlapArea: (m, x, y) => terrain.overlapArea(m, x, y),
-        hitPoint: (m, x, y) => terrain.overlap(m, x, y),
-        testPixel: (x, y) => x >= 0 && y >= 0 && x < terrain.width && y < terrain.height && terrain.get(x, y)
+        overlap: (m, x, y) => terrain.overlap(m, x, y),
+        hitTest: (x, y) => terrain.get(x, y)
     };
 }
 
@@ -377,7 +379,7 @@ test('bad input: a clear RangeError or TypeError naming the value', () => {
     );
     assert.throws(
         () => moveAndSlide({} as CollisionLayer, me, 0, 0, 0, 0),
-        /^TypeError: solid must be a CollisionLayer \(an object with test\(mask, x, y\)\), got Object/
+        /^TypeError: solid must be a CollisionLayer \(an object with overlaps\), got Object/
     );
     assert.throws(
         () => moveAndSlide(layer, me, 0, 0, 0, 0, { oneWay: 5 as unknown as CollisionLayer }),
@@ -398,10 +400,37 @@ test('bad input: a clear RangeError or TypeError naming the value', () => {
     // A layer that throws: the error reaches the caller, and the next call works.
     const bad: CollisionLayer = {
         ...layer,
-        test: () => {
+        overlaps: () => {
             throw new Error('layer failed');
         }
     };
     assert.throws(() => moveAndSlide(bad, me, 0, 0, 100, 0), /layer failed/);
     assert.equal(moveAndSlide(layer, me, 0, 0, 100, 0).x, 100);
+});
+
+test('a 0.3 layer (test instead of overlaps) still moves the same, warning once; floor is the object given', () => {
+    const rnd = mulberry32(36);
+    const terrain = new Mask(96, 64);
+    for (let x = 0; x < 96; x++) for (let y = 40 + Math.floor(rnd() * 6); y < 64; y++) terrain.set(x, y);
+    const ledges = new Mask(96, 64);
+    for (let x = 20; x < 50; x++) ledges.set(x, 30);
+    const now = maskLayer(terrain),
+        oneWay = maskLayer(ledges);
+    const old = { test: (m: Mask, x: number, y: number) => terrain.overlaps(m, x, y) },
+        oldWay = { test: (m: Mask, x: number, y: number) => ledges.overlaps(m, x, y) };
+    const me = box(6, 8);
+    for (let i = 0; i < 50; i++) {
+        const x = rnd() * 80,
+            y = rnd() * 30,
+            dx = rnd() * 60 - 30,
+            dy = rnd() * 60 - 20,
+            options = { stepUp: 2, snapDown: 3 };
+        const want = moveAndSlide(now, me, x, y, dx, dy, { ...options, oneWay });
+        const got = warnsOnce('CollisionLayer.test', 'CollisionLayer.overlaps', () =>
+            moveAndSlide(old as never, me, x, y, dx, dy, { ...options, oneWay: oldWay as never })
+        );
+        assert.deepEqual(pick(got), pick(want));
+        assert.equal(got.floor, want.floor === now ? old : want.floor === oneWay ? oldWay : null);
+    }
+    assert.throws(() => moveAndSlide({ tset: () => true } as never, me, 0, 0, 1, 0), /solid must be a CollisionLayer/);
 });

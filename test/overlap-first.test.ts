@@ -1,3 +1,4 @@
+// @test no-shared
 // overlap() (the first point in row-major order) scans bands of rows across every strip (src/kernels/js.ts,
 // $first in wasm-pairs.wat), or, in WebAssembly on clips of 2 strips or more, 16 rows or more and over 256 words,
 // groups of 16 rows across every strip ($firstRows): the point must equal the naive row-major first pixel

@@ -1,3 +1,4 @@
+// @test slow
 // Packaging: the tarball `npm pack` makes, installed into a fresh project the way a user would install it,
 // then used from plain ESM, from strict TypeScript (NodeNext, skipLibCheck off) and through its CLI; and beside
 // each engine major (Phaser 3 and 4, PixiJS 7 and 8, from this repository's node_modules) in a strict user project.
@@ -250,9 +251,9 @@ const apart = [...world.collisions()].length;
 world.remove(wa);
 const raster = new CollisionRaster(16, 16);
 raster.stamp(a, 2, 2, { id: 7 });
-const hit = [raster.test(b, 3, 2), raster.overlapArea(b, 3, 2), raster.hits(b, 3, 2)];
+const hit = [raster.overlaps(b, 3, 2), raster.overlapArea(b, 3, 2), raster.queryMask(b, 3, 2)];
 raster.erase(a, 2, 2);
-const erased = raster.test(b, 3, 2);
+const erased = raster.overlaps(b, 3, 2);
 raster.stamp(a, 2, 2);
 raster.clear();
 const img = await readImage('alien1.png');
@@ -262,7 +263,7 @@ console.log(JSON.stringify({
     pair: [a.overlaps(b, 1, 0), a.overlap(b, 1, 0), a.overlapArea(b, 1, 0), a.overlapMask(b, 1, 0).count(), boundingRect(a), connectedComponents(a).length],
     atlas: [atlas.names, atlas.get('a').equals(a)],
     world: [pairs, apart],
-    raster: [hit, erased, raster.test(b, 3, 2)],
+    raster: [hit, erased, raster.overlaps(b, 3, 2)],
     image: [img.width > 0, img.data.length === img.width * img.height * 4],
     functions: [outline(a).length, scale(a, 8, 8).count(), flipX(a).get(3, 0), rotate90(a).width, crop(a, 0, 0, 2, 2).count(),
         trim(a).mask.width, centroid(a), raycast(a, -1, 0.5, 3, 0.5)?.px, toRGBA(t)[3], overlapsMany([a, b], new Int32Array([0, 1, 1, 0]), out)]

@@ -1,3 +1,4 @@
+// @test fast
 // PairList: the counting-sort pair order of a World step equals a comparison sort of (a, b).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -13,9 +13,10 @@ import {
     overlaps,
     pixelHitArea,
     hitmaskFor,
+    maskAtlasFor,
     registerHitmaskLoader,
     setAlphaThreshold,
-    spritePose
+    shapeOf
 } from '../src/phaser.js';
 import { MaskAtlas } from '../src/index.js';
 import { Mask } from '../src/index.js';
@@ -402,7 +403,7 @@ const api = {
             // The same pose at the angle the mask was rasterised for, moved so that the mask's offset T is whole
             // (no rounding): then Phaser's nearest-neighbour drawing and the mask sample the same points.
             s.setRotation((Math.round((p.angle / (2 * Math.PI)) * 256) * 2 * Math.PI) / 256);
-            const q = spritePose(s),
+            const q = shapeOf(s).pose,
                 fm = frameMask(s.frame),
                 cx = fm.mask.width / 2,
                 cy = fm.mask.height / 2;
@@ -659,10 +660,17 @@ const api = {
         setAlphaThreshold(127);
         const left = new Mask(5, 10, true),
             atlas = new MaskAtlas().add('solid', left, { x: 1, y: 0, sourceWidth: 12, sourceHeight: 10 });
-        addMaskAtlas(scene.game, atlas, ['solid']);
+        // How many frames of the named (loaded) textures the atlas serves: the base frame of each; none unloaded.
+        const matched = [addMaskAtlas(atlas, ['solid', 'not-loaded'], scene.game)];
         const fm = frameMask(scene.textures.getFrame('solid'));
         const wrong = new MaskAtlas().add('x', left, { sourceWidth: 11, sourceHeight: 10 });
-        addMaskAtlas(scene.game, wrong, 'solid2');
+        // The size is checked when the frame is used: the atlas's only frame serves the base frame by then.
+        matched.push(addMaskAtlas(wrong, 'solid2', scene.game));
+        const bound = [
+            maskAtlasFor(scene.textures.getFrame('solid')) === atlas,
+            maskAtlasFor(scene.textures.getFrame('solid2')) === wrong,
+            maskAtlasFor(scene.textures.getFrame('faint')) === undefined
+        ];
         let error = '';
         try {
             frameMask(scene.textures.getFrame('solid2'));
@@ -677,6 +685,8 @@ const api = {
             source: fm.source,
             count: fm.mask.count(),
             x: fm.x,
+            matched,
+            bound,
             error
         };
     },

@@ -1,3 +1,4 @@
+// @test slow browser phaser3
 // hitmask/phaser in headless Chromium with the real Phaser: a generated, trimmed texture atlas (PNG + TexturePacker
 // JSON, and its .hitmask built by buildAtlas), seeded placements against a reference that inverts Phaser's own
 // vertex formula, what Phaser renders against the placed masks, Arcade's processCallback, and the loader.
@@ -30,7 +31,7 @@ import {
     pixelHitArea,
     setAlphaThreshold,
     setFrameMask,
-    spritePose,
+    shapeOf,
     type HitmaskOptions,
     type PhaserSpriteLike
 } from '../src/phaser.js';
@@ -407,6 +408,8 @@ test(
                 source: 'atlas',
                 count: 50,
                 x: 1,
+                matched: [1, 1],
+                bound: [true, true, true],
                 error: 'Error: hitmask atlas frame "x" is 11x10, but texture "solid2" frame "__BASE" is 12x10;'
             }
         );
@@ -486,9 +489,9 @@ function fakeSprite(
     props: Partial<PhaserSpriteLike> = {}
 ): PhaserSpriteLike {
     addMaskAtlas(
-        fakeGame,
         new MaskAtlas().add(key, mask, { x: at.x, y: at.y, sourceWidth: at.sw, sourceHeight: at.sh }),
-        key
+        key,
+        fakeGame
     );
     const frame = {
         texture: { key, manager: { game: fakeGame } },
@@ -521,7 +524,7 @@ test('phaser (Node): flipX/flipY mirror a trimmed frame inside its untrimmed box
     const fx = hitmaskFor(s);
     assert.ok(fx.mask.equals(flipX(m)));
     assert.deepEqual([fx.x, fx.y], [50 - 3 + 3, 40 - 2 + 1]);
-    assert.deepEqual(spritePose(s), {
+    assert.deepEqual(shapeOf(s).pose, {
         x: 50,
         y: 40,
         originX: 0,
@@ -539,7 +542,7 @@ test('phaser (Node): flipX/flipY mirror a trimmed frame inside its untrimmed box
     // A custom pivot flips about the origin instead (Phaser negates the scale only).
     (s.frame as { customPivot: boolean }).customPivot = true;
     s.flipY = false;
-    assert.deepEqual(spritePose(s), {
+    assert.deepEqual(shapeOf(s).pose, {
         x: 50,
         y: 40,
         originX: 1,
@@ -692,9 +695,10 @@ test('phaser (Node): wrong arguments throw TypeError, a skewed container RangeEr
         () => hitmaskFor(42 as unknown as PhaserSpriteLike),
         /TypeError: expected a textured game object, an Arcade body or a tile, got 42/
     );
-    assert.throws(() => addMaskAtlas(fakeGame, {} as MaskAtlas, 'x'), /TypeError: atlas must be a MaskAtlas/);
+    assert.throws(() => addMaskAtlas({} as MaskAtlas, 'x', fakeGame), /TypeError: atlas must be a MaskAtlas/);
+    assert.throws(() => addMaskAtlas(new MaskAtlas(), 'x', null as unknown as Phaser.Game), /TypeError: game must be/);
     assert.throws(
-        () => addMaskAtlas(fakeGame, new MaskAtlas(), [1] as unknown as string[]),
+        () => addMaskAtlas(new MaskAtlas(), [1] as unknown as string[], fakeGame),
         /TypeError: textures must be a texture key/
     );
     const s = fakeSprite('t3', new Mask(2, 2, true), { x: 0, y: 0, sw: 2, sh: 2 });
@@ -736,7 +740,7 @@ test('phaser (Node): overlap() finds the first shared pixel; options carry the c
     const own = Mask.fromText('###\n');
     setFrameMask(a.frame, own, 0, 1);
     assert.deepEqual(frameMask(a.frame), { mask: own, x: 0, y: 1, width: 2, height: 2, source: 'custom' });
-    addMaskAtlas(fakeGame, new MaskAtlas(), 'unrelated');
+    addMaskAtlas(new MaskAtlas(), 'unrelated', fakeGame);
     assert.deepEqual(hitmaskFor(a), { mask: own, x: 10, y: 11 });
     forgetFrameMask(a.frame);
     assert.equal(frameMask(a.frame).source, 'atlas');

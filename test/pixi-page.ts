@@ -32,6 +32,7 @@ import {
     frameMask,
     hitmaskFor,
     hitTest,
+    maskAtlasFor,
     overlap,
     overlaps,
     pixelHitArea,
@@ -931,12 +932,21 @@ async function readCheck() {
         hm.pose.y === 20 &&
         viaPose.mask.equals(pd.mask) &&
         viaPose.x === pd.x &&
-        viaPose.y === pd.y;
-    const used = addMaskAtlas(MaskAtlas.from(atlas.toBytes()), { alien: paddedTexture, notInAtlas: sub });
+        viaPose.y === pd.y &&
+        // A posed mask is placed and tested as it is: the same answers as the sprite.
+        hitmaskFor(hm).mask.equals(viaPose.mask) &&
+        hitmaskFor(hm).x === pd.x &&
+        overlaps(hm, posed) === overlaps(posed, posed);
+    const loaded = MaskAtlas.from(atlas.toBytes()),
+        unbound = maskAtlasFor(paddedTexture);
+    const used = addMaskAtlas(loaded, { alien: paddedTexture, notInAtlas: sub });
     const pa = hitmaskFor(posed),
         bound = frameMask(paddedTexture);
     const atlasSame =
         used === 1 &&
+        unbound === undefined &&
+        maskAtlasFor(paddedTexture) === loaded &&
+        maskAtlasFor(sub) === undefined &&
         pf.x === 7 &&
         pf.y === 5 &&
         pf.source === 'pixels' &&
@@ -949,7 +959,7 @@ async function readCheck() {
         pa.y === pd.y;
     // forgetFrameMask: the texture's mask is read from its pixels again.
     forgetFrameMask(paddedTexture);
-    const forgotten = frameMask(paddedTexture).source;
+    const forgotten = maskAtlasFor(paddedTexture) === undefined ? frameMask(paddedTexture).source : 'still bound';
     // setFrameMask: a RenderTexture (no pixels to read) collides with the mask given, at its offset.
     const rtex = RenderTexture.create({ width: 8, height: 8 });
     setFrameMask(rtex, new Mask(3, 3, true), 2, 1);

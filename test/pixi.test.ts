@@ -1,3 +1,4 @@
+// @test slow browser pixi7
 // hitmask/pixi against the real PixiJS in headless Chromium (test/pixi-page.ts, bundled with esbuild). PixiJS 8 by
 // default; HITMASK_PIXI=pixi7 bundles the page with PixiJS 7 (the devDependency `pixi7`, an alias of pixi.js@7), as
 // scripts/test.ts does in its PixiJS 7 suite. The same checks, on both:

@@ -1,3 +1,4 @@
+// @test fast no-shared
 // CollisionRaster snapshot, restore and hash on seeded random scenes, on both kernel paths: a raster restored to a
 // snapshot answers every query as the original did there and replays the same later calls to the same answers and
 // hashes; the hash is the snapshot's checksum and the same on both kernel paths (and pinned); bad bytes are refused
@@ -84,12 +85,12 @@ function answers(r: CollisionRaster, seed: number): string {
             y = Math.floor(rnd() * (H + 40)) - 30;
         const layers = 1 + Math.floor(rnd() * ((1 << LAYERS) - 1));
         out.push(
-            r.test(m, x, y, layers),
-            r.overlapArea(m, x, y, layers),
-            r.hitPoint(m, x, y, layers),
-            r.hits(m, x, y, layers),
-            r.testPixel(x + 5, y + 5, layers),
-            r.raycast(x, y, W - x, H - y - 1, layers),
+            r.overlaps(m, x, y, { layers }),
+            r.overlapArea(m, x, y, { layers }),
+            r.overlap(m, x, y, { layers }),
+            r.queryMask(m, x, y, { layers }),
+            r.hitTest(x + 5, y + 5, { layers }),
+            r.raycast(x, y, W - x, H - y - 1, { layers }),
             r.view(layers).bounds()
         );
     }
@@ -191,13 +192,13 @@ testKernels(
             h0 = r.hash();
         r.stamp(m, 5, 5, { id: 7, layer: 0 }).stamp(m, 6, 6, { id: 8, layer: 0 });
         const h1 = r.hash();
-        assert.deepEqual(r.hits(m, 5, 5, 1), [7, 8]);
+        assert.deepEqual(r.queryMask(m, 5, 5, { layers: 1 }), [7, 8]);
         r.restore(before);
         assert.equal(r.hash(), h0);
-        assert.deepEqual(r.hits(m, 5, 5, 1), []);
+        assert.deepEqual(r.queryMask(m, 5, 5, { layers: 1 }), []);
         r.stamp(m, 5, 5, { id: 7, layer: 0 }).stamp(m, 6, 6, { id: 8, layer: 0 });
         assert.equal(r.hash(), h1);
-        assert.deepEqual(r.hits(m, 5, 5, 1), [7, 8]);
+        assert.deepEqual(r.queryMask(m, 5, 5, { layers: 1 }), [7, 8]);
     }
 );
 
@@ -263,7 +264,7 @@ test('bad bytes throw an Error naming the problem and leave the raster unchanged
     const ob = one.snapshot(),
         keepSmall = small.snapshot();
     small.restore(ob);
-    assert.deepEqual(small.hits(new Mask(1, 1, true), 3, 2), [5]);
+    assert.deepEqual(small.queryMask(new Mask(1, 1, true), 3, 2), [5]);
     small.restore(keepSmall);
     assert.throws(() => small.restore(reseal(setI32(ob, 20, 4))), /layer 0's stamped box is \(4, 2\)-\(4, 3\)/);
     // Box (3,2)-(4,3): words at 40 (1 word), id section length at 44, entries at 48: [5, 1].
@@ -283,7 +284,7 @@ test('bad bytes throw an Error naming the problem and leave the raster unchanged
     assert.deepEqual(small.snapshot(), keepSmall);
     // A list of two ids with a negative one.
     const two = new CollisionRaster(8, 8).stampPixel(3, 2, { id: 5 }).stampPixel(3, 2, { id: 6 }).snapshot();
-    assert.deepEqual(new CollisionRaster(8, 8).restore(two).hits(new Mask(1, 1, true), 3, 2), [6, 5]);
+    assert.deepEqual(new CollisionRaster(8, 8).restore(two).queryMask(new Mask(1, 1, true), 3, 2), [6, 5]);
     assert.throws(() => small.restore(reseal(setI32(two, 52, -3))), /has id -3 at entry 1, expected 0..2147483647/);
     assert.throws(() => small.restore(reseal(setI32(two, 48, -5))), /id list at entry 0 \(5 ids\) runs past/);
     assert.deepEqual(small.snapshot(), keepSmall);
@@ -627,8 +628,8 @@ test('isDelta tells a delta (restores onto its base only) from the full snapshot
     assert.equal(CollisionRaster.isDelta(whole), false);
     // The full one restores from any state, the delta only onto its base.
     r.restore(first).restore(delta);
-    assert.equal(r.hits(m, 10, 10).join(), '3');
-    assert.equal(r.hits(m, 10, 40).join(), '1');
+    assert.equal(r.queryMask(m, 10, 10).join(), '3');
+    assert.equal(r.queryMask(m, 10, 40).join(), '1');
     r.restore(whole);
     assert.throws(() => r.restore(delta), /^Error: /);
     assert.equal(CollisionRaster.isDelta(new Uint8Array(2)), false);

@@ -1,3 +1,4 @@
+// @test fast no-shared
 // CollisionRaster against a naive byte-per-pixel raster on seeded random scenes: stamps partly outside
 // the edges, erases, clears, single pixels, layers and ids; plus CollisionLayer conformance and every error path.
 // Scene tests run on both kernel paths (testKernels; every call sent to WebAssembly on the wasm path).
@@ -6,6 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { CollisionRaster, Mask, RasterView, World, type CollisionLayer } from '../src/index.js';
 import { mulberry32, testKernels } from './reference.js';
+import { captureWarnings, warnsOnce } from './deprecations.js';
 
 const SEED = 20261124;
 
@@ -112,14 +114,14 @@ class NaiveRaster {
 function checkQueries(r: CollisionRaster, o: NaiveRaster, s: Sprite, x: number, y: number, layers: number): void {
     const under = o.under(s, x, y, layers);
     const first = under.length ? { x: under[0][0], y: under[0][1] } : null;
-    assert.equal(r.test(s.mask, x, y, layers), under.length > 0);
-    assert.equal(r.overlapArea(s.mask, x, y, layers), under.length);
-    assert.deepEqual(r.hitPoint(s.mask, x, y, layers), first);
-    assert.deepEqual(r.hits(s.mask, x, y, layers), o.hits(s, x, y, layers));
+    assert.equal(r.overlaps(s.mask, x, y, { layers }), under.length > 0);
+    assert.equal(r.overlapArea(s.mask, x, y, { layers }), under.length);
+    assert.deepEqual(r.overlap(s.mask, x, y, { layers }), first);
+    assert.deepEqual(r.queryMask(s.mask, x, y, { layers }), o.hits(s, x, y, layers));
     const view: CollisionLayer = r.view(layers);
-    assert.equal(view.test(s.mask, x, y), under.length > 0);
+    assert.equal(view.overlaps(s.mask, x, y), under.length > 0);
     assert.equal(view.overlapArea(s.mask, x, y), under.length);
-    assert.deepEqual(view.hitPoint(s.mask, x, y), first);
+    assert.deepEqual(view.overlap(s.mask, x, y), first);
 }
 
 function checkPlanes(r: CollisionRaster, o: NaiveRaster): void {
@@ -301,16 +303,16 @@ testKernels('random scenes: stamps, erases, pixels, points, clears and every que
             // every pixel through testPixel, on every single layer and on all of them
             for (let y = -1; y <= h; y++)
                 for (let x = -1; x <= w; x++) {
-                    assert.equal(r.testPixel(x, y), o.at(x, y, r.allLayers));
+                    assert.equal(r.hitTest(x, y), o.at(x, y, r.allLayers));
                     for (let l = 0; l < layers; l++)
-                        assert.equal(r.layer(l).testPixel(x + 0.5, y + 0.25), o.at(x, y, 1 << l));
+                        assert.equal(r.layer(l).hitTest(x + 0.5, y + 0.25), o.at(x, y, 1 << l));
                 }
             // every pixel's id list, on every layer: order (newest first), dedupe, and lists restarted on empty pixels
             const dot = sprite(1, 1, 1, 0);
             for (let y = 0; y < h; y++)
                 for (let x = 0; x < w; x++)
                     for (let l = 0; l < layers; l++) {
-                        const hits = r.hits(dot.mask, x, y, 1 << l),
+                        const hits = r.queryMask(dot.mask, x, y, { layers: 1 << l }),
                             expected = o.hits(dot, x, y, 1 << l);
                         if (hits.join() !== expected.join())
                             assert.deepEqual(hits, expected, `ids of pixel (${x}, ${y}) on layer ${l}`);
@@ -330,26 +332,26 @@ testKernels('overlapping stamps keep every id; erase removes ids pixel by pixel;
     r.stamp(box, 0, 0, { id: 7 });
     r.stamp(box, 2, 2, { id: 8 }); // overlaps the 2x2 corner of 7
     r.stamp(box, 40, 0); // anonymous
-    assert.deepEqual(r.hits(dot, 3, 3), [8, 7], 'both ids on the shared pixel, newest first');
-    assert.deepEqual(r.hits(dot, 0, 0), [7]);
-    assert.deepEqual(r.hits(dot, 5, 5), [8]);
-    assert.deepEqual(r.hits(dot, 41, 1), [], 'anonymous stamps are solid but carry no id');
-    assert.equal(r.test(dot, 41, 1), true);
+    assert.deepEqual(r.queryMask(dot, 3, 3), [8, 7], 'both ids on the shared pixel, newest first');
+    assert.deepEqual(r.queryMask(dot, 0, 0), [7]);
+    assert.deepEqual(r.queryMask(dot, 5, 5), [8]);
+    assert.deepEqual(r.queryMask(dot, 41, 1), [], 'anonymous stamps are solid but carry no id');
+    assert.equal(r.overlaps(dot, 41, 1), true);
     // erase a crater: the erased pixels lose both ids, the rest keeps them
     r.erase(Mask.fromText('##\n##'), 2, 2);
-    assert.deepEqual(r.hits(dot, 3, 3), []);
-    assert.equal(r.test(dot, 3, 3), false);
-    assert.deepEqual(r.hits(new Mask(8, 8, true), 0, 0), [7, 8]);
+    assert.deepEqual(r.queryMask(dot, 3, 3), []);
+    assert.equal(r.overlaps(dot, 3, 3), false);
+    assert.deepEqual(r.queryMask(new Mask(8, 8, true), 0, 0), [7, 8]);
     // re-stamping an emptied pixel starts a fresh list: old ids do not come back
     r.stampPixel(3, 3, { id: 9 });
-    assert.deepEqual(r.hits(dot, 3, 3), [9]);
+    assert.deepEqual(r.queryMask(dot, 3, 3), [9]);
     r.stampPixel(3, 3); // anonymous over a set pixel keeps its ids
-    assert.deepEqual(r.hits(dot, 3, 3), [9]);
+    assert.deepEqual(r.queryMask(dot, 3, 3), [9]);
     r.clear();
-    assert.deepEqual(r.hits(box, 0, 0), []);
+    assert.deepEqual(r.queryMask(box, 0, 0), []);
     r.stampPixel(3, 3);
-    assert.deepEqual(r.hits(dot, 3, 3), [], 'an anonymous stamp after clear does not revive old ids');
-    assert.equal(r.test(dot, 3, 3), true);
+    assert.deepEqual(r.queryMask(dot, 3, 3), [], 'an anonymous stamp after clear does not revive old ids');
+    assert.equal(r.overlaps(dot, 3, 3), true);
 });
 
 test('hitsInto fills arrays and typed arrays without allocating results, deduping many ids', () => {
@@ -358,20 +360,20 @@ test('hitsInto fills arrays and typed arrays without allocating results, dedupin
     for (let i = 0; i < 250; i++) r.stampPixel(i, i % 20, { id: 1000 + i }); // the same ids twice
     const big = new Mask(300, 20, true);
     const arr: number[] = [1, 2, 3];
-    assert.equal(r.hits(big, 0, 0, undefined, arr), arr, 'out is refilled and returned');
+    assert.equal(r.queryMask(big, 0, 0, undefined, arr), arr, 'out is refilled and returned');
     assert.equal(arr.length, 250);
     assert.deepEqual(
         [...arr].sort((a, b) => a - b),
         Array.from({ length: 250 }, (_, i) => 1000 + i)
     );
-    assert.deepEqual(r.hits(big, 0, 0), arr, 'the same ids in the same order without out');
-    assert.throws(() => r.hits(big, 0, 0, undefined, new Int32Array(10) as unknown as number[]), {
+    assert.deepEqual(r.queryMask(big, 0, 0), arr, 'the same ids in the same order without out');
+    assert.throws(() => r.queryMask(big, 0, 0, undefined, new Int32Array(10) as unknown as number[]), {
         name: 'TypeError',
         message: /out must be an array, got Int32Array\(10\)/
     });
     // the dedupe set is emptied between queries
-    assert.deepEqual(r.hits(Mask.fromText('#'), 5, 5), [1005]);
-    assert.equal(r.hits(big, 1e9, 0, undefined, arr).length, 0);
+    assert.deepEqual(r.queryMask(Mask.fromText('#'), 5, 5), [1005]);
+    assert.equal(r.queryMask(big, 1e9, 0, undefined, arr).length, 0);
     assert.equal(arr.length, 0);
 });
 
@@ -386,23 +388,127 @@ testKernels('layers are independent and tested in any combination', () => {
     r.stampPixel(30, 10, { layer: TERRAIN });
     const player = new Mask(40, 1, true);
     assert.equal(r.overlapArea(player, 0, 10), 3);
-    assert.equal(r.overlapArea(player, 0, 10, (1 << BULLETS) | (1 << TERRAIN)), 2);
-    assert.deepEqual(r.hitPoint(player, 0, 10, (1 << BULLETS) | (1 << TERRAIN)), { x: 20, y: 10 });
-    assert.deepEqual(r.hits(player, 0, 10), [1, 2]);
-    assert.deepEqual(r.hits(player, 0, 10, 1 << BULLETS), [2]);
-    assert.equal(r.test(dot, 10, 10, 1 << TERRAIN), false);
+    assert.equal(r.overlapArea(player, 0, 10, { layers: (1 << BULLETS) | (1 << TERRAIN) }), 2);
+    assert.deepEqual(r.overlap(player, 0, 10, { layers: (1 << BULLETS) | (1 << TERRAIN) }), { x: 20, y: 10 });
+    assert.deepEqual(r.queryMask(player, 0, 10), [1, 2]);
+    assert.deepEqual(r.queryMask(player, 0, 10, { layers: 1 << BULLETS }), [2]);
+    assert.equal(r.overlaps(dot, 10, 10, { layers: 1 << TERRAIN }), false);
     r.clear(BULLETS);
     assert.equal(r.overlapArea(player, 0, 10), 2);
-    assert.equal(r.testPixel(10, 10, 1 << ENEMIES), true);
+    assert.equal(r.hitTest(10, 10, { layers: 1 << ENEMIES }), true);
     // the same pixel on two layers counts once in overlapArea
     r.stampPixel(10, 10, { layer: TERRAIN });
-    assert.equal(r.overlapArea(player, 0, 10, r.allLayers), 2);
+    assert.equal(r.overlapArea(player, 0, 10, { layers: r.allLayers }), 2);
     const r32 = new CollisionRaster(40, 4, { layers: 32 });
     r32.stampPixel(33, 2, { id: 5, layer: 31 });
     assert.equal(r32.allLayers, 0xffffffff);
-    assert.equal(r32.test(dot, 33, 2, 1 << 31), true);
-    assert.equal(r32.test(dot, 33, 2, -1), true, 'a negative int32 is the same bit set');
-    assert.deepEqual(r32.hits(dot, 33, 2, 0x80000000), [5]);
+    assert.equal(r32.overlaps(dot, 33, 2, { layers: 1 << 31 }), true);
+    assert.equal(r32.overlaps(dot, 33, 2, { layers: -1 }), true, 'a negative int32 is the same bit set');
+    assert.deepEqual(r32.queryMask(dot, 33, 2, { layers: 0x80000000 }), [5]);
+});
+
+test('0.3 names and positional layer sets: each warns once, then answers as the 0.4 call', () => {
+    const r = new CollisionRaster(64, 48, { layers: 3 });
+    const rnd = mulberry32(SEED + 36);
+    for (let i = 0; i < 40; i++)
+        r.stamp(
+            sprite(1 + Math.floor(rnd() * 12), 1 + Math.floor(rnd() * 12), 0.5, i).mask,
+            rnd() * 70 - 6,
+            rnd() * 50 - 6,
+            {
+                id: i % 5 === 0 ? -1 : i,
+                layer: i % 3
+            }
+        );
+    const view = r.view(0b101);
+    for (let i = 0; i < 100; i++) {
+        const s = sprite(1 + Math.floor(rnd() * 10), 1 + Math.floor(rnd() * 10), 0.6, 1000 + i),
+            m = s.mask,
+            x = Math.floor(rnd() * 70) - 6,
+            y = Math.floor(rnd() * 50) - 6,
+            layers = 1 + Math.floor(rnd() * 7),
+            on = { layers };
+        const C = 'CollisionRaster';
+        assert.equal(
+            warnsOnce(`${C}.test`, `${C}.overlaps(mask, x, y, { layers })`, () => r.test(m, x, y, layers)),
+            r.overlaps(m, x, y, on)
+        );
+        assert.equal(
+            warnsOnce(`${C}.test`, `${C}.overlaps(mask, x, y, { layers })`, () => r.test(m, x, y)),
+            r.overlaps(m, x, y)
+        );
+        assert.deepEqual(
+            warnsOnce(`${C}.hitPoint`, `${C}.overlap(mask, x, y, { layers }, out)`, () => r.hitPoint(m, x, y, layers)),
+            r.overlap(m, x, y, on)
+        );
+        const out = { x: -1, y: -1 },
+            got = warnsOnce(`${C}.hitPoint`, `${C}.overlap(mask, x, y, { layers }, out)`, () =>
+                r.hitPoint(m, x, y, undefined, out)
+            );
+        assert.deepEqual(got, r.overlap(m, x, y));
+        if (got !== null) assert.equal(got, out, 'out is written and returned');
+        assert.equal(
+            warnsOnce(`${C}.testPixel`, `${C}.hitTest(x, y, { layers })`, () => r.testPixel(x + 0.5, y, layers)),
+            r.hitTest(x + 0.5, y, on)
+        );
+        const ids: number[] = [];
+        assert.equal(
+            warnsOnce(`${C}.hits`, `${C}.queryMask(mask, x, y, { layers }, out)`, () => r.hits(m, x, y, layers, ids)),
+            ids
+        );
+        assert.deepEqual(ids, r.queryMask(m, x, y, on));
+        // A number where the options object goes: 0.3's positional layer set, warned once per method.
+        const pos = (method: string) => [`${C}.${method}(…, layers)`, `${C}.${method}(…, { layers })`] as const;
+        const n = layers as never;
+        assert.equal(
+            warnsOnce(...pos('overlaps'), () => r.overlaps(m, x, y, n)),
+            r.overlaps(m, x, y, on)
+        );
+        assert.deepEqual(
+            warnsOnce(...pos('overlap'), () => r.overlap(m, x, y, n)),
+            r.overlap(m, x, y, on)
+        );
+        assert.equal(
+            warnsOnce(...pos('overlapArea'), () => r.overlapArea(m, x, y, n)),
+            r.overlapArea(m, x, y, on)
+        );
+        assert.equal(
+            warnsOnce(...pos('hitTest'), () => r.hitTest(x, y, n)),
+            r.hitTest(x, y, on)
+        );
+        assert.deepEqual(
+            warnsOnce(...pos('queryMask'), () => r.queryMask(m, x, y, n)),
+            r.queryMask(m, x, y, on)
+        );
+        assert.deepEqual(
+            warnsOnce(...pos('raycast'), () => r.raycast(x, y, 60 - x, 40 - y, n)),
+            r.raycast(x, y, 60 - x, 40 - y, on)
+        );
+        // The view's 0.3 names.
+        assert.equal(
+            warnsOnce('RasterView.test', 'RasterView.overlaps', () => view.test(m, x, y)),
+            view.overlaps(m, x, y)
+        );
+        assert.deepEqual(
+            warnsOnce('RasterView.hitPoint', 'RasterView.overlap', () => view.hitPoint(m, x, y)),
+            view.overlap(m, x, y)
+        );
+        assert.equal(
+            warnsOnce('RasterView.testPixel', 'RasterView.hitTest', () => view.testPixel(x, y)),
+            view.hitTest(x, y)
+        );
+        assert.deepEqual(
+            warnsOnce('RasterView.hits', 'RasterView.queryMask', () => view.hits(m, x, y)),
+            view.queryMask(m, x, y)
+        );
+    }
+    // The old calls check their arguments as the new ones do; a bad options object is a TypeError.
+    const m = new Mask(2, 2, true);
+    captureWarnings(() => assert.throws(() => r.test(m, 0, 0, 8), /layers must be a non-empty set of layer bits/));
+    assert.throws(
+        () => r.overlaps(m, 0, 0, 'all' as never),
+        /options must be an object like \{ layers: 1 << 2 \}, got "all"/
+    );
 });
 
 testKernels('clear only zeroes what was stamped, and the raster is reusable frame after frame', () => {
@@ -435,19 +541,19 @@ testKernels('raster views implement CollisionLayer, and world.addLayer(raster) a
     const layers: CollisionLayer[] = [r.view(), r.view(2), r.layer(1)];
     const probe = new Mask(4, 4, true);
     for (const l of layers) {
-        assert.equal(l.test(probe, 15, 15), true);
-        assert.equal(l.test(probe, 18, 18), false);
+        assert.equal(l.overlaps(probe, 15, 15), true);
+        assert.equal(l.overlaps(probe, 18, 18), false);
         assert.equal(l.overlapArea(probe, 15, 15), 9);
-        assert.deepEqual(l.hitPoint(probe, 8, 8), { x: 10, y: 10 });
-        assert.equal(l.hitPoint(probe, 0, 0), null);
-        assert.equal(l.testPixel(10.9, 17.2), true);
-        assert.equal(l.testPixel(-1, 10), false);
-        assert.equal(l.testPixel(64, 10), false);
+        assert.deepEqual(l.overlap(probe, 8, 8), { x: 10, y: 10 });
+        assert.equal(l.overlap(probe, 0, 0), null);
+        assert.equal(l.hitTest(10.9, 17.2), true);
+        assert.equal(l.hitTest(-1, 10), false);
+        assert.equal(l.hitTest(64, 10), false);
     }
     const v0 = r.layer(0);
     assert.ok(v0 instanceof RasterView);
-    assert.equal(v0.test(probe, 15, 15), false, 'layer 0 is empty');
-    assert.deepEqual(r.layer(1).hits(probe, 15, 15), [3]);
+    assert.equal(v0.overlaps(probe, 15, 15), false, 'layer 0 is empty');
+    assert.deepEqual(r.layer(1).queryMask(probe, 15, 15), [3]);
     const world = new World(),
         body = world.add({ x: 15, y: 15, mask: probe }),
         ground = world.addLayer(r);
@@ -458,7 +564,7 @@ testKernels('raster views implement CollisionLayer, and world.addLayer(raster) a
     );
     // views are live
     r.clear();
-    assert.equal(r.view().test(probe, 15, 15), false);
+    assert.equal(r.view().overlaps(probe, 15, 15), false);
     assert.equal(String(r), '<CollisionRaster 64x64, 2 layers>');
 });
 
@@ -474,16 +580,16 @@ testKernels('huge and far-away positions clip without wrap-around hits', () => {
     assert.equal(r.plane().count(), 0);
     r.stamp(new Mask(64, 64, true), 0, 0, { id: 1 });
     for (const v of [2 ** 31, 2 ** 32, -(2 ** 32) + 10, 1e15, -1e300]) {
-        assert.equal(r.test(m, v, 0), false);
-        assert.equal(r.test(m, 0, v), false);
-        assert.deepEqual(r.hits(m, v, v), []);
-        assert.equal(r.testPixel(v, 0), false);
+        assert.equal(r.overlaps(m, v, 0), false);
+        assert.equal(r.overlaps(m, 0, v), false);
+        assert.deepEqual(r.queryMask(m, v, v), []);
+        assert.equal(r.hitTest(v, 0), false);
     }
     const empty = new CollisionRaster(0, 0, { layers: 2 });
     empty.stamp(m, 0, 0, { id: 1 }).stampPixel(0, 0).stampPoints([0], [0]).clear();
-    assert.equal(empty.test(m, 0, 0), false);
+    assert.equal(empty.overlaps(m, 0, 0), false);
     assert.equal(empty.overlapArea(m, -5, -5), 0);
-    assert.equal(empty.hitPoint(m, 0, 0), null);
+    assert.equal(empty.overlap(m, 0, 0), null);
 });
 
 test('a plane cannot be disposed under its raster: an Error saying what to do, and the raster keeps working', () => {
@@ -495,7 +601,7 @@ test('a plane cannot be disposed under its raster: an Error saying what to do, a
         /^Error: This Mask is plane 1 of a CollisionRaster, which keeps using it: dispose\(\) would break the raster\. Clear it with raster\.clear\(1\) instead/
     );
     assert.equal(r.plane(1).disposed, false);
-    assert.equal(r.test(m, 4, 4, 2), true);
+    assert.equal(r.overlaps(m, 4, 4, { layers: 2 }), true);
     assert.equal(r.plane(1).count(), 4);
     // Masks of one's own still dispose.
     m.dispose();
@@ -520,19 +626,19 @@ test('bad input throws a clear error and changes nothing', () => {
         ['erase', (v: number) => r.erase(m, v, 0)],
         ['stampPixel', (v: number) => r.stampPixel(v, 0)],
         ['erasePixel', (v: number) => r.erasePixel(0, v)],
-        ['test', (v: number) => r.test(m, v, 0)],
+        ['overlaps', (v: number) => r.overlaps(m, v, 0)],
         ['overlapArea', (v: number) => r.overlapArea(m, 0, v)],
-        ['hitPoint', (v: number) => r.hitPoint(m, v, 0)],
-        ['testPixel', (v: number) => r.testPixel(v, 0)],
-        ['hits', (v: number) => r.hits(m, 0, v)]
+        ['overlap', (v: number) => r.overlap(m, v, 0)],
+        ['hitTest', (v: number) => r.hitTest(v, 0)],
+        ['queryMask', (v: number) => r.queryMask(m, 0, v)]
     ] as const) {
         for (const v of [NaN, Infinity, -Infinity]) bad(() => fn(v), RangeError, new RegExp(`finite number, got ${v}`));
         assert.ok(name);
     }
     bad(() => r.stamp({} as Mask, 0, 0), TypeError, /mask must be a Mask, got Object/);
-    bad(() => r.test(null as unknown as Mask, 0, 0), TypeError, /mask must be a Mask, got null/);
+    bad(() => r.overlaps(null as unknown as Mask, 0, 0), TypeError, /mask must be a Mask, got null/);
     bad(() => r.erase('x' as unknown as Mask, 0, 0), TypeError, /Mask/);
-    bad(() => r.hits(undefined as unknown as Mask, 0, 0), TypeError, /Mask/);
+    bad(() => r.queryMask(undefined as unknown as Mask, 0, 0), TypeError, /Mask/);
     bad(() => r.stamp(m, 0, 0, { id: -2 }), RangeError, /id must be an integer.*-1 for no id, got -2/);
     bad(() => r.stamp(m, 0, 0, { id: 1.5 }), RangeError, /id.*1\.5/);
     bad(() => r.stampPixel(0, 0, { id: 2 ** 31 }), RangeError, /id.*2147483648/);
@@ -544,14 +650,14 @@ test('bad input throws a clear error and changes nothing', () => {
     bad(() => r.clear(0.5), RangeError, /layer.*0\.5/);
     bad(() => r.layer(5), RangeError, /layer.*5/);
     bad(() => r.plane(NaN), RangeError, /layer.*NaN/);
-    bad(() => r.test(m, 0, 0, 0), RangeError, /non-empty set of layer bits.*got 0/);
-    bad(() => r.test(m, 0, 0, 4), RangeError, /layers.*got 4/);
-    bad(() => r.testPixel(0, 0, 1.5), RangeError, /layers.*1\.5/);
+    bad(() => r.overlaps(m, 0, 0, { layers: 0 }), RangeError, /non-empty set of layer bits.*got 0/);
+    bad(() => r.overlaps(m, 0, 0, { layers: 4 }), RangeError, /layers.*got 4/);
+    bad(() => r.hitTest(0, 0, { layers: 1.5 }), RangeError, /layers.*1\.5/);
     bad(() => r.view(8), RangeError, /layers.*8/);
-    bad(() => r.hits(m, 0, 0, 2 ** 33), RangeError, /layers/);
+    bad(() => r.queryMask(m, 0, 0, { layers: 2 ** 33 }), RangeError, /layers/);
     bad(() => new RasterView({} as CollisionRaster, 1), TypeError, /raster must be a CollisionRaster/);
-    bad(() => r.hitPoint(m, 0, 0, undefined, null as never), TypeError, /out must be a \{ x, y \}/);
-    bad(() => r.hits(m, 0, 0, undefined, {} as never), TypeError, /out must be an array/);
+    bad(() => r.overlap(m, 0, 0, undefined, null as never), TypeError, /out must be a \{ x, y \}/);
+    bad(() => r.queryMask(m, 0, 0, undefined, {} as never), TypeError, /out must be an array/);
     // 0.1's trailing numbers (stamp(mask, x, y, TERRAIN) stamped id 2 on layer 0) are refused, naming the new form.
     bad(() => r.stamp(m, 0, 0, 1 as never), TypeError, /options must be an object like \{ id, layer \}, got 1/);
     bad(() => r.stampPixel(0, 0, 5 as never), TypeError, /options must be an object like \{ id, layer \}, got 5/);
@@ -582,7 +688,7 @@ test('bad input throws a clear error and changes nothing', () => {
     bad(() => r.stampMany(m, [1], [1], { layer: 9 }), RangeError, /layer.*9/);
     assert.deepEqual(r.plane(0).words, before, 'nothing was stamped by a failed call');
     assert.equal(r.plane(1).count(), 0);
-    assert.deepEqual(r.hits(m, 4, 4), [1]);
+    assert.deepEqual(r.queryMask(m, 4, 4), [1]);
     bad(() => new CollisionRaster(2 ** 16, 2 ** 15).stampPixel(0, 0, { id: 1 }), RangeError, /too big for ids/);
 });
 
@@ -602,7 +708,7 @@ testKernels('a World collides bodies with a raster layer', () => {
     const enemy = world.add({ x: 96, y: 16, mask: ship, data: 'enemy' });
     const pairs = world.collisions().map(p => `${p.a.data}-${p.b.data}`);
     assert.deepEqual(pairs.sort(), ['enemy-shots', 'player-ground']);
-    assert.deepEqual(raster.hits(ship, 96, 16, 1 << BULLETS), [42], 'the raster says which bullet');
+    assert.deepEqual(raster.queryMask(ship, 96, 16, { layers: 1 << BULLETS }), [42], 'the raster says which bullet');
     // the raster is live: a new frame of bullets, a deeper crater
     raster.clear(BULLETS);
     raster.erase(new Mask(20, 10, true), 5, 90, { layer: TERRAIN });
@@ -651,7 +757,7 @@ testKernels("a World tests only bodies inside a layer's bounds, and stays exact 
             .collisions()
             .filter(p => p.b === layer)
             .map(p => p.a.data);
-        const want = bodies.filter(b => raster.test(b.mask as Mask, b.x, b.y, 0b11)).map(b => b.data);
+        const want = bodies.filter(b => raster.overlaps(b.mask as Mask, b.x, b.y, { layers: 0b11 })).map(b => b.data);
         assert.deepEqual(got, want, `step ${step}`);
     }
     raster.clear();
@@ -686,13 +792,13 @@ testKernels("a World tests only bodies inside a layer's bounds, and stays exact 
 test('a layer whose bounds() is null is never tested; one without bounds() is tested for every body', () => {
     let calls = 0;
     const solid: CollisionLayer = {
-        test: () => {
+        overlaps: () => {
             calls++;
             return true;
         },
         overlapArea: () => 1,
-        hitPoint: () => ({ x: 0, y: 0 }),
-        testPixel: () => true
+        overlap: () => ({ x: 0, y: 0 }),
+        hitTest: () => true
     };
     const world = new World();
     for (let i = 0; i < 10; i++) world.add({ x: i * 100, y: 0, mask: new Mask(4, 4, true) });
@@ -720,9 +826,9 @@ test('a disposed mask: the same Error from every raster entry point that takes a
     assert.throws(() => r.stamp(gone, 0, 0), disposed);
     assert.throws(() => r.stampMany(gone, [0], [0]), disposed);
     assert.throws(() => r.erase(gone, 0, 0), disposed);
-    assert.throws(() => r.test(gone, 0, 0), disposed);
+    assert.throws(() => r.overlaps(gone, 0, 0), disposed);
     assert.throws(() => r.overlapArea(gone, 0, 0), disposed);
-    assert.throws(() => r.hitPoint(gone, 0, 0), disposed);
-    assert.throws(() => r.hits(gone, 0, 0), disposed);
+    assert.throws(() => r.overlap(gone, 0, 0), disposed);
+    assert.throws(() => r.queryMask(gone, 0, 0), disposed);
     assert.equal(r.plane(0).count(), 4);
 });

@@ -1,3 +1,4 @@
+// @test fast no-shared
 // raster.raycast against a per-stamp oracle (the nearest of each stamp's own ray hit, clipped to the raster,
 // with the id rule), erased terrain against the naive oracle over its pixels, RasterView, and TileMap.raycast
 // against the naive oracle over testPixel; both kernel paths.
@@ -83,11 +84,11 @@ testKernels('raster.raycast equals the per-stamp oracle, ids included, over any 
         }
         const inside: [number, number][] = [];
         for (let y = 0; y < H; y++)
-            for (let x = 0; x < W; x++) if (raster.testPixel(x, y) && rnd() < 0.05) inside.push([x, y]);
+            for (let x = 0; x < W; x++) if (raster.hitTest(x, y) && rnd() < 0.05) inside.push([x, y]);
         for (let layers = 1; layers <= raster.allLayers; layers++) {
             for (const s of segments(rnd, W, H, 0, 0, 120, inside)) {
                 const want = perStamp(stamps, W, H, layers, s);
-                const got = raster.raycast(s[0], s[1], s[2], s[3], layers);
+                const got = raster.raycast(s[0], s[1], s[2], s[3], { layers });
                 assert.deepEqual(got, want, `${W}x${H} layers ${layers}: ${s.join(', ')}`);
                 if (!want) seen.miss++;
                 else if (want.id >= 0) seen.id++;
@@ -114,14 +115,16 @@ testKernels('raster.raycast after erases and clears: the naive oracle over the r
     for (let k = 0; k < 30; k++) raster.stampPixel(rnd() * W, rnd() * 60, { id: 100 + k, layer: 1 });
     const out: RasterRayHit = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, id: 0 };
     for (const s of segments(rnd, W, H, 0, 0, 600)) {
-        const want = fields(refCast((i, j) => raster.testPixel(i, j), W, H, 0, 0, s[0], s[1], s[2], s[3]));
+        const want = fields(refCast((i, j) => raster.hitTest(i, j), W, H, 0, 0, s[0], s[1], s[2], s[3]));
         assert.equal(raster.raycast(s[0], s[1], s[2], s[3], undefined, out) !== null, want !== null);
         if (!want) continue;
         assert.deepEqual(fields(out), want, s.join(', '));
         // Terrain has no ids; bullets on layer 1 have the id of the stamp after the clear.
         assert.equal(
             out.id,
-            raster.testPixel(out.px, out.py, 1 << 0) ? -1 : raster.hits(new Mask(1, 1, true), out.px, out.py, 1 << 1)[0]
+            raster.hitTest(out.px, out.py, { layers: 1 << 0 })
+                ? -1
+                : raster.queryMask(new Mask(1, 1, true), out.px, out.py, { layers: 1 << 1 })[0]
         );
         assert.ok(out.id === -1 || out.id >= 100);
     }
@@ -133,11 +136,11 @@ test('raster.raycast: errors name the value', () => {
         name: 'RangeError',
         message: 'x0 must be a finite number, got NaN.'
     });
-    assert.throws(() => raster.raycast(0, 0, 1, 1, 4), {
+    assert.throws(() => raster.raycast(0, 0, 1, 1, { layers: 4 }), {
         name: 'RangeError',
         message: /layers must be a non-empty set of layer bits .* got 4/
     });
-    assert.throws(() => raster.raycast(0, 0, 1, 1, 0), RangeError);
+    assert.throws(() => raster.raycast(0, 0, 1, 1, { layers: 0 }), RangeError);
     assert.throws(() => raster.raycast(0, 0, 1, 1, undefined, 7 as unknown as RasterRayHit), {
         name: 'TypeError',
         message: /out must be a RasterRayHit object, got 7/
@@ -159,10 +162,10 @@ testKernels('TileMap.raycast equals the naive oracle over its pixels, tile by ti
             H = rows * th;
         const inside: [number, number][] = [];
         for (let y = 0; y < H; y++)
-            for (let x = 0; x < W; x++) if (map.testPixel(x, y) && rnd() < 0.02) inside.push([x, y]);
+            for (let x = 0; x < W; x++) if (map.hitTest(x, y) && rnd() < 0.02) inside.push([x, y]);
         const out: RayHit = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0 };
         for (const s of segments(rnd, W, H, 0, 0, 400, inside)) {
-            const want = fields(refCast((i, j) => map.testPixel(i, j), W, H, 0, 0, s[0], s[1], s[2], s[3]));
+            const want = fields(refCast((i, j) => map.hitTest(i, j), W, H, 0, 0, s[0], s[1], s[2], s[3]));
             assert.deepEqual(fields(map.raycast(s[0], s[1], s[2], s[3])), want, `${tw}x${th} tiles: ${s.join(', ')}`);
             assert.equal(map.raycast(s[0], s[1], s[2], s[3], out) !== null, want !== null);
         }
@@ -171,7 +174,7 @@ testKernels('TileMap.raycast equals the naive oracle over its pixels, tile by ti
             const y = Math.floor(rnd() * H) + 0.5,
                 got = map.raycast(-1e300, y, 1e300, y);
             let x = 0;
-            while (x < W && !map.testPixel(x, y)) x++;
+            while (x < W && !map.hitTest(x, y)) x++;
             assert.deepEqual(got && [got.px, got.py, got.x, got.nx], x < W ? [x, Math.floor(y), x, -1] : null);
         }
         map.setTile(0, 0, 1);

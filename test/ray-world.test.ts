@@ -1,3 +1,4 @@
+// @test no-shared slow
 // world.raycast against the per-body oracle (each live body's placed mask and each layer's pixels through the
 // naive oracle; the smallest distance, then bodies before layers, then the lower id) under churn: adds, moves,
 // removals, masks, transforms and filters changing between rays, with and without steps; dense and hashed
@@ -75,7 +76,7 @@ function check(
     far = false
 ): boolean {
     const want = oracle(world, bodies, layers, f, s),
-        got = world.raycast(s[0], s[1], s[2], s[3], f);
+        got = world.raycast(s[0], s[1], s[2], s[3], { filter: f });
     assert.equal(got?.body, want?.body, `${what}: body, ray ${s.join(', ')} filter ${f}`);
     if (far && got && want) {
         const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
@@ -124,14 +125,14 @@ testKernels('world.raycast equals the per-body oracle under churn, with layers a
                 category: 8,
                 w: map.width,
                 h: map.height,
-                set: (i, j) => map.testPixel(i, j)
+                set: (i, j) => map.hitTest(i, j)
             },
             {
                 body: world.addLayer(raster.layer(1), { category: 16 }),
                 category: 16,
                 w: W,
                 h: H,
-                set: (i, j) => raster.testPixel(i, j, 2)
+                set: (i, j) => raster.hitTest(i, j, { layers: 2 })
             }
         ];
         const add = () =>
@@ -224,14 +225,14 @@ test('world.raycast ties: equal distances go to bodies before layers, then to th
         'body and layer on the same pixel: the body'
     );
     world.setFilter(early, { category: 2 });
-    assert.equal(world.raycast(0, 1.5, 40, 1.5, 1)?.body, layer, 'filtered out by category');
-    assert.equal(world.raycast(0, 1.5, 40, 1.5, 2)?.body, early);
+    assert.equal(world.raycast(0, 1.5, 40, 1.5, { filter: 1 })?.body, layer, 'filtered out by category');
+    assert.equal(world.raycast(0, 1.5, 40, 1.5, { filter: 2 })?.body, early);
     // A layer without raycast is not hit by rays; one with it is.
     const custom: CollisionLayer = {
-        test: () => true,
+        overlaps: () => true,
         overlapArea: () => 1,
-        hitPoint: () => ({ x: 0, y: 0 }),
-        testPixel: () => true
+        overlap: () => ({ x: 0, y: 0 }),
+        hitTest: () => true
     };
     const plain = new World();
     plain.addLayer(custom);
@@ -273,7 +274,7 @@ test('world.raycast: errors name the value', () => {
         name: 'RangeError',
         message: 'y0 must be a finite number, got NaN.'
     });
-    assert.throws(() => world.raycast(0, 0, 1, 1, -5), {
+    assert.throws(() => world.raycast(0, 0, 1, 1, { filter: -5 }), {
         name: 'RangeError',
         message: /filter must be an integer in 0\.\.4294967295, got -5/
     });
@@ -294,10 +295,10 @@ test('world.raycast: a layer whose raycast casts a World ray itself gets a clear
     world.add({ x: 10, y: 0, mask: new Mask(4, 4, true) });
     // A layer that answers rays with another World's rays (a mask ray inside a World search is fine).
     const nested: CollisionLayer = {
-        test: () => false,
+        overlaps: () => false,
         overlapArea: () => 0,
-        hitPoint: () => null,
-        testPixel: () => false,
+        overlap: () => null,
+        hitTest: () => false,
         raycast: (x0, y0, x1, y1, out) => inner.raycast(x0, y0, x1, y1, undefined, out as WorldRayHit)
     };
     world.addLayer(nested);

@@ -1,3 +1,4 @@
+// @test fast no-shared
 // mask.raycast against the naive oracle (every set pixel's slab entry, the smallest) on seeded random masks
 // and segments of every kind, on both kernel paths; the edge and corner rules; huge coordinates; errors.
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// @test slow browser
 // The Colyseus room server example (examples/server/): the server in this process, two headless Chromium pages
 // running the real client (examples/server/client.ts, bundled), a scripted match of FRAMES frames in which one
 // client sends its inputs late so that both roll back. Every confirmed frame's hash in both pages must equal the

@@ -1,3 +1,4 @@
+// @test slow
 // hitmask/shapes convexPieces: convex, at most maxVertices, areas add up exactly, no overlap, and the
 // pieces cover exactly the polygon (sample points in every pixel) on random masks and the pygame sprites;
 // noisy masks of thousands of holes cut in bounded CPU time, larger ones refused at once by vertexLimit.

@@ -1,3 +1,4 @@
+// @test slow
 // hitmask/shapes toPolygons: exact rings (even-odd reproduces the mask), orientation, simplicity,
 // simplified rings within the tolerance both ways, on seeded random masks and the pygame sprites.
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// @test no-shared
 // WebAssembly kernels of the raster (anonymous stamps, test, overlapArea and hitPoint over any layer
 // set) and of Mask.fromRGBA / fromColorKey, against the naive references on both kernel paths: under
 // testKernels every call goes to WebAssembly on the wasm path, however small.
@@ -107,9 +108,12 @@ testKernels(
                         const u = union(planes, op.layers),
                             m = op.s.toMask();
                         const first = u.overlap(op.s, op.x, op.y);
-                        assert.equal(r.test(m, op.x, op.y, op.layers), first !== null);
-                        assert.equal(r.overlapArea(m, op.x, op.y, op.layers), u.overlapArea(op.s, op.x, op.y));
-                        assert.deepEqual(r.hitPoint(m, op.x, op.y, op.layers), first);
+                        assert.equal(r.overlaps(m, op.x, op.y, { layers: op.layers }), first !== null);
+                        assert.equal(
+                            r.overlapArea(m, op.x, op.y, { layers: op.layers }),
+                            u.overlapArea(op.s, op.x, op.y)
+                        );
+                        assert.deepEqual(r.overlap(m, op.x, op.y, { layers: op.layers }), first);
                     }
                 }
                 planes.forEach((p, l) => assert.ok(sameMask(r.plane(l), p), `layer ${l} differs from the reference`));
@@ -117,7 +121,7 @@ testKernels(
                 const all = new Ref(w, h, new Uint8Array(w * h).fill(1)),
                     u = union(planes, r.allLayers);
                 assert.equal(r.overlapArea(all.toMask(), 0, 0), u.count());
-                assert.deepEqual(r.hitPoint(all.toMask(), 0, 0), u.overlap(all, 0, 0));
+                assert.deepEqual(r.overlap(all.toMask(), 0, 0), u.overlap(all, 0, 0));
             }),
             { seed: SEED, numRuns: 300 }
         );
@@ -144,10 +148,10 @@ testKernels('stamps with ids, a plane stamped onto itself, and JS-heap masks giv
         ]) {
             for (const layers of [1, 2, 4, 3, 5, 6, 7]) {
                 answers.push(
-                    r.test(heap, x, y, layers),
-                    r.overlapArea(a, x, y, layers),
-                    r.hitPoint(heap, x, y, layers),
-                    r.hits(a, x, y, layers)
+                    r.overlaps(heap, x, y, { layers }),
+                    r.overlapArea(a, x, y, { layers }),
+                    r.overlap(heap, x, y, { layers }),
+                    r.queryMask(a, x, y, { layers })
                 );
             }
         }
@@ -273,7 +277,12 @@ test('the automatic choice between the paths (wasmMinWords) gives the JS answers
                 y = Math.floor(rnd() * 220) - 10;
             if (i % 3 === 0) r.stamp(s, x, y, { layer: i & 1 });
             else
-                out.push(r.test(s, x, y, 3), r.overlapArea(s, x, y, 3), r.hitPoint(s, x, y, 3), r.hitPoint(s, x, y, 1));
+                out.push(
+                    r.overlaps(s, x, y, { layers: 3 }),
+                    r.overlapArea(s, x, y, { layers: 3 }),
+                    r.overlap(s, x, y, { layers: 3 }),
+                    r.overlap(s, x, y, { layers: 1 })
+                );
         }
         for (const [w, h] of [
             [8, 8],

@@ -1,3 +1,4 @@
+// @test fast no-shared
 // WebAssembly SIMD kernels: equal to the JS kernels and the reference on masks tall enough for the
 // vector loops, across arenas and memory growth, plus the batched API and the kernel switch.
 import { test } from 'node:test';
@@ -207,7 +208,7 @@ testKernels('overlapsMany matches overlaps pair by pair and counts the hits', ()
     assert.equal(hits, expected);
     assert.ok(expected > 20 && expected < n - 20, `a mix of hits and misses (${expected} of ${n})`);
     assert.deepEqual([...out.subarray(n)], [7, 7, 7]);
-    assert.equal(overlapsMany(masks, P, out, 0), 0);
+    assert.equal(overlapsMany(masks, P, { count: 0 }, out), 0);
     assert.equal(overlapsMany(masks, P.subarray(0, 8), out), (out[0] ?? 0) + (out[1] ?? 0));
 });
 
@@ -231,7 +232,7 @@ test('overlapsMany rejects bad input with errors naming the value', () => {
         /out must be a Uint8Array of length at least 1, got Uint8Array\(0\)/
     );
     bad(
-        () => overlapsMany(m, new Int32Array(4), new Uint8Array(1), 2),
+        () => overlapsMany(m, new Int32Array(4), { count: 2 }, new Uint8Array(1)),
         RangeError,
         /count must be an integer in 0\.\.1, got 2/
     );
@@ -244,6 +245,33 @@ test('overlapsMany rejects bad input with errors naming the value', () => {
         () => overlapsMany([m[0], {} as Mask], new Int32Array([0, 1, 0, 0]), new Uint8Array(1)),
         TypeError,
         /masks\[1\] must be a Mask, got Object/
+    );
+});
+
+test('overlapsMany: the 0.3 order (out, count, threads) still answers the same and warns once; options must be an object', () => {
+    const masks = [new Mask(4, 4, true), new Mask(2, 2, true)];
+    const P = new Int32Array([0, 1, 3, 3, 0, 1, 9, 0, 0, 1, -1, -1]);
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
+    try {
+        const old = new Uint8Array(3),
+            now = new Uint8Array(3);
+        assert.equal(overlapsMany(masks, P, old, 2, null), 1);
+        assert.equal(overlapsMany(masks, P, { count: 2, threads: null }, now), 1);
+        assert.deepEqual([...old], [...now]);
+        assert.equal(overlapsMany(masks, P, old, 3), 2);
+        assert.equal(overlapsMany(masks, P, old), 2, 'three arguments: the same call in both orders, no warning');
+    } finally {
+        console.warn = warn;
+    }
+    assert.deepEqual(warnings, [
+        'hitmask: overlapsMany(masks, pairs, out, count, threads) is deprecated and will be removed in 0.5.0; ' +
+            'use overlapsMany(masks, pairs, { count, threads }, out) instead.'
+    ]);
+    assert.throws(
+        () => overlapsMany(masks, P, 5 as unknown as Uint8Array),
+        /^TypeError: options must be an object of \{ count, threads \}, got 5\.$/
     );
 });
 

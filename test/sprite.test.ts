@@ -1,10 +1,13 @@
+// @test fast
 // Sprite placement (src/engines/sprite.ts) against a naive per-pixel reference: each world pixel centre, moved by
 // the documented rounding of the mask's offset, is mapped back through the inverse pose into the frame.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Mask } from '../src/index.js';
 import { TransformCache } from '../src/index.js';
-import { placeSprite, poseBounds, spritesOverlap, type SpritePose } from '../src/phaser.js';
+import { overlaps, placeSprite, poseBounds, spritesOverlap, type SpritePose } from '../src/phaser.js';
+import * as pixi from '../src/pixi.js';
+import { deprecationsWarned } from '../src/base/deprecate.js';
 import { mulberry32 } from './reference.js';
 import { boundingRect, flipX, rotate90 } from '../src/index.js';
 
@@ -178,7 +181,7 @@ test('placeSprite: integer poses of whole-pixel origins are exactly the frame mo
     }
 });
 
-test('spritesOverlap equals the overlap of the two reference pixel sets; far boxes never rasterise', () => {
+test('overlaps of two posed masks equals the overlap of the two reference pixel sets (both adapters); far boxes never rasterise', () => {
     const rnd = mulberry32(99),
         cache = new TransformCache(STEPS);
     let hits = 0;
@@ -189,7 +192,8 @@ test('spritesOverlap equals the overlap of the two reference pixel sets; far box
             pb = randomPose(rnd, b.width, b.height);
         pb.x = pa.x + (rnd() - 0.5) * 60;
         pb.y = pa.y + (rnd() - 0.5) * 60;
-        const got = spritesOverlap(a, pa, b, pb, cache);
+        const got = overlaps({ mask: a, pose: pa }, { mask: b, pose: pb }, { cache });
+        assert.equal(pixi.overlaps({ mask: a, pose: pa }, { mask: b, pose: pb }, { cache }), got, `pair ${k}: PixiJS`);
         const A = placeSprite(a, pa, cache),
             B = placeSprite(b, pb, cache);
         // Independent of Mask.overlaps: a pixel set in both placed masks.
@@ -215,27 +219,13 @@ test('spritesOverlap equals the overlap of the two reference pixel sets; far box
             TransformCache.prototype.get.apply(fresh, args)
         )
     });
-    assert.equal(
-        spritesOverlap(
-            m,
-            { x: 0, y: 0, originX: 4, originY: 4, scaleX: 2, scaleY: 2, angle: 1 },
-            m,
-            { x: 40, y: 0, originX: 4, originY: 4, scaleX: 2, scaleY: 2, angle: 1 },
-            spy
-        ),
-        false
-    );
+    const at = (x: number) => ({
+        mask: m,
+        pose: { x, y: 0, originX: 4, originY: 4, scaleX: 2, scaleY: 2, angle: 1 }
+    });
+    assert.equal(overlaps(at(0), at(40), { cache: spy }), false);
     assert.deepEqual(calls, []);
-    assert.equal(
-        spritesOverlap(
-            m,
-            { x: 0, y: 0, originX: 4, originY: 4, scaleX: 2, scaleY: 2, angle: 1 },
-            m,
-            { x: 10, y: 0, originX: 4, originY: 4, scaleX: 2, scaleY: 2, angle: 1 },
-            spy
-        ),
-        true
-    );
+    assert.equal(overlaps(at(0), at(10), { cache: spy }), true);
     assert.deepEqual(calls, ['get', 'get']);
 });
 
@@ -276,7 +266,8 @@ test('a disposed mask is the Error every Mask function gives, whichever placemen
     for (const f of [
         () => placeSprite(m, ok),
         () => poseBounds(m, ok),
-        () => spritesOverlap(m, ok, new Mask(2, 2, true), ok)
+        () => overlaps({ mask: m, pose: ok }, { mask: new Mask(2, 2, true), pose: ok }),
+        () => pixi.hitmaskFor({ mask: m, pose: ok })
     ]) {
         assert.throws(
             f,
@@ -286,4 +277,26 @@ test('a disposed mask is the Error every Mask function gives, whichever placemen
                 /^mask \(.*\) was disposed; create a new Mask/.test(e.message)
         );
     }
+});
+
+test('spritesOverlap (deprecated since 0.4.0) answers as overlaps of the posed masks and warns once', () => {
+    const a = new Mask(4, 4, true),
+        pose: SpritePose = { x: 0, y: 0, originX: 2, originY: 2, scaleX: 1, scaleY: 1, angle: 0.5 };
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    try {
+        for (const dx of [3, 5, 9]) {
+            const far = { ...pose, x: dx };
+            assert.equal(spritesOverlap(a, pose, a, far), overlaps({ mask: a, pose }, { mask: a, pose: far }));
+        }
+        assert.equal(pixi.spritesOverlap, spritesOverlap, 'one alias, exported by both adapters');
+    } finally {
+        console.warn = warn;
+    }
+    assert.deepEqual(warnings, [
+        'hitmask: spritesOverlap(a, poseA, b, poseB, cache) is deprecated and will be removed in 0.5.0; ' +
+            'use overlaps({ mask: a, pose: poseA }, { mask: b, pose: poseB }, { cache }) instead.'
+    ]);
+    assert.ok(deprecationsWarned().includes('spritesOverlap(a, poseA, b, poseB, cache)'));
 });

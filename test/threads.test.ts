@@ -1,3 +1,4 @@
+// @test no-shared
 // ThreadPool: batches split across worker threads give the single-thread results, across many
 // consecutive batches of changing sizes (the generation-tagged claims), mixed memories, and close().
 import { test } from 'node:test';
@@ -70,7 +71,7 @@ test(
                 const one = new Uint8Array(n),
                     many = new Uint8Array(n).fill(9);
                 const h1 = overlapsMany(masks, P, one);
-                const h2 = overlapsMany(masks, P, many, n, pool);
+                const h2 = overlapsMany(masks, P, { count: n, threads: pool }, many);
                 assert.equal(h2, h1, `round ${round}: hit count`);
                 assert.deepEqual(many, one, `round ${round}: results`);
                 if (round % 50 === 0) {
@@ -87,7 +88,7 @@ test(
                 for (let k = 0; k < 2000; k++) P.set([0, 1, 0, 0], 4 * k);
                 untilWorkersJoin(pool, () => {
                     pool.wake();
-                    assert.equal(overlapsMany(masks2, P, new Uint8Array(2000), 2000, pool), 0);
+                    assert.equal(overlapsMany(masks2, P, { count: 2000, threads: pool }, new Uint8Array(2000)), 0);
                 });
             }
         } finally {
@@ -148,7 +149,7 @@ test(
                 const P = new Int32Array(4 * n);
                 for (let k = 0; k < n; k++) P.set([0, 1, dx, 0], 4 * k);
                 pool.wake();
-                return overlapsMany(masks, P, new Uint8Array(n), n, pool);
+                return overlapsMany(masks, P, { count: n, threads: pool }, new Uint8Array(n));
             };
             const before = pool.workerChunks;
             assert.equal(run(20_000, 300), 0); // boxes apart: 0 words, however many pairs
@@ -170,7 +171,7 @@ test('close() stops the workers; later batches run on the calling thread', { ski
     await assert.rejects(pool.whenReady(), /ThreadPool was closed/);
     const masks = [new Mask(64, 64, true), new Mask(10, 10, true)];
     const out = new Uint8Array(2);
-    assert.equal(overlapsMany(masks, new Int32Array([0, 1, 5, 5, 0, 1, 70, 0]), out, 2, pool), 1);
+    assert.equal(overlapsMany(masks, new Int32Array([0, 1, 5, 5, 0, 1, 70, 0]), { count: 2, threads: pool }, out), 1);
     assert.deepEqual([...out], [1, 0]);
 });
 
@@ -194,7 +195,13 @@ test('ThreadPool rejects bad arguments and explains when threads cannot work', {
         /threads must be a ThreadPool \(from 'hitmask\/threads'\) or null, got Object/
     );
     bad(
-        () => overlapsMany([new Mask(1, 1)], new Int32Array(4), new Uint8Array(1), 1, {} as ThreadPool),
+        () =>
+            overlapsMany(
+                [new Mask(1, 1)],
+                new Int32Array(4),
+                { count: 1, threads: {} as ThreadPool },
+                new Uint8Array(1)
+            ),
         TypeError,
         /threads must be a ThreadPool or null, got Object/
     );
@@ -284,7 +291,7 @@ test(
             tries++;
             pool.wake();
             try {
-                overlapsMany(masks, P, out, n, pool);
+                overlapsMany(masks, P, { count: n, threads: pool }, out);
             } catch (e) {
                 error = e;
             }
@@ -299,7 +306,7 @@ test(
         assert.equal(pool.closed, true);
         assert.ok(pool.failure !== null);
         // Afterwards the pool is a single-thread pool: same answers, no more errors.
-        assert.equal(overlapsMany(masks, P, out, n, pool), hits);
+        assert.equal(overlapsMany(masks, P, { count: n, threads: pool }, out), hits);
         assert.deepEqual(out, want);
         const world = new World({ threads: pool }),
             plain = new World();
@@ -328,8 +335,11 @@ test(
         assert.match(String(pool.failure), /worker 0 exited with code/);
         const P = new Int32Array([0, 1, 5, 5, 1, 0, 100, 0, 0, 1, -10, -10]),
             out = new Uint8Array(3);
-        assert.throws(() => overlapsMany(masks, P, out, 3, pool), /ThreadPool stopped: worker 0 exited with code/);
-        assert.equal(overlapsMany(masks, P, out, 3, pool), 2);
+        assert.throws(
+            () => overlapsMany(masks, P, { count: 3, threads: pool }, out),
+            /ThreadPool stopped: worker 0 exited with code/
+        );
+        assert.equal(overlapsMany(masks, P, { count: 3, threads: pool }, out), 2);
         assert.deepEqual([...out], [1, 0, 1]);
     }
 );

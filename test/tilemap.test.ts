@@ -1,3 +1,4 @@
+// @test fast no-shared
 // TileMap against a naive per-pixel oracle, plus edits and error paths.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -5,6 +6,7 @@ import fc from 'fast-check';
 import { Mask } from '../src/index.js';
 import { TileMap } from '../src/index.js';
 import { mulberry32 } from './reference.js';
+import { warnsOnce } from './deprecations.js';
 import { hashBytes } from '../src/base/snapshot-bytes.js'; // internal: the checksum a snapshot ends with
 
 function randomMask(rnd: () => number, w: number, h: number, d: number): Mask {
@@ -22,7 +24,7 @@ function solid(map: TileMap, x: number, y: number): boolean {
     return t >= 0 && map.tiles[t] !== null && (map.tiles[t] as Mask).get(x - c * map.tileWidth, y - r * map.tileHeight);
 }
 
-test('test, overlapArea, hitPoint and testPixel match a per-pixel oracle', () => {
+test('overlaps, overlapArea, overlap and hitTest match a per-pixel oracle', () => {
     fc.assert(
         fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), seed => {
             const rnd = mulberry32(seed);
@@ -48,15 +50,42 @@ test('test, overlapArea, hitPoint and testPixel match a per-pixel oracle', () =>
                     }
                 }
                 assert.equal(map.overlapArea(m, x, y), area);
-                assert.equal(map.test(m, x + 0.9, y + 0.2), area > 0);
-                assert.deepEqual(map.hitPoint(m, x, y), first);
+                assert.equal(map.overlaps(m, x + 0.9, y + 0.2), area > 0);
+                assert.deepEqual(map.overlap(m, x, y), first);
                 const px = x + Math.floor(rnd() * 10),
                     py = y + Math.floor(rnd() * 10);
-                assert.equal(map.testPixel(px + 0.5, py), solid(map, px, py));
+                assert.equal(map.hitTest(px + 0.5, py), solid(map, px, py));
             }
         }),
         { seed: 11, numRuns: 60 }
     );
+});
+
+test('0.3 names: test, hitPoint and testPixel warn once each, then answer as overlaps, overlap and hitTest', () => {
+    const rnd = mulberry32(36);
+    const tiles = [randomMask(rnd, 6, 5, 0.4), randomMask(rnd, 6, 5, 0.8), null];
+    const cells = Array.from({ length: 8 * 6 }, () => Math.floor(rnd() * 4) - 1);
+    const map = new TileMap(6, 5, 8, 6, tiles, cells);
+    for (let i = 0; i < 200; i++) {
+        const m = randomMask(rnd, 1 + Math.floor(rnd() * 9), 1 + Math.floor(rnd() * 9), 0.5),
+            x = Math.floor(rnd() * 60) - 6,
+            y = Math.floor(rnd() * 40) - 6,
+            out = { x: -1, y: -1 };
+        assert.equal(
+            warnsOnce('TileMap.test', 'TileMap.overlaps', () => map.test(m, x, y)),
+            map.overlaps(m, x, y)
+        );
+        assert.deepEqual(
+            warnsOnce('TileMap.hitPoint', 'TileMap.overlap', () => map.hitPoint(m, x, y)),
+            map.overlap(m, x, y)
+        );
+        const got = warnsOnce('TileMap.hitPoint', 'TileMap.overlap', () => map.hitPoint(m, x, y, out));
+        if (got !== null) assert.equal(got, out, 'out is written and returned');
+        assert.equal(
+            warnsOnce('TileMap.testPixel', 'TileMap.hitTest', () => map.testPixel(x + 0.5, y)),
+            map.hitTest(x + 0.5, y)
+        );
+    }
 });
 
 test('setTile edits the map; accessors; far-away and empty masks never hit', () => {
@@ -65,14 +94,14 @@ test('setTile edits the map; accessors; far-away and empty masks never hit', () 
     assert.equal(map.height, 8);
     assert.equal(map.getTile(1, 1), -1);
     const probe = new Mask(1, 1, true);
-    assert.equal(map.test(probe, 5, 5), false);
+    assert.equal(map.overlaps(probe, 5, 5), false);
     map.setTile(1, 1, 0);
     assert.equal(map.getTile(1, 1), 0);
-    assert.equal(map.test(probe, 5, 5), true);
-    assert.deepEqual(map.hitPoint(new Mask(12, 8, true), 0, 0), { x: 4, y: 4 });
-    assert.equal(map.test(probe, 2 ** 52, -(2 ** 52)), false);
-    assert.equal(map.test(new Mask(0, 0), 5, 5), false);
-    assert.equal(map.testPixel(-1, 5), false);
+    assert.equal(map.overlaps(probe, 5, 5), true);
+    assert.deepEqual(map.overlap(new Mask(12, 8, true), 0, 0), { x: 4, y: 4 });
+    assert.equal(map.overlaps(probe, 2 ** 52, -(2 ** 52)), false);
+    assert.equal(map.overlaps(new Mask(0, 0), 5, 5), false);
+    assert.equal(map.hitTest(-1, 5), false);
     assert.equal(String(map), '<TileMap 3x2 of 4x4>');
 });
 
@@ -88,10 +117,10 @@ test('bad input throws with the value and the fix', () => {
     const map = new TileMap(4, 4, 2, 2, [t]);
     assert.throws(() => map.setTile(2, 0, 0), /column must be an integer in 0..1, got 2/);
     assert.throws(() => map.setTile(0, 0, 5), /tile index must be an integer in -1..0/);
-    assert.throws(() => map.test(null as never, 0, 0), /mask must be a Mask/);
+    assert.throws(() => map.overlaps(null as never, 0, 0), /mask must be a Mask/);
     assert.throws(() => map.overlapArea(t, NaN, 0), /x must be a finite number/);
-    assert.throws(() => map.hitPoint(t, 0, Infinity), /y must be a finite number/);
-    assert.throws(() => map.testPixel(0, NaN), RangeError);
+    assert.throws(() => map.overlap(t, 0, Infinity), /y must be a finite number/);
+    assert.throws(() => map.hitTest(0, NaN), RangeError);
 });
 
 test('a disposed mask: the same Error from the constructor and every query', () => {
@@ -105,10 +134,10 @@ test('a disposed mask: the same Error from the constructor and every query', () 
     });
     const map = new TileMap(4, 4, 2, 2, [tile], [0, -1, -1, 0]);
     const disposed = { name: 'Error', message: `mask (<Mask 4x4>) ${message}` };
-    assert.throws(() => map.test(gone, 0, 0), disposed);
+    assert.throws(() => map.overlaps(gone, 0, 0), disposed);
     assert.throws(() => map.overlapArea(gone, 0, 0), disposed);
-    assert.throws(() => map.hitPoint(gone, 0, 0), disposed);
-    assert.equal(map.test(tile, 0, 0), true);
+    assert.throws(() => map.overlap(gone, 0, 0), disposed);
+    assert.equal(map.overlaps(tile, 0, 0), true);
 });
 
 test('snapshot, restore and hash: setTile edits roll back and replay to the same answers and hashes', () => {
@@ -127,9 +156,9 @@ test('snapshot, restore and hash: setTile edits roll back and replay to the same
                 const x = ((i * 7) % 60) - 5,
                     y = ((i * 5) % 34) - 3;
                 return [
-                    map.test(probe, x, y),
+                    map.overlaps(probe, x, y),
                     map.overlapArea(probe, x, y),
-                    map.hitPoint(probe, x, y),
+                    map.overlap(probe, x, y),
                     map.raycast(x, y, 60 - x, 33 - y)
                 ];
             })

@@ -1,3 +1,4 @@
+// @test fast no-shared
 // Transformed masks: exact quarter turns and flips, nearest-neighbour rotation against an independent
 // per-pixel rasteriser, cache quantisation, and the world's pixel-exact use of the cached masks.
 import { test } from 'node:test';

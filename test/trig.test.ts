@@ -1,3 +1,4 @@
+// @test no-shared
 // The deterministic sine and cosine (src/base/trig.ts) that rotations use: error against exact values computed
 // with BigInt series, agreement with Math.sin/cos, special values, and a recorded checksum of their bits.
 import { test } from 'node:test';

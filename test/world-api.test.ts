@@ -1,9 +1,12 @@
+// @test fast no-shared
 // World behaviour: callbacks and when their changes take effect, contacts, sweeps, filters, edge cases, errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Mask, transformMask } from '../src/index.js';
 import { TileMap } from '../src/index.js';
 import { World, type Body, type Contact, type Pair } from '../src/index.js';
+import { deprecationsWarned } from '../src/base/deprecate.js'; // internal: the names warned about so far
+import { captureWarnings, warnsOnce } from './deprecations.js';
 
 const box = (w: number, h: number): Mask => new Mask(w, h, true);
 const ids = (bs: Body<unknown>[]): number[] => bs.map(b => b.id);
@@ -258,7 +261,7 @@ test('contact and pairs against a tile layer', () => {
     assert.deepEqual([c.x, c.y, c.area, c.pushX, c.pushY], [3, 8, 8, 0, -2]);
     assert.deepEqual(c.box, { x: 3, y: 8, width: 4, height: 2 });
     assert.deepEqual(ids(world.queryPoint(5, 9)), [hero.id, ghost.id, ground.id]);
-    assert.deepEqual(ids(world.queryPoint(5, 9, 2)), [ground.id]);
+    assert.deepEqual(ids(world.queryPoint(5, 9, { filter: 2 })), [ground.id]);
     assert.deepEqual(ids(world.queryRect(0, 12, 2, 2)), [ground.id]);
     assert.deepEqual(ids(world.queryMask(box(2, 2), 0, 0)), []);
     assert.throws(() => world.contact(ground, hero), /is a layer/);
@@ -376,7 +379,10 @@ test('bad input: clear errors naming the value', () => {
     assert.throws(() => world.sweep(b, NaN, 0), /toX must be a finite number/);
     assert.throws(() => world.on('hit' as never, () => {}), /Unknown event "hit"/);
     assert.throws(() => world.on('begin', 3 as never), /listener must be a function/);
-    assert.throws(() => world.addLayer({} as never), /layer must implement CollisionLayer/);
+    assert.throws(
+        () => world.addLayer({} as never),
+        /layer must be a CollisionLayer \(an object with overlaps, overlap, overlapArea, hitTest\)/
+    );
     assert.throws(() => new World({ cellSize: 48 }), /cellSize must be a power of two, got 48; try 64/);
     assert.throws(() => new World({ angleSteps: 2 }), RangeError);
     assert.throws(() => new World(5 as never), TypeError);
@@ -405,4 +411,67 @@ test('editing the mask of a rotated body: setMask with the same mask makes its c
     assert.ok(placed.mask.equals(fresh.mask), 'the placed copy is the edited mask, rotated');
     assert.ok(placed.mask.count() < stale, `${placed.mask.count()} pixels now, ${stale} in the stale copy`);
     assert.equal(world.step(), 0, 'the carved side no longer reaches the wall');
+});
+
+test('0.3 forms: a numeric filter and a layer with test/hitPoint/testPixel still work, each warning once', () => {
+    const world = new World<string>();
+    const floor = new TileMap(8, 8, 6, 2, [box(8, 8)], [-1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0]);
+    // A user layer written against 0.3: the World gives it the 0.4 names once and keeps the same object.
+    const old = {
+        calls: 0,
+        test(m: Mask, x: number, y: number) {
+            this.calls++;
+            return floor.overlaps(m, x, y);
+        },
+        overlapArea: (m: Mask, x: number, y: number) => floor.overlapArea(m, x, y),
+        hitPoint: (m: Mask, x: number, y: number, out?: { x: number; y: number }) => floor.overlap(m, x, y, out),
+        testPixel: (x: number, y: number) => floor.hitTest(x, y)
+    };
+    const before = deprecationsWarned().filter(n => n.startsWith('CollisionLayer.')).length;
+    const { result: ground, warnings } = captureWarnings(() =>
+        world.addLayer(old as never, { category: 2, data: 'old' })
+    );
+    assert.equal(before, 0, 'no 0.3 layer was seen before in this process');
+    const said = (old: string, now: string) =>
+        `hitmask: CollisionLayer.${old} is deprecated and will be removed in 0.5.0; use CollisionLayer.${now} instead.`;
+    assert.deepEqual(warnings, [said('test', 'overlaps'), said('hitPoint', 'overlap'), said('testPixel', 'hitTest')]);
+    assert.equal(ground.layer, old as never, 'the handle keeps the object given');
+    // A frozen one cannot take new methods: it is wrapped (once), and still answers.
+    const frozen = Object.freeze({ ...old, test: (m: Mask, x: number, y: number) => floor.overlaps(m, x, y) });
+    const cold = captureWarnings(() => world.addLayer(frozen as never, { category: 2, data: 'frozen' }));
+    assert.deepEqual(cold.warnings, [], 'each name warned once');
+    const hero = world.add({ x: 4, y: 6, mask: box(4, 4), data: 'hero' }),
+        ghost = world.add({ x: 4, y: -20, mask: box(4, 4), data: 'ghost' });
+    assert.deepEqual(
+        world.collisions().map(p => [p.a.data, p.b.data]),
+        [
+            ['hero', 'old'],
+            ['hero', 'frozen']
+        ]
+    );
+    assert.ok(old.calls > 0, 'the old method answers');
+    assert.deepEqual((world.contact(hero, ground) as Contact).box, (world.contact(hero, cold.result) as Contact).box);
+    assert.equal(world.raycast(0, 9, 40, 9)?.body, hero);
+    // Numbers where the options object goes: 0.3's positional filters, warned once per method.
+    const f = (method: string) => [`World.${method}(…, filter)`, `World.${method}(…, { filter })`] as const;
+    const two = 2 as never,
+        out: Body<string>[] = [];
+    assert.equal(
+        warnsOnce(...f('queryPoint'), () => world.queryPoint(5, 9, two, out)),
+        out,
+        'out still comes after the filter'
+    );
+    assert.deepEqual(ids(out), ids(world.queryPoint(5, 9, { filter: 2 })));
+    assert.deepEqual(ids(out), [ground.id, cold.result.id]);
+    assert.deepEqual(
+        ids(warnsOnce(...f('queryRect'), () => world.queryRect(0, -30, 20, 40, two))),
+        ids(world.queryRect(0, -30, 20, 40, { filter: 2 }))
+    );
+    assert.deepEqual(ids(warnsOnce(...f('queryMask'), () => world.queryMask(box(3, 3), 4, 5, 1 as never))), [hero.id]);
+    assert.equal(warnsOnce(...f('raycast'), () => world.raycast(5, -40, 5, 40, 1 as never))?.body, ghost);
+    assert.equal(world.raycast(5, -40, 5, 40, { filter: 2 }), null, 'the layers here have no raycast');
+    // The options object: any object with or without `filter`; anything else is a TypeError.
+    assert.deepEqual(ids(world.queryPoint(5, 9, {})), ids(world.queryPoint(5, 9)));
+    assert.throws(() => world.queryPoint(5, 9, 'all' as never), /options must be an object like \{ filter: 0b10 \}/);
+    assert.throws(() => world.queryPoint(5, 9, { filter: -1 }), /filter must be an integer/);
 });

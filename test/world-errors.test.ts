@@ -1,3 +1,4 @@
+// @test fast
 // The World under careless and hostile use: callbacks that throw keep begin/stay/end balanced, a pile of
 // bodies on one spot fails fast with a RangeError in bounded memory, and sweeps are bounded.
 import { test } from 'node:test';
@@ -113,10 +114,10 @@ test('a layer whose bounds() returns nonsense or throws: a clear error from step
     const map = new TileMap(8, 8, 4, 4, [square(8)], new Array(16).fill(0));
     let answer: unknown = { x: 0, y: 0, width: 32, height: 32 };
     const layer = {
-        test: map.test.bind(map),
+        overlaps: map.overlaps.bind(map),
         overlapArea: map.overlapArea.bind(map),
-        hitPoint: map.hitPoint.bind(map),
-        testPixel: map.testPixel.bind(map),
+        overlap: map.overlap.bind(map),
+        hitTest: map.hitTest.bind(map),
         bounds: () => {
             if (answer instanceof Error) throw answer;
             return answer as never;

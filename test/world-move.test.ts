@@ -1,3 +1,4 @@
+// @test fast no-shared
 // World.moveAndSlide against a naive World mover: the per-pixel reference (test/move-reference.ts) over a
 // layer that tests every other body the filters accept and every layer, one by one. Seeded scenes of static
 // bodies, a tile map and one-way platforms; moving platforms carry their riders; bad input.
@@ -48,8 +49,8 @@ function naiveSolids(
         others().some(b => {
             const p = world.placedMask(b);
             return m.overlaps(p.mask, p.x - x, p.y - y);
-        }) || layers().some(l => l.layer.test(m, x, y));
-    return { test, overlapArea: () => 0, hitPoint: () => null, testPixel: () => false };
+        }) || layers().some(l => l.layer.overlaps(m, x, y));
+    return { overlaps: test, overlapArea: () => 0, overlap: () => null, hitTest: () => false };
 }
 
 function terrain(rnd: () => number): TileMap {
@@ -247,13 +248,13 @@ test('a throwing layer or a listener: world.moveAndSlide rethrows and moves noth
     let fail = false;
     const floor = new TileMap(16, 16, 4, 1, [new Mask(16, 16, true)], [0, 0, 0, 0]);
     const flaky: CollisionLayer = {
-        test: (m, x, y) => {
+        overlaps: (m, x, y) => {
             if (fail) throw new Error('layer broke');
-            return floor.test(m, x, y);
+            return floor.overlaps(m, x, y);
         },
         overlapArea: (m, x, y) => floor.overlapArea(m, x, y),
-        hitPoint: (m, x, y) => floor.hitPoint(m, x, y),
-        testPixel: (x, y) => floor.testPixel(x, y)
+        overlap: (m, x, y) => floor.overlap(m, x, y),
+        hitTest: (x, y) => floor.hitTest(x, y)
     };
     world.addLayer(flaky, { data: 'floor' });
     const hero = world.add({ x: 4, y: -20, mask: new Mask(4, 4, true), data: 'hero' });

@@ -1,3 +1,4 @@
+// @test browser
 // Determinism across engines' hosts: the rollback scenario (test/rollback-scenario.ts) run in headless Chromium, on
 // its WebAssembly and its JS kernels, gives the same hashes, events and pair counts as in Node.
 import { test } from 'node:test';

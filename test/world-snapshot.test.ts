@@ -1,3 +1,4 @@
+// @test fast no-shared
 // World snapshots for rollback: a restored World replays the same changes to the same pairs, events and hashes;
 // restore fires no events, revives the handles of removed bodies and removes bodies added since; corrupt or
 // foreign bytes change nothing; hashes agree across kernel paths (and, in test/world-snapshot-browser.test.ts,

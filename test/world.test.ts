@@ -1,3 +1,4 @@
+// @test fast no-shared
 // World against a brute-force oracle: all pairs, naive per-pixel tests, on seeded random worlds with churn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,7 +30,7 @@ function naiveOverlap(a: Mask, ax: number, ay: number, b: Mask, bx: number, by: 
 
 function naiveLayer(m: Mask, mx: number, my: number, layer: TileMap): boolean {
     for (let y = 0; y < m.height; y++)
-        for (let x = 0; x < m.width; x++) if (m.get(x, y) && layer.testPixel(mx + x, my + y)) return true;
+        for (let x = 0; x < m.width; x++) if (m.get(x, y) && layer.hitTest(mx + x, my + y)) return true;
     return false;
 }
 
@@ -258,7 +259,7 @@ test('queries match a naive scan over every body, before and after moves', () =>
             })
             .map(b => b.id);
         assert.deepEqual(
-            world.queryPoint(px, py, filter).map(b => b.id),
+            world.queryPoint(px, py, { filter }).map(b => b.id),
             pointExp,
             `point round ${round}`
         );
@@ -271,7 +272,7 @@ test('queries match a naive scan over every body, before and after moves', () =>
                 return sel(b) && naiveOverlap(rect, px, py, p.mask, p.x, p.y);
             })
             .map(b => b.id);
-        assert.equal(world.queryRect(px, py, w, h, filter, out), out);
+        assert.equal(world.queryRect(px, py, w, h, { filter }, out), out);
         assert.deepEqual(
             out.map(b => b.id),
             rectExp,
@@ -285,7 +286,7 @@ test('queries match a naive scan over every body, before and after moves', () =>
             })
             .map(b => b.id);
         assert.deepEqual(
-            world.queryMask(qm, px + 0.7, py + 0.2, filter).map(b => b.id),
+            world.queryMask(qm, px + 0.7, py + 0.2, { filter }).map(b => b.id),
             maskExp,
             `mask round ${round}`
         );

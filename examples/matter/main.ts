@@ -1,7 +1,7 @@
 // hitmask with Matter.js: each sprite's body comes from its mask (toPolygons → convexPieces → matterBody),
 // and the terrain is a mask too: a shot erases a crater from it, then the terrain body is rebuilt from the
 // new polygons. Matter does the physics; the page draws the sprites, the terrain mask and the pieces.
-// Run: npm run example:matter (bundles this file with esbuild and serves examples/ on localhost).
+// Run: npm run example -- matter (bundles this file with esbuild and serves examples/ on localhost).
 import Matter from 'matter-js';
 import { Mask } from '../../src/index.js'; // in a game: import { Mask } from 'hitmask';
 import { convexPieces, matterBody, matterParts, toPolygons, type Point } from '../../src/shapes.js'; // 'hitmask/shapes'

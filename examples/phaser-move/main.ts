@@ -1,7 +1,7 @@
 // A small platformer with hitmask and Phaser 4: Phaser draws the terrain and the hero; the terrain's collision
 // mask is read from the same canvas pixels, the hero's comes from hitmask/phaser (`hitmaskFor`: its mask as
 // drawn, scaled, and its top-left), and `moveAndSlide` walks it up slopes and steps, lands it, and never lets it
-// into the ground. An auto-pilot walks, jumps and turns. Run: npm run example:phaser-move (bundles this file,
+// into the ground. An auto-pilot walks, jumps and turns. Run: npm run example -- phaser-move (bundles this file,
 // serves examples/ on localhost). The same moves with PixiJS 8: examples/pixi-move/main.ts.
 import Phaser from 'phaser';
 import { moveAndSlide, type MoveResult } from '../../src/index.js'; // in a game: from 'hitmask'
@@ -71,7 +71,7 @@ class Platformer extends Phaser.Scene {
         if (dy >= 0 && r.y < placed.y) stats.climbs++; // only stepUp lifts a hero that is not jumping
         if (r.onFloor && !wasOnFloor) stats.landings++;
         const now = hitmaskFor(this.hero);
-        if (terrain.test(now.mask, now.x, now.y)) stats.inside++;
+        if (terrain.overlaps(now.mask, now.x, now.y)) stats.inside++;
 
         this.debug.clear();
         drawHitmask(this.debug, this.hero, { color: null, outline: r.onFloor ? 0x40ff40 : 0xffff40 });

@@ -1,7 +1,7 @@
 // hitmask/phaser with Phaser 4 Arcade Physics: Arcade finds the body overlaps, `overlaps` (the overlap's
 // processCallback) keeps those whose pixels touch, as Phaser draws them: rotated, scaled, flipped.
-// Run: npm run example:phaser (bundles this file with esbuild and serves examples/ on localhost). The same file
-// is the Phaser 3 page: npm run example:phaser3 bundles it with Phaser 3.90 (the devDependency `phaser3`).
+// Run: npm run example -- phaser (bundles this file with esbuild and serves examples/ on localhost). The same file
+// is the Phaser 3 page: npm run example -- phaser3 bundles it with Phaser 3.90 (the devDependency `phaser3`).
 import Phaser from 'phaser';
 import { drawHitmask, overlaps } from '../../src/phaser.js'; // in a game: from 'hitmask/phaser'
 

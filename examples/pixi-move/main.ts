@@ -1,7 +1,7 @@
 // A small platformer with hitmask and PixiJS 8: PixiJS draws the terrain and the hero; the terrain's collision
 // mask is read from the same canvas pixels, the hero's comes from hitmask/pixi (`hitmaskFor`: its mask as drawn,
 // scaled, and its top-left), and `moveAndSlide` walks it up slopes and steps, lands it, and never lets it into
-// the ground. An auto-pilot walks, jumps and turns. Run: npm run example:pixi-move (bundles this file, serves
+// the ground. An auto-pilot walks, jumps and turns. Run: npm run example -- pixi-move (bundles this file, serves
 // examples/ on localhost). The same moves with Phaser 4: examples/phaser-move/main.ts.
 import { Application, Assets, Graphics, Sprite, Texture } from 'pixi.js';
 import { moveAndSlide, type MoveResult } from '../../src/index.js'; // in a game: from 'hitmask'
@@ -68,7 +68,7 @@ app.ticker.add(() => {
     if (dy >= 0 && r.y < placed.y) stats.climbs++; // only stepUp lifts a hero that is not jumping
     if (r.onFloor && !wasOnFloor) stats.landings++;
     const now = hitmaskFor(hero);
-    if (terrain.test(now.mask, now.x, now.y)) stats.inside++;
+    if (terrain.overlaps(now.mask, now.x, now.y)) stats.inside++;
 
     debug.clear();
     drawHitmask(debug, hero, { color: null, outline: r.onFloor ? 0x40ff40 : 0xffff40 });

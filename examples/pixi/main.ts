@@ -1,8 +1,8 @@
 // hitmask with PixiJS 8: PixiJS draws, hitmask/pixi says whether two sprites touch, pixel for pixel, with their
 // anchor, rotation, scale and flip as drawn. Masks are read from the textures once; each test is a box check,
-// then a word-parallel AND of the placed masks. Run: npm run example:pixi (bundles this file, serves examples/).
+// then a word-parallel AND of the placed masks. Run: npm run example -- pixi (bundles this file, serves examples/).
 // PixiJS 7 takes the same hitmask calls around its own API (new Application(options), app.view): docs/pixi.md,
-// and the same game on PixiJS 7 in examples/pixi7/main.ts (npm run example:pixi7).
+// and the same game on PixiJS 7 in examples/pixi7/main.ts (npm run example -- pixi7).
 import { Application, Assets, Graphics, Sprite, type Texture } from 'pixi.js';
 import { drawHitmask, hitmaskFor, overlap, overlaps } from '../../src/pixi.js'; // in a game: from 'hitmask/pixi'
 

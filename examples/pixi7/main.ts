@@ -1,5 +1,5 @@
 // hitmask with PixiJS 7: the game of examples/pixi/main.ts (PixiJS 8) written with PixiJS 7's API; the hitmask
-// calls are the same. It imports 'pixi.js' as a PixiJS 7 game does; `npm run example:pixi7` bundles it with the
+// calls are the same. It imports 'pixi.js' as a PixiJS 7 game does; `npm run example -- pixi7` bundles it with the
 // devDependency `pixi7` (pixi.js@7) in its place and serves examples/. The differences: docs/pixi.md. (It uses no
 // call PixiJS 8's types lack, so the repository's own type check, on PixiJS 8's types, passes it too;
 // test/examples.test.ts checks it against PixiJS 7's.)

@@ -1,8 +1,8 @@
-// `npm run example:server`: bundles the client page (client.ts → dist/client.js), serves examples/ on
-// 127.0.0.1 and starts a Colyseus server on 127.0.0.1 with the match room (room.ts). PORT (default 2567) is the
-// Colyseus port, PAGE_PORT (default 8080) the page's; a taken port falls back to any free one.
+// `npm run example -- server` (examples/run-example.ts calls runServer): bundles the client page (client.ts →
+// dist/client.js), serves examples/ on 127.0.0.1 and starts a Colyseus server on 127.0.0.1 with the match room
+// (room.ts). PORT (default 2567) is the Colyseus port, PAGE_PORT (default 8080) the page's; a taken port falls
+// back to any free one.
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Server as HttpServer } from 'node:http';
 import { Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
@@ -71,7 +71,8 @@ function portOf(s: HttpServer | undefined): number {
     return a.port;
 }
 
-async function main(): Promise<void> {
+/** Starts both servers on PORT and PAGE_PORT, prints where to go, and stops them on SIGINT or SIGTERM. */
+export async function runServer(): Promise<void> {
     const running = await startServer({
         port: Number(process.env.PORT ?? 2567),
         pagePort: Number(process.env.PAGE_PORT ?? 8080)
@@ -84,5 +85,3 @@ async function main(): Promise<void> {
             void running.close().then(() => process.exit(0));
         });
 }
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

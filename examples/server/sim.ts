@@ -154,8 +154,8 @@ export function step(sim: Sim, inputs: ArrayLike<number>): void {
         // Ships fly around the terrain: each axis moves only where the ship's mask stays off it.
         let x = b.x,
             y = b.y;
-        if (dx !== 0 && inside(x + dx, y, masks.ship) && !raster.test(masks.ship, x + dx, y)) x += dx;
-        if (dy !== 0 && inside(x, y + dy, masks.ship) && !raster.test(masks.ship, x, y + dy)) y += dy;
+        if (dx !== 0 && inside(x + dx, y, masks.ship) && !raster.overlaps(masks.ship, x + dx, y)) x += dx;
+        if (dy !== 0 && inside(x, y + dy, masks.ship) && !raster.overlaps(masks.ship, x, y + dy)) y += dy;
         if (x !== b.x || y !== b.y) world.move(b, x, y);
         if (state[at + 1] > 0) state[at + 1]--;
         else if (bits & FIRE) {

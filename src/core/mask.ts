@@ -57,6 +57,11 @@ export const UNZEROED = new Init(null);
 // several times the cost of the whole call when it rejects a far pair.
 let isMask: (m: unknown) => m is Mask;
 
+/** @internal Whether `m` is a Mask, by the brand check (for callers that must not throw, unlike checkMask). */
+export function isMaskObject(m: unknown): m is Mask {
+    return isMask(m);
+}
+
 // Masks that are part of another object (a CollisionRaster's planes), with what dispose() should say:
 // disposing one would break its owner for good.
 const owners = new WeakMap<Mask, string>();
@@ -307,7 +312,11 @@ export class Mask {
         return wordsToText(this._words, this.width, this.height);
     }
 
-    /** Whether pixel (x, y) is set; coordinates are floored, and anything outside the mask is clear. */
+    /**
+     * Whether pixel (x, y) is set; coordinates are floored, and anything outside the mask is clear. The pixel
+     * accessor (pygame's `get_at`, paired with {@link set}); a CollisionLayer's `hitTest(x, y)` answers the same
+     * question for a layer's solid pixels.
+     */
     get(x: number, y: number): boolean {
         x = checkCoord('x', x);
         y = checkCoord('y', y);

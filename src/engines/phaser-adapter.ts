@@ -3,7 +3,8 @@
 // trim, display origin, flipX/flipY, scale, rotation and parent containers. Phaser is imported for types
 // only; the loader takes the Phaser namespace as an argument, so this module never pulls Phaser in.
 import type * as Phaser from 'phaser';
-import { checkFinite, describe, outOfRange, typeError, wrongType } from '../base/check.js';
+import { describe, checkFinite, outOfRange, typeError, wrongType } from '../base/check.js';
+import { deprecated } from '../base/deprecate.js';
 import { Mask, type Point } from '../core/mask.js';
 import type { TransformCache } from '../core/transform.js';
 import {
@@ -12,10 +13,11 @@ import {
     firstOverlap,
     forEachEdge,
     forEachRun,
+    isPosed,
     placeSprite,
     placedHas,
+    posedOverlap,
     snapPoint,
-    spritesOverlap,
     type DrawStyle,
     type FrameMask,
     type PlacedSprite,
@@ -23,6 +25,7 @@ import {
     type SpritePose
 } from './sprite.js';
 import { frameMask } from './phaser-frames.js';
+import type { EngineTypes } from './adapter.js';
 
 /** The trailing options of hitmask/phaser's functions. */
 export interface HitmaskOptions {
@@ -46,6 +49,20 @@ export type ArcadeObject =
     | Phaser.Physics.Arcade.StaticBody
     | Phaser.Tilemaps.Tile
     | Phaser.GameObjects.GameObject;
+
+/** hitmask/phaser's types in the shared adapter type: `HitmaskAdapter<PhaserTypes>`. */
+export interface PhaserTypes extends EngineTypes {
+    object: ArcadeObject | PhaserSpriteLike;
+    sprite: PhaserSpriteLike;
+    frame: Phaser.Textures.Frame;
+    graphics: Phaser.GameObjects.Graphics;
+    /** Texture keys: a key or an array of them. */
+    textures: string | readonly string[];
+    /** The game whose textures the keys name. */
+    host: [game: Phaser.Game];
+    options: HitmaskOptions;
+    hitArea: PixelHitArea;
+}
 
 // Filled masks of bodies' and tiles' rectangles, by size.
 const filled = new Map<string, Mask>();
@@ -96,11 +113,9 @@ function decompose(m: Phaser.GameObjects.Components.TransformMatrix): {
     return { x: tx, y: ty, angle, scaleX: sx, scaleY: sy };
 }
 
-/**
- * The pose Phaser draws `sprite` with, for its current frame's mask `fm`: Phaser's flipX/flipY mirror the
- * frame inside its untrimmed box (the origin stays put), or about the origin for a frame with a custom pivot.
- */
-export function spritePose(sprite: PhaserSpriteLike, fm: FrameMask = frameMask(sprite.frame)): SpritePose {
+// The pose Phaser draws `sprite` with, for its current frame's mask `fm`: Phaser's flipX/flipY mirror the
+// frame inside its untrimmed box (the origin stays put), or about the origin for a frame with a custom pivot.
+function poseOf(sprite: PhaserSpriteLike, fm: FrameMask): SpritePose {
     if (!isSpriteLike(sprite)) throw typeError('sprite', 'a textured Phaser game object (Sprite, Image)', sprite);
     const pivot = sprite.frame.customPivot;
     let fx = Boolean(sprite.flipX),
@@ -142,10 +157,21 @@ function rect(x: number, y: number, w: number, h: number): SpriteHitmask {
 }
 
 /**
- * The shape of what Arcade passes to a callback: a textured game object's frame mask in its pose (also
- * when given its body); otherwise a body's rectangle or a tile's world rectangle.
+ * @deprecated since 0.4.0: `shapeOf(sprite).pose` (the same pose; `shapeOf` also takes bodies and tiles). Warns once.
  */
-export function shapeOf(obj: ArcadeObject | PhaserSpriteLike): SpriteHitmask {
+export function spritePose(sprite: PhaserSpriteLike, fm?: FrameMask): SpritePose {
+    deprecated('spritePose(sprite)', 'shapeOf(sprite).pose');
+    return poseOf(sprite, fm ?? frameMask(sprite.frame));
+}
+
+/**
+ * The shape of what Arcade passes to a callback: a textured game object's frame mask in its pose (also
+ * when given its body); otherwise a body's rectangle or a tile's world rectangle. A posed mask (`{ mask, pose }`)
+ * is returned as it is. The options are checked; the shape does not depend on them.
+ */
+export function shapeOf(obj: ArcadeObject | PhaserSpriteLike | SpriteHitmask, options?: HitmaskOptions): SpriteHitmask {
+    if (options !== undefined) cacheOf(options);
+    if (isPosed(obj)) return obj;
     const o = obj as unknown as Record<string, unknown>;
     if (destroyed(obj))
         throw new Error(
@@ -153,7 +179,7 @@ export function shapeOf(obj: ArcadeObject | PhaserSpriteLike): SpriteHitmask {
         );
     if (isSpriteLike(obj)) {
         const fm = frameMask(obj.frame);
-        return { mask: fm.mask, pose: spritePose(obj, fm) };
+        return { mask: fm.mask, pose: poseOf(obj, fm) };
     }
     if (typeof o === 'object' && o !== null) {
         // An Arcade body: its game object's pixels when it is textured, else the body's box.
@@ -181,7 +207,10 @@ export function shapeOf(obj: ArcadeObject | PhaserSpriteLike): SpriteHitmask {
 }
 
 /** The object's current frame mask transformed as Phaser draws it, and its integer top-left in world pixels. */
-export function hitmaskFor(obj: ArcadeObject | PhaserSpriteLike, options?: HitmaskOptions): PlacedSprite {
+export function hitmaskFor(
+    obj: ArcadeObject | PhaserSpriteLike | SpriteHitmask,
+    options?: HitmaskOptions
+): PlacedSprite {
     const cache = cacheOf(options);
     const s = shapeOf(obj);
     return placeSprite(s.mask, s.pose, cache);
@@ -189,12 +218,13 @@ export function hitmaskFor(obj: ArcadeObject | PhaserSpriteLike, options?: Hitma
 
 /**
  * Do the visible pixels of `a` and `b` touch, as Phaser draws them now? Box test first; bodies and tiles count as
- * rectangles; false when either was destroyed. Also Arcade's process callback as it is:
+ * rectangles, posed masks (`{ mask, pose }`, in world pixels) as they are; false when either was destroyed. Also
+ * Arcade's process callback as it is:
  * `this.physics.add.overlap(group1, group2, onHit, overlaps)` calls `onHit` only for pairs whose pixels touch.
  */
 export function overlaps(
-    a: ArcadeObject | PhaserSpriteLike,
-    b: ArcadeObject | PhaserSpriteLike,
+    a: ArcadeObject | PhaserSpriteLike | SpriteHitmask,
+    b: ArcadeObject | PhaserSpriteLike | SpriteHitmask,
     options?: HitmaskOptions
 ): boolean {
     const cache = cacheOf(options);
@@ -202,13 +232,13 @@ export function overlaps(
     if (destroyed(a) || destroyed(b)) return false;
     const sa = shapeOf(a),
         sb = shapeOf(b);
-    return spritesOverlap(sa.mask, sa.pose, sb.mask, sb.pose, cache);
+    return posedOverlap(sa.mask, sa.pose, sb.mask, sb.pose, cache);
 }
 
 /** The first pixel `a` and `b` share (row-major in a's placed mask) in world pixels, or null (also when either was destroyed). */
 export function overlap(
-    a: ArcadeObject | PhaserSpriteLike,
-    b: ArcadeObject | PhaserSpriteLike,
+    a: ArcadeObject | PhaserSpriteLike | SpriteHitmask,
+    b: ArcadeObject | PhaserSpriteLike | SpriteHitmask,
     options?: HitmaskOptions
 ): Point | null {
     if (!overlaps(a, b, options)) return null;
@@ -219,7 +249,12 @@ export function overlap(
  * Is the world point (x, y) (a pointer's `worldX`, `worldY`) on a solid pixel of the object's placed mask, the
  * pixel whose centre the point's pixel maps to? False for a destroyed object.
  */
-export function hitTest(obj: ArcadeObject | PhaserSpriteLike, x: number, y: number, options?: HitmaskOptions): boolean {
+export function hitTest(
+    obj: ArcadeObject | PhaserSpriteLike | SpriteHitmask,
+    x: number,
+    y: number,
+    options?: HitmaskOptions
+): boolean {
     checkPoint(x, y);
     if (destroyed(obj)) return false;
     return placedHas(hitmaskFor(obj, options), x, y);
@@ -264,7 +299,7 @@ export interface HitmaskStyle extends DrawStyle, HitmaskOptions {}
  */
 export function drawHitmask(
     graphics: Phaser.GameObjects.Graphics,
-    obj: ArcadeObject | PhaserSpriteLike,
+    obj: ArcadeObject | PhaserSpriteLike | SpriteHitmask,
     style: HitmaskStyle = {}
 ): PlacedSprite {
     if (typeof graphics !== 'object' || graphics === null || typeof graphics.fillRect !== 'function') {

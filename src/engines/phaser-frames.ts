@@ -1,7 +1,8 @@
 // Collision masks of Phaser texture frames: given with setFrameMask, from a `.hitmask` atlas bound to the
 // texture, or read once from the frame's pixels. Type-only Phaser import: nothing of Phaser is bundled from here.
 import type * as Phaser from 'phaser';
-import { checkFinite, checkInt, typeError } from '../base/check.js';
+import { checkInt, checkFinite, typeError } from '../base/check.js';
+import { deprecated } from '../base/deprecate.js';
 import { Mask, checkMask } from '../core/mask.js';
 import { MaskAtlas } from '../core/atlas.js';
 import { trim } from '../core/transform.js';
@@ -29,8 +30,20 @@ function checkFrame(frame: unknown): asserts frame is Phaser.Textures.Frame {
 /**
  * Binds `atlas` to the textures named `textures` of `game`: their frames take their masks from it (frame
  * `name`; a single-image texture's frame from the atlas frame named like the texture, or the atlas's only frame).
+ * Returns how many frames of those textures, among the ones loaded, the atlas has a mask for (a texture loaded
+ * later binds all the same). An atlas frame's size is checked against its texture frame's when the frame is used.
  */
-export function addMaskAtlas(game: Phaser.Game, atlas: MaskAtlas, textures: string | readonly string[]): void {
+export function addMaskAtlas(atlas: MaskAtlas, textures: string | readonly string[], game: Phaser.Game): number;
+/** @deprecated since 0.4.0: `addMaskAtlas(atlas, textures, game)`, the argument order of hitmask/pixi. Warns once. */
+export function addMaskAtlas(game: Phaser.Game, atlas: MaskAtlas, textures: string | readonly string[]): number;
+export function addMaskAtlas(
+    ...args: [MaskAtlas, string | readonly string[], Phaser.Game] | [Phaser.Game, MaskAtlas, string | readonly string[]]
+): number {
+    let atlas: MaskAtlas, textures: string | readonly string[], game: Phaser.Game;
+    if (!(args[0] instanceof MaskAtlas) && args[1] instanceof MaskAtlas) {
+        deprecated('addMaskAtlas(game, atlas, textures)', 'addMaskAtlas(atlas, textures, game)');
+        [game, atlas, textures] = args as [Phaser.Game, MaskAtlas, string | readonly string[]];
+    } else [atlas, textures, game] = args as [MaskAtlas, string | readonly string[], Phaser.Game];
     if (!(atlas instanceof MaskAtlas)) throw typeError('atlas', 'a MaskAtlas', atlas);
     if (typeof game !== 'object' || game === null) throw typeError('game', 'a Phaser.Game', game);
     const keys = typeof textures === 'string' ? [textures] : textures;
@@ -42,28 +55,47 @@ export function addMaskAtlas(game: Phaser.Game, atlas: MaskAtlas, textures: stri
     for (const k of keys) map.set(k, atlas);
     // Masks already read from pixels for these textures must give way to the atlas.
     masks = new WeakMap();
+    let matched = 0;
+    for (const k of new Set(keys)) {
+        // The frames of a texture already loaded (a game without a texture manager, in a test, has none).
+        const texture = game.textures?.exists?.(k) ? game.textures.get(k) : null;
+        if (texture) for (const f of texture.getFrameNames(true)) if (pickFrame(atlas, k, f) !== null) matched++;
+    }
+    return matched;
 }
 
-/** The atlas bound to texture `key` of `game`, if any. */
-export function maskAtlasFor(game: Phaser.Game, key: string): MaskAtlas | undefined {
-    return atlases.get(game)?.get(key);
+/** The atlas bound to the frame's texture (by `addMaskAtlas` or `this.load.hitmask`), if any. */
+export function maskAtlasFor(frame: Phaser.Textures.Frame): MaskAtlas | undefined;
+/** @deprecated since 0.4.0: `maskAtlasFor(frame)`, as in hitmask/pixi (a texture key names no frame). Warns once. */
+export function maskAtlasFor(game: Phaser.Game, key: string): MaskAtlas | undefined;
+export function maskAtlasFor(frame: Phaser.Textures.Frame | Phaser.Game, key?: string): MaskAtlas | undefined {
+    if (typeof key === 'string') {
+        deprecated('maskAtlasFor(game, textureKey)', 'maskAtlasFor(frame)');
+        return atlases.get(frame as Phaser.Game)?.get(key);
+    }
+    checkFrame(frame);
+    return atlases.get(frame.texture.manager.game)?.get(frame.texture.key);
+}
+
+// The atlas frame that serves frame `name` of texture `tex`, or null.
+function pickFrame(atlas: MaskAtlas, tex: string, name: string): string | null {
+    return name === BASE
+        ? atlas.has(tex)
+            ? tex
+            : atlas.size === 1
+              ? atlas.names[0]
+              : null
+        : atlas.has(name)
+          ? name
+          : atlas.has(`${tex}/${name}`)
+            ? `${tex}/${name}`
+            : null;
 }
 
 function fromAtlas(frame: Phaser.Textures.Frame, atlas: MaskAtlas): FrameMask | null {
     const tex = frame.texture.key,
         name = String(frame.name);
-    const pick =
-        name === BASE
-            ? atlas.has(tex)
-                ? tex
-                : atlas.size === 1
-                  ? atlas.names[0]
-                  : null
-            : atlas.has(name)
-              ? name
-              : atlas.has(`${tex}/${name}`)
-                ? `${tex}/${name}`
-                : null;
+    const pick = pickFrame(atlas, tex, name);
     if (pick === null) return null;
     const f = atlas.frame(pick);
     if (f.sourceWidth !== frame.realWidth || f.sourceHeight !== frame.realHeight) {
@@ -130,7 +162,7 @@ export function frameMask(frame: Phaser.Textures.Frame): FrameMask {
     checkFrame(frame);
     let m = custom.get(frame) ?? masks.get(frame);
     if (m) return m;
-    const atlas = maskAtlasFor(frame.texture.manager.game, frame.texture.key);
+    const atlas = atlases.get(frame.texture.manager.game)?.get(frame.texture.key);
     m = (atlas && fromAtlas(frame, atlas)) ?? fromPixels(frame);
     masks.set(frame, m);
     return m;

@@ -77,7 +77,7 @@ export function registerHitmaskLoader(phaser: typeof Phaser): void {
 
         override addToCache(): void {
             super.addToCache();
-            addMaskAtlas(this.loader.systems.game, this.data as MaskAtlas, this.textures);
+            addMaskAtlas(this.data as MaskAtlas, this.textures, this.loader.systems.game);
         }
     }
 

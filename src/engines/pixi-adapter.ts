@@ -4,7 +4,7 @@
 // AnimatedSprite's current frame), anchor, pivot, origin, scale (negative = mirror), rotation and every parent
 // container's transform, read fresh on each call. Only `import type` from pixi.js, so neither this module nor the
 // core bundle ever loads PixiJS itself.
-import type { Container, Graphics, Matrix, Sprite } from 'pixi.js';
+import type { Container, Graphics, Matrix, Sprite, Texture } from 'pixi.js';
 import { must, outOfRange, typeError } from '../base/check.js';
 import type { Point } from '../core/mask.js';
 import type { TransformCache } from '../core/transform.js';
@@ -14,10 +14,11 @@ import {
     firstOverlap,
     forEachEdge,
     forEachRun,
+    isPosed,
     placeSprite,
     placedHas,
+    posedOverlap,
     snapPoint,
-    spritesOverlap,
     type DrawStyle,
     type FrameMask,
     type PlacedSprite,
@@ -26,6 +27,7 @@ import {
 } from './sprite.js';
 import { frameMask } from './pixi-texture.js';
 import { draw7, globalTransform7, isGraphics7, isNode7, type Affine } from './pixi7.js';
+import type { EngineTypes } from './adapter.js';
 
 /** The trailing options of hitmask/pixi's functions. */
 export interface HitmaskOptions {
@@ -40,6 +42,24 @@ export interface HitmaskOptions {
 
 /** What {@link drawHitmask} takes: the colours and the options of the other functions. */
 export interface HitmaskStyle extends DrawStyle, HitmaskOptions {}
+
+/** What {@link pixelHitArea} returns: a `hitArea` PixiJS asks `contains(x, y)` in the sprite's local coordinates. */
+export interface PixelHitArea {
+    contains(x: number, y: number): boolean;
+}
+
+/** hitmask/pixi's types in the shared adapter type: `HitmaskAdapter<PixiTypes>`. */
+export interface PixiTypes extends EngineTypes {
+    object: Sprite;
+    sprite: Sprite;
+    frame: Texture;
+    graphics: Graphics;
+    /** Textures by name, e.g. a Spritesheet's `textures`. */
+    textures: Readonly<Record<string, Texture>> | ReadonlyMap<string, Texture>;
+    host: [];
+    options: HitmaskOptions;
+    hitArea: PixelHitArea;
+}
 
 // Scales are snapped to multiples of 2^-36 (see poseInto).
 const SNAP = 2 ** 36;
@@ -159,11 +179,12 @@ function poseInto(s: Sprite, fm: FrameMask, space: Container | null, pose: Sprit
 /**
  * The sprite's frame mask and the pose it is drawn with in collision space: what `placeSprite` takes. Throws a
  * RangeError when the sprite's transform has skew (its own `skew`, or a rotated child of a non-uniformly scaled
- * parent): masks only rotate and scale.
+ * parent): masks only rotate and scale. A posed mask (`{ mask, pose }`) is returned as it is.
  */
-export function shapeOf(sprite: Sprite, options?: HitmaskOptions): SpriteHitmask {
-    const s = checkSprite(sprite, 'sprite'),
-        space = spaceOf(options);
+export function shapeOf(sprite: Sprite | SpriteHitmask, options?: HitmaskOptions): SpriteHitmask {
+    const space = spaceOf(options);
+    if (isPosed(sprite)) return sprite;
+    const s = checkSprite(sprite, 'sprite');
     const fm = frameMask(s.texture);
     return {
         mask: fm.mask,
@@ -171,28 +192,41 @@ export function shapeOf(sprite: Sprite, options?: HitmaskOptions): SpriteHitmask
     };
 }
 
-/** The sprite's placed mask: the transformed mask (cached and shared: do not change it) and its integer top-left in collision space. */
-export function hitmaskFor(sprite: Sprite, options?: HitmaskOptions): PlacedSprite {
+/**
+ * The sprite's placed mask: the transformed mask (cached and shared: do not change it) and its integer top-left in
+ * collision space. A posed mask (`{ mask, pose }`, already in collision space) is placed as it is.
+ */
+export function hitmaskFor(sprite: Sprite | SpriteHitmask, options?: HitmaskOptions): PlacedSprite {
     const cache = cacheOf(options),
         space = spaceOf(options);
+    if (isPosed(sprite)) return placeSprite(sprite.mask, sprite.pose, cache);
     const s = checkSprite(sprite, 'sprite');
     const fm = frameMask(s.texture);
     return placeSprite(fm.mask, poseInto(s, fm, space, poseA), cache);
 }
 
-/** Whether the two sprites' pixels overlap in collision space: box test first, then the masks (rasterised only when boxes meet). */
-export function overlaps(a: Sprite, b: Sprite, options?: HitmaskOptions): boolean {
+// The mask and pose of a sprite (written into `pose`) or a posed mask, for overlaps.
+function posed(o: Sprite | SpriteHitmask, name: string, space: Container | null, pose: SpritePose): SpriteHitmask {
+    if (isPosed(o)) return o;
+    const s = checkSprite(o, name),
+        fm = frameMask(s.texture);
+    return { mask: fm.mask, pose: poseInto(s, fm, space, pose) };
+}
+
+/**
+ * Whether the two sprites' pixels overlap in collision space: box test first, then the masks (rasterised only when
+ * boxes meet). Posed masks (`{ mask, pose }`, in collision space) are tested as they are.
+ */
+export function overlaps(a: Sprite | SpriteHitmask, b: Sprite | SpriteHitmask, options?: HitmaskOptions): boolean {
     const cache = cacheOf(options),
         space = spaceOf(options);
-    const sa = checkSprite(a, 'a'),
-        sb = checkSprite(b, 'b');
-    const fa = frameMask(sa.texture),
-        fb = frameMask(sb.texture);
-    return spritesOverlap(fa.mask, poseInto(sa, fa, space, poseA), fb.mask, poseInto(sb, fb, space, poseB), cache);
+    const sa = posed(a, 'a', space, poseA),
+        sb = posed(b, 'b', space, poseB);
+    return posedOverlap(sa.mask, sa.pose, sb.mask, sb.pose, cache);
 }
 
 /** The first pixel the two sprites share (row-major in a's placed mask) in collision space, or null. */
-export function overlap(a: Sprite, b: Sprite, options?: HitmaskOptions): Point | null {
+export function overlap(a: Sprite | SpriteHitmask, b: Sprite | SpriteHitmask, options?: HitmaskOptions): Point | null {
     if (!overlaps(a, b, options)) return null;
     return firstOverlap(hitmaskFor(a, options), hitmaskFor(b, options));
 }
@@ -201,7 +235,7 @@ export function overlap(a: Sprite, b: Sprite, options?: HitmaskOptions): Point |
  * Pointer picking: whether the point (x, y) in collision space (global coordinates without a `space`, as a
  * pointer event's `global`) is on a set pixel of the sprite's placed mask (the pixel holding the point).
  */
-export function hitTest(sprite: Sprite, x: number, y: number, options?: HitmaskOptions): boolean {
+export function hitTest(sprite: Sprite | SpriteHitmask, x: number, y: number, options?: HitmaskOptions): boolean {
     checkPoint(x, y);
     return placedHas(hitmaskFor(sprite, options), x, y);
 }
@@ -211,7 +245,7 @@ export function hitTest(sprite: Sprite, x: number, y: number, options?: HitmaskO
  * fire only over its solid pixels, as {@link hitTest} sees them. PixiJS asks `contains(x, y)` in the sprite's local
  * coordinates; the sprite's transform takes the point back to collision space.
  */
-export function pixelHitArea(sprite: Sprite, options?: HitmaskOptions): { contains(x: number, y: number): boolean } {
+export function pixelHitArea(sprite: Sprite, options?: HitmaskOptions): PixelHitArea {
     const s = checkSprite(sprite, 'sprite');
     const opts: HitmaskOptions = { cache: cacheOf(options), space: spaceOf(options) };
     return {
@@ -228,7 +262,11 @@ export function pixelHitArea(sprite: Sprite, options?: HitmaskOptions): { contai
  * outline along the pixel edges between set and clear pixels (every component and hole), its box. Adds to what
  * `graphics` holds. Returns the placed mask.
  */
-export function drawHitmask(graphics: Graphics, sprite: Sprite, style: HitmaskStyle = {}): PlacedSprite {
+export function drawHitmask(
+    graphics: Graphics,
+    sprite: Sprite | SpriteHitmask,
+    style: HitmaskStyle = {}
+): PlacedSprite {
     const v7 = graphics !== null && typeof graphics === 'object' && isGraphics7(graphics);
     if (graphics === null || typeof graphics !== 'object' || (typeof graphics.rect !== 'function' && !v7)) {
         throw typeError('graphics', 'a PixiJS Graphics', graphics);

@@ -2,8 +2,9 @@
 // per texture frame from the pixels of the texture's source (PixiJS 8's TextureSource, PixiJS 7's BaseTexture), and
 // cached (weakly: a destroyed texture's mask goes with it). Types only from pixi.js: the adapter never loads PixiJS.
 import type { Texture, TextureSource } from 'pixi.js';
-import type { AtlasFrame, MaskAtlas } from '../core/atlas.js';
-import { checkFinite, checkInt, describe, must, typeError, wrongType } from '../base/check.js';
+import type { MaskAtlas } from '../core/atlas.js';
+import type { AtlasFrame } from '../core/atlas-frame.js';
+import { checkInt, describe, checkFinite, must, typeError, wrongType } from '../base/check.js';
 import { checkObject } from '../base/check-types.js';
 import { Mask, checkMask } from '../core/mask.js';
 import { trim as trimMask } from '../core/transform.js';
@@ -13,6 +14,8 @@ import { isTexture7, type BaseTexture7, type Texture7, type Uvs } from './pixi7.
 // A cached mask with what it was read from; `geometry` null = given or from an atlas, never re-read.
 interface Entry {
     readonly frame: FrameMask;
+    // The atlas that gave the mask (addMaskAtlas), else null.
+    readonly atlas: MaskAtlas | null;
     readonly source: object | null;
     readonly geometry: Float64Array | null;
     readonly threshold: number;
@@ -122,13 +125,14 @@ export function frameMask(texture: Texture): FrameMask {
     )
         return e.frame;
     const frame = readTextureMask(t, threshold);
-    entries.set(t, { frame, source: sourceOf(t), geometry: geometryOf(t), threshold });
+    entries.set(t, { frame, atlas: null, source: sourceOf(t), geometry: geometryOf(t), threshold });
     return frame;
 }
 
-function bind(t: Texture, mask: Mask, x: number, y: number, source: FrameMask['source']): void {
+function bind(t: Texture, mask: Mask, x: number, y: number, atlas: MaskAtlas | null): void {
     entries.set(t, {
-        frame: { mask, x, y, width: t.orig.width, height: t.orig.height, source },
+        frame: { mask, x, y, width: t.orig.width, height: t.orig.height, source: atlas ? 'atlas' : 'custom' },
+        atlas,
         source: null,
         geometry: null,
         threshold
@@ -141,7 +145,7 @@ export function setFrameMask(texture: Texture, mask: Mask, x = 0, y = 0): void {
     checkMask(mask, 'mask');
     checkFinite('x', x);
     checkFinite('y', y);
-    bind(t, mask, x, y, 'custom');
+    bind(t, mask, x, y, null);
 }
 
 /** Forgets the texture's mask (after its pixels changed: a video or canvas redrawn); the next use reads it again. */
@@ -155,7 +159,8 @@ export function setAlphaThreshold(value: number): void {
 }
 
 /**
- * Binds the masks of a `.hitmask` atlas to the textures of the same names (e.g. a Spritesheet's `textures`): each
+ * Binds the masks of a `.hitmask` atlas to the textures of the same names (e.g. a Spritesheet's `textures`; the
+ * same call as hitmask/phaser's, which takes texture keys and the game): each
  * frame's mask at its trim offset, kept until {@link forgetFrameMask}. Returns how many textures got one; names
  * missing on either side are skipped. A frame whose source size is not its texture's is an Error, and then nothing is bound.
  */
@@ -180,8 +185,13 @@ export function addMaskAtlas(
         }
         found.push([t, f]);
     }
-    for (const [t, f] of found) bind(t, f.mask, f.x, f.y, 'atlas');
+    for (const [t, f] of found) bind(t, f.mask, f.x, f.y, atlas);
     return found.length;
+}
+
+/** The atlas that gives the texture its mask ({@link addMaskAtlas}), if any. */
+export function maskAtlasFor(texture: Texture): MaskAtlas | undefined {
+    return entries.get(checkTexture(texture))?.atlas ?? undefined;
 }
 
 let canvas: OffscreenCanvas | HTMLCanvasElement | null = null;

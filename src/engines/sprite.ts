@@ -2,8 +2,9 @@
 // pixels land in world pixels; and what both adapters share besides (FrameMask, the draw style, options,
 // pointer and drawing helpers), so that hitmask/phaser and hitmask/pixi keep one shape. No engine import.
 import { checkFinite, typeError } from '../base/check.js';
+import { deprecated } from '../base/deprecate.js';
+import { Mask, checkMask, isMaskObject, type Point } from '../core/mask.js';
 import { checkObject } from '../base/check-types.js';
-import { Mask, checkMask, type Point } from '../core/mask.js';
 import { TransformCache } from '../core/transform.js';
 
 /** Where and how a sprite's frame is drawn: position of its origin point, origin in frame pixels, signed scale, rotation. */
@@ -148,8 +149,8 @@ export function placeSprite(
     return { mask: placed.mask, x: tx + placed.x, y: ty + placed.y };
 }
 
-/** Pixel-exact test between two posed masks (box test first). */
-export function spritesOverlap(
+/** @internal Pixel-exact test between two posed masks (box test first): what the adapters' `overlaps` runs. */
+export function posedOverlap(
     a: Mask,
     pa: Readonly<SpritePose>,
     b: Mask,
@@ -165,6 +166,30 @@ export function spritesOverlap(
     const A = placeSprite(a, pa, cache),
         B = placeSprite(b, pb, cache);
     return A.mask.overlaps(B.mask, B.x - A.x, B.y - A.y);
+}
+
+/**
+ * @deprecated since 0.4.0: `overlaps({ mask: a, pose: pa }, { mask: b, pose: pb }, { cache })` of hitmask/phaser or
+ * hitmask/pixi (the adapters' `overlaps` takes posed masks too). Warns once.
+ */
+export function spritesOverlap(
+    a: Mask,
+    pa: Readonly<SpritePose>,
+    b: Mask,
+    pb: Readonly<SpritePose>,
+    cache: TransformCache = defaultTransformCache()
+): boolean {
+    deprecated(
+        'spritesOverlap(a, poseA, b, poseB, cache)',
+        'overlaps({ mask: a, pose: poseA }, { mask: b, pose: poseB }, { cache })'
+    );
+    return posedOverlap(a, pa, b, pb, cache);
+}
+
+/** @internal Whether `o` is a posed mask (`{ mask, pose }`, what `shapeOf` returns) rather than an engine object. */
+export function isPosed(o: unknown): o is SpriteHitmask {
+    const p = o as Partial<SpriteHitmask> | null;
+    return typeof p === 'object' && p !== null && isMaskObject(p.mask) && typeof p.pose === 'object' && p.pose !== null;
 }
 
 /** A texture frame's collision mask and where it sits in the untrimmed frame, as both adapters cache it. */

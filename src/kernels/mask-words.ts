@@ -9,10 +9,37 @@ export interface MaskWords {
     readonly height: number;
     /** Number of 32-pixel strips, `ceil(width / 32)`. */
     readonly strips: number;
-    /** Packed bits, `strips * height` words: the word of pixel (x, y) is `words[(x >>> 5) * height + y]`, at bit `x & 31`. For reading. */
+    /**
+     * Packed bits, `strips * height` words: the word of pixel (x, y) is `words[(x >>> 5) * height + y]`, at bit
+     * `x & 31`. For reading.
+     */
     readonly _words: Uint32Array;
     /** Byte offset of the words in WebAssembly memory; −1 for words on the JS heap. */
     readonly _ptr: number;
-    /** Tells the mask its words changed (it drops what it knows of its pixels): every kernel that writes a mask calls it. */
+    /**
+     * Tells the mask its words changed (it drops what it knows of its pixels): every kernel that writes a mask
+     * calls it.
+     */
     _touch(): void;
+}
+
+// The parts above the kernels that read a mask's words themselves (the ray walk, the contour tracer, a World
+// snapshot's hash) reach them through these, so a field of Mask is read only by its own part and the kernels.
+
+/** @internal A mask's words, for reading: unlike Mask's public `words`, keeps what the mask knows of its pixels. */
+export function wordsOf(m: MaskWords): Uint32Array {
+    return m._words;
+}
+
+/** @internal Tells `m` its words were written through {@link wordsOf}: whoever writes them calls it after. */
+export function touchWords(m: MaskWords): void {
+    m._touch();
+}
+
+/** @internal Whether `m`'s words equal `copy` (taken from them earlier): how a cache notices edits. */
+export function sameWords(m: MaskWords, copy: Uint32Array): boolean {
+    const a = m._words;
+    if (a.length !== copy.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== copy[i]) return false;
+    return true;
 }

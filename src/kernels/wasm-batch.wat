@@ -1,4 +1,13 @@
 ;; Batched overlaps and the memory helpers (word fill, word copy). Part of the kernels module (see wasm-kernels.wat).
+(module
+  ;; @uses: defined in another part (named by the import) and declared here so that wabt reads this part
+  ;; on its own; scripts/build-wasm.ts drops the lines up to @end when it merges the parts.
+  (memory (import "env" "memory") 1 65536 shared)
+  (func $overlaps (import "wasm-pairs" "overlaps")
+    (param $ap i32) (param $ah i32) (param $bp i32) (param $bh i32) (param $bn i32)
+    (param $dx i32) (param $dy i32) (param $x0 i32) (param $x1 i32) (param $y0 i32) (param $y1 i32)
+    (result i32))
+  ;; @end
 
   ;; Batched overlaps: n records of 8 i32 at tp (ap, aw, ah, bp, bw, bh, dx, dy: both masks' word
   ;; pointers and sizes, B's top-left in A's pixels); clips each pair here, writes 0/1 to byte rp + k
@@ -20,8 +29,10 @@
       (local.set $hit (i32.const 0))
       ;; Boxes meet when -bw < dx < aw and -bh < dy < ah (sides are below 2^30, so nothing overflows).
       (if (i32.and
-            (i32.and (i32.lt_s (local.get $dx) (local.get $aw)) (i32.gt_s (local.get $dx) (i32.sub (i32.const 0) (local.get $bw))))
-            (i32.and (i32.lt_s (local.get $dy) (local.get $ah)) (i32.gt_s (local.get $dy) (i32.sub (i32.const 0) (local.get $bh)))))
+            (i32.and (i32.lt_s (local.get $dx) (local.get $aw))
+              (i32.gt_s (local.get $dx) (i32.sub (i32.const 0) (local.get $bw))))
+            (i32.and (i32.lt_s (local.get $dy) (local.get $ah))
+              (i32.gt_s (local.get $dy) (i32.sub (i32.const 0) (local.get $bh)))))
         (then
           (local.set $x0 (select (local.get $dx) (i32.const 0) (i32.gt_s (local.get $dx) (i32.const 0))))
           (local.set $y0 (select (local.get $dy) (i32.const 0) (i32.gt_s (local.get $dy) (i32.const 0))))
@@ -46,7 +57,8 @@
     (local $end i32) (local $v v128)
     ;; All-zero and all-one words are byte fills: memory.fill is 3x faster than the v128 loop.
     (if (i32.or (i32.eqz (local.get $value)) (i32.eq (local.get $value) (i32.const -1)))
-      (then (memory.fill (local.get $p) (i32.and (local.get $value) (i32.const 255)) (i32.shl (local.get $n) (i32.const 2))) (return)))
+      (then (memory.fill (local.get $p) (i32.and (local.get $value) (i32.const 255))
+              (i32.shl (local.get $n) (i32.const 2))) (return)))
     (local.set $end (i32.add (local.get $p) (i32.shl (local.get $n) (i32.const 2))))
     (local.set $v (i32x4.splat (local.get $value)))
     (block $vdone (loop $l
@@ -62,4 +74,4 @@
 
   ;; Copies n words (memmove), for clone() between masks of one arena.
   (func (export "copy32") (param $dst i32) (param $src i32) (param $n i32)
-    (memory.copy (local.get $dst) (local.get $src) (i32.shl (local.get $n) (i32.const 2))))
+    (memory.copy (local.get $dst) (local.get $src) (i32.shl (local.get $n) (i32.const 2)))))

@@ -1,4 +1,12 @@
 ;; Raster queries over the OR of several planes. Part of the kernels module (see wasm-kernels.wat).
+(module
+  ;; @uses: defined in another part (named by the import) and declared here so that wabt reads this part
+  ;; on its own; scripts/build-wasm.ts drops the lines up to @end when it merges the parts.
+  (memory (import "env" "memory") 1 65536 shared)
+  (func $strip (import "wasm-kernels" "strip")
+    (param $s i32) (param $dx i32) (param $dy i32) (param $y0 i32) (param $bp i32) (param $bh i32) (param $bn i32)
+    (result i32 i32 i32 i32 i32))
+  ;; @end
 
   ;; Raster queries over the OR of k planes (CollisionRaster layers, all of height ah): tp points to k
   ;; plane pointers; B (bp, bh, bn strips) has its top-left at (dx, dy); the clip is x0..x1 × y0..y1 in
@@ -22,7 +30,8 @@
       ;; ai: byte offset of row y0 of strip s inside every plane
       (local.set $ai (i32.shl (i32.add (i32.mul (local.get $s) (local.get $ah)) (local.get $y0)) (i32.const 2)))
       (local.set $end (i32.add (local.get $ai) (i32.shl (i32.sub (local.get $besty) (local.get $y0)) (i32.const 2))))
-      (call $strip (local.get $s) (local.get $dx) (local.get $dy) (local.get $y0) (local.get $bp) (local.get $bh) (local.get $bn))
+      (call $strip (local.get $s) (local.get $dx) (local.get $dy) (local.get $y0) (local.get $bp) (local.get $bh)
+        (local.get $bn))
       (local.set $both) (local.set $ls) (local.set $rs) (local.set $bj) (local.set $bi)
       ;; 4 rows per vector
       (block $vdone (loop $vl
@@ -67,7 +76,8 @@
           (else (if (local.get $w)
             (then
               (if (i32.eqz (local.get $op)) (then (return (f64.const 1))))
-              (local.set $besty (i32.sub (i32.shr_u (local.get $ai) (i32.const 2)) (i32.mul (local.get $s) (local.get $ah))))
+              (local.set $besty (i32.sub (i32.shr_u (local.get $ai) (i32.const 2))
+                                  (i32.mul (local.get $s) (local.get $ah))))
               (local.set $bestx (i32.add (i32.shl (local.get $s) (i32.const 5)) (i32.ctz (local.get $w))))
               (br $sdone)))))
         (local.set $ai (i32.add (local.get $ai) (i32.const 4)))
@@ -79,11 +89,12 @@
     (if (i32.eq (local.get $op) (i32.const 1))
       (then (return (f64.add
         (f64.add
-          (f64.add (f64.convert_i32_u (i32x4.extract_lane 0 (local.get $acc))) (f64.convert_i32_u (i32x4.extract_lane 1 (local.get $acc))))
-          (f64.add (f64.convert_i32_u (i32x4.extract_lane 2 (local.get $acc))) (f64.convert_i32_u (i32x4.extract_lane 3 (local.get $acc)))))
+          (f64.add (f64.convert_i32_u (i32x4.extract_lane 0 (local.get $acc)))
+            (f64.convert_i32_u (i32x4.extract_lane 1 (local.get $acc))))
+          (f64.add (f64.convert_i32_u (i32x4.extract_lane 2 (local.get $acc)))
+            (f64.convert_i32_u (i32x4.extract_lane 3 (local.get $acc)))))
         (f64.convert_i32_u (local.get $tail))))))
     (if (i32.eqz (local.get $op)) (then (return (f64.const 0))))
     (if (i32.eq (local.get $besty) (local.get $y1)) (then (return (f64.const -1))))
     (i32.store (local.get $tp) (local.get $bestx))
-    (f64.convert_i32_u (local.get $besty)))
-
+    (f64.convert_i32_u (local.get $besty))))

@@ -5,6 +5,7 @@ import type { Point, Rect } from '../base/types.js';
 import { checkMask, type Mask } from '../core/mask.js';
 import { castTiles, newRayHit, type RayHit } from '../rays/ray.js';
 import { hashBytes, SnapshotReader, SnapshotWriter } from '../base/snapshot-bytes.js';
+import { deprecated } from '../base/deprecate.js';
 
 // The tag a tile map's snapshot starts with ("HMTM", little-endian) and its format version.
 const MAGIC = 0x4d544d48,
@@ -98,7 +99,7 @@ export class TileMap implements CollisionLayer {
     }
 
     /** Whether a set pixel of `mask` at (x, y) lies on a solid tile pixel. */
-    test(mask: Mask, x: number, y: number): boolean {
+    overlaps(mask: Mask, x: number, y: number): boolean {
         return this.scan(mask, x, y, false) !== 0;
     }
 
@@ -108,7 +109,7 @@ export class TileMap implements CollisionLayer {
     }
 
     /** The first such pixel in row-major order, in world pixels, or `null`; with `out`, written there. */
-    hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null {
+    overlap(mask: Mask, x: number, y: number, out?: Point): Point | null {
         checkMask(mask, 'mask');
         if (out !== undefined) checkObject('out', out, 'a { x, y } object');
         x = checkCoord('x', x);
@@ -145,7 +146,7 @@ export class TileMap implements CollisionLayer {
     }
 
     /** Whether pixel (x, y) (floored) is solid; outside the map: false. */
-    testPixel(x: number, y: number): boolean {
+    hitTest(x: number, y: number): boolean {
         const px = checkCoord('x', x),
             py = checkCoord('y', y);
         if (px < 0 || py < 0 || px >= this.width || py >= this.height) return false;
@@ -154,6 +155,24 @@ export class TileMap implements CollisionLayer {
         const t = this.cells[r * this.columns + c],
             tm = t >= 0 ? this.tiles[t] : null;
         return tm !== null && tm.get(px - c * this.tileWidth, py - r * this.tileHeight);
+    }
+
+    /** @deprecated Use {@link overlaps} (0.3's name; removed in 0.5.0). */
+    test(mask: Mask, x: number, y: number): boolean {
+        deprecated('TileMap.test', 'TileMap.overlaps');
+        return this.overlaps(mask, x, y);
+    }
+
+    /** @deprecated Use {@link overlap} (0.3's name; removed in 0.5.0). */
+    hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null {
+        deprecated('TileMap.hitPoint', 'TileMap.overlap');
+        return this.overlap(mask, x, y, out);
+    }
+
+    /** @deprecated Use {@link hitTest} (0.3's name; removed in 0.5.0). */
+    testPixel(x: number, y: number): boolean {
+        deprecated('TileMap.testPixel', 'TileMap.hitTest');
+        return this.hitTest(x, y);
     }
 
     /** The map's extent, which holds every solid pixel (`null` when it is empty). */

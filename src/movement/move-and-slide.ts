@@ -6,10 +6,11 @@
 // A long free run (a fall, a jump, a dash) is not tested pixel by pixel: the mask is swept along the axis
 // (ORed with itself shifted by 1, 2, 4, … px; one draw each) and the free distance found by binary lifting,
 // one layer test per power of two. A 600 px fall is ten tests of tall masks instead of 600 of the mask.
-import { checkFinite, checkPixels, coord, outOfRange, typeError } from '../base/check.js';
+import { coord, checkFinite, checkPixels, outOfRange, typeError } from '../base/check.js';
+import { asLayer, type CollisionLayer } from '../layers/layer.js';
 import { checkObject } from '../base/check-types.js';
-import type { CollisionLayer } from '../layers/layer.js';
 import { checkMask, Mask } from '../core/mask.js';
+import { sameWords, wordsOf } from '../kernels/mask-words.js';
 
 /** Options of {@link moveAndSlide}. */
 export interface MoveOptions {
@@ -48,12 +49,12 @@ const SWEEP_FROM = 12;
 const MAX_LEVEL = 10;
 
 /**
- * Moves `mask` (top-left at x, y) by (dx, dy) against `solid`, stepping over bumps up to `stepUp` px and
+ * Moves `mask` (top-left at x, y) by (dx, dy) against `solidLayer`, stepping over bumps up to `stepUp` px and
  * snapping down up to `snapDown` px onto ground, with one-way platforms from `options.oneWay`; returns the
  * new position and its contacts (written into `out` when given). Rules: docs/movement.md.
  */
 export function moveAndSlide(
-    solid: CollisionLayer,
+    solidLayer: CollisionLayer,
     mask: Mask,
     x: number,
     y: number,
@@ -62,7 +63,8 @@ export function moveAndSlide(
     options?: MoveOptions,
     out?: MoveResult
 ): MoveResult {
-    checkLayer('solid', solid);
+    // A 0.3-style layer (test instead of overlaps) gets its new name once, warning; the same object is used.
+    const solid = asLayer(solidLayer, 'solid', false);
     checkMask(mask, 'mask');
     // Positions within ±2^50, as a World's: beyond that x + dx is no longer exact and a move would silently vanish.
     coord('x', x);
@@ -72,9 +74,10 @@ export function moveAndSlide(
     if (options !== undefined) checkObject('options', options);
     const stepUp = steps('stepUp', options?.stepUp),
         snapDown = steps('snapDown', options?.snapDown);
-    const oneWay = options?.oneWay ?? null;
-    if (oneWay !== null) checkLayer('oneWay', oneWay);
-    if (out !== undefined) checkObject('out', out, 'a MoveResult object to fill');
+    const oneWayLayer = options?.oneWay ?? null,
+        oneWay = oneWayLayer === null ? null : asLayer(oneWayLayer, 'oneWay', false);
+    if (out !== undefined && (out === null || typeof out !== 'object'))
+        throw typeError('out', 'a MoveResult object to fill', out);
     let px = Math.floor(x),
         py = Math.floor(y);
     const n = Math.floor(x + dx) - px;
@@ -103,13 +106,13 @@ export function moveAndSlide(
             left -= free;
             if (left === 0) break;
         }
-        if (!solid.test(mask, px + s, py)) {
+        if (!solid.overlaps(mask, px + s, py)) {
             px += s;
             left--;
             continue;
         }
         let k = 1;
-        while (k <= stepUp && solid.test(mask, px + s, py - k)) k++;
+        while (k <= stepUp && solid.overlaps(mask, px + s, py - k)) k++;
         if (k > stepUp) {
             onWall = true;
             break;
@@ -145,7 +148,7 @@ export function moveAndSlide(
     let stopped = false;
     for (let left = Math.abs(m); left > 0;) {
         // Inside a one-way platform the step rule depends on leaving it: pixel by pixel (platforms are thin).
-        if (left >= SWEEP_FROM && (t < 0 || oneWay === null || !oneWay.test(mask, px, py))) {
+        if (left >= SWEEP_FROM && (t < 0 || oneWay === null || !oneWay.overlaps(mask, px, py))) {
             const free = (sweeps ??= Sweeps.of(mask)).freeRun(solid, t > 0 ? oneWay : null, px, py, 0, t, left);
             py += t * free;
             left -= free;
@@ -156,7 +159,7 @@ export function moveAndSlide(
             gy = py;
             g = groundBits(solid, oneWay, mask, px, py);
         }
-        if (t > 0 ? (g & GROUND) !== 0 : solid.test(mask, px, py - 1)) {
+        if (t > 0 ? (g & GROUND) !== 0 : solid.overlaps(mask, px, py - 1)) {
             stopped = true;
             break;
         }
@@ -170,9 +173,9 @@ export function moveAndSlide(
     r.x = x;
     r.y = y;
     r.onFloor = (g & GROUND) !== 0;
-    r.onCeiling = solid.test(mask, px, py - 1);
+    r.onCeiling = solid.overlaps(mask, px, py - 1);
     r.onWall = onWall;
-    r.floor = (g & SOLID_BELOW) !== 0 ? solid : r.onFloor ? oneWay : null;
+    r.floor = (g & SOLID_BELOW) !== 0 ? solidLayer : r.onFloor ? oneWayLayer : null;
     return r;
 }
 
@@ -182,8 +185,8 @@ const SOLID_BELOW = 1,
 // Under the mask at (x, y): SOLID_BELOW where solid is one pixel below; GROUND there, or where a one-way
 // platform is entered one pixel below (overlapping it there, not at (x, y)).
 function groundBits(solid: CollisionLayer, oneWay: CollisionLayer | null, mask: Mask, x: number, y: number): number {
-    if (solid.test(mask, x, y + 1)) return SOLID_BELOW | GROUND;
-    return oneWay !== null && oneWay.test(mask, x, y + 1) && !oneWay.test(mask, x, y) ? GROUND : 0;
+    if (solid.overlaps(mask, x, y + 1)) return SOLID_BELOW | GROUND;
+    return oneWay !== null && oneWay.overlaps(mask, x, y + 1) && !oneWay.overlaps(mask, x, y) ? GROUND : 0;
 }
 
 // The mask swept along one axis: level j is the union of the mask shifted by 0..2^j − 1 px, built on first
@@ -197,7 +200,7 @@ class Sweeps {
 
     constructor(mask: Mask) {
         this.#mask = mask;
-        this.#words = mask._words.slice();
+        this.#words = wordsOf(mask).slice();
     }
 
     /** The cached sweeps of `mask`, rebuilt when its size or pixels changed since they were made. */
@@ -208,11 +211,7 @@ class Sweeps {
     }
 
     #fresh(): boolean {
-        const a = this.#mask._words,
-            b = this.#words;
-        if (a.length !== b.length) return false;
-        for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-        return true;
+        return sameWords(this.#mask, this.#words);
     }
 
     #level(vertical: boolean, j: number): Mask {
@@ -262,7 +261,7 @@ class Sweeps {
                 const first = s > 0 ? done + f + 1 : -(done + f + len);
                 const qx = vertical ? x : x + first,
                     qy = vertical ? y + first : y;
-                if (a.test(swept, qx, qy) || (b !== null && b.test(swept, qx, qy))) continue;
+                if (a.overlaps(swept, qx, qy) || (b !== null && b.overlaps(swept, qx, qy))) continue;
                 f += len;
             }
             done += f;
@@ -276,10 +275,4 @@ const cache = new WeakMap<Mask, Sweeps>();
 
 function steps(name: string, v: unknown): number {
     return v === undefined ? 0 : checkPixels(name, v, MAX_STEPS);
-}
-
-function checkLayer(name: string, layer: unknown): asserts layer is CollisionLayer {
-    if (layer === null || typeof layer !== 'object' || typeof (layer as CollisionLayer).test !== 'function') {
-        throw typeError(name, 'a CollisionLayer (an object with test(mask, x, y))', layer);
-    }
 }

@@ -1,177 +1,34 @@
 #!/usr/bin/env node
+import { outOfRange } from '../base/check.js';
 // The `hitmask` command: build mask atlases, inspect masks, test two masks for overlap, trace masks into polygons.
 // Exit codes: 0 success (overlap: hit), 1 overlap: no hit, 2 any error (one line on stderr).
-import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import type { SingleBar } from 'cli-progress';
 import { createRequire } from 'node:module';
 import type { PNG as PNGType } from 'pngjs';
-import { MaskAtlas, type AtlasFrame } from '../core/atlas.js';
-import { buildAtlas, type BuildOptions } from './build.js';
+import { MaskAtlas } from '../core/atlas.js';
+import type { AtlasFrame } from '../core/atlas-frame.js';
+import { buildAtlas } from './build.js';
 import { readInput } from './read.js';
-import { removeTemporaryFiles, standardStream, writeFileAtomic } from './write.js';
+import { removeTemporaryFiles } from './write.js';
 import { toRGBA } from '../core/to-rgba.js';
 import { boundingRect } from '../core/shape.js';
-import { outOfRange } from '../base/check.js';
-
-// One name per meaning in every command: --key-tolerance for the colour key, --tolerance-px for outlines.
-// `tolerance` is the old --tolerance, which meant the first in build, inspect and overlap and the second in
-// polygons: still read (see legacyTolerance).
-interface CommonFlags {
-    threshold?: number;
-    colorKey?: number;
-    keyTolerance?: number;
-    tolerance?: number;
-    trim?: boolean;
-    maxMib?: number;
-    allowOutsideImages?: boolean;
-}
-interface SheetFlags {
-    grid?: { w: number; h: number };
-    margin?: number;
-    spacing?: number;
-    names?: string;
-    atlas?: string;
-    workers?: number;
-}
-interface BuildFlags extends CommonFlags, SheetFlags {
-    output: string;
-    polygons?: boolean;
-    tolerancePx?: number;
-    maxVertices?: number;
-}
-interface PolygonsFlags extends CommonFlags, SheetFlags {
-    tolerancePx?: number;
-    maxVertices?: number;
-    output?: string;
-}
-
-const int = (min: number, max: number) => (v: string) => {
-    const n = Number(v);
-    if (!/^-?\d+$/.test(v.trim()) || n < min || n > max)
-        throw new InvalidArgumentError(`expected an integer in ${min}..${max}, got ${JSON.stringify(v)}.`);
-    return n;
-};
-
-// Pixels of simplification: any finite number >= 0.
-const distance = (v: string) => {
-    const n = v.trim() === '' ? NaN : Number(v);
-    if (!Number.isFinite(n) || n < 0)
-        throw new InvalidArgumentError(`expected a finite number >= 0 (pixels, e.g. 0.5), got ${JSON.stringify(v)}.`);
-    return n;
-};
-
-const maxVertices = (v: string) => {
-    const n = Number(v);
-    if (!/^\s*\d+\s*$/.test(v) || n < 3 || n > 2 ** 30)
-        throw new InvalidArgumentError(`expected an integer >= 3, got ${JSON.stringify(v)}.`);
-    return n;
-};
-
-const colorKey = (v: string) => {
-    const m = /^#?([0-9a-f]{6})$/i.exec(v.trim());
-    if (!m) throw new InvalidArgumentError(`expected a colour as RRGGBB hex (e.g. ff00ff), got ${JSON.stringify(v)}.`);
-    return parseInt(m[1], 16);
-};
-
-const size = (v: string) => {
-    const m = /^(\d+)x(\d+)$/i.exec(v.trim());
-    if (!m || +m[1] === 0 || +m[2] === 0)
-        throw new InvalidArgumentError(`expected WxH with positive integers (e.g. 32x48), got ${JSON.stringify(v)}.`);
-    return { w: +m[1], h: +m[2] };
-};
-
-// Any finite numbers, floored as the API floors positions: "1.5,-2.5" is 1,-3, "1e3,0" is 1000,0.
-const point = (v: string) => {
-    const parts = v.split(',');
-    const nums = parts.map(p => (p.trim() === '' ? NaN : Number(p)));
-    if (parts.length !== 2 || !nums.every(Number.isFinite))
-        throw new InvalidArgumentError(
-            `expected DX,DY as two finite numbers (e.g. 10,-4 or 2.5,0), got ${JSON.stringify(v)}.`
-        );
-    return { x: Math.floor(nums[0]), y: Math.floor(nums[1]) };
-};
-
-// `legacy`: what the command's old --tolerance meant (hidden from the help, read by legacyTolerance).
-function maskFlags(cmd: Command, legacy: 'key' | 'px' = 'key'): Command {
-    return cmd
-        .option('--threshold <n>', 'solid where alpha > N (0..255; default 127)', int(0, 255))
-        .option('--color-key <RRGGBB>', 'solid where the colour differs from this key (alpha ignored)', colorKey)
-        .option('--key-tolerance <n>', 'colour-key tolerance per channel (0..255)', int(0, 255))
-        .addOption(new Option('--tolerance <v>').argParser(legacy === 'key' ? int(0, 255) : distance).hideHelp())
-        .option('--trim', 'trim masks to their set pixels, recording the offset')
-        .option(
-            '--max-mib <n>',
-            'refuse images that decode to more than N MiB of RGBA, and --png previews larger than that (default 256)',
-            int(1, 1 << 20)
-        )
-        .option('--allow-outside-images', "let a JSON's meta.image name a file outside the input folders");
-}
-
-// What build and polygons take besides the mask flags: grid sheets, an atlas JSON, worker threads.
-function sheetFlags(cmd: Command): Command {
-    return cmd
-        .option('--grid <WxH>', 'cut each image into WxH frames named NAME/0, NAME/1, …', size)
-        .option('--margin <n>', 'grid: pixels around the grid', int(0, 2 ** 30))
-        .option('--spacing <n>', 'grid: pixels between frames', int(0, 2 ** 30))
-        .option('--names <template>', 'grid: frame names from {name}, {index}, {row}, {col}')
-        .option('--atlas <file.json>', 'cut the image input by this TexturePacker/Aseprite JSON')
-        .option(
-            '--workers <n>',
-            "worker threads building still PNGs' masks (default: from 64 such files averaging 256x256 px or more, the cores minus one, at most 3; 0: none)",
-            int(0, 64)
-        );
-}
-
-function sheetOptions(flags: SheetFlags, options: BuildOptions): BuildOptions {
-    if (flags.grid) {
-        options.grid = {
-            frameWidth: flags.grid.w,
-            frameHeight: flags.grid.h,
-            margin: flags.margin ?? 0,
-            spacing: flags.spacing ?? 0
-        };
-        if (flags.names !== undefined) options.grid.names = flags.names;
-    } else if (flags.margin !== undefined || flags.spacing !== undefined || flags.names !== undefined) {
-        throw new Error('--margin, --spacing and --names need --grid WxH.');
-    }
-    if (flags.atlas) options.atlas = flags.atlas;
-    if (flags.workers !== undefined) options.workers = flags.workers;
-    return options;
-}
-
-// The old --tolerance of a command, read as its new name with a note on stderr; both given is an error.
-function legacyTolerance(
-    flags: CommonFlags & { tolerancePx?: number },
-    into: 'keyTolerance' | 'tolerancePx',
-    command: string
-): void {
-    if (flags.tolerance === undefined) return;
-    const name = into === 'keyTolerance' ? '--key-tolerance' : '--tolerance-px';
-    if (flags[into] !== undefined)
-        throw new Error(`--tolerance is the old name of ${name} in ${command}: give only ${name}.`);
-    flags[into] = flags.tolerance;
-    flags.tolerance = undefined;
-    process.stderr.write(
-        `hitmask: note: --tolerance is now ${name} in ${command} (in every command: --key-tolerance for the colour key, --tolerance-px for outlines); the old name still works for now.\n`
-    );
-}
-
-function buildOptions(flags: CommonFlags): BuildOptions {
-    if (flags.threshold !== undefined && flags.colorKey !== undefined)
-        throw new Error('Use --threshold or --color-key, not both.');
-    if (flags.keyTolerance !== undefined && flags.colorKey === undefined)
-        throw new Error('--key-tolerance needs --color-key.');
-    const o: BuildOptions = { trim: flags.trim ?? false };
-    if (flags.threshold !== undefined) o.threshold = flags.threshold;
-    if (flags.colorKey !== undefined) o.colorKey = flags.colorKey;
-    if (flags.keyTolerance !== undefined) o.tolerance = flags.keyTolerance;
-    if (flags.maxMib !== undefined) o.maxBytes = flags.maxMib * 1024 * 1024;
-    if (flags.allowOutsideImages) o.allowOutsideImages = true;
-    return o;
-}
+import {
+    buildOptions,
+    distance,
+    legacyTolerance,
+    maskFlags,
+    maxVertices,
+    point,
+    sheetFlags,
+    sheetOptions,
+    type BuildFlags,
+    type CommonFlags,
+    type PolygonsFlags
+} from './cli-flags.js';
+import { writeOutput } from './cli-output.js';
 
 // Loads a .hitmask file, or builds an atlas from an image or atlas JSON; `sources` are the files read.
 async function loadAtlas(path: string, flags: CommonFlags): Promise<{ atlas: MaskAtlas; sources: string[] }> {
@@ -277,51 +134,6 @@ async function polygons(inputs: string[], flags: PolygonsFlags): Promise<void> {
     report.write(
         `${flags.output}: ${json.frames} frames, ${json.polygons} polygons, ${json.pieces} convex pieces, ${bytes.length} bytes written in ${secs.toFixed(2)} s\n`
     );
-}
-
-// sameFileAsAny, synchronously: a build's sources are often hundreds of small files, and an asynchronous stat
-// each is a thread-pool round trip (908 sources: about 60 ms against 5 ms here).
-function sameInput(output: string, inputs: readonly string[]): string | null {
-    // As sameFileAsAny: a file that cannot be stat'ed, or has no inode number, is no match. Numbers first (BigInt
-    // stats cost twice as much); a match is confirmed with BigInts (Windows file indexes can pass 2^53).
-    const id = <T extends boolean>(p: string, bigint: T) => {
-        try {
-            const st = statSync(p, { bigint, throwIfNoEntry: false });
-            return st && st.ino !== 0 && st.ino !== 0n ? st : null;
-        } catch {
-            return null;
-        }
-    };
-    const out = id(output, false);
-    for (const input of out ? inputs : []) {
-        const st = id(input, false);
-        if (!st || !out || st.dev !== out.dev || st.ino !== out.ino) continue;
-        const a = id(output, true),
-            b = id(input, true);
-        if (a && b && a.dev === b.dev && a.ino === b.ino) return input;
-    }
-    return null;
-}
-
-// Refuses an output that is one of the inputs, then writes it: a regular file atomically, a device or FIFO through.
-// Returns where the summary line goes: stdout, or stderr where the output is stdout (-o /dev/stdout), which then
-// holds the output alone.
-async function writeOutput(path: string, bytes: Uint8Array, sources: readonly string[]): Promise<NodeJS.WriteStream> {
-    const input = sameInput(path, sources);
-    if (input !== null)
-        throw new Error(`Output ${JSON.stringify(path)} is also an input (${input}); write it to another file.`);
-    const report = (await standardStream(path)) === process.stdout ? process.stderr : process.stdout;
-    // Only a write through (to a device or FIFO) can fail half-way.
-    const atomic = (await stat(path).catch(() => null))?.isFile() ?? true;
-    try {
-        await writeFileAtomic(path, bytes);
-    } catch (e) {
-        throw new Error(
-            `Cannot write ${JSON.stringify(path)}: ${(e as Error).message}${atomic ? '; nothing was written' : ''}.`,
-            { cause: e }
-        );
-    }
-    return report;
 }
 
 // "N polygons (H holes), M convex pieces, V vertices" over the frames that store them.

@@ -5,6 +5,7 @@ import { decodeApng } from './apng.js';
 import { decodeGif, gifScreen } from './gif.js';
 import { Budget, DEFAULT_MAX_BYTES, type ImageFrame, type RGBAImage } from './image.js';
 import { Mask } from '../core/mask.js';
+import { touchWords, wordsOf } from '../kernels/mask-words.js';
 import { decodeRaster, PNG_SIGNATURE, scanPng } from './png.js';
 import { readInput } from './read.js';
 import { stillPngMask } from './pngmask.js';
@@ -66,8 +67,11 @@ export function decodePngMask(bytes: Uint8Array, threshold: number, options: Dec
     const limit = maxBytes(options);
     if (!(bytes instanceof Uint8Array)) throw unknownFormat(bytes);
     let mask: Mask | null = null;
-    stillPngMask(bytes, threshold, limit, (width, height) => (mask = new Mask(width, height))._words);
-    return mask;
+    stillPngMask(bytes, threshold, limit, (width, height) => wordsOf((mask = new Mask(width, height))));
+    // The callback's mask was written after it was made: it is told so (the content-box rule of core/mask.ts).
+    const made = mask as Mask | null;
+    if (made !== null) touchWords(made);
+    return made;
 }
 
 /** Width and height from an image header (PNG or GIF) without decoding it. */

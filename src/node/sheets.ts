@@ -1,5 +1,5 @@
 // Frame layouts of sprite sheets: uniform grids, TexturePacker JSON (hash and array) and Aseprite JSON.
-import type { HitBox, TagDirection } from '../core/atlas.js';
+import type { HitBox, TagDirection } from '../core/atlas-frame.js';
 import { checkInt, describe, must, mustBe } from '../base/check.js';
 import { checkObject } from '../base/check-types.js';
 

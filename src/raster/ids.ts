@@ -1,9 +1,9 @@
 // Which objects were stamped on a raster's pixels: per layer an id plane (one entry per pixel, created on
-// the layer's first id) and a pool of linked entries for pixels stamped by several ids; the stamp kernel that
-// writes them beside the plane bits, and the reader that collects the ids under a mask into a dedupe set.
-import { ctz, lastWordMask } from '../base/bits.js';
+// the layer's first id), a pool of linked entries for pixels stamped by several ids, and the dedupe set the
+// ids under a mask are collected into. The word loops that stamp and collect them are kernels/raster-ids.ts.
 import { outOfRange } from '../base/check.js';
 import type { Clip } from '../kernels/kernels.js';
+import { collectIds, stampIds, type IdLists } from '../kernels/raster-ids.js';
 import type { Mask } from '../core/mask.js';
 
 // Largest raster that can hold ids: the id plane is one Int32Array entry per pixel.
@@ -11,10 +11,10 @@ import type { Mask } from '../core/mask.js';
 export const MAX_ID_PIXELS = 2 ** 30;
 
 /** @internal The id store of a CollisionRaster. */
-export class RasterIds {
+export class RasterIds implements IdLists {
     // Per layer, per pixel (row-major), the ids stamped there: −1 none, h >= 0 the single id h, h <= −2 a list
-    // starting at entry −2 − h. A lone id needs one store instead of a list entry: 3x faster stamping of 1,000 9x18 shots.
-    // null until the layer's first id.
+    // starting at entry −2 − h. A lone id needs one store instead of a list entry: 3x faster stamping of 1,000
+    // 9x18 shots. null until the layer's first id.
     readonly heads: (Int32Array | null)[] = [];
     // Id planes removed by drop(), reused by plane().
     readonly spare: (Int32Array | null)[] = [];
@@ -41,132 +41,14 @@ export class RasterIds {
         this.entCount = new Int32Array(layers);
     }
 
-    /**
-     * ORs `mask`, its top-left at (x, y) and clipped to `c`, into `plane` (layer `layer`, id plane `heads`), and
-     * records `id` (−1: none) on each pixel it sets: a pixel it turns on restarts its ids, one already set gets `id` first.
-     */
+    /** ORs `mask` into `plane` and records `id` on the pixels it sets: see {@link stampIds}. */
     stamp(plane: Mask, mask: Mask, x: number, y: number, c: Clip, id: number, layer: number, heads: Int32Array): void {
-        const X0 = c.x0,
-            Y0 = c.y0,
-            X1 = c.x1,
-            Y1 = c.y1;
-        const A = plane.words,
-            B = mask._words,
-            H = this.height,
-            W = this.width;
-        const bh = mask.height,
-            bStrips = mask.strips,
-            rows = Y1 - Y0,
-            n0 = Y0 - y;
-        const lastStrip = plane.strips - 1,
-            edge = lastWordMask(W);
-        let ids = this.entId[layer],
-            next = this.entNext[layer],
-            cnt = this.entCount[layer];
-        for (let s = X0 >> 5, sEnd = (X1 - 1) >> 5; s <= sEnd; s++) {
-            // Raster strip s takes mask pixels o..o+31: the high bits of mask strip bs and the low bits of bs + 1.
-            const o = (s << 5) - x,
-                bs = o >> 5,
-                sh = o & 31,
-                ls = 32 - sh;
-            const lo = bs >= 0,
-                hi = sh !== 0 && bs + 1 < bStrips; // no hi word at sh = 0: JS `w << 32 === w`
-            const keep = s === lastStrip ? edge : 0xffffffff; // bits past the raster's width stay zero
-            let ai = s * H + Y0,
-                bi = bs * bh + n0;
-            for (let r = 0; r < rows; r++, ai++, bi++) {
-                const w = ((lo ? B[bi] >>> sh : 0) | (hi ? B[bi + bh] << ls : 0)) & keep;
-                if (w === 0) continue;
-                const old = A[ai];
-                A[ai] = old | w;
-                const p0 = (Y0 + r) * W + (s << 5);
-                if (id < 0) {
-                    // An anonymous stamp adds no id, but a pixel it turns on must drop its stale chain.
-                    for (let f = w & ~old; f !== 0; f &= f - 1) heads[p0 + ctz(f)] = -1;
-                } else {
-                    for (let f = w & ~old; f !== 0; f &= f - 1) heads[p0 + ctz(f)] = id;
-                    let v = w & old;
-                    if (v === 0) continue;
-                    // Pixels that already hold ids get list entries; inlined with the pool in locals: 1.3x faster than a call per pixel with 100,000 shots overlapping.
-                    if (cnt + 64 > ids.length) {
-                        this.entCount[layer] = cnt;
-                        this.reserve(layer, cnt + 64);
-                        ids = this.entId[layer];
-                        next = this.entNext[layer];
-                    }
-                    for (; v !== 0; v &= v - 1) {
-                        const p = p0 + ctz(v),
-                            h = heads[p];
-                        if (h === -1) {
-                            heads[p] = id;
-                            continue;
-                        }
-                        let tail = -2 - h;
-                        if (h >= 0) {
-                            ids[cnt] = h;
-                            next[cnt] = -1;
-                            tail = cnt++;
-                        }
-                        ids[cnt] = id;
-                        next[cnt] = tail;
-                        heads[p] = -2 - cnt++;
-                    }
-                }
-            }
-        }
-        this.entCount[layer] = cnt;
+        stampIds(this, plane, mask, x, y, c, id, layer, heads);
     }
 
-    /**
-     * Collects into the dedupe set, each once, the ids under `mask`'s set pixels (top-left at (x, y), clipped to `c`)
-     * on the layers in the set `layers` of `planes`; returns how many (read them with {@link take}). Order: by
-     * first pixel found (row-major), then layer, then newest stamp first.
-     */
+    /** Collects the ids under `mask` on the layers `layers` into the dedupe set: see {@link collectIds}. */
     collect(planes: readonly Mask[], layers: number, mask: Mask, x: number, y: number, c: Clip): number {
-        const X0 = c.x0,
-            Y0 = c.y0,
-            X1 = c.x1,
-            Y1 = c.y1;
-        const B = mask._words,
-            H = this.height,
-            W = this.width,
-            bh = mask.height,
-            bStrips = mask.strips;
-        const sEnd = (X1 - 1) >> 5;
-        let n = 0;
-        for (let yy = Y0; yy < Y1; yy++) {
-            for (let s = X0 >> 5; s <= sEnd; s++) {
-                const o = (s << 5) - x,
-                    bs = o >> 5,
-                    sh = o & 31;
-                const bi = bs * bh + yy - y;
-                const w = (bs >= 0 ? B[bi] >>> sh : 0) | (sh !== 0 && bs + 1 < bStrips ? B[bi + bh] << (32 - sh) : 0);
-                if (w === 0) continue;
-                const ai = s * H + yy,
-                    p0 = yy * W + (s << 5);
-                let any = 0;
-                for (let bits = layers; bits !== 0; bits &= bits - 1) {
-                    const l = 31 - Math.clz32(bits & -bits);
-                    if (this.heads[l] !== null) any |= planes[l].words[ai];
-                }
-                // Pixel by pixel (row-major), then layer by layer, newest id first.
-                for (let v = w & any; v !== 0; v &= v - 1) {
-                    const b = ctz(v),
-                        bit = 1 << b;
-                    for (let bits = layers; bits !== 0; bits &= bits - 1) {
-                        const l = 31 - Math.clz32(bits & -bits),
-                            heads = this.heads[l];
-                        if (heads === null || (planes[l].words[ai] & bit) === 0) continue;
-                        const ids = this.entId[l],
-                            next = this.entNext[l];
-                        const h = heads[p0 + b];
-                        if (h >= 0) n = this.addFound(h, n);
-                        else for (let e = -2 - h; e >= 0; e = next[e]) n = this.addFound(ids[e], n);
-                    }
-                }
-            }
-        }
-        return n;
+        return collectIds(this, planes, layers, mask, x, y, c);
     }
 
     // Adds an id to the dedupe set and the found list unless present; returns the new count.

@@ -1,56 +1,44 @@
 // CollisionRaster: a playfield of bit planes (layers) that masks are stamped into, erased from and queried
-// against, and RasterView, its CollisionLayer face for a World. The id store and its kernels are in ids.ts,
-// the argument checks in check.ts, the plane kernels in kernels.ts.
+// against, and RasterView, its CollisionLayer face for a World. The id store is in ids.ts, its options in
+// raster-options.ts, the plane kernels in kernels/ (raster-planes.ts, raster-ids.ts, kernels.ts), the 0.3 names
+// in raster-deprecated.ts; the argument checks are base/'s.
 import { checkCoord, checkInt, checkSize, typeError } from '../base/check.js';
-import { checkArray, checkBytes, checkObject, checkOptions } from '../base/check-types.js';
+import { checkOptions } from '../base/check-types.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import { clip, JS, newClip, pick, pickFor, type Clip } from '../kernels/kernels.js';
-import { ANY, AREA, FIRST, queryPlanes } from './raster-query.js';
+import { ANY, AREA, FIRST, queryPlanes } from '../kernels/raster-planes.js';
 import { checkMask, keepAlive, Mask, type Point, type Rect } from '../core/mask.js';
 import { RasterIds } from './ids.js';
+import { layersOf } from './raster-options.js';
+import type {
+    EraseOptions,
+    RasterOptions,
+    RasterQueryOptions,
+    StampManyOptions,
+    StampOptions
+} from './raster-options.js';
+import { CollisionRasterNames, RasterViewNames } from './raster-deprecated.js';
 import { checkId, checkLayer, checkLayers, checkPoints } from '../base/check-raster.js';
 import { castPlanes, type RasterRayHit } from '../rays/ray.js';
 import { MAX_LAYERS } from '../base/limits.js';
-import { SnapshotWriter } from '../base/snapshot-bytes.js';
-import { DELTA_MAGIC, readRaster, writeChanges, writeRaster, type RasterState } from './raster-snapshot.js';
-import { RasterChanges } from './changes.js';
+import { isDeltaBytes, RasterHistory } from './raster-history.js';
+import type { RasterChanges } from './changes.js';
 
-/** Options of {@link CollisionRaster}. */
-export interface RasterOptions {
-    /** Number of independent bit planes (1..32), addressed by index 0..layers−1. @default 1 */
-    layers?: number;
-}
-
-/** Where {@link CollisionRaster.stamp} and {@link CollisionRaster.stampPixel} write. */
-export interface StampOptions {
-    /** Id remembered by every pixel the stamp sets, for {@link CollisionRaster.hits} (0..2^31−1); −1 for none. @default -1 */
-    id?: number;
-    /** Layer index (0..layerCount−1). @default 0 */
-    layer?: number;
-}
-
-/** Where {@link CollisionRaster.erase} and {@link CollisionRaster.erasePixel} clear. */
-export interface EraseOptions {
-    /** Layer index (0..layerCount−1). @default 0 */
-    layer?: number;
-}
-
-/** Where {@link CollisionRaster.stampMany} and {@link CollisionRaster.stampPoints} write. */
-export interface StampManyOptions {
-    /** Id of each copy (same length as the positions), for {@link CollisionRaster.hits}; none when absent. */
-    ids?: ArrayLike<number>;
-    /** Layer index (0..layerCount−1). @default 0 */
-    layer?: number;
-}
+export type {
+    EraseOptions,
+    RasterOptions,
+    RasterQueryOptions,
+    StampManyOptions,
+    StampOptions
+} from './raster-options.js';
 
 // Clip scratch of the raster's calls (each fills it, then passes it to the kernel).
 const C: Clip = newClip();
-// A 1x1 set mask and an id list: raycast reads the hit pixel's first id through hits.
+// A 1x1 set mask, an id list and a layer set: raycast reads the hit pixel's first id through queryMask.
 let RAY_PIXEL: Mask | null = null;
 const RAY_IDS: number[] = [];
+const RAY_SET: RasterQueryOptions = { layers: 0 };
 const NO_POINT: Point = { x: 0, y: 0 };
-// The writer of every raster's snapshot() and hash() (one call at a time; its buffer is kept).
-const WRITER = new SnapshotWriter();
 
 /**
  * A playfield-sized set of bit planes (layers) that sprites are stamped into and tested against:
@@ -58,15 +46,16 @@ const WRITER = new SnapshotWriter();
  * depends on the tested mask's size, not on how many objects were stamped.
  *
  * Stamps that carry an id also record, per pixel, every id stamped there since the pixel was last
- * empty, so {@link hits} can say exactly which objects lie under a mask (see the README for the rules).
+ * empty, so {@link queryMask} can say exactly which objects lie under a mask (see the README for the rules).
  *
  * @example
  * const raster = new CollisionRaster(320, 200, { layers: 2 });
+ * const bullets = { layers: 1 << BULLETS };
  * raster.clear(BULLETS);
  * raster.stampMany(shot, bulletXs, bulletYs, { ids: bulletIds, layer: BULLETS });
- * if (raster.test(player, px, py, 1 << BULLETS)) hitBy = raster.hits(player, px, py, 1 << BULLETS);
+ * if (raster.overlaps(player, px, py, bullets)) hitBy = raster.queryMask(player, px, py, bullets);
  */
-export class CollisionRaster {
+export class CollisionRaster extends CollisionRasterNames {
     /** Width in pixels. */
     readonly width: number;
     /** Height in pixels. */
@@ -93,24 +82,17 @@ export class CollisionRaster {
     // Which ids were stamped where (ids.ts).
     /** @internal */
     private readonly ids: RasterIds;
-    // What snapshot() and restore() read and write (snapshot.ts).
+    // The snapshots' bookkeeping (raster-history.ts), and its tiles changed since the last snapshot or restore and
+    // stamped since each layer's last clear, which every write marks.
     /** @internal */
-    private readonly state: RasterState;
-    // The tiles changed since the last snapshot or restore (deltas copy those), and the tiles stamped since each
-    // layer's last clear (a clear changes those); inked[l] false: not known since a restore, so the whole box.
+    private readonly history: RasterHistory;
     /** @internal */
     private readonly changes: RasterChanges;
     /** @internal */
     private readonly stamped: RasterChanges;
-    /** @internal */
-    private readonly inked: boolean[] = [];
-    // The tag of the snapshot the raster was at after its last snapshot or restore (its checksum), and whether there was one.
-    /** @internal */
-    private tag = 0;
-    /** @internal */
-    private based = false;
     /** Creates an empty raster of `width` × `height` pixels with `options.layers` bit planes. */
     constructor(width: number, height: number, options: RasterOptions = {}) {
+        super();
         checkSize('CollisionRaster width', width);
         checkSize('CollisionRaster height', height);
         checkOptions('options', options, '{ layers: 2 }');
@@ -132,7 +114,7 @@ export class CollisionRaster {
         this.dirtyY0 = new Int32Array(n).fill(height);
         this.dirtyX1 = new Int32Array(n);
         this.dirtyY1 = new Int32Array(n);
-        this.state = {
+        this.history = new RasterHistory({
             width,
             height,
             layerCount: n,
@@ -142,10 +124,9 @@ export class CollisionRaster {
             dirtyX1: this.dirtyX1,
             dirtyY1: this.dirtyY1,
             ids: this.ids
-        };
-        this.changes = new RasterChanges(n, width, height);
-        this.stamped = new RasterChanges(n, width, height);
-        for (let i = 0; i < n; i++) this.inked.push(true);
+        });
+        this.changes = this.history.changes;
+        this.stamped = this.history.stamped;
     }
 
     /**
@@ -153,10 +134,8 @@ export class CollisionRaster {
      * "Snapshots"). With an `out` large enough, written into it and a view of its start returned, allocating nothing.
      */
     snapshot(out?: Uint8Array): Uint8Array {
-        if (out !== undefined) checkBytes('out', out);
-        this.tag = writeRaster(WRITER.reset(out), this.state);
-        this.rebase();
-        return WRITER.bytes(out);
+        if (out !== undefined && !(out instanceof Uint8Array)) throw typeError('out', 'a Uint8Array', out);
+        return this.history.snapshot(out);
     }
 
     /**
@@ -165,11 +144,8 @@ export class CollisionRaster {
      * none or when it would copy no more. `out` as in {@link snapshot}.
      */
     snapshotChanges(out?: Uint8Array): Uint8Array {
-        if (out !== undefined) checkBytes('out', out);
-        const tag = this.based ? writeChanges(WRITER.reset(out), this.state, this.changes, this.tag) : -1;
-        this.tag = tag !== -1 ? tag : writeRaster(WRITER.reset(out), this.state);
-        this.rebase();
-        return WRITER.bytes(out);
+        if (out !== undefined && !(out instanceof Uint8Array)) throw typeError('out', 'a Uint8Array', out);
+        return this.history.snapshotChanges(out);
     }
 
     /**
@@ -178,12 +154,7 @@ export class CollisionRaster {
      * since. Bad bytes, and a delta for another state, throw an Error and change nothing.
      */
     restore(bytes: Uint8Array): this {
-        const at = !this.based ? 1 : this.changes.written() ? 2 : 0;
-        this.tag = readRaster(bytes, this.state, l => this.clearLayer(l), this.tag, at);
-        // Restored tiles were not stamped by this raster's calls: the next clear of a layer changes its whole box.
-        this.stamped.reset();
-        this.inked.fill(false);
-        this.rebase();
+        this.history.restore(bytes, l => this.clearLayer(l));
         return this;
     }
 
@@ -193,23 +164,14 @@ export class CollisionRaster {
      * be no smaller): a rollback ring can treat those as keyframes.
      */
     static isDelta(bytes: Uint8Array): boolean {
-        checkBytes('bytes', bytes, 'a Uint8Array from snapshot() or snapshotChanges()');
-        return (
-            bytes.length >= 4 &&
-            (bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (bytes[3] << 24)) >>> 0 === DELTA_MAGIC
-        );
-    }
-
-    // The raster's state is now the base of the next delta.
-    /** @internal */
-    private rebase(): void {
-        this.based = true;
-        this.changes.reset();
+        if (!(bytes instanceof Uint8Array))
+            throw typeError('bytes', 'a Uint8Array from snapshot() or snapshotChanges()', bytes);
+        return isDeltaBytes(bytes);
     }
 
     /** A 32-bit hash of the raster's state, the same on every machine and kernel path: the last 4 bytes of {@link snapshot}, little-endian. */
     hash(): number {
-        return writeRaster(WRITER.reset(), this.state);
+        return this.history.hash();
     }
 
     /** The live bit plane of `layer` as a Mask, for reading (debug drawing, `count()`); write through the raster or `clear()` may miss pixels. */
@@ -229,7 +191,7 @@ export class CollisionRaster {
 
     /**
      * ORs `mask` into layer `options.layer` (default 0) with its top-left at (x, y), clipped to the raster.
-     * With `options.id` (0..2^31−1), every pixel it sets remembers that id for {@link hits}.
+     * With `options.id` (0..2^31−1), every pixel it sets remembers that id for {@link queryMask}.
      */
     stamp(mask: Mask, x: number, y: number, options: StampOptions = {}): this {
         checkMask(mask, 'mask');
@@ -389,57 +351,40 @@ export class CollisionRaster {
         if (layer !== undefined) checkLayer(layer, this.layerCount);
         this.changes.touched = true;
         for (let i = layer ?? 0, end = layer ?? this.layerCount - 1; i <= end; i++) {
-            // What a clear changes: the tiles stamped since the last clear, or (after a restore) the whole box.
-            const x0 = this.dirtyX0[i],
-                y0 = this.dirtyY0[i],
-                x1 = this.dirtyX1[i],
-                y1 = this.dirtyY1[i];
-            if (this.inked[i]) this.changes.markAll(i, this.stamped);
-            else if (x1 > x0 && y1 > y0) this.changes.mark(i, x0, y0, x1, y1);
-            this.stamped.resetLayer(i);
-            this.inked[i] = true;
+            this.history.cleared(i);
             this.clearLayer(i);
         }
         return this;
     }
 
-    /** Whether a set pixel of `mask`, its top-left at (x, y), lies on a set pixel of any layer in `layers`. */
-    test(mask: Mask, x: number, y: number, layers: number = this.allLayers): boolean {
-        checkMask(mask, 'mask');
-        x = checkCoord('x', x);
-        y = checkCoord('y', y);
-        const k = this.select(layers);
-        return this.query(mask, x, y, k, ANY) !== 0;
+    /** Whether a set pixel of `mask`, its top-left at (x, y), lies on a set pixel of a layer in `options.layers`. */
+    overlaps(mask: Mask, x: number, y: number, options?: RasterQueryOptions): boolean {
+        return this.query(mask, x, y, layersOf(options, this.allLayers, 'overlaps'), ANY) !== 0;
     }
 
-    /** Number of set pixels of `mask` at (x, y) lying on a set pixel of some layer in `layers` (each pixel counted once). */
-    overlapArea(mask: Mask, x: number, y: number, layers: number = this.allLayers): number {
-        checkMask(mask, 'mask');
-        x = checkCoord('x', x);
-        y = checkCoord('y', y);
-        const k = this.select(layers);
-        return this.query(mask, x, y, k, AREA);
-    }
-
-    /** The first pixel (row-major) where `mask` at (x, y) meets a layer in `layers`, in raster coordinates, or `null`; with `out`, written there. */
-    hitPoint(mask: Mask, x: number, y: number, layers: number = this.allLayers, out?: Point): Point | null {
-        checkMask(mask, 'mask');
-        x = checkCoord('x', x);
-        y = checkCoord('y', y);
+    /**
+     * The first pixel (row-major) where `mask` at (x, y) meets a layer in `options.layers`, in raster coordinates,
+     * or `null`; with `out`, written there.
+     */
+    overlap(mask: Mask, x: number, y: number, options?: RasterQueryOptions, out?: Point): Point | null {
         if (out === undefined) out = { x: 0, y: 0 };
-        else checkObject('out', out, 'a { x, y } object');
-        const k = this.select(layers);
-        const row = this.query(mask, x, y, k, FIRST, out);
+        else if (out === null || typeof out !== 'object') throw typeError('out', 'a { x, y } object', out);
+        const row = this.query(mask, x, y, layersOf(options, this.allLayers, 'overlap'), FIRST, out);
         if (row < 0) return null;
         out.y = row;
         return out;
     }
 
-    /** Whether pixel (x, y) is set in some layer of `layers` (coordinates floored; outside the raster: false). */
-    testPixel(x: number, y: number, layers: number = this.allLayers): boolean {
+    /** Number of set pixels of `mask` at (x, y) lying on a set pixel of a layer in `options.layers` (each once). */
+    overlapArea(mask: Mask, x: number, y: number, options?: RasterQueryOptions): number {
+        return this.query(mask, x, y, layersOf(options, this.allLayers, 'overlapArea'), AREA);
+    }
+
+    /** Whether pixel (x, y) is set in a layer of `options.layers` (coordinates floored; outside the raster: false). */
+    hitTest(x: number, y: number, options?: RasterQueryOptions): boolean {
         x = checkCoord('x', x);
         y = checkCoord('y', y);
-        const k = this.select(layers);
+        const k = this.select(layersOf(options, this.allLayers, 'hitTest'));
         if (x < 0 || y < 0 || x >= this.width || y >= this.height) return false;
         const i = (x >>> 5) * this.height + y,
             bit = 1 << (x & 31),
@@ -449,59 +394,64 @@ export class CollisionRaster {
     }
 
     /**
-     * The ids stamped under `mask`'s set pixels at (x, y) in the layers `layers`, each once: every id
+     * The ids stamped under `mask`'s set pixels at (x, y) in the layers `options.layers`, each once: every id
      * stamped onto such a pixel since it was last empty. Order: by first pixel found (row-major), then
      * layer, then newest stamp first. With `out`, the array is refilled and returned.
      */
-    hits(mask: Mask, x: number, y: number, layers: number = this.allLayers, out?: number[]): number[] {
+    queryMask(mask: Mask, x: number, y: number, options?: RasterQueryOptions, out?: number[]): number[] {
         checkMask(mask, 'mask');
         x = checkCoord('x', x);
         y = checkCoord('y', y);
         if (out === undefined) out = [];
-        else checkArray('out', out);
-        layers = checkLayers(layers, this.allLayers, this.layerCount);
+        else if (!Array.isArray(out)) throw typeError('out', 'an array', out);
+        const layers = checkLayers(layersOf(options, this.allLayers, 'queryMask'), this.allLayers, this.layerCount);
         const inside = clip(this.width, this.height, mask.width, mask.height, x, y, C);
         const n = inside ? this.ids.collect(this.planes, layers, mask, x, y, C) : 0;
         return this.ids.take(out, n);
     }
 
     /**
-     * The first pixel the segment from (x0, y0) to (x1, y1) enters that is set in some layer of `layers`, or
-     * `null` (rules: docs/rays.md); `id` is what {@link hits} lists first for that pixel, or −1. With `out`, written there.
+     * The first pixel the segment from (x0, y0) to (x1, y1) enters that is set in a layer of `options.layers`, or
+     * `null` (rules: docs/rays.md); `id` is what {@link queryMask} lists first for that pixel, or −1. With `out`,
+     * written there.
      */
     raycast(
         x0: number,
         y0: number,
         x1: number,
         y1: number,
-        layers: number = this.allLayers,
+        options?: RasterQueryOptions,
         out?: RasterRayHit
     ): RasterRayHit | null {
         if (out === undefined) out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, id: -1 };
-        else checkObject('out', out, 'a RasterRayHit object');
+        else if (out === null || typeof out !== 'object') throw typeError('out', 'a RasterRayHit object', out);
+        const layers = layersOf(options, this.allLayers, 'raycast');
         const k = this.select(layers);
         if (!castPlanes(this.sel, k, x0, y0, x1, y1, out)) return null;
         RAY_PIXEL ??= new Mask(1, 1, true);
-        this.hits(RAY_PIXEL, out.px, out.py, layers, RAY_IDS);
+        RAY_SET.layers = layers;
+        this.queryMask(RAY_PIXEL, out.px, out.py, RAY_SET, RAY_IDS);
         out.id = RAY_IDS.length > 0 ? RAY_IDS[0] : -1;
         return out;
     }
 
     /** `<CollisionRaster WxH, N layers>`. */
-    toString(): string {
+    override toString(): string {
         return `<CollisionRaster ${this.width}x${this.height}, ${this.layerCount} layer${this.layerCount === 1 ? '' : 's'}>`;
     }
 
-    // A query of `mask` at (x, y) against the k planes in this.sel (see queryPlanes); one plane takes
+    // A query of `mask` at (x, y) against the planes of `layers` (see queryPlanes); one plane takes
     // Mask.overlaps/overlapArea/overlap's faster kernels. WebAssembly: 0.10-0.12x the JS time for
     // tests and areas of a 256² mask over 2-3 layers.
     /** @internal */
-    private query(mask: Mask, x: number, y: number, k: number, op: number, out: Point = NO_POINT): number {
+    private query(mask: Mask, x: number, y: number, layers: number, op: number, out: Point = NO_POINT): number {
+        checkMask(mask, 'mask');
+        x = checkCoord('x', x);
+        y = checkCoord('y', y);
+        const k = this.select(layers);
         if (!clip(this.width, this.height, mask.width, mask.height, x, y, C)) return op === FIRST ? -1 : 0;
         const planes = this.sel,
             kern = pick(planes[0], mask, C);
-        for (let j = 1; j < k && kern !== JS; j++)
-            if (planes[j]._ptr < 0) return queryPlanes(planes, k, mask, C, op, out, false);
         if (k === 1 && op === ANY) return kern.any(planes[0], mask, C) ? 1 : 0;
         if (k === 1 && op === AREA) return kern.area(planes[0], mask, C);
         if (k === 1 && op === FIRST) return kern.first(planes[0], mask, C, out) ? out.y : -1;
@@ -586,34 +536,39 @@ export class CollisionRaster {
 }
 
 /** A {@link CollisionLayer} view of a set of a raster's layers; it follows later stamps and clears. */
-export class RasterView implements CollisionLayer {
+export class RasterView extends RasterViewNames implements CollisionLayer {
+    // The options every query passes: made once, so a call allocates nothing.
+    /** @internal */
+    private readonly set: RasterQueryOptions;
     /** Creates a view; prefer {@link CollisionRaster.view} or {@link CollisionRaster.layer}. */
     constructor(
         readonly raster: CollisionRaster,
         readonly layers: number
     ) {
+        super();
         if (!(raster instanceof CollisionRaster)) throw typeError('raster', 'a CollisionRaster', raster);
-        raster.testPixel(0, 0, layers); // validates the layer set
+        this.set = { layers };
+        raster.hitTest(0, 0, this.set); // validates the layer set
     }
 
     /** Whether a set pixel of `mask` at (x, y) lies on these layers. */
-    test(mask: Mask, x: number, y: number): boolean {
-        return this.raster.test(mask, x, y, this.layers);
+    overlaps(mask: Mask, x: number, y: number): boolean {
+        return this.raster.overlaps(mask, x, y, this.set);
+    }
+
+    /** The first such pixel in row-major order, or `null`; with `out`, written there. */
+    overlap(mask: Mask, x: number, y: number, out?: Point): Point | null {
+        return this.raster.overlap(mask, x, y, this.set, out);
     }
 
     /** Number of set pixels of `mask` at (x, y) on these layers. */
     overlapArea(mask: Mask, x: number, y: number): number {
-        return this.raster.overlapArea(mask, x, y, this.layers);
-    }
-
-    /** The first such pixel in row-major order, or `null`; with `out`, written there. */
-    hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null {
-        return this.raster.hitPoint(mask, x, y, this.layers, out);
+        return this.raster.overlapArea(mask, x, y, this.set);
     }
 
     /** Whether pixel (x, y) is set on these layers. */
-    testPixel(x: number, y: number): boolean {
-        return this.raster.testPixel(x, y, this.layers);
+    hitTest(x: number, y: number): boolean {
+        return this.raster.hitTest(x, y, this.set);
     }
 
     /** The box of everything stamped on these layers since they were last cleared (it holds every set pixel), or `null`. */
@@ -621,13 +576,13 @@ export class RasterView implements CollisionLayer {
         return this.raster.stampedBounds(this.layers);
     }
 
-    /** The ids under `mask` at (x, y) on these layers; see {@link CollisionRaster.hits}. */
-    hits(mask: Mask, x: number, y: number, out?: number[]): number[] {
-        return this.raster.hits(mask, x, y, this.layers, out);
+    /** The ids under `mask` at (x, y) on these layers; see {@link CollisionRaster.queryMask}. */
+    queryMask(mask: Mask, x: number, y: number, out?: number[]): number[] {
+        return this.raster.queryMask(mask, x, y, this.set, out);
     }
 
     /** The first pixel of these layers the segment enters, with its id, or `null`; see {@link CollisionRaster.raycast}. */
     raycast(x0: number, y0: number, x1: number, y1: number, out?: RasterRayHit): RasterRayHit | null {
-        return this.raster.raycast(x0, y0, x1, y1, this.layers, out);
+        return this.raster.raycast(x0, y0, x1, y1, this.set, out);
     }
 }

@@ -2,6 +2,7 @@
 import { checkNonNegative } from '../base/check.js';
 import { checkObject } from '../base/check-types.js';
 import { checkMask, type Mask } from '../core/mask.js';
+import { wordsOf } from '../kernels/mask-words.js';
 import { simplify } from './simplify.js';
 import { trace, type Traced } from './trace.js';
 import type { Polygon } from '../base/types.js';
@@ -24,7 +25,7 @@ export function toPolygons(mask: Mask, options: PolygonOptions = {}): Polygon[] 
     checkObject('options', options);
     const tolerance = checkNonNegative('tolerance', options.tolerance ?? 0, 'a finite number >= 0 (pixels)');
     if (mask.width === 0 || mask.height === 0) return [];
-    let t: Traced = trace(mask._words, mask.width, mask.height);
+    let t: Traced = trace(wordsOf(mask), mask.width, mask.height);
     if (tolerance > 0) t = simplify(t, tolerance);
     return assemble(t);
 }

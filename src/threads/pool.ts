@@ -65,12 +65,12 @@ const CLOSED = 0x7fffffff,
     MAX_CHUNKS = 1 << 19;
 
 /**
- * @internal Worker code, a classic script: instantiate the kernels over the shared memory, then wait for
+ * Worker code, a classic script: instantiate the kernels over the shared memory, then wait for
  * batches and claim chunks exactly as {@link ThreadPool} does on the calling thread. A claim is a
  * compare-exchange on NEXT that includes the batch's generation tag, so a worker that wakes late
  * can never take (or half-read the parameters of) a later batch.
  */
-export const WORKER_SOURCE = `"use strict";
+const WORKER_SOURCE = `"use strict";
 function hitmaskWorker(msg) {
   var k = new WebAssembly.Instance(msg.module, { env: { memory: msg.memory } }).exports;
   var c = new Int32Array(msg.control);

@@ -106,12 +106,12 @@ export function contactInto<T>(w: WorldState<T>, a: Body<T>, b: Body<T>, out: Co
     const p = w.point;
     if (b.layer) {
         const layer = b.layer;
-        if (!layer.test(ma, ax, ay)) return false;
-        const hit = layer.hitPoint(ma, ax, ay) as Point;
+        if (!layer.overlaps(ma, ax, ay)) return false;
+        const hit = layer.overlap(ma, ax, ay) as Point;
         p.x = hit.x;
         p.y = hit.y;
         area = (dx, dy) => layer.overlapArea(ma, ax + dx, ay + dy);
-        overlaps = (dx, dy) => layer.test(ma, ax + dx, ay + dy);
+        overlaps = (dx, dy) => layer.overlaps(ma, ax + dx, ay + dy);
         // A layer has no centre: fall back to pushing up, out of the ground.
         fx = 0;
         fy = 0;
@@ -121,7 +121,7 @@ export function contactInto<T>(w: WorldState<T>, a: Body<T>, b: Body<T>, out: Co
             bx1 = -Infinity,
             by1 = -Infinity;
         eachSet(ma, (x, y) => {
-            if (!layer.testPixel(ax + x, ay + y)) return;
+            if (!layer.hitTest(ax + x, ay + y)) return;
             if (ax + x < bx0) bx0 = ax + x;
             if (ay + y < by0) by0 = ay + y;
             if (ax + x + 1 > bx1) bx1 = ax + x + 1;
@@ -206,7 +206,8 @@ export function sweepInto<T>(world: WorldState<T>, body: Body<T>, toX: number, t
     }
     for (let l = 0; l < world.layers.length; l++) {
         const layer = world.layers[l].layer as CollisionLayer;
-        if ((world.layerCat[l] & colw) === 0 || (cat & world.layerColw[l]) === 0 || layer.test(mask, sx, sy)) continue;
+        if ((world.layerCat[l] & colw) === 0 || (cat & world.layerColw[l]) === 0 || layer.overlaps(mask, sx, sy))
+            continue;
         cands[m++] = world.layers[l];
     }
     cands.length = m;
@@ -236,7 +237,7 @@ export function sweepInto<T>(world: WorldState<T>, body: Body<T>, toX: number, t
         for (let c = 0; c < m; c++) {
             const cand = cands[c];
             if (cand.layer) {
-                if (cand.layer.test(mask, x, y)) {
+                if (cand.layer.overlaps(mask, x, y)) {
                     hit = pick(hit, cand);
                 }
                 continue;

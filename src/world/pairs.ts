@@ -32,7 +32,7 @@ export function detectPairs<T>(w: WorldState<T>): number {
     pl.clear();
     // Candidates go through one batched test (a single WebAssembly call, optionally split across threads;
     // one overlaps() each with the JS kernels): with WebAssembly the call and the clip are not paid per
-    // pair (0.70-0.82x the time of one overlaps() per pair, bench:simd).
+    // pair (0.70-0.82x the time of one overlaps() per pair, npm run bench -- simd).
     if (w.batchHits.length < nb) w.batchHits = new Uint8Array(Math.max(nb, 2 * w.batchHits.length));
     const H = w.batchHits;
     if (nb > 0) overlapsBatch(masks, B, H, nb, pool, work);
@@ -57,7 +57,7 @@ export function detectPairs<T>(w: WorldState<T>): number {
                 if ((cat[i] & layerColw[l]) === 0 || (layerCat[l] & colw[i]) === 0) continue;
                 if (x0[i] >= LB[4 * l + 2] || y0[i] >= LB[4 * l + 3] || x1[i] <= LB[4 * l] || y1[i] <= LB[4 * l + 1])
                     continue;
-                if (!(layers[l].layer as CollisionLayer).test(masks[i] as Mask, x0[i], y0[i])) continue;
+                if (!(layers[l].layer as CollisionLayer).overlaps(masks[i] as Mask, x0[i], y0[i])) continue;
                 pl.push(rank[i], N + l);
             }
         }

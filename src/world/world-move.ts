@@ -84,7 +84,7 @@ class Solids<T> implements CollisionLayer {
         return false;
     }
 
-    test(mask: Mask, x: number, y: number): boolean {
+    overlaps(mask: Mask, x: number, y: number): boolean {
         // The hot call of a move (every step and sweep asks it): written out, no callback.
         const st = this.st as WorldState<T>,
             s = this.mover,
@@ -112,7 +112,7 @@ class Solids<T> implements CollisionLayer {
         for (let l = 0; l < st.layers.length; l++) {
             if (st.layerOneWay[l] !== this.oneWay || (st.layerCat[l] & colw) === 0 || (cat & st.layerColw[l]) === 0)
                 continue;
-            if ((st.layers[l].layer as CollisionLayer).test(mask, x, y)) return true;
+            if ((st.layers[l].layer as CollisionLayer).overlaps(mask, x, y)) return true;
         }
         return false;
     }
@@ -129,13 +129,13 @@ class Solids<T> implements CollisionLayer {
         return area;
     }
 
-    hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null {
+    overlap(mask: Mask, x: number, y: number, out?: Point): Point | null {
         let best: Point | null = null;
         const p = { x: 0, y: 0 };
         this.#each(mask, x, y, (m, b) => {
             const hit =
                 m === null
-                    ? (b.layer as CollisionLayer).hitPoint(mask, x, y, p)
+                    ? (b.layer as CollisionLayer).overlap(mask, x, y, p)
                     : mask.overlap(m, bxOf(this, b) - x, byOf(this, b) - y, p);
             if (hit !== null) {
                 const hx = m === null ? hit.x : hit.x + x,
@@ -151,10 +151,10 @@ class Solids<T> implements CollisionLayer {
         return r;
     }
 
-    testPixel(x: number, y: number): boolean {
+    hitTest(x: number, y: number): boolean {
         return this.#each(DOT, Math.floor(x), Math.floor(y), (m, b) =>
             m === null
-                ? (b.layer as CollisionLayer).testPixel(x, y)
+                ? (b.layer as CollisionLayer).hitTest(x, y)
                 : m.get(Math.floor(x) - bxOf(this, b), Math.floor(y) - byOf(this, b))
         );
     }
@@ -169,7 +169,7 @@ class Solids<T> implements CollisionLayer {
         this.#each(mask, x, y, (m, b) => {
             if (
                 m === null
-                    ? (b.layer as CollisionLayer).test(mask, x, y)
+                    ? (b.layer as CollisionLayer).overlaps(mask, x, y)
                     : mask.overlaps(m, bxOf(this, b) - x, byOf(this, b) - y)
             ) {
                 hit = b;
@@ -214,7 +214,7 @@ export function moveBody<T>(
     const riders = carry ? ridersOf(st, mv, s) : mv.riders;
     if (!carry) riders.length = 0;
     // The mover passes through its riders (they move with it), then each rider moves by what it moved.
-    // A layer's test() may throw (user code): the views are put back whatever happens, the body stays unmoved.
+    // A layer's overlaps() may throw (user code): the views are put back whatever happens, the body stays unmoved.
     mv.solid.skip = riders;
     try {
         moveOne(st, mv, s, -1, dx, dy, stepUp, snapDown, out);

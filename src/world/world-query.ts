@@ -1,9 +1,34 @@
 // World queries: bodies and layers under a point, a rectangle or a mask, sorted by id, layers last.
+import { checkBits, checkCoord, checkSize, typeError } from '../base/check.js';
 import type { Body } from './body.js';
-import { checkBits, checkCoord, checkSize } from '../base/check.js';
 import { checkMask, Mask } from '../core/mask.js';
 import type { WorldState } from './state.js';
 import { gridCandidates } from './cells.js';
+import { deprecated } from '../base/deprecate.js';
+
+/** Which bodies and layers a World query or ray finds. */
+export interface QueryOptions {
+    /**
+     * Category bits: a body or layer is found when its `category` shares a bit with them; every one when absent.
+     * A loop can make the object once and pass it to every call: a query reads this one field and allocates nothing.
+     */
+    filter?: number;
+}
+
+/**
+ * @internal The filter `options` names (all categories when absent; checked by the caller). A number, 0.3's
+ * positional filter, warns once per method and is the filter.
+ */
+export function filterOf(options: QueryOptions | number | undefined, method: string): number {
+    if (options === undefined) return 0xffffffff;
+    if (typeof options === 'number') {
+        deprecated(`World.${method}(…, filter)`, `World.${method}(…, { filter })`);
+        return options;
+    }
+    if (options === null || typeof options !== 'object')
+        throw typeError('options', 'an object like { filter: 0b10 }', options);
+    return options.filter ?? 0xffffffff;
+}
 
 /** @internal */
 export function queryPointInto<T>(w: WorldState<T>, x: number, y: number, out: Body<T>[], filter = 0xffffffff): number {
@@ -20,7 +45,7 @@ export function queryPointInto<T>(w: WorldState<T>, x: number, y: number, out: B
         if (mask.get(px - x0[s], py - y0[s])) out[m++] = b;
     }
     for (let l = 0; l < w.layers.length; l++) {
-        if ((w.layerCat[l] & f) !== 0 && w.layers[l].layer?.testPixel(px, py)) out[m++] = w.layers[l];
+        if ((w.layerCat[l] & f) !== 0 && w.layers[l].layer?.hitTest(px, py)) out[m++] = w.layers[l];
     }
     return finish(out, m);
 }
@@ -54,7 +79,7 @@ export function queryRectInto<T>(
         for (let l = 0; l < w.layers.length; l++) {
             if ((w.layerCat[l] & f) === 0) continue;
             if (rect.width !== width || rect.height !== height) rect = w.rectMask = new Mask(width, height, true);
-            if (w.layers[l].layer?.test(rect, rx, ry)) out[m++] = w.layers[l];
+            if (w.layers[l].layer?.overlaps(rect, rx, ry)) out[m++] = w.layers[l];
         }
     }
     return finish(out, m);
@@ -82,7 +107,7 @@ export function queryMaskInto<T>(
         if (mask.overlaps(w.masks[s] as Mask, x0[s] - mx, y0[s] - my)) out[m++] = b;
     }
     for (let l = 0; l < w.layers.length; l++) {
-        if ((w.layerCat[l] & f) !== 0 && w.layers[l].layer?.test(mask, mx, my)) out[m++] = w.layers[l];
+        if ((w.layerCat[l] & f) !== 0 && w.layers[l].layer?.overlaps(mask, mx, my)) out[m++] = w.layers[l];
     }
     return finish(out, m);
 }

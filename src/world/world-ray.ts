@@ -1,8 +1,11 @@
 // World.raycast's search: the bodies changed since the grid was built, then the grid cells along the segment
-// in order, each body's mask cast with the walk of rays/ray.ts, then the layers that can cast rays.
+// in order, each body's mask cast with the walk of rays/ray-walk.ts, then the layers that can cast rays.
 import type { RasterRayHit, RayHit } from '../rays/ray.js';
-import { acquire, before, cast, checkRay, release, type RayState } from '../rays/ray.js';
+import { checkRay } from '../rays/ray.js';
+import { acquire, release, type RayState } from '../rays/ray-state.js';
+import { before, cast } from '../rays/ray-walk.js';
 import type { Mask } from '../core/mask.js';
+import { wordsOf } from '../kernels/mask-words.js';
 import type { Body } from './body.js';
 import type { Boxes } from './grid.js';
 import type { WorldState } from './state.js';
@@ -77,7 +80,7 @@ function consider(st: RayState, q: Search, s: number): void {
     const b = q.bodies[s];
     if (!b || b.slot < 0 || (q.cat[s] & q.f) === 0) return;
     const m = q.masks[s] as Mask;
-    st.words[0] = m._words;
+    st.words[0] = wordsOf(m);
     if (!cast(st, m.width, m.height, q.boxes.x0[s], q.boxes.y0[s], q.x0, q.y0, q.x1, q.y1)) return;
     if (st.d < q.d || (st.d === q.d && b.id < (q.best as Body<unknown>).id)) {
         q.best = b;

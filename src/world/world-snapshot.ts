@@ -1,4 +1,4 @@
-// A World state's snapshot, restore and hash.
+// A World state's snapshot and hash (its restore: world-restore.ts).
 //
 // A snapshot is the state as it lies in memory: each per-slot column (id, position, mask id, filter, flags)
 // copied whole for the slots in use, the id order, the transforms that are not the identity, the layers with
@@ -9,31 +9,21 @@
 // The hash is canonical instead: bodies in id order, masks named by their pixels, pairs by body ids, no slot
 // numbers and no World serial, so two Worlds that went through different slot histories to the same bodies
 // hash equal, in every process and engine.
-import {
-    SnapshotReader,
-    SnapshotWriter,
-    hashBytes,
-    hashEnd,
-    hashF64,
-    hashStart,
-    hashWord
-} from '../base/snapshot-bytes.js';
-import { describe, wrongType } from '../base/check.js';
+import { SnapshotWriter, hashBytes, hashEnd, hashF64, hashStart, hashWord } from '../base/snapshot-bytes.js';
 import { checkBytes } from '../base/check-types.js';
-import { MAX_COORD } from '../base/limits.js';
-import { checkTransform } from '../core/transform.js';
 import type { Mask } from '../core/mask.js';
-import { Body, comparePairs } from './body.js';
-import { flushSlots, growSlots, placeSlot, touchSlot } from './slots.js';
-import { ONE_WAY, type WorldState } from './state.js';
+import type { Body } from './body.js';
+import { flushSlots } from './slots.js';
+import type { WorldState } from './state.js';
+import { wordsOf } from '../kernels/mask-words.js';
 
-const MAGIC = 0x53574d48; // 'HMWS'
-const VERSION = 2;
+export const MAGIC = 0x53574d48; // 'HMWS'
+export const VERSION = 2;
 // Per body: identity transform unless flagged (then angle, scaleX, scaleY and the flips follow).
-const FLIP_X = 1,
+export const FLIP_X = 1,
     FLIP_Y = 2;
 // Bytes a slot takes at least (id, x, y: 8 each; mask, category, collidesWith, group, flags: 4 each).
-const SLOT_BYTES = 44;
+export const SLOT_BYTES = 44;
 
 // Tells one World's tables from another's in this process: a snapshot restores only into the World that took it.
 let serials = 0;
@@ -62,8 +52,11 @@ export class SnapshotTables<T> {
     }
 }
 
-/** @internal The columns a restore reads into before it changes anything, grown as needed and reused. */
-class Columns<T> {
+/**
+ * @internal A decoded snapshot: the columns and counts a restore reads into before it changes anything
+ * (world-restore.ts), grown as needed and reused.
+ */
+export class Columns<T> {
     ids!: Float64Array;
     px!: Float64Array;
     py!: Float64Array;
@@ -91,6 +84,17 @@ class Columns<T> {
     layerCat: number[] = [];
     layerColw: number[] = [];
     layerOneWay: boolean[] = [];
+    /** The snapshot's next id, epoch, slot count and body count. */
+    nextId = 0;
+    epoch = 0;
+    used = 0;
+    count = 0;
+    /**
+     * Whether the snapshot holds the World's live bodies in their slots now (same), with its epoch too (moved: only
+     * positions differ).
+     */
+    same = false;
+    moved = false;
     #checked = new Uint8Array(16);
     #n = 0;
 
@@ -152,7 +156,8 @@ function prune<T>(t: SnapshotTables<T>, live: number): void {
     for (const [id, ref] of t.handles) if (ref.deref() === undefined) t.handles.delete(id);
 }
 
-function flushOrder<T>(st: WorldState<T>): void {
+/** @internal Flushes pending slot frees and rank updates, so the slots and the id order are current. */
+export function flushOrder<T>(st: WorldState<T>): void {
     if (st.pendingFree.length > 0 || st.ranksDirty) flushSlots(st);
 }
 
@@ -313,402 +318,10 @@ function hashColumn(h: number, col: Int32Array, order: Int32Array, n: number): n
 function contentId(ids: Map<Mask, number>, m: Mask): number {
     let id = ids.get(m);
     if (id === undefined) {
-        const words = m._words,
+        const words = wordsOf(m),
             bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
         id = (hashBytes(bytes) ^ Math.imul(m.width, 0x9e3779b1) ^ Math.imul(m.height, 0x85ebca6b)) >>> 0;
         ids.set(m, id);
     }
     return id;
-}
-
-/** @internal Makes the state what `bytes` (a snapshot of this World) says; throws before changing anything when they are not. */
-export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uint8Array): void {
-    if (!(bytes instanceof Uint8Array))
-        throw wrongType(`restore() needs the Uint8Array that snapshot() returned, got ${describe(bytes)}.`);
-    const r = new SnapshotReader(bytes, 'world.restore()');
-    if (bytes.length < 8 || r.u32() !== MAGIC)
-        throw new Error('world.restore(): these bytes are not a World snapshot (they do not start with its tag).');
-    const version = r.u32();
-    if (version !== VERSION)
-        throw new Error(`world.restore(): the snapshot has version ${version}; this hitmask reads version ${VERSION}.`);
-    if (r.u32() !== t.serial)
-        throw new Error(
-            "world.restore(): the snapshot was taken by another World; a World restores only its own snapshots (its masks are named by this World's table)."
-        );
-    const nextId = r.f64();
-    // Counts the bytes cannot hold are corrupt, refused before allocating.
-    const most = Math.floor(bytes.length / SLOT_BYTES);
-    const n = r.count('the body count', most),
-        used = r.count('the slot count', most),
-        nl = r.count('the layer count', Math.floor(bytes.length / 20));
-    const nt = r.count('the transform count', n),
-        np = r.count('the pair count', Math.floor(bytes.length / 8));
-    const epoch = r.f64();
-    if (n > used) throw new Error(`world.restore(): ${n} bodies in ${used} slots; the snapshot is corrupt.`);
-    const c = t.columns(used, nt, np),
-        { ids, px, py, maskIds, cat, colw, grp, flags, order } = c;
-    r.columnF64(ids, used);
-    r.columnF64(px, used);
-    r.columnF64(py, used);
-    r.i32s(maskIds, used);
-    r.i32s(cat, used);
-    r.i32s(colw, used);
-    r.i32s(grp, used);
-    r.i32s(flags, used);
-    r.i32s(order, n);
-    // Whether those are the World's live bodies now, each in the slot it was saved from (idOf is −1 in free
-    // slots once pending removals are flushed, so a typed compare tells); with the same epoch too, nothing but
-    // positions differs, and the other columns are not read.
-    flushOrder(st);
-    const masks = t.masks,
-        idOf = st.idOf,
-        now = st.used;
-    // In the same pass, positions within ±2^50 (as add() and move() take them), whichever path.
-    let same = true;
-    for (let s = 0; s < used; s++) {
-        const id = ids[s];
-        if (same && (s < now ? idOf[s] : -1) !== id) same = false;
-        if (id !== -1 && !(Math.abs(px[s]) <= MAX_COORD && Math.abs(py[s]) <= MAX_COORD))
-            throw new Error(`world.restore(): body ${id} is at (${px[s]}, ${py[s]}); the snapshot is corrupt.`);
-    }
-    for (let s = used; same && s < now; s++) if (idOf[s] !== -1) same = false;
-    const moved = same && epoch === st.epoch;
-    if (!(Number.isSafeInteger(nextId) && nextId >= 1))
-        throw new Error(`world.restore(): the next id is ${nextId}; the snapshot is corrupt.`);
-    if (moved && n > 0 && !(nextId > idOf[st.order[st.orderCount - 1]]))
-        throw new Error(`world.restore(): the next id ${nextId} is not past every body's; the snapshot is corrupt.`);
-    if (!moved) {
-        // Each slot holds a body (an id ≥ 1, below the next id) or is free (−1); each mask of the table is checked once.
-        const checked = c.checked(masks.length);
-        let live = 0;
-        for (let s = 0; s < used; s++) {
-            const id = ids[s];
-            if (id === -1) continue;
-            if (!(id >= 1 && id < nextId && Number.isInteger(id)))
-                throw new Error(`world.restore(): slot ${s} holds body id ${id}; the snapshot is corrupt.`);
-            live++;
-            if ((flags[s] & ~ONE_WAY) !== 0)
-                throw new Error(`world.restore(): body ${id} has flags ${flags[s]}; the snapshot is corrupt.`);
-            const m = maskIds[s] >>> 0;
-            if (m >= masks.length)
-                throw new Error(
-                    `world.restore(): body ${id} names mask ${m}, which this World never saved; restore snapshots into the World that took them.`
-                );
-            if (checked[m] !== 0) continue;
-            checked[m] = 1;
-            if (masks[m].disposed)
-                throw new Error(
-                    `world.restore(): body ${id}'s mask (${masks[m]}) was disposed since the snapshot; keep masks alive while snapshots may be restored.`
-                );
-        }
-        if (live !== n)
-            throw new Error(`world.restore(): ${live} slots hold bodies but the snapshot counts ${n}; it is corrupt.`);
-    }
-    // The id order (read only when the slots are laid out anew) names each live slot once: ids rising, so all distinct.
-    for (let k = 0; !same && k < n; k++) {
-        const s = order[k];
-        if (!(s >= 0 && s < used && ids[s] !== -1 && (k === 0 || ids[s] > ids[order[k - 1]])))
-            throw new Error(
-                'world.restore(): the id order is not the bodies in rising id order; the snapshot is corrupt.'
-            );
-    }
-    const { tfSlot, tfFlags, tfAngle, tfSX, tfSY } = c;
-    c.tfCount = nt;
-    c.masks = masks;
-    for (let i = 0; i < nt; i++) {
-        const s = r.u32(),
-            f = r.u32();
-        tfAngle[i] = r.f64();
-        tfSX[i] = r.f64();
-        tfSY[i] = r.f64();
-        if (s >= used || ids[s] === -1 || (i > 0 && s <= tfSlot[i - 1]) || f > (FLIP_X | FLIP_Y))
-            throw new Error(`world.restore(): transform ${i} is for slot ${s}; the snapshot is corrupt.`);
-        tfSlot[i] = s;
-        tfFlags[i] = f;
-        if (moved) continue;
-        // Placed now, before anything changes: a transform no mask can take (a scale too large, not finite) is
-        // refused here instead of half way through the restore. The cache keeps the result for placeSlot.
-        try {
-            checkTransform(tfAngle[i], tfSX[i], tfSY[i]);
-            st.transforms.get(masks[maskIds[s]], tfAngle[i], tfSX[i], tfSY[i], (f & FLIP_X) !== 0, (f & FLIP_Y) !== 0);
-        } catch (e) {
-            throw new Error(
-                `world.restore(): body ${ids[s]}'s transform cannot be applied (${e instanceof Error ? e.message : String(e)}); the snapshot is corrupt.`,
-                { cause: e }
-            );
-        }
-    }
-    const { layers, layerCat, layerColw, layerOneWay } = c;
-    layers.length = layerCat.length = layerColw.length = layerOneWay.length = 0;
-    for (let l = 0; l < nl; l++) {
-        const id = r.f64(),
-            lc = r.i32(),
-            cw = r.i32(),
-            ow = r.u32();
-        if (ow > 1) throw new Error(`world.restore(): layer ${id} has flags ${ow}; the snapshot is corrupt.`);
-        layerOneWay.push(ow === 1);
-        const h = handleOf(st, t, id);
-        if (h === null || h.layer === null)
-            throw new Error(
-                `world.restore(): layer ${id} of the snapshot is gone (its handle was dropped after it was removed); keep layer handles while snapshots may be restored.`
-            );
-        layers.push(h);
-        layerCat.push(lc);
-        layerColw.push(cw);
-    }
-    const pairs = c.pairs;
-    r.i32s(pairs, 2 * np);
-    r.end();
-    for (let k = 0; k < 2 * np; k++) {
-        const v = pairs[k];
-        if (v >= 0 ? v >= used || ids[v] === -1 : -1 - v >= nl)
-            throw new Error(
-                'world.restore(): a pair names a body that is not in the snapshot; the snapshot is corrupt.'
-            );
-    }
-
-    // Everything is read. Restoring into the bodies the World holds now (the usual rollback) updates their
-    // slots in place and leaves the grid to its usual upkeep; otherwise the slots are laid out as saved.
-    const bodies = c.bodies;
-    if (!same) {
-        bodies.length = used;
-        for (let s = 0; s < used; s++) {
-            if (ids[s] === -1) {
-                bodies[s] = null;
-                continue;
-            }
-            const h = handleOf(st, t, ids[s]);
-            if (h !== null && h.layer !== null)
-                throw new Error(`world.restore(): body ${ids[s]} is a layer here; the snapshot is corrupt.`);
-            bodies[s] = h ?? new Body<T>(st, ids[s], -1, undefined as T, null);
-        }
-    }
-    const pa = c.pa,
-        pb = c.pb;
-    pa.length = pb.length = np;
-    for (let k = 0; k < 2 * np; k++) {
-        const v = pairs[k],
-            b = v < 0 ? layers[-1 - v] : ((same ? st.bodies[v] : bodies[v]) as Body<T>);
-        if ((k & 1) === 0) pa[k >> 1] = b;
-        else pb[k >> 1] = b;
-    }
-    // In pair order, each once, a body first and the lower id first (what the next step's begin/stay/end merge relies on).
-    for (let k = 0; k < np; k++) {
-        if (
-            pa[k].layer !== null ||
-            (pb[k].layer === null && pa[k].id >= pb[k].id) ||
-            (k > 0 && comparePairs(pa[k - 1], pb[k - 1], pa[k], pb[k]) >= 0)
-        ) {
-            pa.length = pb.length = 0;
-            throw new Error(`world.restore(): pair ${k} is out of pair order; the snapshot is corrupt.`);
-        }
-    }
-
-    // Everything read and checked: now the state changes.
-    if (moved) movePositions(st, c, used);
-    else {
-        if (same) updateSlots(st, c, used);
-        else {
-            layOutSlots(st, c, used, n);
-            bodies.length = 0;
-        }
-        let oneWay = 0;
-        const stFlags = st.flags;
-        for (let s = 0; s < used; s++)
-            if (ids[s] !== -1) {
-                stFlags[s] = flags[s];
-                oneWay += flags[s] & ONE_WAY;
-            }
-        st.oneWayBodies = oneWay;
-        // The bodies are now as they were at the snapshot's epoch, which names them.
-        st.epoch = epoch;
-    }
-    // The layers: their filters set in place when they are the same layers (a game's usual restore), else replaced.
-    const oldLayers = st.layers;
-    if (oldLayers.length === nl && oldLayers.every((l, i) => l === layers[i])) {
-        for (let l = 0; l < nl; l++) {
-            st.layerCat[l] = layerCat[l];
-            st.layerColw[l] = layerColw[l];
-            st.layerOneWay[l] = layerOneWay[l];
-        }
-    } else {
-        for (const l of oldLayers) l.slot = -1;
-        for (let l = 0; l < nl; l++) layers[l].slot = l;
-        st.layers = layers.slice();
-        st.layerCat = layerCat.slice();
-        st.layerColw = layerColw.slice();
-        st.layerOneWay = layerOneWay.slice();
-        st.ranksDirty = true;
-    }
-    st.nextId = nextId;
-    st.events.setPrev(pa, pb);
-    pa.length = pb.length = 0;
-    flushOrder(st);
-}
-
-function sameTransform<T>(
-    a: { angle: number; scaleX: number; scaleY: number; flipX: boolean; flipY: boolean },
-    c: Columns<T>,
-    i: number
-): boolean {
-    return (
-        a.angle === c.tfAngle[i] &&
-        a.scaleX === c.tfSX[i] &&
-        a.scaleY === c.tfSY[i] &&
-        a.flipX === ((c.tfFlags[i] & FLIP_X) !== 0) &&
-        a.flipY === ((c.tfFlags[i] & FLIP_Y) !== 0)
-    );
-}
-
-function transformOf<T>(
-    c: Columns<T>,
-    i: number
-): { angle: number; scaleX: number; scaleY: number; flipX: boolean; flipY: boolean } {
-    return i < 0
-        ? { angle: 0, scaleX: 1, scaleY: 1, flipX: false, flipY: false }
-        : {
-              angle: c.tfAngle[i],
-              scaleX: c.tfSX[i],
-              scaleY: c.tfSY[i],
-              flipX: (c.tfFlags[i] & FLIP_X) !== 0,
-              flipY: (c.tfFlags[i] & FLIP_Y) !== 0
-          };
-}
-
-// The same bodies in the same slots with the same masks, transforms, filters and flags: positions set back, a
-// slot whose box moved marked for the grid.
-function movePositions<T>(st: WorldState<T>, c: Columns<T>, used: number): void {
-    const { x0, y0, x1, y1 } = st.boxes,
-        { ids, px, py } = c,
-        posX = st.posX,
-        posY = st.posY,
-        offX = st.offX,
-        offY = st.offY;
-    for (let s = 0; s < used; s++) {
-        if (ids[s] === -1) continue;
-        const x = px[s],
-            y = py[s],
-            still = x === posX[s] && y === posY[s];
-        posX[s] = x;
-        posY[s] = y;
-        if (still) continue;
-        const nx = Math.floor(x) + offX[s],
-            ny = Math.floor(y) + offY[s];
-        if (nx !== x0[s] || ny !== y0[s]) {
-            x1[s] += nx - x0[s];
-            y1[s] += ny - y0[s];
-            x0[s] = nx;
-            y0[s] = ny;
-            touchSlot(st, s);
-        }
-    }
-}
-
-// The same bodies in the same slots: positions, filters, masks and transforms set back; a slot whose mask or
-// transform changed is placed anew, one whose box moved is marked for the grid, the rest cost a compare.
-function updateSlots<T>(st: WorldState<T>, c: Columns<T>, used: number): void {
-    const { x0, y0, x1, y1 } = st.boxes,
-        { ids, px, py, maskIds, cat, colw, grp, tfSlot } = c;
-    const posX = st.posX,
-        posY = st.posY,
-        sCat = st.cat,
-        sColw = st.colw,
-        sGrp = st.grp,
-        source = st.source,
-        ident = st.tfIdentity,
-        offX = st.offX,
-        offY = st.offY;
-    const masks = c.masks,
-        nt = c.tfCount;
-    let ti = 0;
-    for (let s = 0; s < used; s++) {
-        if (ids[s] === -1) continue;
-        const x = px[s],
-            y = py[s];
-        posX[s] = x;
-        posY[s] = y;
-        let touched = sCat[s] !== cat[s] || sColw[s] !== colw[s] || sGrp[s] !== grp[s];
-        sCat[s] = cat[s];
-        sColw[s] = colw[s];
-        sGrp[s] = grp[s];
-        const tf = ti < nt && tfSlot[ti] === s ? ti++ : -1;
-        const m = masks[maskIds[s]];
-        if (source[s] !== m || (tf < 0 ? ident[s] !== 1 : !sameTransform(st.tf[s], c, tf))) {
-            source[s] = m;
-            st.tf[s] = transformOf(c, tf);
-            placeSlot(st, s);
-            continue;
-        }
-        const nx = Math.floor(x) + offX[s],
-            ny = Math.floor(y) + offY[s];
-        if (nx !== x0[s] || ny !== y0[s]) {
-            x1[s] += nx - x0[s];
-            y1[s] += ny - y0[s];
-            x0[s] = nx;
-            y0[s] = ny;
-            touched = true;
-        }
-        if (touched) touchSlot(st, s);
-    }
-}
-
-// Other bodies: the slots laid out as saved (free ones free), live handles not in the snapshot removed, the
-// grid rebuilt at the next detection.
-function layOutSlots<T>(st: WorldState<T>, c: Columns<T>, used: number, n: number): void {
-    const bodies = c.bodies as (Body<T> | null)[],
-        keep = new Set(bodies);
-    for (let k = 0; k < st.orderCount; k++) {
-        // Live handles not in the snapshot are removed (no events, as for every restore).
-        const b = st.bodies[st.order[k]];
-        if (b && !keep.has(b)) b.slot = -1;
-    }
-    let cap = st.cap;
-    while (cap < used) cap *= 2;
-    if (cap !== st.cap) growSlots(st, cap);
-    const { ids, px, py, maskIds, cat, colw, grp, order } = c;
-    st.bodies.length = st.source.length = st.masks.length = st.tf.length = 0;
-    st.free.length = 0;
-    st.pendingFree.length = 0;
-    st.cat.fill(0);
-    st.colw.fill(0);
-    st.idOf.fill(-1);
-    st.flags.fill(0);
-    st.posX.set(px.subarray(0, used));
-    st.posY.set(py.subarray(0, used));
-    st.cat.set(cat.subarray(0, used));
-    st.colw.set(colw.subarray(0, used));
-    st.grp.set(grp.subarray(0, used));
-    let ti = 0;
-    for (let s = 0; s < used; s++) {
-        const b = bodies[s];
-        st.bodies[s] = b;
-        if (b === null) {
-            st.source[s] = st.masks[s] = null;
-            st.cat[s] = st.colw[s] = 0;
-            continue;
-        }
-        b.slot = s;
-        st.idOf[s] = ids[s];
-        st.snapSeen[s] = 1;
-        st.source[s] = c.masks[maskIds[s]];
-        st.tf[s] = transformOf(c, ti < c.tfCount && c.tfSlot[ti] === s ? ti++ : -1);
-    }
-    // Free slots are taken lowest first (add() pops the list).
-    for (let s = used - 1; s >= 0; s--) if (bodies[s] === null) st.free.push(s);
-    st.order.set(order.subarray(0, n));
-    st.used = used;
-    st.live = n;
-    st.orderCount = n;
-    st.gridValid = false;
-    st.movedCount = 0;
-    st.moved.fill(0);
-    st.removedSinceBuild = true;
-    for (let s = 0; s < used; s++) if (bodies[s] !== null) placeSlot(st, s);
-    st.ranksDirty = true;
-}
-
-// The handle of body or layer `id`: live now, or remembered from a snapshot and not collected; null otherwise.
-function handleOf<T>(st: WorldState<T>, t: SnapshotTables<T>, id: number): Body<T> | null {
-    const b = t.handles.get(id)?.deref();
-    return b !== undefined && b.state === st ? b : null;
 }

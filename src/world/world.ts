@@ -1,13 +1,13 @@
 // The World: the public face over a WorldState (state.ts). Slot upkeep is in slots.ts, the grid's upkeep in
-// cells.ts, detection in pairs.ts, events in events.ts, queries in query.ts, contacts and sweeps in contact.ts,
-// the ray search in ray.ts; each takes the state.
+// cells.ts, detection in pairs.ts, events in events.ts, queries in world-query.ts, contacts and sweeps in
+// contact.ts, the ray search in world-ray.ts, snapshots and hashes in world-snapshot.ts, restores in
+// world-restore.ts; each takes the state.
 import {
     checkBits,
     checkInt,
     checkPixels,
     coord,
     describe,
-    must,
     mustBe,
     outOfRange,
     typeError,
@@ -16,7 +16,7 @@ import {
 import { checkArray, checkBoolean, checkObject } from '../base/check-types.js';
 import { checkMask, type Mask } from '../core/mask.js';
 import { checkTransform, type Transform } from '../core/transform.js';
-import type { CollisionLayer } from '../layers/layer.js';
+import { asLayer, type CollisionLayer } from '../layers/layer.js';
 import type { CollisionRaster } from '../raster/raster.js';
 import type { ThreadPool } from '../threads/pool.js';
 import { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
@@ -24,17 +24,19 @@ import { refreshGrid } from './cells.js';
 import { contactInto, sweepInto, type Contact, type SweepHit } from './contact.js';
 import type { PairListener, WorldEvent } from './events.js';
 import { detectPairs } from './pairs.js';
-import { queryMaskInto, queryPointInto, queryRectInto } from './world-query.js';
+import { filterOf, queryMaskInto, queryPointInto, queryRectInto, type QueryOptions } from './world-query.js';
 import { castWorld, type WorldRayHit } from './world-ray.js';
 import { growSlots, placeSlot, touchSlot } from './slots.js';
 import { moveBody, Movers, type WorldMoveOptions, type WorldMoveResult } from './world-move.js';
-import { hashWorld, restoreWorld, snapshotWorld, SnapshotTables } from './world-snapshot.js';
+import { restoreWorld } from './world-restore.js';
+import { hashWorld, snapshotWorld, SnapshotTables } from './world-snapshot.js';
 import { changedBodies, isLayerOf, ONE_WAY, slotOf, WorldState } from './state.js';
 
 export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 export type { Contact, SweepHit } from './contact.js';
 export type { PairListener, WorldEvent } from './events.js';
 export type { WorldRayHit } from './world-ray.js';
+export type { QueryOptions } from './world-query.js';
 export type { WorldMoveOptions, WorldMoveResult } from './world-move.js';
 
 /** Options of the {@link World} constructor. */
@@ -149,21 +151,10 @@ export class World<T = unknown> {
     /** Adds a static layer (a tile map, a collision raster) that bodies collide with; its pairs have the layer as `b`. */
     addLayer(layer: CollisionLayer | CollisionRaster, options: LayerOptions<T> = {}): Body<T> {
         // A raster's queries take a layer set; the World talks to a view of all its layers. Duck-typed, so
-        // a World without rasters does not bundle the raster (4 KB gzipped).
-        if (isRaster(layer)) layer = layer.view();
-        if (
-            layer == null ||
-            typeof layer !== 'object' ||
-            typeof layer.test !== 'function' ||
-            typeof layer.overlapArea !== 'function' ||
-            typeof layer.hitPoint !== 'function' ||
-            typeof layer.testPixel !== 'function'
-        ) {
-            throw wrongType(
-                must('layer', 'implement CollisionLayer (test, overlapArea, hitPoint, testPixel)', describe(layer))
-            );
-        }
-        const body = new Body<T>(this.#st, this.#st.nextId++, this.#st.layers.length, options.data as T, layer);
+        // a World without rasters does not bundle the raster (4 KB gzipped). A 0.3-style layer (test, hitPoint,
+        // testPixel) gets the new names once, warning; the handle's `layer` is still the object given.
+        const l = asLayer(isRaster(layer) ? layer.view() : layer, 'layer', true);
+        const body = new Body<T>(this.#st, this.#st.nextId++, this.#st.layers.length, options.data as T, l);
         this.#st.layers.push(body);
         this.#st.layerCat.push(checkBits('category', options.category ?? 1));
         this.#st.layerColw.push(checkBits('collidesWith', options.collidesWith ?? 0xffffffff));
@@ -354,27 +345,33 @@ export class World<T = unknown> {
         return out;
     }
 
-    /** Bodies (and layers) with a set pixel at (x, y) (floored), sorted by id, layers last; `filter` selects categories. */
-    queryPoint(x: number, y: number, filter = 0xffffffff, out?: Body<T>[]): Body<T>[] {
+    /**
+     * Bodies (and layers) with a set pixel at (x, y) (floored), sorted by id, layers last; `options.filter` selects
+     * categories. With `out`, the array is refilled and returned.
+     */
+    queryPoint(x: number, y: number, options?: QueryOptions, out?: Body<T>[]): Body<T>[] {
+        const f = filterOf(options, 'queryPoint');
         if (out === undefined) out = [];
         else checkOut(out);
-        queryPointInto(this.#st, x, y, out, filter);
+        queryPointInto(this.#st, x, y, out, f);
         return out;
     }
 
     /** Bodies (and layers) with a set pixel inside the rectangle; sorted by id, layers last. */
-    queryRect(x: number, y: number, width: number, height: number, filter = 0xffffffff, out?: Body<T>[]): Body<T>[] {
+    queryRect(x: number, y: number, width: number, height: number, options?: QueryOptions, out?: Body<T>[]): Body<T>[] {
+        const f = filterOf(options, 'queryRect');
         if (out === undefined) out = [];
         else checkOut(out);
-        queryRectInto(this.#st, x, y, width, height, out, filter);
+        queryRectInto(this.#st, x, y, width, height, out, f);
         return out;
     }
 
     /** Bodies (and layers) whose masks overlap `mask` placed with its top-left at (x, y) (floored). */
-    queryMask(mask: Mask, x: number, y: number, filter = 0xffffffff, out?: Body<T>[]): Body<T>[] {
+    queryMask(mask: Mask, x: number, y: number, options?: QueryOptions, out?: Body<T>[]): Body<T>[] {
+        const f = filterOf(options, 'queryMask');
         if (out === undefined) out = [];
         else checkOut(out);
-        queryMaskInto(this.#st, mask, x, y, out, filter);
+        queryMaskInto(this.#st, mask, x, y, out, f);
         return out;
     }
 
@@ -414,7 +411,7 @@ export class World<T = unknown> {
 
     /**
      * The nearest body or layer pixel the segment from (x0, y0) to (x1, y1) enters, in world pixels, with the
-     * `body` hit, or `null` (rules: docs/rays.md). Walks the grid cells along the segment; `filter` selects
+     * `body` hit, or `null` (rules: docs/rays.md). Walks the grid cells along the segment; `options.filter` selects
      * categories. With `out`, written there.
      */
     raycast(
@@ -422,10 +419,10 @@ export class World<T = unknown> {
         y0: number,
         x1: number,
         y1: number,
-        filter = 0xffffffff,
+        options?: QueryOptions,
         out?: WorldRayHit<T>
     ): WorldRayHit<T> | null {
-        const f = checkBits('filter', filter);
+        const f = checkBits('filter', filterOf(options, 'raycast'));
         if (out === undefined)
             out = { px: 0, py: 0, x: 0, y: 0, distance: 0, nx: 0, ny: 0, body: null as unknown as Body<T> };
         else checkObject('out', out, 'a WorldRayHit object');

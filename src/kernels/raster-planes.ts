@@ -1,10 +1,11 @@
 // The raster's query kernel: a mask against the OR of several bit planes (a CollisionRaster's layers), in
 // JavaScript and over the WebAssembly module. Its own file, out of the Kernels interface, so that
-// `import { Mask }` does not carry it.
+// `import { Mask }` does not carry it (test/bundle.test.ts checks).
 import { ctz, popcnt } from '../base/bits.js';
-import type { Clip } from '../kernels/kernels.js';
-import type { Mask, Point } from '../core/mask.js';
-import { heap32, K, TABLE } from '../kernels/memory.js';
+import type { Point } from '../base/types.js';
+import type { Clip } from './contract.js';
+import type { MaskWords } from './mask-words.js';
+import { heap32, K, TABLE } from './memory.js';
 
 /** @internal Raster query operations. */
 export const ANY = 0,
@@ -14,17 +15,19 @@ export const ANY = 0,
 /**
  * @internal Queries B against the OR of planes[0..k) (all of one size; the clip is in their pixels): ANY → 1/0,
  * AREA → the count, FIRST → the row of the first pixel in row-major order (its x into `out.x`) or −1.
- * `wasm`: every plane and B are in WebAssembly memory and the WebAssembly kernels are selected.
+ * `wasm`: the WebAssembly kernels are picked for planes[0] and B (both in its memory); the query then runs in
+ * WebAssembly unless another plane is on the JS heap.
  */
 export function queryPlanes(
-    planes: readonly Mask[],
+    planes: readonly MaskWords[],
     k: number,
-    b: Mask,
+    b: MaskWords,
     c: Clip,
     op: number,
     out: Point,
     wasm: boolean
 ): number {
+    for (let j = 1; j < k && wasm; j++) if (planes[j]._ptr < 0) wasm = false;
     if (wasm) {
         const T = heap32(),
             t = TABLE >> 2;
@@ -57,7 +60,7 @@ const selWords: Uint32Array[] = [];
 const EMPTY = new Uint32Array(0);
 
 // B against the OR of selWords[0..k) (planes of height H, the clip in their pixels); see queryPlanes.
-function queryJS(k: number, H: number, b: Mask, c: Clip, op: number, out: Point): number {
+function queryJS(k: number, H: number, b: MaskWords, c: Clip, op: number, out: Point): number {
     const sel = selWords,
         B = b._words,
         bh = b.height,
