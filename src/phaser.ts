@@ -34,6 +34,7 @@ export {
     type SpritePose,
     type SpriteHitmask,
     type PlacedSprite,
-    type PoseBounds
+    type PoseBounds,
+    type DrawStyle
 } from './engines/sprite.js';
 export type { HitmaskAdapter, EngineTypes } from './engines/adapter.js';

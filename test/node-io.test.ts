@@ -136,7 +136,7 @@ test('writeFileAtomic: a link to a regular file replaces the file and keeps the 
 // Runs `code` (an ES module importing `hitmask/node` from the sources as NODE) in a child process with at most
 // CPU_SECONDS of CPU time (a read that never ends then fails the test instead of hanging it); its stdout lines.
 function probe(code: string): Promise<string[]> {
-    const src = `const NODE = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'src', 'node', 'index.ts')).href)});\n${code}`;
+    const src = `const NODE = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'src', 'node.ts')).href)});\n${code}`;
     const argv = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', src];
     const child = spawn('sh', ['-c', `ulimit -t ${CPU_SECONDS} && exec "$@"`, 'sh', ...argv], {
         cwd: ROOT,

@@ -30,53 +30,53 @@ function set(layers: number | undefined): RasterQueryOptions {
 /** The 0.3 names of {@link CollisionRaster}'s queries (deprecated, removed in 0.5.0). */
 export class CollisionRasterNames {
     /** @deprecated Use `overlaps(mask, x, y, { layers })` (0.3's name; removed in 0.5.0). */
-    test(this: RasterQueries, mask: Mask, x: number, y: number, layers?: number): boolean {
+    test(mask: Mask, x: number, y: number, layers?: number): boolean {
         deprecated('CollisionRaster.test', 'CollisionRaster.overlaps(mask, x, y, { layers })');
-        return this.overlaps(mask, x, y, set(layers));
+        return (this as unknown as RasterQueries).overlaps(mask, x, y, set(layers));
     }
 
     /** @deprecated Use `overlap(mask, x, y, { layers }, out)` (0.3's name; removed in 0.5.0). */
-    hitPoint(this: RasterQueries, mask: Mask, x: number, y: number, layers?: number, out?: Point): Point | null {
+    hitPoint(mask: Mask, x: number, y: number, layers?: number, out?: Point): Point | null {
         deprecated('CollisionRaster.hitPoint', 'CollisionRaster.overlap(mask, x, y, { layers }, out)');
-        return this.overlap(mask, x, y, set(layers), out);
+        return (this as unknown as RasterQueries).overlap(mask, x, y, set(layers), out);
     }
 
     /** @deprecated Use `hitTest(x, y, { layers })` (0.3's name; removed in 0.5.0). */
-    testPixel(this: RasterQueries, x: number, y: number, layers?: number): boolean {
+    testPixel(x: number, y: number, layers?: number): boolean {
         deprecated('CollisionRaster.testPixel', 'CollisionRaster.hitTest(x, y, { layers })');
-        return this.hitTest(x, y, set(layers));
+        return (this as unknown as RasterQueries).hitTest(x, y, set(layers));
     }
 
     /** @deprecated Use `queryMask(mask, x, y, { layers }, out)` (0.3's name; removed in 0.5.0). */
-    hits(this: RasterQueries, mask: Mask, x: number, y: number, layers?: number, out?: number[]): number[] {
+    hits(mask: Mask, x: number, y: number, layers?: number, out?: number[]): number[] {
         deprecated('CollisionRaster.hits', 'CollisionRaster.queryMask(mask, x, y, { layers }, out)');
-        return this.queryMask(mask, x, y, set(layers), out);
+        return (this as unknown as RasterQueries).queryMask(mask, x, y, set(layers), out);
     }
 }
 
 /** The 0.3 names of {@link RasterView}'s queries (deprecated, removed in 0.5.0). */
 export class RasterViewNames {
     /** @deprecated Use `overlaps` (0.3's name; removed in 0.5.0). */
-    test(this: ViewQueries, mask: Mask, x: number, y: number): boolean {
+    test(mask: Mask, x: number, y: number): boolean {
         deprecated('RasterView.test', 'RasterView.overlaps');
-        return this.overlaps(mask, x, y);
+        return (this as unknown as ViewQueries).overlaps(mask, x, y);
     }
 
     /** @deprecated Use `overlap` (0.3's name; removed in 0.5.0). */
-    hitPoint(this: ViewQueries, mask: Mask, x: number, y: number, out?: Point): Point | null {
+    hitPoint(mask: Mask, x: number, y: number, out?: Point): Point | null {
         deprecated('RasterView.hitPoint', 'RasterView.overlap');
-        return this.overlap(mask, x, y, out);
+        return (this as unknown as ViewQueries).overlap(mask, x, y, out);
     }
 
     /** @deprecated Use `hitTest` (0.3's name; removed in 0.5.0). */
-    testPixel(this: ViewQueries, x: number, y: number): boolean {
+    testPixel(x: number, y: number): boolean {
         deprecated('RasterView.testPixel', 'RasterView.hitTest');
-        return this.hitTest(x, y);
+        return (this as unknown as ViewQueries).hitTest(x, y);
     }
 
     /** @deprecated Use `queryMask` (0.3's name; removed in 0.5.0). */
-    hits(this: ViewQueries, mask: Mask, x: number, y: number, out?: number[]): number[] {
+    hits(mask: Mask, x: number, y: number, out?: number[]): number[] {
         deprecated('RasterView.hits', 'RasterView.queryMask');
-        return this.queryMask(mask, x, y, out);
+        return (this as unknown as ViewQueries).queryMask(mask, x, y, out);
     }
 }
