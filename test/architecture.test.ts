@@ -374,3 +374,12 @@ test('architecture: every argument check message is built in base/, and only bas
     const { strings } = scan(sample);
     assert.ok(strings.includes('nested') && strings.includes(' text'), 'template literals nest');
 });
+
+test('architecture: at most 1 % of source lines are over 120 columns (what the formatter cannot break: strings)', () => {
+    const lines = files
+        .filter(f => /\.(ts|wat)$/.test(f) && f !== 'kernels/module.ts')
+        .flatMap(f => readFileSync(join(SRC, f), 'utf8').split('\n'));
+    const long = lines.filter(l => l.length > 120).length;
+    assert.ok(lines.length > 15000, `read ${lines.length} lines`);
+    assert.ok(long <= lines.length / 100, `${long} of ${lines.length} source lines are over 120 columns`);
+});

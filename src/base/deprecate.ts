@@ -3,7 +3,9 @@
 
 const warned = new Set<string>();
 
-/** @internal Warns once that `old` is deprecated in favour of `replacement` (console.warn; a game loop is not flooded). */
+/**
+ * @internal Warns once that `old` is deprecated in favour of `replacement` (console.warn; a game loop is not flooded).
+ */
 export function deprecated(old: string, replacement: string): void {
     if (warned.has(old)) return;
     warned.add(old);

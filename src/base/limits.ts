@@ -4,7 +4,9 @@
 /** @internal Largest |x| or |y| of a World position: 2^50, so boxes and offsets stay exact integers in doubles. */
 export const MAX_COORD = 2 ** 50;
 
-/** @internal Longest sweep, in pixel steps (|dx| + |dy|): each step is tested, so a sweep costs up to that many tests. */
+/**
+ * @internal Longest sweep, in pixel steps (|dx| + |dy|): each step is tested, so a sweep costs up to that many tests.
+ */
 export const MAX_SWEEP = 2 ** 20;
 
 /**
@@ -23,7 +25,9 @@ export const MAX_ID = 2 ** 31 - 1;
 /** @internal Ceiling on WebAssembly memory: 1 GiB (less where the runtime refuses to reserve that much). */
 export const MEMORY_LIMIT = 2 ** 30;
 
-/** The library's numeric limits; past each one a call throws a RangeError (or, for memory, falls back to the JS heap). */
+/**
+ * The library's numeric limits; past each one a call throws a RangeError (or, for memory, falls back to the JS heap).
+ */
 export const limits = Object.freeze({
     /** Largest |x| or |y| of a World body's position: 2^50 (boxes and offsets stay exact integers). */
     coord: MAX_COORD,

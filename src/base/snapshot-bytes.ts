@@ -29,7 +29,10 @@ export class SnapshotWriter {
         this.#view = new DataView(b.buffer);
     }
 
-    /** Starts over, keeping the buffer; with `into`, writes straight into it until it is full (then into a buffer of its own). */
+    /**
+     * Starts over, keeping the buffer; with `into`, writes straight into it until it is full (then into a buffer of its
+     * own).
+     */
     reset(into?: Uint8Array): this {
         const b = into ?? this.#own;
         if (b !== this.#buf) {
@@ -126,7 +129,9 @@ export class SnapshotWriter {
         return this.#n;
     }
 
-    /** The bytes: into `out` when it is large enough (a view of its first `length` bytes is returned), else a new array. */
+    /**
+     * The bytes: into `out` when it is large enough (a view of its first `length` bytes is returned), else a new array.
+     */
     bytes(out?: Uint8Array): Uint8Array {
         if (out !== undefined && out === this.#buf) return out.subarray(0, this.#n);
         if (out !== undefined && out.length >= this.#n) {

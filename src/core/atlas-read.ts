@@ -55,7 +55,8 @@ interface RawFrame {
     boxes: HitBox[];
 }
 
-// Validates every field before building anything; any inconsistency throws, so a damaged file never yields a wrong mask.
+// Validates every field before building anything; any inconsistency throws, so a damaged file never yields a wrong
+// mask.
 export function read(bytes: Uint8Array): { frames: AtlasFrame[]; tags: AtlasTag[] } {
     const at = readHeader(bytes),
         { F, T, B, S, wordsAt } = at;
@@ -140,7 +141,8 @@ function readHeader(bytes: Uint8Array): Layout {
 class Names {
     at: number;
     readonly end: number;
-    // ignoreBOM keeps a leading U+FEFF (the default drops it, and a name of only U+FEFF loaded as ""); writers refuse it.
+    // ignoreBOM keeps a leading U+FEFF (the default drops it, and a name of only U+FEFF loaded as ""); writers refuse
+    // it.
     private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
     constructor(

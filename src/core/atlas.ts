@@ -37,9 +37,13 @@ export interface AddFrameOptions {
     duration?: number;
     /** Named hit-boxes in untrimmed frame coordinates. @default [] */
     boxes?: readonly HitBox[];
-    /** Polygons to store with the frame (see {@link AtlasFrame.polygons}); rings of ≥ 3 vertices, finite coordinates. */
+    /**
+     * Polygons to store with the frame (see {@link AtlasFrame.polygons}); rings of ≥ 3 vertices, finite coordinates.
+     */
     polygons?: readonly Polygon[];
-    /** Convex pieces to store with the frame (see {@link AtlasFrame.pieces}); rings of ≥ 3 vertices, finite coordinates. */
+    /**
+     * Convex pieces to store with the frame (see {@link AtlasFrame.pieces}); rings of ≥ 3 vertices, finite coordinates.
+     */
     pieces?: readonly (readonly number[])[];
 }
 
@@ -183,7 +187,10 @@ export class MaskAtlas {
         return new Mask(f.sourceWidth, f.sourceHeight).draw(f.mask, f.x, f.y);
     }
 
-    /** Serialises the atlas in the hitmask binary format (docs/format.md): version 2 when a frame has polygons or pieces, else version 1. */
+    /**
+     * Serialises the atlas in the hitmask binary format (docs/format.md): version 2 when a frame has polygons or
+     * pieces, else version 1.
+     */
     toBytes(): Uint8Array {
         const enc = new TextEncoder();
         const names: Uint8Array[] = [];

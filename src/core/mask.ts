@@ -188,7 +188,10 @@ export class Mask {
         return this._words;
     }
 
-    /** @internal The words, for reading (kernels, rays, queries): unlike `words`, keeps what the mask knows of its pixels. */
+    /**
+     * @internal The words, for reading (kernels, rays, queries): unlike `words`, keeps what the mask knows of its
+     * pixels.
+     */
     get _words(): Uint32Array {
         if (this.#gen !== generation) this.#refresh();
         // An adopted array whose buffer was transferred (postMessage, structuredClone) reads as empty: an
@@ -252,7 +255,10 @@ export class Mask {
         return Mask.fromRGBA(image.data, image.width, image.height, options);
     }
 
-    /** Builds a mask from RGBA pixels: a bit is set where some RGB channel differs from `key` by more than `tolerance`; alpha is ignored. */
+    /**
+     * Builds a mask from RGBA pixels: a bit is set where some RGB channel differs from `key` by more than `tolerance`;
+     * alpha is ignored.
+     */
     static fromColorKey(
         data: RGBAData,
         width: number,
@@ -306,7 +312,9 @@ export class Mask {
         return new Mask(width, height, new Init(words.buffer === buffer ? words.slice() : words));
     }
 
-    /** Rows of `#` and `.` joined by newlines (for tests and debugging: at most 2^27 characters, a RangeError beyond). */
+    /**
+     * Rows of `#` and `.` joined by newlines (for tests and debugging: at most 2^27 characters, a RangeError beyond).
+     */
     toText(): string {
         this.#live();
         return wordsToText(this._words, this.width, this.height);
@@ -408,7 +416,9 @@ export class Mask {
         return (pickWasm(this, other) ? WASM.first(this, other, C, out) : JS.first(this, other, C, out)) ? out : null;
     }
 
-    /** Whether any pixel is set in both masks with `other`'s top-left at (dx, dy); stops at the first overlapping word. */
+    /**
+     * Whether any pixel is set in both masks with `other`'s top-left at (dx, dy); stops at the first overlapping word.
+     */
     overlaps(other: Mask, dx: number, dy: number): boolean {
         if (!this.#pairClip(other, dx, dy)) return false;
         return pickWasm(this, other) ? WASM.any(this, other, C) : JS.any(this, other, C);
@@ -427,7 +437,8 @@ export class Mask {
     overlapMask(other: Mask, dx: number, dy: number, out?: Mask): Mask {
         if (out === undefined) {
             const hit = this.#pairClip(other, dx, dy);
-            // Every word of the new mask is written below: the clip's by the kernel, the rest zeroed, so it needs no clearing first.
+            // Every word of the new mask is written below: the clip's by the kernel, the rest zeroed, so it needs no
+            // clearing first.
             const m = new Mask(this.width, this.height, UNZEROED);
             this.#and(other, m, hit);
             return m;
@@ -553,12 +564,18 @@ function fromPixels(data: RGBAData, width: number, height: number, op: number, k
     return m;
 }
 
-/** @internal Whether `m` is a Mask that was not disposed: {@link checkMask}'s test, for loops that name the argument only on failure. */
+/**
+ * @internal Whether `m` is a Mask that was not disposed: {@link checkMask}'s test, for loops that name the argument
+ * only on failure.
+ */
 export function isLiveMask(m: unknown): m is Mask {
     return isMask(m) && !m.disposed;
 }
 
-/** @internal The one check of a mask argument: a TypeError unless `m` is a Mask, an Error once disposed; `name` names it in the message. */
+/**
+ * @internal The one check of a mask argument: a TypeError unless `m` is a Mask, an Error once disposed; `name` names it
+ * in the message.
+ */
 export function checkMask(m: unknown, name = 'other'): asserts m is Mask {
     if (!isMask(m)) throw typeError(name, 'a Mask', m);
     if (m.disposed)

@@ -33,7 +33,9 @@ export function boundingRect(mask: Mask): Rect | null {
     return maxY < 0 ? null : { x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1 };
 }
 
-/** One bounding rectangle per 8-connected component of `mask`, in the row-major order of each component's first pixel. */
+/**
+ * One bounding rectangle per 8-connected component of `mask`, in the row-major order of each component's first pixel.
+ */
 export function boundingRects(mask: Mask): Rect[] {
     checkMask(mask, 'mask');
     const m = mask;
@@ -58,7 +60,10 @@ export function boundingRects(mask: Mask): Rect[] {
     return rects;
 }
 
-/** Mean position of the set pixels as floats (pixel (x, y) counts as (x, y); add 0.5 for pixel centres), or `null` when empty. */
+/**
+ * Mean position of the set pixels as floats (pixel (x, y) counts as (x, y); add 0.5 for pixel centres), or `null` when
+ * empty.
+ */
 export function centroid(mask: Mask): Point | null {
     checkMask(mask, 'mask');
     const m = mask;

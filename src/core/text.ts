@@ -28,7 +28,10 @@ export function textRows(text: string): string[] {
     return rows;
 }
 
-/** Sets the bits of `words` (strip layout, `rows.length` high, zeroed) where `rows` (checked by {@link textRows}) have `#`. */
+/**
+ * Sets the bits of `words` (strip layout, `rows.length` high, zeroed) where `rows` (checked by {@link textRows}) have
+ * `#`.
+ */
 export function textToWords(rows: readonly string[], words: Uint32Array): void {
     const height = rows.length;
     for (let y = 0; y < height; y++) {

@@ -137,7 +137,9 @@ export class TransformCache {
         this.cache = new WeakMap();
     }
 
-    /** Drops the cached transforms of `mask`: call it after changing the mask's pixels (they are made anew on demand). */
+    /**
+     * Drops the cached transforms of `mask`: call it after changing the mask's pixels (they are made anew on demand).
+     */
     forget(mask: Mask): void {
         checkMask(mask, 'mask');
         this.cache.delete(mask);
@@ -168,7 +170,10 @@ export class TransformCache {
     }
 }
 
-/** `mask` scaled to a new `width` × `height` mask by nearest-neighbour sampling: pixel (x, y) takes source (⌊x·w/width⌋, ⌊y·h/height⌋), as pygame. */
+/**
+ * `mask` scaled to a new `width` × `height` mask by nearest-neighbour sampling: pixel (x, y) takes source (⌊x·w/width⌋,
+ * ⌊y·h/height⌋), as pygame.
+ */
 export function scale(m: Mask, width: number, height: number): Mask {
     checkMask(m, 'mask');
     checkSize('scale width', width);
@@ -238,7 +243,9 @@ export function flipY(m: Mask): Mask {
     return out;
 }
 
-/** A new mask: `mask` rotated by `turns` quarter turns clockwise on screen (y down); negative turns go anticlockwise. */
+/**
+ * A new mask: `mask` rotated by `turns` quarter turns clockwise on screen (y down); negative turns go anticlockwise.
+ */
 export function rotate90(m: Mask, turns = 1): Mask {
     checkMask(m, 'mask');
     checkInt('turns', turns, -(2 ** 31), 2 ** 31 - 1);
@@ -269,7 +276,9 @@ export function crop(m: Mask, x: number, y: number, width: number, height: numbe
     return new Mask(checkSize('crop width', width), checkSize('crop height', height)).draw(m, -x, -y);
 }
 
-/** The smallest mask holding every set pixel of `mask`, and its offset in `mask` (an empty mask gives 0×0 at (0, 0)). */
+/**
+ * The smallest mask holding every set pixel of `mask`, and its offset in `mask` (an empty mask gives 0×0 at (0, 0)).
+ */
 export function trim(m: Mask): { mask: Mask; x: number; y: number } {
     checkMask(m, 'mask');
     const r = boundingRect(m);

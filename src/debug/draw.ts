@@ -123,7 +123,9 @@ export function forgetMask(mask: Mask): void {
     outlines.delete(mask);
 }
 
-/** Strokes the bounding box of a `width × height` sprite at (x, y) on its outermost pixels (default colour 0x00ffffff). */
+/**
+ * Strokes the bounding box of a `width × height` sprite at (x, y) on its outermost pixels (default colour 0x00ffffff).
+ */
 export function drawBox(
     ctx: DebugContext,
     x: number,
@@ -155,7 +157,10 @@ export function drawBox(
     ctx.restore();
 }
 
-/** The intersection of the boxes of `a` and `b` (its top-left at (dx, dy) in `a`'s coordinates), in `a`'s coordinates, or `null` when they do not meet. */
+/**
+ * The intersection of the boxes of `a` and `b` (its top-left at (dx, dy) in `a`'s coordinates), in `a`'s coordinates,
+ * or `null` when they do not meet.
+ */
 export function intersection(a: Mask, b: Mask, dx: number, dy: number): Rect | null {
     checkMask(a, 'a');
     checkMask(b, 'b');
@@ -227,7 +232,10 @@ export function drawOverlap(
     return n;
 }
 
-/** Draws a contact: a 3×3 dot on the contact pixel and an arrow `length` (16) pixels long along the normal (colour 0x00ff00ff). */
+/**
+ * Draws a contact: a 3×3 dot on the contact pixel and an arrow `length` (16) pixels long along the normal (colour
+ * 0x00ff00ff).
+ */
 export function drawNormal(ctx: DebugContext, contact: NormalLike, style: ArrowStyle = {}): void {
     checkCtx(ctx);
     const { color = 0x00ff00ff, length = 16 } = styleOf(style);
@@ -288,7 +296,10 @@ export function drawRay(
     ctx.restore();
 }
 
-/** Strokes the outline of every 8-connected component of a mask at (x, y) through its boundary pixels' centres (traced once per mask, cached; colour 0xffffffff). */
+/**
+ * Strokes the outline of every 8-connected component of a mask at (x, y) through its boundary pixels' centres (traced
+ * once per mask, cached; colour 0xffffffff).
+ */
 export function drawOutline(ctx: DebugContext, mask: Mask, x: number, y: number, style: DebugStyle = {}): void {
     checkCtx(ctx);
     const { color = 0xffffffff, lineWidth = 1 } = styleOf(style);
@@ -317,7 +328,10 @@ export function drawOutline(ctx: DebugContext, mask: Mask, x: number, y: number,
     ctx.restore();
 }
 
-/** A polygon as `toPolygons` (hitmask/shapes) returns it: flat `[x0, y0, x1, y1, …]` rings in mask pixel-corner coordinates. */
+/**
+ * A polygon as `toPolygons` (hitmask/shapes) returns it: flat `[x0, y0, x1, y1, …]` rings in mask pixel-corner
+ * coordinates.
+ */
 export interface PolygonLike {
     outer: readonly number[];
     holes: readonly (readonly number[])[];

@@ -133,7 +133,8 @@ function poseOf(sprite: PhaserSpriteLike, fm: FrameMask): SpritePose {
         scaleY = -scaleY;
         fy = false;
     }
-    // The origin in the (possibly mirrored) mask's box: the in-box flip moves the trimmed mask to the other side of the frame.
+    // The origin in the (possibly mirrored) mask's box: the in-box flip moves the trimmed mask to the other side of the
+    // frame.
     const originX = sprite.displayOriginX - (fx ? fm.width - fm.x - fm.mask.width : fm.x);
     const originY = sprite.displayOriginY - (fy ? fm.height - fm.y - fm.mask.height : fm.y);
     return { x, y, originX, originY, scaleX, scaleY, angle, flipX: fx, flipY: fy };
@@ -235,7 +236,10 @@ export function overlaps(
     return posedOverlap(sa.mask, sa.pose, sb.mask, sb.pose, cache);
 }
 
-/** The first pixel `a` and `b` share (row-major in a's placed mask) in world pixels, or null (also when either was destroyed). */
+/**
+ * The first pixel `a` and `b` share (row-major in a's placed mask) in world pixels, or null (also when either was
+ * destroyed).
+ */
 export function overlap(
     a: ArcadeObject | PhaserSpriteLike | SpriteHitmask,
     b: ArcadeObject | PhaserSpriteLike | SpriteHitmask,

@@ -15,7 +15,8 @@ let threshold = 127;
 
 // Per game (the texture manager's game), the atlas bound to each texture key.
 const atlases = new WeakMap<Phaser.Game, Map<string, MaskAtlas>>();
-// Per frame, its mask from an atlas or the pixels: built once, dropped (a new map) when an atlas is bound or the threshold changes.
+// Per frame, its mask from an atlas or the pixels: built once, dropped (a new map) when an atlas is bound or the
+// threshold changes.
 let masks = new WeakMap<Phaser.Textures.Frame, FrameMask>();
 // Per frame, a mask given with setFrameMask: kept until forgetFrameMask.
 const custom = new WeakMap<Phaser.Textures.Frame, FrameMask>();
@@ -168,7 +169,10 @@ export function frameMask(frame: Phaser.Textures.Frame): FrameMask {
     return m;
 }
 
-/** Uses `mask` for `frame` (a render texture's, say), its top-left at (x, y) in the untrimmed frame; kept until {@link forgetFrameMask}. */
+/**
+ * Uses `mask` for `frame` (a render texture's, say), its top-left at (x, y) in the untrimmed frame; kept until {@link
+ * forgetFrameMask}.
+ */
 export function setFrameMask(frame: Phaser.Textures.Frame, mask: Mask, x = 0, y = 0): void {
     checkFrame(frame);
     checkMask(mask, 'mask');
@@ -177,13 +181,19 @@ export function setFrameMask(frame: Phaser.Textures.Frame, mask: Mask, x = 0, y 
     custom.set(frame, { mask, x, y, width: frame.realWidth, height: frame.realHeight, source: 'custom' });
 }
 
-/** Drops the cached (or given) mask of `frame`, after its texture's pixels changed (a canvas texture redrawn); the next use rebuilds it. */
+/**
+ * Drops the cached (or given) mask of `frame`, after its texture's pixels changed (a canvas texture redrawn); the next
+ * use rebuilds it.
+ */
 export function forgetFrameMask(frame: Phaser.Textures.Frame): void {
     masks.delete(frame);
     custom.delete(frame);
 }
 
-/** Alpha above `value` (0..255) is solid when a frame's mask is read from its pixels; masks read so far are read again. @default 127 */
+/**
+ * Alpha above `value` (0..255) is solid when a frame's mask is read from its pixels; masks read so far are read again.
+ * @default 127
+ */
 export function setAlphaThreshold(value: number): void {
     threshold = checkInt('threshold', value, 0, 255);
     masks = new WeakMap();

@@ -139,7 +139,10 @@ function bind(t: Texture, mask: Mask, x: number, y: number, atlas: MaskAtlas | n
     });
 }
 
-/** Uses `mask` for `texture` (a RenderTexture's, say), its top-left at (x, y) in the untrimmed frame; kept until {@link forgetFrameMask}. */
+/**
+ * Uses `mask` for `texture` (a RenderTexture's, say), its top-left at (x, y) in the untrimmed frame; kept until {@link
+ * forgetFrameMask}.
+ */
 export function setFrameMask(texture: Texture, mask: Mask, x = 0, y = 0): void {
     const t = checkTexture(texture);
     checkMask(mask, 'mask');
@@ -153,7 +156,10 @@ export function forgetFrameMask(texture: Texture): void {
     entries.delete(texture);
 }
 
-/** Alpha above `value` (0..255) is solid when a texture's mask is read from its pixels; masks read so far are read again. @default 127 */
+/**
+ * Alpha above `value` (0..255) is solid when a texture's mask is read from its pixels; masks read so far are read
+ * again. @default 127
+ */
 export function setAlphaThreshold(value: number): void {
     threshold = checkInt('threshold', value, 0, 255);
 }
@@ -162,7 +168,8 @@ export function setAlphaThreshold(value: number): void {
  * Binds the masks of a `.hitmask` atlas to the textures of the same names (e.g. a Spritesheet's `textures`; the
  * same call as hitmask/phaser's, which takes texture keys and the game): each
  * frame's mask at its trim offset, kept until {@link forgetFrameMask}. Returns how many textures got one; names
- * missing on either side are skipped. A frame whose source size is not its texture's is an Error, and then nothing is bound.
+ * missing on either side are skipped. A frame whose source size is not its texture's is an Error, and then nothing is
+ * bound.
  */
 export function addMaskAtlas(
     atlas: MaskAtlas,
@@ -296,7 +303,8 @@ function readTextureMask(t: Texture, threshold: number): FrameMask {
         src.resource == null &&
         (isTexture7(t) ? !(t as unknown as { baseTexture: BaseTexture7 }).baseTexture.valid : t.label === 'EMPTY');
     if (w === 0 || h === 0 || empty) return frame(new Mask(0, 0), ox, oy);
-    // Texel of quad point (s, t) in quad units: corner 0 (top-left) + s·(corner 1 − corner 0)/W + t·(corner 3 − corner 0)/H.
+    // Texel of quad point (s, t) in quad units: corner 0 (top-left) + s·(corner 1 − corner 0)/W + t·(corner 3 − corner
+    // 0)/H.
     const uvs: Uvs = isTexture7(t) ? (t as unknown as { _uvs: Uvs })._uvs : t.uvs,
         { pw, ph } = src;
     const x0 = uvs.x0 * pw,

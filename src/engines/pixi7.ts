@@ -19,7 +19,9 @@ interface Node7 {
     transform: { localTransform: Affine; updateLocalTransform(): void };
 }
 
-/** A PixiJS 7 BaseTexture: the pixel size and the resource (an image, canvas or bitmap in `source`, bytes in `data`). */
+/**
+ * A PixiJS 7 BaseTexture: the pixel size and the resource (an image, canvas or bitmap in `source`, bytes in `data`).
+ */
 export interface BaseTexture7 {
     realWidth: number;
     realHeight: number;

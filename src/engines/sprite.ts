@@ -7,7 +7,10 @@ import { Mask, checkMask, isMaskObject, type Point } from '../core/mask.js';
 import { checkObject } from '../base/check-types.js';
 import { TransformCache } from '../core/transform.js';
 
-/** Where and how a sprite's frame is drawn: position of its origin point, origin in frame pixels, signed scale, rotation. */
+/**
+ * Where and how a sprite's frame is drawn: position of its origin point, origin in frame pixels, signed scale,
+ * rotation.
+ */
 export interface SpritePose {
     /** World x of the origin point. */
     x: number;
@@ -232,7 +235,9 @@ export function cacheOf(options: { readonly cache?: TransformCache } | undefined
     return options.cache;
 }
 
-/** @internal Throws a RangeError unless (x, y) is a finite point: NaN would read as "not on the sprite" without a word. */
+/**
+ * @internal Throws a RangeError unless (x, y) is a finite point: NaN would read as "not on the sprite" without a word.
+ */
 export function checkPoint(x: unknown, y: unknown): void {
     checkFinite('hitTest(): x', x);
     checkFinite('hitTest(): y', y);
@@ -262,7 +267,10 @@ export function firstOverlap(a: PlacedSprite, b: PlacedSprite): Point | null {
     return p;
 }
 
-/** @internal Calls `run(x, y, length)` for each horizontal run of set pixels of `m`, row by row: what the debug drawings fill. */
+/**
+ * @internal Calls `run(x, y, length)` for each horizontal run of set pixels of `m`, row by row: what the debug drawings
+ * fill.
+ */
 export function forEachRun(m: Mask, run: (x: number, y: number, length: number) => void): void {
     const w = m.width;
     for (let y = 0; y < m.height; y++) {

@@ -42,7 +42,10 @@ export interface Kernels {
     first(a: MaskWords, b: MaskWords, c: Clip, out: Point): boolean;
     /** Number of pixels set in both. */
     area(a: MaskWords, b: MaskWords, c: Clip): number;
-    /** `out = A & B` on the clip's rows of the clip's strips, every other word of out zeroed (out has A's size; out may be A). */
+    /**
+     * `out = A & B` on the clip's rows of the clip's strips, every other word of out zeroed (out has A's size; out may
+     * be A).
+     */
     and(a: MaskWords, b: MaskWords, c: Clip, out: MaskWords): void;
     /** `A |= B` over the clip, padding past A's width kept clear (draw; never A === B here). */
     or(a: MaskWords, b: MaskWords, c: Clip): void;
@@ -50,6 +53,9 @@ export interface Kernels {
     andNot(a: MaskWords, b: MaskWords, c: Clip): void;
     /** Sets words from..to−1 of `m` to `value`. */
     fill(m: MaskWords, from: number, to: number, value: number): void;
-    /** Mask bits from RGBA pixels: op 0 alpha > t; op 1 some RGB channel differs from key (0xBBGGRR) by more than t. False when it cannot run. */
+    /**
+     * Mask bits from RGBA pixels: op 0 alpha > t; op 1 some RGB channel differs from key (0xBBGGRR) by more than t.
+     * False when it cannot run.
+     */
     rgba(m: MaskWords, data: RGBAData, op: number, key: number, t: number): boolean;
 }

@@ -14,7 +14,10 @@ import { buffer, generation, heap32, heap8, K, Scratch, TABLE, wasmMinWords, was
 
 /** Runs a batch of overlap records (see $overlapsBatch in wasm-batch.wat) on the shared memory: a ThreadPool. */
 export interface BatchRunner {
-    /** Tests the `n` records at byte `tp`, writes results at `rp`, returns the hit count; `work` estimates the words scanned. */
+    /**
+     * Tests the `n` records at byte `tp`, writes results at `rp`, returns the hit count; `work` estimates the words
+     * scanned.
+     */
     run(tp: number, n: number, rp: number, work: number): number;
 }
 
@@ -210,7 +213,8 @@ export function overlapsBatch(
             );
         return hits;
     }
-    // Pairs with a mask outside WebAssembly memory get an empty record (the kernel answers 0) and are tested in JS after.
+    // Pairs with a mask outside WebAssembly memory get an empty record (the kernel answers 0) and are tested in JS
+    // after.
     const T = heap32();
     let mixed = false;
     for (let k = 0, p = 0, t = tp >> 2; k < count; k++, p += 4, t += 8) {

@@ -114,11 +114,20 @@ export interface KernelExports {
 export interface KernelStats {
     /** The kernels selected now: `'wasm'` only where the WebAssembly module really runs. */
     kernels: KernelMode;
-    /** Whether this runtime runs the WebAssembly SIMD kernels (so `setKernels('wasm')` works), whichever kernels are selected. */
+    /**
+     * Whether this runtime runs the WebAssembly SIMD kernels (so `setKernels('wasm')` works), whichever kernels are
+     * selected.
+     */
     wasmAvailable: boolean;
-    /** Why the WebAssembly kernels are not running (unavailable here, or the JS kernels selected), or `null` when they are. */
+    /**
+     * Why the WebAssembly kernels are not running (unavailable here, or the JS kernels selected), or `null` when they
+     * are.
+     */
     reason: string | null;
-    /** Whether the WebAssembly memory is shared (Node, cross-origin-isolated pages): `ThreadPool` (hitmask/threads) needs it. */
+    /**
+     * Whether the WebAssembly memory is shared (Node, cross-origin-isolated pages): `ThreadPool` (hitmask/threads)
+     * needs it.
+     */
     sharedMemory: boolean;
     /** Bytes of WebAssembly memory reserved (it never shrinks). */
     memoryBytes: number;
@@ -128,7 +137,10 @@ export interface KernelStats {
     memoryLimitBytes: number;
     /** Live masks whose words are in WebAssembly memory. */
     wasmMasks: number;
-    /** Live masks whose words are on the JS heap although the WebAssembly kernels are selected (`Mask.fromWords`, fallbacks); they use the JS kernels. */
+    /**
+     * Live masks whose words are on the JS heap although the WebAssembly kernels are selected (`Mask.fromWords`,
+     * fallbacks); they use the JS kernels.
+     */
     jsMasks: number;
     /** Masks placed on the JS heap since start-up because WebAssembly memory was at its ceiling. */
     fallbacks: number;
@@ -277,7 +289,8 @@ export let generation = 0;
 export let buffer: ArrayBuffer | SharedArrayBuffer =
     memory !== null ? (memory as WasmMemory).buffer : new ArrayBuffer(0);
 
-// Views over the whole memory, rebuilt after growth (a grown shared memory keeps old views valid, but at the old length).
+// Views over the whole memory, rebuilt after growth (a grown shared memory keeps old views valid, but at the old
+// length).
 let u32 = new Uint32Array(buffer),
     u8 = new Uint8Array(buffer);
 
@@ -439,7 +452,10 @@ function grow(bytes: number): boolean {
     return true;
 }
 
-/** @internal What kernelStats() reports of the memory: whether the WebAssembly kernels loaded (else why not), whether shared, bytes in use, the ceiling. */
+/**
+ * @internal What kernelStats() reports of the memory: whether the WebAssembly kernels loaded (else why not), whether
+ * shared, bytes in use, the ceiling.
+ */
 export function memoryFacts(): {
     loaded: boolean;
     reason: string | null;
@@ -469,7 +485,10 @@ export class Scratch {
     }
 }
 
-/** The shared memory and compiled module for worker threads, or null where memory is not shared (or the JS kernels are selected). */
+/**
+ * The shared memory and compiled module for worker threads, or null where memory is not shared (or the JS kernels are
+ * selected).
+ */
 export function sharedMemory(): { memory: WasmMemory; module: object } | null {
     return wasmOn && shared && memory !== null && module !== null ? { memory, module } : null;
 }

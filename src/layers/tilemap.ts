@@ -214,7 +214,10 @@ export class TileMap implements CollisionLayer {
         return WRITER.bytes(out);
     }
 
-    /** Puts back the cells `bytes` (from {@link snapshot} of a map of this shape and tile count) saved; bad bytes throw an Error and change nothing. */
+    /**
+     * Puts back the cells `bytes` (from {@link snapshot} of a map of this shape and tile count) saved; bad bytes throw
+     * an Error and change nothing.
+     */
     restore(bytes: Uint8Array): this {
         const what = 'TileMap.restore';
         checkBytes(`${what}: bytes`, bytes, 'a Uint8Array from TileMap.snapshot()');
@@ -266,7 +269,10 @@ export class TileMap implements CollisionLayer {
         return this;
     }
 
-    /** A 32-bit hash of the cells and shape, the same on every machine: the last 4 bytes of {@link snapshot}, little-endian. */
+    /**
+     * A 32-bit hash of the cells and shape, the same on every machine: the last 4 bytes of {@link snapshot},
+     * little-endian.
+     */
     hash(): number {
         return this.write(WRITER.reset());
     }

@@ -3,7 +3,9 @@
 import { decodeFrameRaster, type ApngFrame, type PngInfo } from './png.js';
 import type { Budget, ImageFrame } from './image.js';
 
-/** Decodes and composites every frame of an APNG scanned by `scanPng`, charging the returned canvases to `budget` first. */
+/**
+ * Decodes and composites every frame of an APNG scanned by `scanPng`, charging the returned canvases to `budget` first.
+ */
 export function decodeApng(info: PngInfo, budget: Budget): ImageFrame[] {
     const { width, height, frames } = info;
     budget.image(width, height, frames.length);

@@ -209,7 +209,8 @@ async function inspect(file: string, flags: CommonFlags & { frame?: string; png?
     }
 }
 
-// A white-on-black PNG of the frame's mask; its RGBA must fit in `maxMib` (the decode budget) before anything is allocated.
+// A white-on-black PNG of the frame's mask; its RGBA must fit in `maxMib` (the decode budget) before anything is
+// allocated.
 function previewPng(frame: AtlasFrame, maxMib: number): Uint8Array {
     const m = frame.mask,
         width = Math.max(1, m.width),

@@ -14,7 +14,11 @@ export { DEFAULT_MAX_BYTES, type ImageFrame, type RGBAImage } from './image.js';
 
 /** Options of {@link readImage} and {@link readFrames}. */
 export interface DecodeOptions {
-    /** Largest decoded size accepted for one file, in bytes of RGBA: all frames together, plus GIF pixels decoded outside the screen; checked before each allocation. A file read from a path may not be larger either (checked while it is read). @default 268435456 (256 MiB) */
+    /**
+     * Largest decoded size accepted for one file, in bytes of RGBA: all frames together, plus GIF pixels decoded
+     * outside the screen; checked before each allocation. A file read from a path may not be larger either (checked
+     * while it is read). @default 268435456 (256 MiB)
+     */
     maxBytes?: number;
 }
 
@@ -24,7 +28,10 @@ export async function readImage(source: string | Uint8Array, options: DecodeOpti
     return withLabel(label, () => decodeImage(bytes, options));
 }
 
-/** Decodes every frame of an animated GIF or APNG (path or bytes), each composited on the full canvas; a still image gives one frame. */
+/**
+ * Decodes every frame of an animated GIF or APNG (path or bytes), each composited on the full canvas; a still image
+ * gives one frame.
+ */
 export async function readFrames(source: string | Uint8Array, options: DecodeOptions = {}): Promise<ImageFrame[]> {
     const { bytes, label } = await load(source, options);
     return withLabel(label, () => decodeFrames(bytes, options));
@@ -45,7 +52,10 @@ export function decodeImage(bytes: Uint8Array, options: DecodeOptions = {}): RGB
     throw unknownFormat(bytes);
 }
 
-/** Synchronous {@link readFrames} on bytes already in memory; an APNG whose default image is not a frame gives only its frames. */
+/**
+ * Synchronous {@link readFrames} on bytes already in memory; an APNG whose default image is not a frame gives only its
+ * frames.
+ */
 export function decodeFrames(bytes: Uint8Array, options: DecodeOptions = {}): ImageFrame[] {
     const budget = new Budget(maxBytes(options));
     if (isPng(bytes)) {

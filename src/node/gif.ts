@@ -51,7 +51,8 @@ export function decodeGif(b: Uint8Array, budget: Budget, first: boolean): ImageF
         frames.push({ width, height, data: canvas, delay: f.delay * 10 });
         if (i === count - 1) break;
         canvas = canvas.slice();
-        // Disposal 2: clear the frame's rectangle to transparent (what browsers do); 3 and 4: restore what was below it.
+        // Disposal 2: clear the frame's rectangle to transparent (what browsers do); 3 and 4: restore what was below
+        // it.
         if (f.disposal === 2) clearRect(canvas, width, height, f.x, f.y, f.width, f.height);
         else if (restore && saved) canvas = saved;
         saved = null;

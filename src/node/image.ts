@@ -29,7 +29,10 @@ export class Budget {
 
     constructor(readonly limit: number) {}
 
-    /** Charges `frames` RGBA images of `width` × `height`; throws a RangeError, before anything is allocated, past the limit. */
+    /**
+     * Charges `frames` RGBA images of `width` × `height`; throws a RangeError, before anything is allocated, past the
+     * limit.
+     */
     image(width: number, height: number, frames = 1): void {
         const need = width * height * 4 * frames;
         if (this.used + need <= this.limit) {
@@ -41,7 +44,10 @@ export class Budget {
         );
     }
 
-    /** Charges `count` decoded pixels that no returned frame holds; `what` says which, e.g. "GIF frame 3 decodes 900 pixels outside its screen". */
+    /**
+     * Charges `count` decoded pixels that no returned frame holds; `what` says which, e.g. "GIF frame 3 decodes 900
+     * pixels outside its screen".
+     */
     pixels(count: number, what: string): void {
         const need = count * 4;
         if (this.used + need <= this.limit) {

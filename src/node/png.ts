@@ -36,7 +36,10 @@ export interface PngInfo {
     idat: Uint8Array[];
     /** Animation frames in order; empty for a still PNG. */
     frames: ApngFrame[];
-    /** Whether the default image is the first animation frame (its fcTL comes before IDAT) rather than hidden from the animation. */
+    /**
+     * Whether the default image is the first animation frame (its fcTL comes before IDAT) rather than hidden from the
+     * animation.
+     */
     defaultIsFrame: boolean;
     /** Length of the PNG proper, up to the end of IEND: bytes after it are ignored, as browsers do. */
     end: number;
@@ -58,7 +61,10 @@ const PASSES = [
     [0, 1, 1, 2]
 ];
 
-/** Walks every chunk of a PNG or APNG, checking lengths, CRCs, the header and the animation chunks' order and sequence numbers. */
+/**
+ * Walks every chunk of a PNG or APNG, checking lengths, CRCs, the header and the animation chunks' order and sequence
+ * numbers.
+ */
 export function scanPng(b: Uint8Array): PngInfo {
     const dv = new DataView(b.buffer, b.byteOffset, b.length);
     const type = (p: number) => String.fromCharCode(b[p], b[p + 1], b[p + 2], b[p + 3]);
@@ -106,7 +112,8 @@ export function scanPng(b: Uint8Array): PngInfo {
                     `PNG is corrupt: chunk type ${JSON.stringify(t)} at byte ${p} is not four ASCII letters.`
                 );
         }
-        // An unknown critical chunk (upper-case first letter) changes the image in a way we cannot know: refuse it, as libpng does.
+        // An unknown critical chunk (upper-case first letter) changes the image in a way we cannot know: refuse it, as
+        // libpng does.
         if (p > 8 && !(b[p + 4] & 0x20) && (t === 'IHDR' || !CRITICAL.includes(t)))
             throw new Error(
                 `PNG is corrupt: unknown critical chunk ${JSON.stringify(t)} at byte ${p}${t === 'IHDR' ? ' (a second IHDR)' : ''}.`
@@ -284,7 +291,8 @@ function inflatedSize(info: PngInfo, width: number, height: number): number {
 
 /**
  * Decodes the default image of a still PNG to RGBA: the whole `file` goes to pngjs, after its data is inflated here
- * first with a limit (inflateRaster), since pngjs inflates without one (interlaced data) and accepts short data silently.
+ * first with a limit (inflateRaster), since pngjs inflates without one (interlaced data) and accepts short data
+ * silently.
  */
 export function decodeRaster(
     info: PngInfo,
@@ -396,7 +404,8 @@ function scale(v: number, depth: number): number {
 }
 
 // Reverses filter type f (1..4) in place on the bytes o, o + bpp, o + 2 bpp, … (n bytes from o: one byte of
-// every pixel; filters never mix a pixel's bytes); the previous row's same bytes (already unfiltered) are at p, or p < 0 for none.
+// every pixel; filters never mix a pixel's bytes); the previous row's same bytes (already unfiltered) are at p, or p <
+// 0 for none.
 /** @internal */
 export function unfilter(raw: Uint8Array, f: number, o: number, p: number, n: number, bpp: number): void {
     if (f === 1) {

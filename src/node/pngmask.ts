@@ -46,12 +46,16 @@ export function stillPngMask(
     return { width: info.width, height: info.height, words };
 }
 
-/** Sets the bits (alpha > `threshold`) of a still PNG's default image, from its inflated scanlines `raw` (changed: unfiltered in place), in zeroed `words`. */
+/**
+ * Sets the bits (alpha > `threshold`) of a still PNG's default image, from its inflated scanlines `raw` (changed:
+ * unfiltered in place), in zeroed `words`.
+ */
 export function pngMaskInto(info: PngInfo, raw: Uint8Array, threshold: number, words: Uint32Array, what = 'PNG'): void {
     const { width, height, colorType, depth } = info;
     const bits = CHANNELS[colorType] * depth,
         bpp = Math.max(1, bits >> 3);
-    // An 8-bit alpha a is solid where a > threshold; pngjs scales a 16-bit sample v to round(v / 257), above threshold from 257 t + 129.
+    // An 8-bit alpha a is solid where a > threshold; pngjs scales a 16-bit sample v to round(v / 257), above threshold
+    // from 257 t + 129.
     const t = threshold,
         cut16 = 257 * t + 129,
         opaque = 255 > t ? 1 : 0;
@@ -68,7 +72,8 @@ export function pngMaskInto(info: PngInfo, raw: Uint8Array, threshold: number, w
         key0 = trns && colorType !== 3 ? (trns[0] << 8) | trns[1] : -1;
     const key1 = trns && colorType === 2 ? (trns[2] << 8) | trns[3] : -1,
         key2 = trns && colorType === 2 ? (trns[4] << 8) | trns[5] : -1;
-    // Grey and RGB without a key, or with the threshold at 255, are one value everywhere: only the filter types need checking.
+    // Grey and RGB without a key, or with the threshold at 255, are one value everywhere: only the filter types need
+    // checking.
     const constant = (colorType === 0 || colorType === 2) && (trns === null || opaque === 0);
     const max = (1 << depth) - 1;
     // Filters work on each byte of a pixel separately: with an alpha channel only its bytes need unfiltering.

@@ -11,7 +11,10 @@ export interface PolygonsJsonOptions {
     tolerance?: number;
     /** Most vertices per convex piece. @default 8 */
     maxVertices?: number;
-    /** Most vertices of a polygon cut into convex pieces (convexPieces' vertexLimit): a larger one throws a RangeError. @default 32768 */
+    /**
+     * Most vertices of a polygon cut into convex pieces (convexPieces' vertexLimit): a larger one throws a RangeError.
+     * @default 32768
+     */
     vertexLimit?: number;
 }
 
@@ -31,7 +34,10 @@ export interface FramePolygons {
     pieces: number[][];
 }
 
-/** A mask's polygons (toPolygons) and the convex pieces of each (convexPieces), polygon by polygon: what `build --polygons` stores. */
+/**
+ * A mask's polygons (toPolygons) and the convex pieces of each (convexPieces), polygon by polygon: what `build
+ * --polygons` stores.
+ */
 export function maskPolygons(
     mask: Mask,
     options: PolygonsJsonOptions = {}
@@ -78,7 +84,8 @@ export function polygonsJson(
             polygons: polys,
             pieces: parts
         };
-        // Written by hand rather than through an object: a frame named "__proto__" stays an ordinary key, in atlas order.
+        // Written by hand rather than through an object: a frame named "__proto__" stays an ordinary key, in atlas
+        // order.
         lines.push(`${JSON.stringify(f.name)}:${JSON.stringify(entry)}`);
     }
     const head = `{"version":1,"tolerance":${JSON.stringify(tolerance)},"maxVertices":${maxVertices},"frames":{`;

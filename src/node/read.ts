@@ -13,7 +13,8 @@ const CHUNK = 64 * 1024;
 /**
  * The bytes of the file at `path`, at most `limit` of them: a RangeError as soon as more would arrive. `what` names
  * the file in errors ("image", "atlas JSON"; may be empty). With `regularOnly`, anything but a regular file (a
- * symbolic link to one is fine) is refused before it is opened: devices, FIFOs (whose opening waits for a writer), sockets.
+ * symbolic link to one is fine) is refused before it is opened: devices, FIFOs (whose opening waits for a writer),
+ * sockets.
  */
 export async function readInput(path: string, limit: number, what: string, regularOnly = false): Promise<Uint8Array> {
     const name = `${what ? `${what} ` : ''}${JSON.stringify(path)}`;
@@ -112,7 +113,9 @@ class Chunks {
         );
     }
 
-    /** Takes a buffer filled up to `filled`: the bytes once the source ended, null past the limit, undefined to go on. */
+    /**
+     * Takes a buffer filled up to `filled`: the bytes once the source ended, null past the limit, undefined to go on.
+     */
     add(chunk: Buffer, filled: number): Uint8Array | null | undefined {
         this.#total += filled;
         if (this.#total > this.limit) return null;

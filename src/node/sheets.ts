@@ -104,7 +104,10 @@ export function gridFrames(name: string, imageWidth: number, imageHeight: number
     return frames;
 }
 
-/** Parses TexturePacker JSON (hash or array) or Aseprite JSON (hash or array, with `frameTags` and `slices`); `label` names the file in errors. */
+/**
+ * Parses TexturePacker JSON (hash or array) or Aseprite JSON (hash or array, with `frameTags` and `slices`); `label`
+ * names the file in errors.
+ */
 export function parseSheetJson(json: unknown, label = 'atlas JSON'): SheetLayout {
     if (typeof json === 'string') {
         try {

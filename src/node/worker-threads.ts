@@ -3,7 +3,10 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ThreadPool, type ThreadPoolOptions, type WorkerLike } from '../threads/pool.js';
 
-/** @internal Starts a `node:worker_threads` Worker running a {@link ThreadPool} worker; it does not keep the process alive. */
+/**
+ * @internal Starts a `node:worker_threads` Worker running a {@link ThreadPool} worker; it does not keep the process
+ * alive.
+ */
 export function spawnNodeWorker(source: string): WorkerLike {
     const w = new Worker(`${source}\nrequire('node:worker_threads').parentPort.once('message', hitmaskWorker);\n`, {
         eval: true

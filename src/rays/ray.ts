@@ -25,7 +25,10 @@ export interface RayHit {
     ny: number;
 }
 
-/** A {@link RayHit} on a raster: `id` is the newest id stamped on the pixel in the lowest selected layer that has one there, −1 when none. */
+/**
+ * A {@link RayHit} on a raster: `id` is the newest id stamped on the pixel in the lowest selected layer that has one
+ * there, −1 when none.
+ */
 export interface RasterRayHit extends RayHit {
     id: number;
 }
@@ -54,7 +57,10 @@ export function checkRay(x0: unknown, y0: unknown, x1: unknown, y1: unknown, out
     checkObject('out', out, 'a RayHit object { px, py, x, y, distance, nx, ny }');
 }
 
-/** The first set pixel of `mask` the segment from (x0, y0) to (x1, y1) enters, or `null` (rules: docs/rays.md); with `out`, written there. */
+/**
+ * The first set pixel of `mask` the segment from (x0, y0) to (x1, y1) enters, or `null` (rules: docs/rays.md); with
+ * `out`, written there.
+ */
 export function raycast(mask: Mask, x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null {
     checkMask(mask, 'mask');
     if (out === undefined) out = newRayHit();
@@ -101,7 +107,9 @@ export function castPlanes(
     }
 }
 
-/** @internal TileMap.raycast: walks the tiles the segment crosses, in order, and casts into the first ones with a mask. */
+/**
+ * @internal TileMap.raycast: walks the tiles the segment crosses, in order, and casts into the first ones with a mask.
+ */
 export function castTiles(
     tw: number,
     th: number,

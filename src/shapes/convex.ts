@@ -53,7 +53,10 @@ export function convexPieces(polygon: Polygon, options: ConvexOptions = {}): num
     return merge(xy, triangulate(xy, rings), maxVertices);
 }
 
-/** @internal Triangles of a polygon (flat vertex index triples into its rings: outer, then holes in order), to measure convexPieces against. */
+/**
+ * @internal Triangles of a polygon (flat vertex index triples into its rings: outer, then holes in order), to measure
+ * convexPieces against.
+ */
 export function triangles(polygon: Polygon): number[] {
     const xy = [...polygon.outer],
         rings = [0, polygon.outer.length >> 1];

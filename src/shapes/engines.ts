@@ -15,7 +15,10 @@ export interface Point {
 export interface UnitOptions {
     /** Mask pixels per output unit, e.g. 32 pixels per metre: output = (pixel − origin) / scale. @default 1 */
     scale?: number;
-    /** Mask point (pixel-corner coordinates) that becomes the output origin, e.g. a sprite's anchor `{ x: w / 2, y: h / 2 }`. @default { x: 0, y: 0 } */
+    /**
+     * Mask point (pixel-corner coordinates) that becomes the output origin, e.g. a sprite's anchor `{ x: w / 2, y: h /
+     * 2 }`. @default { x: 0, y: 0 }
+     */
     origin?: Point;
     /**
      * Flip the y axis (y up, the usual Box2D/Planck/Rapier convention with gravity −y). Rings are then
@@ -86,7 +89,9 @@ function area2(r: number[]): number {
     return a;
 }
 
-/** Checks that a ring is convex with A > 0 (as convexPieces returns): every turn is left or straight, and it winds once. */
+/**
+ * Checks that a ring is convex with A > 0 (as convexPieces returns): every turn is left or straight, and it winds once.
+ */
 function checkConvex(ring: number[], name: string): void {
     const n = ring.length >> 1;
     let xFlips = 0,

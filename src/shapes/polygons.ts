@@ -11,7 +11,10 @@ export type { Polygon };
 
 /** Options of {@link toPolygons}. */
 export interface PolygonOptions {
-    /** Largest distance in pixels between the exact boundary and the returned rings, both ways; 0 for the exact pixel edges. @default 0 */
+    /**
+     * Largest distance in pixels between the exact boundary and the returned rings, both ways; 0 for the exact pixel
+     * edges. @default 0
+     */
     tolerance?: number;
 }
 

@@ -178,7 +178,8 @@ function sweep(words: Uint32Array, width: number, height: number): Corners {
         twin[nodes] = -1;
         return nodes++;
     };
-    // Joins two span ends by the vertical edges between them: the travel-end of one span leads to the travel-start of the other.
+    // Joins two span ends by the vertical edges between them: the travel-end of one span leads to the travel-start of
+    // the other.
     const linkV = (a: number, b: number): void => {
         if (isEnd[a]) next[a] = b;
         else next[b] = a;
@@ -342,7 +343,8 @@ function emitRings(
             emit(order, k0, k1, lab);
             continue;
         }
-        // Splits the closed walk at each vertex it passes twice: the loop since the first pass becomes a ring of its own.
+        // Splits the closed walk at each vertex it passes twice: the loop since the first pass becomes a ring of its
+        // own.
         stack.length = 0;
         for (let i = k0; i < k1; i++) {
             const n = order[i],

@@ -424,7 +424,8 @@ export function clip(ear: number, out: number[], pass: number): void {
             if (pass === 0) clip(filter(ear), out, 1);
             else if (pass === 1) clip(cureLocalIntersections(filter(ear), out), out, 2);
             else {
-                // Cutting ears can leave spikes and repeated vertices behind: drop them and start over before splitting.
+                // Cutting ears can leave spikes and repeated vertices behind: drop them and start over before
+                // splitting.
                 const before = R.dropped;
                 ear = filter(ear);
                 if (R.dropped !== before) clip(ear, out, 0);

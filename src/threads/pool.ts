@@ -1,4 +1,5 @@
-// hitmask/threads: worker threads for the narrow phase. Masks live in one shared WebAssembly memory (src/kernels/memory.ts);
+// hitmask/threads: worker threads for the narrow phase. Masks live in one shared WebAssembly memory
+// (src/kernels/memory.ts);
 // each worker instantiates the same kernels module over that memory, so a batch of overlap records
 // can be split between threads with nothing copied. Coordination is a small SharedArrayBuffer of
 // Int32 slots: the calling thread publishes a batch, wakes the workers with Atomics.notify, and every
@@ -36,7 +37,10 @@ export interface ThreadPoolOptions {
      * sleep (a sleeping worker takes tens of microseconds to wake). Polling keeps a core busy. @default 2000
      */
     spinMicros?: number;
-    /** Starts one worker; by default a web Worker from a Blob URL. Node users get one from `hitmask/node`'s `createThreadPool`. */
+    /**
+     * Starts one worker; by default a web Worker from a Blob URL. Node users get one from `hitmask/node`'s
+     * `createThreadPool`.
+     */
     spawn?: SpawnWorker;
     /**
      * A batch whose chunks make no progress for this long fails: a worker died (or hung) holding one.
@@ -215,12 +219,18 @@ export class ThreadPool {
         return Atomics.load(this.#control, READY);
     }
 
-    /** Chunks of pairs the workers have tested since the pool started (the rest ran on the calling thread): shows that they take part. */
+    /**
+     * Chunks of pairs the workers have tested since the pool started (the rest ran on the calling thread): shows that
+     * they take part.
+     */
     get workerChunks(): number {
         return Atomics.load(this.#control, BY_WORKERS);
     }
 
-    /** Resolves once every worker has started (or after `timeoutMs`, rejecting); batches run without waiting for this, on fewer threads. */
+    /**
+     * Resolves once every worker has started (or after `timeoutMs`, rejecting); batches run without waiting for this,
+     * on fewer threads.
+     */
     async whenReady(timeoutMs = 10000): Promise<void> {
         const until = Date.now() + timeoutMs;
         for (;;) {

@@ -17,7 +17,10 @@ export interface BodyOptions<T = unknown> extends Transform {
     collidesWith?: number;
     /** Bodies with the same non-zero group never collide with each other. @default 0 */
     group?: number;
-    /** A one-way platform for `World.moveAndSlide`: it holds bodies coming down onto it and lets them pass sideways and upward (pairs are unchanged). @default false */
+    /**
+     * A one-way platform for `World.moveAndSlide`: it holds bodies coming down onto it and lets them pass sideways and
+     * upward (pairs are unchanged). @default false
+     */
     oneWay?: boolean;
     /** Anything the game wants to find from the body. */
     data?: T;
@@ -29,7 +32,10 @@ export interface LayerOptions<T = unknown> {
     category?: number;
     /** @default 0xffffffff */
     collidesWith?: number;
-    /** A one-way platform for `World.moveAndSlide`: it holds a body coming down onto it and lets it pass sideways and upward (pairs are unchanged). @default false */
+    /**
+     * A one-way platform for `World.moveAndSlide`: it holds a body coming down onto it and lets it pass sideways and
+     * upward (pairs are unchanged). @default false
+     */
     oneWay?: boolean;
     data?: T;
 }

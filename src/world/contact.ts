@@ -1,5 +1,6 @@
 // Contacts and sweeps of World bodies: normals and push-out on plain overlap functions, so bodies and
-// layers share one implementation. Everything here runs on request (one contact, one sweep), never inside the pair loop.
+// layers share one implementation. Everything here runs on request (one contact, one sweep), never inside the pair
+// loop.
 import { Body, byId } from './body.js';
 import { coord, outOfRange } from '../base/check.js';
 import { MAX_SWEEP } from '../base/limits.js';

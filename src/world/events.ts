@@ -7,7 +7,9 @@ import { checkFunction } from '../base/check-types.js';
 /** A world-level pair listener; `a` and `b` follow the pair order of {@link World.collisions}. */
 export type PairListener<T> = (a: Body<T>, b: Body<T>) => void;
 
-/** Pair events: `begin` on the first step a pair overlaps, `stay` on later ones, `end` on the first step it does not. */
+/**
+ * Pair events: `begin` on the first step a pair overlaps, `stay` on later ones, `end` on the first step it does not.
+ */
 export type WorldEvent = 'begin' | 'stay' | 'end';
 
 const EVENTS: readonly WorldEvent[] = ['begin', 'stay', 'end'];
@@ -53,7 +55,9 @@ export class PairEvents<T> {
         pa.length = pb.length = n;
     }
 
-    /** Delivers the events of a step whose pairs are hitA/hitB[0..n), commits them, then rethrows what listeners threw. */
+    /**
+     * Delivers the events of a step whose pairs are hitA/hitB[0..n), commits them, then rethrows what listeners threw.
+     */
     dispatch(hitA: readonly Body<T>[], hitB: readonly Body<T>[], n: number): void {
         const prevA = this.#prevA,
             prevB = this.#prevB,

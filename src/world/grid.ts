@@ -209,7 +209,8 @@ export class Grid {
         return b;
     }
 
-    // Appends the pair (i, j) at pairs[np] for the large-body paths (the small-body loop inlines it); returns the new np.
+    // Appends the pair (i, j) at pairs[np] for the large-body paths (the small-body loop inlines it); returns the new
+    // np.
     private pushPair(
         np: number,
         i: number,

@@ -39,7 +39,10 @@ export class WorldState<T> {
     bodies: (Body<T> | null)[] = [];
     /** Body ids (as doubles: ids are never reused and may pass 2^31 in a long game). */
     idOf = new Float64Array(64);
-    /** Snapshots: the source mask's id in the snapshot table (−1 until a snapshot names it), whether the handle is remembered. */
+    /**
+     * Snapshots: the source mask's id in the snapshot table (−1 until a snapshot names it), whether the handle is
+     * remembered.
+     */
     snapMask = new Int32Array(64);
     /** Per-body flags: bit 0, a one-way platform (`BodyOptions.oneWay`); and how many live bodies are one-way. */
     flags = new Int32Array(64);

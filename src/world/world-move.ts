@@ -32,7 +32,9 @@ export interface WorldMoveResult<T = unknown> {
     floor: Body<T> | null;
 }
 
-/** @internal The World's solids for one mover: bodies its filter accepts and its solid layers, or its one-way layers. */
+/**
+ * @internal The World's solids for one mover: bodies its filter accepts and its solid layers, or its one-way layers.
+ */
 class Solids<T> implements CollisionLayer {
     st: WorldState<T> | null = null;
     mover = -1;

@@ -157,7 +157,8 @@ export function castWorld<T>(
                 for (let s = 0; s < used; s++) consider(st, q, s);
             } else {
                 // 4-connected over the cells in the order the segment enters them (on a tie, the axis crossing in the
-                // positive direction first: its new cell already holds the crossing point), so no cell it touches is missed.
+                // positive direction first: its new cell already holds the crossing point), so no cell it touches is
+                // missed.
                 const len = Math.hypot(dx, dy);
                 let xt = dx > 0 ? ((cx + 1) * cs - x0) / dx : dx < 0 ? (cx * cs - x0) / dx : Infinity;
                 let yt = dy > 0 ? ((cy + 1) * cs - y0) / dy : dy < 0 ? (cy * cs - y0) / dy : Infinity;

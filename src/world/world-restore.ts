@@ -20,7 +20,10 @@ import {
     VERSION
 } from './world-snapshot.js';
 
-/** @internal Makes the state what `bytes` (a snapshot of this World) says; throws before changing anything when they are not. */
+/**
+ * @internal Makes the state what `bytes` (a snapshot of this World) says; throws before changing anything when they are
+ * not.
+ */
 export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uint8Array): void {
     applyWorld(st, readWorld(st, t, bytes));
 }
@@ -85,7 +88,8 @@ export function readWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uin
     if (moved && n > 0 && !(nextId > idOf[st.order[st.orderCount - 1]]))
         throw new Error(`world.restore(): the next id ${nextId} is not past every body's; the snapshot is corrupt.`);
     if (!moved) {
-        // Each slot holds a body (an id ≥ 1, below the next id) or is free (−1); each mask of the table is checked once.
+        // Each slot holds a body (an id ≥ 1, below the next id) or is free (−1); each mask of the table is checked
+        // once.
         const checked = c.checked(masks.length);
         let live = 0;
         for (let s = 0; s < used; s++) {
@@ -199,7 +203,8 @@ export function readWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uin
         if ((k & 1) === 0) pa[k >> 1] = b;
         else pb[k >> 1] = b;
     }
-    // In pair order, each once, a body first and the lower id first (what the next step's begin/stay/end merge relies on).
+    // In pair order, each once, a body first and the lower id first (what the next step's begin/stay/end merge relies
+    // on).
     for (let k = 0; k < np; k++) {
         if (
             pa[k].layer !== null ||

@@ -44,7 +44,10 @@ export class SnapshotTables<T> {
     scratch = new Int32Array(64);
     #cols: Columns<T> | null = null;
 
-    /** Scratch columns for a restore of `slots` slots, `tfs` transforms and `pairs` pairs (reused: a game restores every frame). */
+    /**
+     * Scratch columns for a restore of `slots` slots, `tfs` transforms and `pairs` pairs (reused: a game restores every
+     * frame).
+     */
     columns(slots: number, tfs: number, pairs: number): Columns<T> {
         const c = (this.#cols ??= new Columns<T>(64));
         c.fit(slots, tfs, pairs);

@@ -41,7 +41,10 @@ export type { WorldMoveOptions, WorldMoveResult } from './world-move.js';
 
 /** Options of the {@link World} constructor. */
 export interface WorldOptions {
-    /** Grid cell side in pixels, a power of two; by default the power of two at or above the mean body side, chosen at each rebuild. */
+    /**
+     * Grid cell side in pixels, a power of two; by default the power of two at or above the mean body side, chosen at
+     * each rebuild.
+     */
     cellSize?: number;
     /** Rotation steps per turn for transformed bodies (angles snap to the nearest step). @default 256 */
     angleSteps?: number;
@@ -148,7 +151,9 @@ export class World<T = unknown> {
         return body;
     }
 
-    /** Adds a static layer (a tile map, a collision raster) that bodies collide with; its pairs have the layer as `b`. */
+    /**
+     * Adds a static layer (a tile map, a collision raster) that bodies collide with; its pairs have the layer as `b`.
+     */
     addLayer(layer: CollisionLayer | CollisionRaster, options: LayerOptions<T> = {}): Body<T> {
         // A raster's queries take a layer set; the World talks to a view of all its layers. Duck-typed, so
         // a World without rasters does not bundle the raster (4 KB gzipped). A 0.3-style layer (test, hitPoint,
@@ -183,7 +188,8 @@ export class World<T = unknown> {
 
     /**
      * Replaces a body's mask (e.g. the next animation frame), keeping its position and transform. Setting the
-     * mask it already has tells the World that its pixels changed: a rotated, scaled or flipped body's copy is made anew.
+     * mask it already has tells the World that its pixels changed: a rotated, scaled or flipped body's copy is made
+     * anew.
      */
     setMask(body: Body<T>, mask: Mask): void {
         const s = slotOf(this.#st, body, 'setMask');
@@ -490,7 +496,10 @@ export class World<T = unknown> {
         return this;
     }
 
-    /** A 32-bit hash of the state a snapshot holds, naming masks by their pixels: equal in every process and engine for equal Worlds. */
+    /**
+     * A 32-bit hash of the state a snapshot holds, naming masks by their pixels: equal in every process and engine for
+     * equal Worlds.
+     */
     hash(): number {
         this.#outsideListeners('hash');
         return hashWorld(this.#st, (this.#snap ??= new SnapshotTables<T>()));
