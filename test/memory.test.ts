@@ -274,3 +274,77 @@ test('limits names each ceiling once, frozen, and kernelStats() reports the memo
     }, TypeError);
     assert.ok(kernelStats().memoryLimitBytes <= limits.memoryBytes);
 });
+
+// Grows the WebAssembly memory: allocates 4 MiB masks until it grows (returns them, for dispose()).
+function growMemory(): Mask[] {
+    const start = kernelStats().memoryBytes,
+        held: Mask[] = [];
+    while (kernelStats().memoryBytes === start && held.length < 300) held.push(new Mask(4096, 8192));
+    assert.ok(kernelStats().memoryBytes > start, 'the memory grew');
+    return held;
+}
+
+// With shared memory a grown memory hands out a new buffer object, while `words` taken before keep viewing the old
+// one over the same bytes: fromWords must copy them too, or the "copy" follows whatever mask gets those bytes next.
+test(
+    'fromWords copies words viewed before the memory grew: after dispose() and reuse the copy keeps its pixels',
+    { skip },
+    () =>
+        withKernels('wasm', () => {
+            const m = new Mask(256, 256);
+            for (let i = 0; i < 256; i++) m.set(i, i);
+            const held = growMemory();
+            const c = Mask.fromWords(256, 256, m.words);
+            c.set(10, 200);
+            assert.equal(m.get(10, 200), false, 'writing the copy leaves the source alone');
+            c.set(10, 200, false);
+            m.dispose();
+            for (const b of held) b.dispose();
+            // Empty masks of the same size take the freed block; each knows its content box (none).
+            const full = new Mask(256, 256, true),
+                others = Array.from({ length: 8 }, () => new Mask(256, 256));
+            for (const o of others) assert.equal(o.overlaps(full, 150, 150), false);
+            assert.equal(c.count(), 256, "the copy keeps its pixels, not another mask's");
+            for (let i = 0; i < 256; i++) assert.equal(c.get(i, i), true);
+            c.clear().set(200, 200);
+            assert.equal(c.get(200, 200), true);
+            assert.equal(c.overlaps(full, 150, 150), true);
+            for (const o of others) {
+                assert.equal(o.count(), 0, 'writes to the copy reach no other mask');
+                assert.equal(o.overlaps(full, 150, 150), false);
+            }
+            for (const o of [c, full, ...others]) o.dispose();
+        })
+);
+
+test('fromWords never aliases WebAssembly memory after growth, on seeded random sizes and pixels', { skip }, () =>
+    withKernels('wasm', () => {
+        const rnd = mulberry32(41);
+        const sizes = Array.from({ length: 24 }, () => [1 + Math.floor(rnd() * 600), 1 + Math.floor(rnd() * 300)]);
+        const refs = sizes.map(([w, h], i) => Ref.random(w, h, 0.3, 4100 + i));
+        const sources = refs.map(r => r.toMask());
+        const held = growMemory();
+        const copies = sources.map(s => Mask.fromWords(s.width, s.height, s.words));
+        copies.forEach((c, i) => {
+            c.invert();
+            assert.ok(sameMask(sources[i], refs[i]), `${sources[i]}: writing its copy leaves it alone`);
+            c.invert();
+        });
+        for (const s of sources) s.dispose();
+        for (const b of held) b.dispose();
+        // Empty masks of the same sizes take the freed bytes, with their content boxes known (none).
+        const others = sizes.map(([w, h]) => new Mask(w, h));
+        const fulls = sizes.map(([w, h]) => new Mask(w, h, true));
+        others.forEach((o, i) => assert.equal(o.overlaps(fulls[i], 0, 0), false));
+        copies.forEach((c, i) => {
+            assert.ok(sameMask(c, refs[i]), `${c}: the copy keeps its pixels after its source was disposed`);
+            c.fill();
+            assert.equal(c.overlaps(fulls[i], 0, 0), true);
+        });
+        others.forEach((o, i) => {
+            assert.equal(o.count(), 0, `${o}: writes to the copies reach no other mask`);
+            assert.equal(o.overlaps(fulls[i], 0, 0), false);
+        });
+        for (const o of [...copies, ...others, ...fulls]) o.dispose();
+    })
+);

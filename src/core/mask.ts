@@ -2,7 +2,7 @@ import { lastWordMask, popcnt } from '../base/bits.js';
 import { checkCoord, checkSize, MAX_WORDS, outOfRange, typeError } from '../base/check.js';
 import { contentBox } from '../kernels/content-box.js';
 import { clip, JS, newClip, pick, pickFor, pickWasm, WASM, type Clip } from '../kernels/kernels.js';
-import { buffer, generation, K, wasmOn } from '../kernels/memory.js';
+import { buffer, buffers, generation, K, wasmOn } from '../kernels/memory.js';
 import { allocMask, freeMask, holdMask, noteJsMask, type MaskHolding } from '../kernels/storage.js';
 import {
     checkRGBA,
@@ -280,8 +280,9 @@ export class Mask {
 
     /**
      * Wraps existing packed words (strip layout, see the class comment) without copying them; words that
-     * are a view of hitmask's WebAssembly memory (another mask's `words`) are copied, since that memory
-     * may move when it grows. Transferring the array's buffer afterwards makes the mask throw on use.
+     * are a view of hitmask's WebAssembly memory (another mask's `words`, taken before or after the memory
+     * grew) are always copied, so the new mask never shares bytes a later mask may be given. Transferring
+     * the array's buffer afterwards makes the mask throw on use.
      */
     static fromWords(width: number, height: number, words: Uint32Array): Mask {
         checkSize('Mask width', width);
@@ -308,8 +309,9 @@ export class Mask {
                     );
             }
         }
-        // A view of the WebAssembly memory detaches when a plain memory grows: the mask would go empty.
-        return new Mask(width, height, new Init(words.buffer === buffer ? words.slice() : words));
+        // A view of any buffer the WebAssembly memory has had is copied: a plain memory detaches it on growth
+        // (the mask would go empty), and a shared one keeps it over bytes that dispose() hands to other masks.
+        return new Mask(width, height, new Init(buffers.has(words.buffer) ? words.slice() : words));
     }
 
     /**

@@ -291,6 +291,11 @@ export let buffer: ArrayBuffer | SharedArrayBuffer =
 
 // Views over the whole memory, rebuilt after growth (a grown shared memory keeps old views valid, but at the old
 // length).
+// Every buffer the memory has had. A grown shared memory hands out a new SharedArrayBuffer while views of
+// the old ones stay valid over the same bytes, so `=== buffer` misses them (Mask.fromWords copies these).
+/** @internal Every buffer object the WebAssembly memory has had (the current one and those before growth). */
+export const buffers = new WeakSet<object>([buffer]);
+
 let u32 = new Uint32Array(buffer),
     u8 = new Uint8Array(buffer);
 
@@ -446,7 +451,7 @@ function grow(bytes: number): boolean {
     } catch {
         return false;
     }
-    buffer = memory.buffer;
+    buffers.add((buffer = memory.buffer));
     bufferBytes = buffer.byteLength;
     if (!shared) generation++;
     return true;
