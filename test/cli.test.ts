@@ -226,6 +226,13 @@ test('cli overlap: text, JSON and exit codes; trimmed atlases give the same answ
     );
 });
 
+test("cli: an empty output path (-o '', --png '') is refused before any input is read", () => {
+    // The inputs do not exist: the refusal comes first, so nothing was read or built.
+    fails(['build', 'nope.png', '-o', ''], /^hitmask: -o\/--output is empty: give the path of the file to write\.$/m);
+    fails(['polygons', 'nope.png', '-o', ''], /^hitmask: -o\/--output is empty/);
+    fails(['inspect', 'nope.hitmask', '--png', ''], /^hitmask: --png is empty/);
+});
+
 test('cli errors: one line on stderr, exit code 2', () => {
     writeFileSync(join(dir, 'bad.hitmask'), 'HMSK not really');
     fails(['build', 'nope.png', '-o', 'x.hitmask'], /Input "nope.png" does not exist/);

@@ -28,7 +28,7 @@ import {
     type CommonFlags,
     type PolygonsFlags
 } from './cli-flags.js';
-import { writeOutput } from './cli-output.js';
+import { checkOutputPath, writeOutput } from './cli-output.js';
 
 // Loads a .hitmask file, or builds an atlas from an image or atlas JSON; `sources` are the files read.
 async function loadAtlas(path: string, flags: CommonFlags): Promise<{ atlas: MaskAtlas; sources: string[] }> {
@@ -81,6 +81,7 @@ function table(rows: string[][]): string {
 }
 
 async function build(inputs: string[], flags: BuildFlags): Promise<void> {
+    checkOutputPath(flags.output, '-o/--output');
     legacyTolerance(flags, 'keyTolerance', 'build');
     const options = sheetOptions(flags, buildOptions(flags));
     if (flags.polygons) {
@@ -126,6 +127,7 @@ async function build(inputs: string[], flags: BuildFlags): Promise<void> {
 
 // Every frame's polygons and convex pieces as JSON, to stdout or (atomically, never over an input) to -o.
 async function polygons(inputs: string[], flags: PolygonsFlags): Promise<void> {
+    checkOutputPath(flags.output, '-o/--output');
     legacyTolerance(flags, 'tolerancePx', 'polygons');
     const options = sheetOptions(flags, buildOptions(flags));
     const t0 = performance.now();
@@ -168,6 +170,7 @@ function shapeCounts(frames: readonly AtlasFrame[]): string {
 }
 
 async function inspect(file: string, flags: CommonFlags & { frame?: string; png?: string }): Promise<void> {
+    checkOutputPath(flags.png, '--png');
     legacyTolerance(flags, 'keyTolerance', 'inspect');
     const { atlas, sources } = await loadAtlas(file, flags);
     if (flags.frame === undefined && flags.png === undefined) {
