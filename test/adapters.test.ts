@@ -195,3 +195,28 @@ test('adapters: every function that tests an object takes a posed mask ({ mask, 
         assert.equal(adapter.hitTest(a, placed.x - 1, placed.y), false, name);
     }
 });
+
+test('adapters: a destroyed sprite touches nothing in both adapters (false, null), and hitmaskFor names it', () => {
+    const live = {
+        mask: new Mask(4, 4, true),
+        pose: { x: 0, y: 0, originX: 0, originY: 0, scaleX: 1, scaleY: 1, angle: 0 }
+    };
+    // What destroy() leaves: PixiJS 7 and 8 flag `destroyed` and drop the texture and the anchor; Phaser 4 flags
+    // `isDestroyed` (Phaser 3 takes the scene away).
+    const gone = {
+        phaser: { isDestroyed: true, scene: undefined, destroy: () => undefined },
+        pixi: { destroyed: true, texture: null, anchor: null }
+    };
+    for (const [name, adapter] of [
+        ['phaser', phaserAdapter as HitmaskAdapter<PhaserTypes>],
+        ['pixi', pixiAdapter as unknown as HitmaskAdapter<PhaserTypes>]
+    ] as const) {
+        const dead = gone[name] as unknown as Phaser.GameObjects.Sprite;
+        assert.equal(adapter.overlaps(dead, live), false, name);
+        assert.equal(adapter.overlaps(live, dead), false, name);
+        assert.equal(adapter.overlap(dead, live), null, name);
+        assert.equal(adapter.hitTest(dead, 1, 1), false, name);
+        assert.throws(() => adapter.hitmaskFor(dead), /^Error: .*was destroyed/, name);
+        assert.throws(() => adapter.shapeOf(dead), /^Error: .*was destroyed/, name);
+    }
+});

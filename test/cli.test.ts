@@ -170,6 +170,27 @@ test('cli inspect: list, text drawing and PNG preview', () => {
     );
 });
 
+test('cli inspect: control characters in frame, tag and box names are escaped, so no name forges a row', () => {
+    const forged = 'a\nevil  9x9  0,0  9x9  -  100.0%';
+    const atlas = new MaskAtlas()
+        .add(forged, new Mask(2, 2, true), { boxes: [{ name: 'hit\tbox\u0000', x: 0, y: 0, width: 1, height: 1 }] })
+        .add('back\\slash\u2028', new Mask(1, 1, true))
+        .addTag('run\r', 0, 1);
+    writeFileSync(join(dir, 'names.hitmask'), atlas.toBytes());
+    let r = run('inspect', 'names.hitmask');
+    assert.equal(r.code, 0, r.err);
+    const lines = r.out.split('\n');
+    assert.equal(lines.length, 7, r.out);
+    assert.ok(lines[2].startsWith(`${forged.replace('\n', '\\n')} `), lines[2]);
+    assert.match(lines[2], / 2x2 +0,0 +2x2 +- +100\.0%$/);
+    assert.match(lines[3], /^back\\\\slash\\u2028 +1x1 /);
+    assert.equal(lines[4], 'tag run\\r: frames 0..1 forward');
+    assert.equal(lines[5], 'box hit\\tbox\\u0000 on a\\nevil  9x9  0,0  9x9  -  100.0%: 0,0 1x1');
+    r = run('inspect', 'names.hitmask', '--frame', forged);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'a\\nevil  9x9  0,0  9x9  -  100.0%: 2x2 at 0,0 in 2x2, fill 100.0%\n##\n##\n');
+});
+
 test('cli overlap: text, JSON and exit codes; trimmed atlases give the same answers as images', () => {
     let r = run('overlap', 'sprites/alien1.png', 'sprites/shot.gif', '--at', '30,20');
     assert.equal(r.code, 0, r.err);
@@ -203,6 +224,13 @@ test('cli overlap: text, JSON and exit codes; trimmed atlases give the same answ
         ['overlap', 't.hitmask', 'sprites/shot.gif', '--at', '0,0'],
         /t\.hitmask has 4 frames; pick one as t\.hitmask#NAME/
     );
+});
+
+test("cli: an empty output path (-o '', --png '') is refused before any input is read", () => {
+    // The inputs do not exist: the refusal comes first, so nothing was read or built.
+    fails(['build', 'nope.png', '-o', ''], /^hitmask: -o\/--output is empty: give the path of the file to write\.$/m);
+    fails(['polygons', 'nope.png', '-o', ''], /^hitmask: -o\/--output is empty/);
+    fails(['inspect', 'nope.hitmask', '--png', ''], /^hitmask: --png is empty/);
 });
 
 test('cli errors: one line on stderr, exit code 2', () => {

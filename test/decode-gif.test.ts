@@ -191,3 +191,21 @@ test('GIF of 10,000 1x1 frames: each frame allocates about its own pixels, not a
     // A frame's indices (1 byte a pixel); the LZW table is made once per file.
     assert.ok(a.bytes / n < 1024, `${(a.bytes / n).toFixed(0)} bytes allocated per frame`);
 });
+
+test('GIF cut anywhere before its image data: "GIF is truncated", never a leaked TypeError', () => {
+    const gif = makeGif(4, 1, [{ x: 0, y: 0, w: 4, h: 1, index: 1 }]);
+    // 13-byte header, 12-byte colour table, then the loop extension, the frame's control extension and its image.
+    for (let n = 25; n < 60; n++) {
+        assert.throws(
+            () => decodeImage(gif.subarray(0, n)),
+            (e: unknown) => e instanceof Error && !(e instanceof TypeError) && /^GIF is truncated/.test(e.message),
+            `cut at ${n} bytes`
+        );
+    }
+    // Cut after the colour table and one byte more: it was "Cannot read properties of undefined (reading 'toString')".
+    assert.throws(
+        () => decodeImage(gif.subarray(0, 26)),
+        /^Error: GIF is truncated: a block runs past the end of the 26-byte file\.$/
+    );
+    assert.throws(() => decodeImage(gif.subarray(0, 25)), /^Error: GIF is truncated: its 25 bytes end before/);
+});

@@ -475,6 +475,46 @@ test('build and layout errors are clear', async () => {
     );
 });
 
+test('atlas JSON: a frame whose trimmed pixels do not lie inside its sourceSize is refused, naming the frame', () => {
+    const sheet = (x: number, y: number, w = 4, h = 3, sw = 8, sh = 6, rotated = false) => ({
+        frames: [
+            { filename: 'ok', frame: { x: 0, y: 0, w: 2, h: 2 } },
+            {
+                filename: 'hero/run 1',
+                frame: { x: 0, y: 0, w, h },
+                rotated,
+                spriteSourceSize: { x, y, w, h },
+                sourceSize: { w: sw, h: sh }
+            }
+        ]
+    });
+    // Inside, up to the edges (a rotated frame's w and h are its unrotated size): accepted.
+    assert.equal(parseSheetJson(sheet(4, 3)).frames[1].offsetX, 4);
+    assert.equal(parseSheetJson(sheet(0, 0, 8, 6)).frames[1].sourceWidth, 8);
+    assert.equal(parseSheetJson(sheet(4, 3, 4, 3, 8, 6, true)).frames[1].width, 3);
+    for (const [x, y, w, h, sw, sh] of [
+        [2e9, 0, 4, 3, 8, 6],
+        [-9, 0, 4, 3, 8, 6],
+        [0, -1, 4, 3, 8, 6],
+        [5, 0, 4, 3, 8, 6],
+        [0, 4, 4, 3, 8, 6],
+        [0, 0, 9, 3, 8, 6],
+        [0, 0, 4, 3, 0, 0]
+    ]) {
+        assert.throws(
+            () => parseSheetJson(sheet(x, y, w, h, sw, sh)),
+            (e: unknown) =>
+                e instanceof Error &&
+                !(e instanceof RangeError) &&
+                e.message ===
+                    `atlas JSON: frames[1] (frame "hero/run 1"): its trimmed pixels, ${w}x${h} at ${x},${y} ` +
+                        `(spriteSourceSize.x, .y), do not lie inside its sourceSize ${sw}x${sh}; ` +
+                        'expected offsets of 0 or more with the pixels ending within sourceSize.',
+            `${w}x${h} at ${x},${y} in ${sw}x${sh}`
+        );
+    }
+});
+
 test('buildAtlas: sources list every file read; unrelated JSON in folders becomes a note; meta.image stays inside the input folders', async () => {
     const base = join(dir, 'safety');
     mkdirSync(join(base, 'art', 'sub'), { recursive: true });

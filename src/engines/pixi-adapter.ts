@@ -73,8 +73,20 @@ const spaceScratch7: Affine = { ...scratch7 };
 const poseA: SpritePose = { x: 0, y: 0, originX: 0, originY: 0, scaleX: 1, scaleY: 1, angle: 0 };
 const poseB: SpritePose = { ...poseA };
 
+// Whether `o` is a destroyed PixiJS object: both versions flag it (`destroyed`) and take its texture and anchor
+// away, so without this check it would fail the Sprite check below with a message naming a Sprite.
+function destroyed(o: unknown): boolean {
+    return typeof o === 'object' && o !== null && !isPosed(o) && (o as Sprite).destroyed === true;
+}
+
 function checkSprite(sprite: unknown, name: string): Sprite {
     const s = sprite as Sprite | null;
+    if (destroyed(s)) {
+        throw new Error(
+            `${name}: the sprite was destroyed: it has no pixels to test; drop it from what you test ` +
+                '(overlaps() answers false for it).'
+        );
+    }
     if (
         s === null ||
         typeof s !== 'object' ||
@@ -215,17 +227,23 @@ function posed(o: Sprite | SpriteHitmask, name: string, space: Container | null,
 
 /**
  * Whether the two sprites' pixels overlap in collision space: box test first, then the masks (rasterised only when
- * boxes meet). Posed masks (`{ mask, pose }`, in collision space) are tested as they are.
+ * boxes meet). Posed masks (`{ mask, pose }`, in collision space) are tested as they are. False when either
+ * sprite was destroyed.
  */
 export function overlaps(a: Sprite | SpriteHitmask, b: Sprite | SpriteHitmask, options?: HitmaskOptions): boolean {
     const cache = cacheOf(options),
         space = spaceOf(options);
+    // A destroyed sprite touches nothing (as in hitmask/phaser: a list may still hold it this frame).
+    if (destroyed(a) || destroyed(b)) return false;
     const sa = posed(a, 'a', space, poseA),
         sb = posed(b, 'b', space, poseB);
     return posedOverlap(sa.mask, sa.pose, sb.mask, sb.pose, cache);
 }
 
-/** The first pixel the two sprites share (row-major in a's placed mask) in collision space, or null. */
+/**
+ * The first pixel the two sprites share (row-major in a's placed mask) in collision space, or null (also when either
+ * was destroyed).
+ */
 export function overlap(a: Sprite | SpriteHitmask, b: Sprite | SpriteHitmask, options?: HitmaskOptions): Point | null {
     if (!overlaps(a, b, options)) return null;
     return firstOverlap(hitmaskFor(a, options), hitmaskFor(b, options));
@@ -233,10 +251,16 @@ export function overlap(a: Sprite | SpriteHitmask, b: Sprite | SpriteHitmask, op
 
 /**
  * Pointer picking: whether the point (x, y) in collision space (global coordinates without a `space`, as a
- * pointer event's `global`) is on a set pixel of the sprite's placed mask (the pixel holding the point).
+ * pointer event's `global`) is on a set pixel of the sprite's placed mask (the pixel holding the point). False for
+ * a destroyed sprite.
  */
 export function hitTest(sprite: Sprite | SpriteHitmask, x: number, y: number, options?: HitmaskOptions): boolean {
     checkPoint(x, y);
+    if (destroyed(sprite)) {
+        cacheOf(options);
+        spaceOf(options);
+        return false;
+    }
     return placedHas(hitmaskFor(sprite, options), x, y);
 }
 

@@ -27,6 +27,14 @@ function sameInput(output: string, inputs: readonly string[]): string | null {
     return null;
 }
 
+/**
+ * Refuses an empty output path (`-o ''`, `--png ''`) before any input is read: it names no file, and was refused
+ * only by the write, after the whole build. `flag` names the option in the message.
+ */
+export function checkOutputPath(path: string | undefined, flag: string): void {
+    if (path === '') throw new Error(`${flag} is empty: give the path of the file to write.`);
+}
+
 // Refuses an output that is one of the inputs, then writes it: a regular file atomically, a device or FIFO through.
 // Returns where the summary line goes: stdout, or stderr where the output is stdout (-o /dev/stdout), which then
 // holds the output alone.
@@ -35,6 +43,7 @@ export async function writeOutput(
     bytes: Uint8Array,
     sources: readonly string[]
 ): Promise<NodeJS.WriteStream> {
+    checkOutputPath(path, 'The output path');
     const input = sameInput(path, sources);
     if (input !== null)
         throw new Error(`Output ${JSON.stringify(path)} is also an input (${input}); write it to another file.`);

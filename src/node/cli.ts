@@ -28,7 +28,7 @@ import {
     type CommonFlags,
     type PolygonsFlags
 } from './cli-flags.js';
-import { writeOutput } from './cli-output.js';
+import { checkOutputPath, writeOutput } from './cli-output.js';
 
 // Loads a .hitmask file, or builds an atlas from an image or atlas JSON; `sources` are the files read.
 async function loadAtlas(path: string, flags: CommonFlags): Promise<{ atlas: MaskAtlas; sources: string[] }> {
@@ -63,6 +63,16 @@ function percent(f: AtlasFrame): string {
     return area === 0 ? '0.0%' : `${((100 * f.mask.count()) / area).toFixed(1)}%`;
 }
 
+// A name as printed by inspect: control characters (C0, DEL, C1, the Unicode line and paragraph separators) and
+// backslashes escaped as JSON writes them (\n, \t, \u0000), so that no name can break a row or forge one.
+const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '\\': '\\\\' };
+function printable(name: string): string {
+    return name.replace(
+        /[\p{Cc}\u2028\u2029\\]/gu,
+        c => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+    );
+}
+
 function table(rows: string[][]): string {
     const widths = rows[0].map((_, c) => Math.max(...rows.map(r => r[c].length)));
     return rows
@@ -71,6 +81,7 @@ function table(rows: string[][]): string {
 }
 
 async function build(inputs: string[], flags: BuildFlags): Promise<void> {
+    checkOutputPath(flags.output, '-o/--output');
     legacyTolerance(flags, 'keyTolerance', 'build');
     const options = sheetOptions(flags, buildOptions(flags));
     if (flags.polygons) {
@@ -116,6 +127,7 @@ async function build(inputs: string[], flags: BuildFlags): Promise<void> {
 
 // Every frame's polygons and convex pieces as JSON, to stdout or (atomically, never over an input) to -o.
 async function polygons(inputs: string[], flags: PolygonsFlags): Promise<void> {
+    checkOutputPath(flags.output, '-o/--output');
     legacyTolerance(flags, 'tolerancePx', 'polygons');
     const options = sheetOptions(flags, buildOptions(flags));
     const t0 = performance.now();
@@ -158,6 +170,7 @@ function shapeCounts(frames: readonly AtlasFrame[]): string {
 }
 
 async function inspect(file: string, flags: CommonFlags & { frame?: string; png?: string }): Promise<void> {
+    checkOutputPath(flags.png, '--png');
     legacyTolerance(flags, 'keyTolerance', 'inspect');
     const { atlas, sources } = await loadAtlas(file, flags);
     if (flags.frame === undefined && flags.png === undefined) {
@@ -171,7 +184,7 @@ async function inspect(file: string, flags: CommonFlags & { frame?: string; png?
                 ? [f.polygons ? `${f.polygons.length}` : '-', f.pieces ? `${f.pieces.length}` : '-']
                 : [];
             rows.push([
-                f.name,
+                printable(f.name),
                 `${f.mask.width}x${f.mask.height}`,
                 `${f.x},${f.y}`,
                 `${f.sourceWidth}x${f.sourceHeight}`,
@@ -184,9 +197,10 @@ async function inspect(file: string, flags: CommonFlags & { frame?: string; png?
             `${file}: ${atlas.size} frame${atlas.size === 1 ? '' : 's'}${shapes ? `; ${shapeCounts(atlas.frames)}` : ''}`,
             table(rows)
         ];
-        for (const t of atlas.tags) lines.push(`tag ${t.name}: frames ${t.from}..${t.to} ${t.direction}`);
+        for (const t of atlas.tags) lines.push(`tag ${printable(t.name)}: frames ${t.from}..${t.to} ${t.direction}`);
         for (const f of atlas.frames)
-            for (const b of f.boxes) lines.push(`box ${b.name} on ${f.name}: ${b.x},${b.y} ${b.width}x${b.height}`);
+            for (const b of f.boxes)
+                lines.push(`box ${printable(b.name)} on ${printable(f.name)}: ${b.x},${b.y} ${b.width}x${b.height}`);
         process.stdout.write(lines.join('\n') + '\n');
         return;
     }
@@ -195,16 +209,16 @@ async function inspect(file: string, flags: CommonFlags & { frame?: string; png?
     else if (atlas.size === 1) frame = atlas.frames[0];
     else
         throw new Error(
-            `${file} has ${atlas.size} frames; choose one with --frame NAME (e.g. --frame ${atlas.names[0]}).`
+            `${file} has ${atlas.size} frames; choose one with --frame NAME (e.g. --frame ${printable(atlas.names[0])}).`
         );
     const m = frame.mask;
     if (flags.png !== undefined) {
         const report = await writeOutput(flags.png, previewPng(frame, flags.maxMib ?? 256), sources);
-        report.write(`${flags.png}: ${frame.name} ${m.width}x${m.height}, ${m.count()} bits set\n`);
+        report.write(`${flags.png}: ${printable(frame.name)} ${m.width}x${m.height}, ${m.count()} bits set\n`);
     } else {
         const shapes = frame.polygons !== undefined || frame.pieces !== undefined ? `, ${shapeCounts([frame])}` : '';
         process.stdout.write(
-            `${frame.name}: ${m.width}x${m.height} at ${frame.x},${frame.y} in ${frame.sourceWidth}x${frame.sourceHeight}, fill ${percent(frame)}${shapes}\n${m.toText()}\n`
+            `${printable(frame.name)}: ${m.width}x${m.height} at ${frame.x},${frame.y} in ${frame.sourceWidth}x${frame.sourceHeight}, fill ${percent(frame)}${shapes}\n${m.toText()}\n`
         );
     }
 }

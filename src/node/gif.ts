@@ -25,9 +25,16 @@ export function decodeGif(b: Uint8Array, budget: Budget, first: boolean): ImageF
     try {
         reader = new GifReader(b);
     } catch (e) {
+        // omggif reads past the end as undefined: a block size fails its check ("Invalid block size"), a block
+        // label fails in its own message (a TypeError reading 'toString'). Both mean the file was cut.
+        if (e instanceof TypeError || (e as Error).message === 'Invalid block size')
+            throw new Error(`GIF is truncated: a block runs past the end of the ${b.length}-byte file.`, { cause: e });
         throw new Error(`GIF is truncated or corrupt: ${(e as Error).message}`, { cause: e });
     }
     const count = first ? Math.min(1, reader.numFrames()) : reader.numFrames();
+    // Without its trailer byte (3B) the file was cut before its first image.
+    if (count === 0 && b[b.length - 1] !== 0x3b)
+        throw new Error(`GIF is truncated: its ${b.length} bytes end before the first image frame.`);
     if (count === 0) throw new Error('GIF is corrupt: it has no image frames.');
     budget.image(width, height, count);
     const frames: ImageFrame[] = [];

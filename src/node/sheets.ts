@@ -232,6 +232,15 @@ function frame(name: string, o: Record<string, unknown>, what: string): SheetFra
         offsetY = int(sss.y, `${what}.spriteSourceSize.y`);
     const sourceWidth = int(ss.w, `${what}.sourceSize.w`, 0),
         sourceHeight = int(ss.h, `${what}.sourceSize.h`, 0);
+    // The trimmed pixels (frame.w × frame.h, unrotated) must lie inside the untrimmed frame: offsets of 2e9 or −9
+    // were taken as they were and gave masks outside their own frame.
+    if (offsetX < 0 || offsetY < 0 || offsetX + w > sourceWidth || offsetY + h > sourceHeight) {
+        throw new Error(
+            `${what} (frame ${JSON.stringify(name)}): its trimmed pixels, ${w}x${h} at ${offsetX},${offsetY} ` +
+                `(spriteSourceSize.x, .y), do not lie inside its sourceSize ${sourceWidth}x${sourceHeight}; ` +
+                'expected offsets of 0 or more with the pixels ending within sourceSize.'
+        );
+    }
     const duration = o.duration === undefined ? 0 : int(o.duration, `${what}.duration`, 0);
     // TexturePacker gives a rotated frame's unrotated size in frame.w/h; in the sheet it occupies h × w.
     return {
