@@ -9,6 +9,7 @@ import { matchMaker, Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { Client, type Room } from '@colyseus/sdk';
 import { liveRooms, MatchRoom, matchRoom } from '../examples/server/room.js';
+import { Predictor, type Welcome } from '../examples/server/netcode.js';
 
 const frames = new Map<string, number>(); // room id → frames it logged
 const doomed = new Set<string>(); // rooms whose log callback throws
@@ -31,9 +32,11 @@ async function steps(id: string, n: number): Promise<void> {
 }
 
 /** A client's room that takes every message quietly (the test reads the server's side). */
-async function open(name: string, join?: string): Promise<Room> {
+async function open(name: string, join?: string, welcome?: (w: Welcome) => void): Promise<Room> {
     const r = join ? await client.joinById(join) : await client.create(name);
-    r.onMessage('*', () => undefined);
+    r.onMessage('*', (type, msg) => {
+        if (type === 'welcome') welcome?.(msg as Welcome);
+    });
     return r;
 }
 
@@ -53,6 +56,7 @@ before(async () => {
     server.define('practice', matchRoom({ bots: true, log: count }));
     server.define('capped', matchRoom({ maxRooms: 2 }));
     server.define('short', matchRoom({ start: 0, history: 10, log: count }));
+    server.define('short-late', matchRoom({ start: 0, seed: 7, log: count }));
     await server.listen(0, '127.0.0.1');
     const port = (server.transport.server?.address() as AddressInfo).port;
     client = new Client(`http://127.0.0.1:${port}`);
@@ -142,5 +146,24 @@ test(
         assert.equal(room.historyLength, 0, 'dropped past the window');
         await assert.rejects(open('', r.roomId), /late joiners are refused|locked/);
         await leaveAll([r]);
+    }
+);
+
+test(
+    'a late joiner within the window gets every confirmed frame and replays them to the same hashes',
+    { timeout: 60_000 },
+    async () => {
+        const first = await open('short-late');
+        await steps(first.roomId, 20);
+        let welcome: Welcome | null = null;
+        const late = await open('', first.roomId, w => (welcome = w));
+        await until('the welcome', () => welcome !== null);
+        const w = welcome as unknown as Welcome;
+        assert.ok(w.frames.length >= 20);
+        const net = new Predictor(w.seed, w.slot);
+        for (const msg of w.frames) net.confirm(msg);
+        assert.equal(net.compared, w.frames.length);
+        assert.equal(net.mismatches, 0, `first mismatch at frame ${net.firstMismatch}`);
+        await leaveAll([first, late]);
     }
 );

@@ -30,7 +30,7 @@ export interface MatchConfig extends MatchOptions {
 
 /** Default cap on match rooms per process: below the ~400 rooms one core steps at 30 Hz (docs/server.md). */
 export const MAX_ROOMS = 300;
-/** Default history kept for late joiners: 5 minutes at 30 Hz (16 bytes a frame). */
+/** Default history kept for late joiners: 5 minutes at 30 Hz (16 bytes a frame, grown as frames come). */
 export const HISTORY = 9000;
 /** Longest match a client may ask for: 10 hours at 30 Hz. */
 export const MAX_FRAMES = 30 * 3600 * 10;

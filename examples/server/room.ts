@@ -47,6 +47,7 @@ export class MatchRoom extends Room {
     // once the match is past them.
     #history = new Uint32Array(0);
     #kept = 0;
+    #window = 0; // frames the history may hold: config.history, or the match's length if shorter
     #dropped = false;
 
     override onCreate(options: unknown): void {
@@ -58,7 +59,7 @@ export class MatchRoom extends Room {
         this.#start = chosen.start ?? 1;
         if (this.config.keepEmpty) this.autoDispose = false; // server-side only: the benchmark's bot rooms
         this.#started = this.#start === 0;
-        this.#history = new Uint32Array(Math.min(this.config.history, this.#frames || Infinity) * WIDE);
+        this.#window = Math.min(this.config.history, this.#frames || Infinity);
         this.sim = createSim(this.#seed);
         this.onMessage('input', (client: Client, msg: unknown) => this.#input(client, msg));
         // Colyseus's fixed-timestep loop: a whole number of 1/30 s steps per tick, a few catch-up steps at most.
@@ -135,13 +136,19 @@ export class MatchRoom extends Room {
 
     #keep(msg: FrameMessage): void {
         if (this.#dropped) return;
-        if (this.#kept * WIDE >= this.#history.length) {
+        if (this.#kept >= this.#window) {
             // Past the window: a late joiner could not replay from frame 0, so none is taken from now on.
             this.#dropped = true;
             this.#kept = 0;
             this.#history = new Uint32Array(0);
             void this.lock();
             return;
+        }
+        if (this.#kept * WIDE >= this.#history.length) {
+            // Grown by doubling up to the window: a short or early match does not pay for the whole window.
+            const grown = new Uint32Array(Math.min(this.#window, Math.max(256, 2 * this.#kept)) * WIDE);
+            grown.set(this.#history);
+            this.#history = grown;
         }
         this.#history.set(msg, this.#kept++ * WIDE);
     }
