@@ -18,11 +18,17 @@ export interface MatchOptions {
 export interface MatchConfig extends MatchOptions {
     /** Seeded bots play the empty slots. @default false */
     bots?: boolean;
-    /** Rooms without clients keep stepping (the benchmark's bot rooms); otherwise an empty room is disposed. @default false */
+    /**
+     * Rooms without clients keep stepping (the benchmark's bot rooms); otherwise an empty room is disposed.
+     * @default false
+     */
     keepEmpty?: boolean;
     /** Match rooms this process runs at most; a create past it is refused. @default MAX_ROOMS */
     maxRooms?: number;
-    /** Confirmed frames kept for late joiners; past it the history is dropped and late joins are refused. @default HISTORY */
+    /**
+     * Confirmed frames kept for late joiners; past it the history is dropped and late joins are refused.
+     * @default HISTORY
+     */
     history?: number;
     /** Called with every confirmed frame's number and hash (the test's log of the server). */
     log?: (roomId: string, frame: number, hash: number) => void;

@@ -72,7 +72,8 @@ export class MatchRoom extends Room {
     override onJoin(client: Client): void {
         if (this.#dropped)
             throw new Error(
-                `match ${this.roomId} is past frame ${this.config.history}: its history is dropped, late joiners are refused`
+                `match ${this.roomId} is past frame ${this.config.history}: ` +
+                    'its history is dropped, late joiners are refused'
             );
         const slot = this.#slots.indexOf(null);
         this.#slots[slot] = client.sessionId;

@@ -32,7 +32,10 @@ export async function bundleClient(): Promise<void> {
     });
 }
 
-/** Starts the page server and the Colyseus server, both on 127.0.0.1 only (port 0: a free one); `match`: the room's server-side config. */
+/**
+ * Starts the page server and the Colyseus server, both on 127.0.0.1 only (port 0: a free one); `match` is the
+ * room's server-side config (matchRoom()), never taken from a client.
+ */
 export async function startServer(
     options: { port?: number; pagePort?: number; match?: MatchConfig } = {}
 ): Promise<Running> {
