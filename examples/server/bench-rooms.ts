@@ -10,7 +10,7 @@ import { matchMaker, Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { createSim, FPS, PLAYERS, simHash, SnapshotRing, SPRITES, step, type Sim } from './sim.js';
 import { scriptedInput } from './netcode.js';
-import { MatchRoom } from './room.js';
+import { matchRoom } from './room.js';
 
 const ROOMS = 8,
     WARM = 60,
@@ -93,13 +93,19 @@ if (!process.argv.includes('--no-colyseus')) {
         seconds = arg('--seconds') ?? 10;
     const frames = new Map<string, number>();
     const colyseus = new Server({ transport: new WebSocketTransport(), greet: false, gracefullyShutdown: false });
-    colyseus.define('match', MatchRoom, {
-        bots: true,
-        start: 0,
-        log: (id: string) => {
-            frames.set(id, (frames.get(id) ?? 0) + 1);
-        }
-    });
+    // Server-side settings only: bots in empty slots, rooms that step without clients, no cap below N.
+    colyseus.define(
+        'match',
+        matchRoom({
+            bots: true,
+            start: 0,
+            keepEmpty: true,
+            maxRooms: Math.max(n, 1),
+            log: (id: string) => {
+                frames.set(id, (frames.get(id) ?? 0) + 1);
+            }
+        })
+    );
     await colyseus.listen(0, '127.0.0.1');
     try {
         for (let r = 0; r < n; r++) await matchMaker.createRoom('match', { seed: r + 1 });

@@ -8,7 +8,7 @@ import { Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { build } from 'esbuild';
 import { EXAMPLES, serve } from '../serve.js';
-import { MatchRoom, type MatchOptions } from './room.js';
+import { matchRoom, type MatchConfig } from './room.js';
 
 /** A running example: the page's URL, the two ports, and `close()`, which stops both servers. */
 export interface Running {
@@ -32,9 +32,12 @@ export async function bundleClient(): Promise<void> {
     });
 }
 
-/** Starts the page server and the Colyseus server, both on 127.0.0.1 only (port 0: a free one). */
+/**
+ * Starts the page server and the Colyseus server, both on 127.0.0.1 only (port 0: a free one); `match` is the
+ * room's server-side config (matchRoom()), never taken from a client.
+ */
 export async function startServer(
-    options: { port?: number; pagePort?: number; match?: MatchOptions } = {}
+    options: { port?: number; pagePort?: number; match?: MatchConfig } = {}
 ): Promise<Running> {
     await bundleClient();
     const page: HttpServer = await serve(EXAMPLES, options.pagePort ?? 0).catch((e: unknown) => {
@@ -42,7 +45,7 @@ export async function startServer(
         return serve(EXAMPLES, 0);
     });
     const server = new Server({ transport: new WebSocketTransport(), greet: false, gracefullyShutdown: false });
-    server.define('match', MatchRoom, options.match ?? {});
+    server.define('match', matchRoom(options.match ?? {})); // server-side settings: none from a client
     try {
         await server.listen(options.port ?? 0, '127.0.0.1').catch(async (e: unknown) => {
             if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
