@@ -20,9 +20,13 @@ function count(id: string): void {
     if (doomed.has(id)) throw new Error(`a log callback failed in room ${id}`);
 }
 
+// Waits for a state as the page tests do: a busy machine only makes it slower; a hang fails after
+// HITMASK_PAGE_WAIT_S (300 s), naming what it waited for.
+const WAIT_MS = 1000 * Number(process.env.HITMASK_PAGE_WAIT_S ?? 300);
 async function until(what: string, ok: () => boolean): Promise<void> {
-    while (!ok()) await new Promise(done => setTimeout(done, 10));
-    assert.ok(ok(), what);
+    const give = performance.now() + WAIT_MS;
+    while (!ok() && performance.now() < give) await new Promise(done => setTimeout(done, 10));
+    assert.ok(ok(), `waited ${WAIT_MS / 1000} s for: ${what}`);
 }
 
 /** Waits until the room `id` has stepped `n` more frames than now. */
@@ -66,61 +70,46 @@ after(async () => {
     await server.gracefullyShutdown(false);
 });
 
-test(
-    'a client passing log, bots or a bad value is refused alone; the other rooms keep stepping',
-    { timeout: 60_000 },
-    async () => {
-        const other = await open('steady');
-        await steps(other.roomId, 3);
-        await assert.rejects(client.create('match', { log: 'x' }), /unknown match option "log"/);
-        await assert.rejects(client.create('match', { bots: true }), /unknown match option "bots"/);
-        await assert.rejects(client.joinOrCreate('match', { seed: 'x' }), /option seed: expected a number, got string/);
-        await assert.rejects(
-            client.create('match', { start: 5 }),
-            /option start: expected an integer in \[0, 2\], got 5/
-        );
-        await assert.rejects(client.create('match', { frames: 1.5 }), /option frames: expected an integer/);
-        assert.equal(liveRooms(), 1, 'no room was made for a refused client');
-        await steps(other.roomId, 5);
-        await leaveAll([other]);
-    }
-);
+test('a client passing log, bots or a bad value is refused alone; the other rooms keep stepping', async () => {
+    const other = await open('steady');
+    await steps(other.roomId, 3);
+    await assert.rejects(client.create('match', { log: 'x' }), /unknown match option "log"/);
+    await assert.rejects(client.create('match', { bots: true }), /unknown match option "bots"/);
+    await assert.rejects(client.joinOrCreate('match', { seed: 'x' }), /option seed: expected a number, got string/);
+    await assert.rejects(client.create('match', { start: 5 }), /option start: expected an integer in \[0, 2\], got 5/);
+    await assert.rejects(client.create('match', { frames: 1.5 }), /option frames: expected an integer/);
+    assert.equal(liveRooms(), 1, 'no room was made for a refused client');
+    await steps(other.roomId, 5);
+    await leaveAll([other]);
+});
 
-test(
-    'a step that throws disposes its own room, logged, and the other rooms keep stepping',
-    { timeout: 60_000 },
-    async () => {
-        const bad = await open('steady'),
-            good = await open('steady');
-        await steps(bad.roomId, 2);
-        doomed.add(bad.roomId);
-        await until('the failing room disposed', () => local(bad.roomId) === undefined);
-        const stopped = frames.get(bad.roomId);
-        await steps(good.roomId, 5);
-        assert.equal(frames.get(bad.roomId), stopped, 'the disposed room stepped no more');
-        await leaveAll([bad, good]);
-    }
-);
+test('a step that throws disposes its own room, logged, and the other rooms keep stepping', async () => {
+    const bad = await open('steady'),
+        good = await open('steady');
+    await steps(bad.roomId, 2);
+    doomed.add(bad.roomId);
+    await until('the failing room disposed', () => local(bad.roomId) === undefined);
+    const stopped = frames.get(bad.roomId);
+    await steps(good.roomId, 5);
+    assert.equal(frames.get(bad.roomId), stopped, 'the disposed room stepped no more');
+    await leaveAll([bad, good]);
+});
 
-test(
-    'a room with server-side bots is disposed once its last client leaves, and its clock stops',
-    { timeout: 60_000 },
-    async () => {
-        const r = await open('practice');
-        await steps(r.roomId, 3);
-        const room = local(r.roomId);
-        assert.ok(room, 'the room runs in this process');
-        await r.leave();
-        await until('the empty room disposed', () => local(r.roomId) === undefined);
-        const stopped = frames.get(r.roomId);
-        const other = await open('steady');
-        await steps(other.roomId, 5); // time passes on the clock of every room
-        assert.equal(frames.get(r.roomId), stopped, 'the disposed room stepped no more');
-        await leaveAll([other]);
-    }
-);
+test('a room with server-side bots is disposed once its last client leaves, and its clock stops', async () => {
+    const r = await open('practice');
+    await steps(r.roomId, 3);
+    const room = local(r.roomId);
+    assert.ok(room, 'the room runs in this process');
+    await r.leave();
+    await until('the empty room disposed', () => local(r.roomId) === undefined);
+    const stopped = frames.get(r.roomId);
+    const other = await open('steady');
+    await steps(other.roomId, 5); // time passes on the clock of every room
+    assert.equal(frames.get(r.roomId), stopped, 'the disposed room stepped no more');
+    await leaveAll([other]);
+});
 
-test('the room cap refuses the next create with a clear error', { timeout: 60_000 }, async () => {
+test('the room cap refuses the next create with a clear error', async () => {
     const rooms = [await open('capped'), await open('capped')];
     await assert.rejects(open('capped'), /too many match rooms: this server runs at most 2/);
     assert.equal(liveRooms(), 2);
@@ -129,41 +118,33 @@ test('the room cap refuses the next create with a clear error', { timeout: 60_00
     await leaveAll(rooms);
 });
 
-test(
-    'the history kept for late joiners stays within its window, and a join past it is refused',
-    { timeout: 60_000 },
-    async () => {
-        const r = await open('short');
-        const room = local(r.roomId);
-        assert.ok(room);
-        let most = 0;
-        for (let i = 0; i < 40; i++) {
-            await steps(r.roomId, 1);
-            most = Math.max(most, room.historyLength);
-        }
-        assert.ok(room.frame >= 40);
-        assert.ok(most <= 10, `history held ${most} frames, window 10`);
-        assert.equal(room.historyLength, 0, 'dropped past the window');
-        await assert.rejects(open('', r.roomId), /late joiners are refused|locked/);
-        await leaveAll([r]);
+test('the history kept for late joiners stays within its window, and a join past it is refused', async () => {
+    const r = await open('short');
+    const room = local(r.roomId);
+    assert.ok(room);
+    let most = 0;
+    for (let i = 0; i < 40; i++) {
+        await steps(r.roomId, 1);
+        most = Math.max(most, room.historyLength);
     }
-);
+    assert.ok(room.frame >= 40);
+    assert.ok(most <= 10, `history held ${most} frames, window 10`);
+    assert.equal(room.historyLength, 0, 'dropped past the window');
+    await assert.rejects(open('', r.roomId), /late joiners are refused|locked/);
+    await leaveAll([r]);
+});
 
-test(
-    'a late joiner within the window gets every confirmed frame and replays them to the same hashes',
-    { timeout: 60_000 },
-    async () => {
-        const first = await open('short-late');
-        await steps(first.roomId, 20);
-        let welcome: Welcome | null = null;
-        const late = await open('', first.roomId, w => (welcome = w));
-        await until('the welcome', () => welcome !== null);
-        const w = welcome as unknown as Welcome;
-        assert.ok(w.frames.length >= 20);
-        const net = new Predictor(w.seed, w.slot);
-        for (const msg of w.frames) net.confirm(msg);
-        assert.equal(net.compared, w.frames.length);
-        assert.equal(net.mismatches, 0, `first mismatch at frame ${net.firstMismatch}`);
-        await leaveAll([first, late]);
-    }
-);
+test('a late joiner within the window gets every confirmed frame and replays them to the same hashes', async () => {
+    const first = await open('short-late');
+    await steps(first.roomId, 20);
+    let welcome: Welcome | null = null;
+    const late = await open('', first.roomId, w => (welcome = w));
+    await until('the welcome', () => welcome !== null);
+    const w = welcome as unknown as Welcome;
+    assert.ok(w.frames.length >= 20);
+    const net = new Predictor(w.seed, w.slot);
+    for (const msg of w.frames) net.confirm(msg);
+    assert.equal(net.compared, w.frames.length);
+    assert.equal(net.mismatches, 0, `first mismatch at frame ${net.firstMismatch}`);
+    await leaveAll([first, late]);
+});
