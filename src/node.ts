@@ -20,3 +20,4 @@ export {
     type MaskOptions
 } from './node/build.js';
 export { createThreadPool } from './node/worker-threads.js';
+export { readTiledMap } from './node/tiled-read.js';

@@ -6,6 +6,15 @@ import { checkMask, type Mask } from '../core/mask.js';
 import { castTiles, newRayHit, type RayHit } from '../rays/ray.js';
 import { hashBytes, SnapshotReader, SnapshotWriter } from '../base/snapshot-bytes.js';
 import { deprecated } from '../base/deprecate.js';
+import { MAX_COORD } from '../base/limits.js';
+
+/** Where a {@link TileMap} lies in the world. */
+export interface TileMapOptions {
+    /** World x of column 0's left edge (an integer; default 0). */
+    x?: number;
+    /** World y of row 0's top edge (an integer; default 0). */
+    y?: number;
+}
 
 // The tag a tile map's snapshot starts with ("HMTM", little-endian) and its format version.
 const MAGIC = 0x4d544d48,
@@ -41,6 +50,10 @@ export class TileMap implements CollisionLayer {
     readonly tiles: readonly (Mask | null)[];
     /** Tile index per cell, row by row; −1 is empty. Change it with {@link setTile}. */
     readonly cells: Int32Array;
+    /** World x of the map's left edge (column 0). */
+    readonly x: number;
+    /** World y of the map's top edge (row 0). */
+    readonly y: number;
     /** @internal */
     private readonly point: Point = { x: 0, y: 0 };
 
@@ -50,8 +63,12 @@ export class TileMap implements CollisionLayer {
         columns: number,
         rows: number,
         tiles: readonly (Mask | null)[],
-        cells?: ArrayLike<number>
+        cells?: ArrayLike<number>,
+        options: TileMapOptions = {}
     ) {
+        checkObject('options', options, 'a { x, y } object');
+        this.x = options.x === undefined ? 0 : checkInt('options.x', options.x, -MAX_COORD, MAX_COORD);
+        this.y = options.y === undefined ? 0 : checkInt('options.y', options.y, -MAX_COORD, MAX_COORD);
         this.tileWidth = checkInt('tileWidth', tileWidth, 1, 2 ** 30);
         this.tileHeight = checkInt('tileHeight', tileHeight, 1, 2 ** 30);
         this.columns = checkSize('columns', columns);
@@ -112,8 +129,8 @@ export class TileMap implements CollisionLayer {
     overlap(mask: Mask, x: number, y: number, out?: Point): Point | null {
         checkMask(mask, 'mask');
         if (out !== undefined) checkObject('out', out, 'a { x, y } object');
-        x = checkCoord('x', x);
-        y = checkCoord('y', y);
+        x = checkCoord('x', x) - this.x;
+        y = checkCoord('y', y) - this.y;
         const { tileWidth: tw, tileHeight: th, columns, cells, tiles, point } = this;
         this.range(mask, x, y);
         const c0 = C0,
@@ -127,8 +144,8 @@ export class TileMap implements CollisionLayer {
                 const t = cells[r * columns + c],
                     tm = t >= 0 ? tiles[t] : null;
                 if (!tm || !tm.overlap(mask, x - c * tw, y - r * th, point)) continue;
-                const px = c * tw + point.x,
-                    py = r * th + point.y;
+                const px = this.x + c * tw + point.x,
+                    py = this.y + r * th + point.y;
                 if (py < bestY || (py === bestY && px < bestX)) {
                     bestX = px;
                     bestY = py;
@@ -147,8 +164,8 @@ export class TileMap implements CollisionLayer {
 
     /** Whether pixel (x, y) (floored) is solid; outside the map: false. */
     hitTest(x: number, y: number): boolean {
-        const px = checkCoord('x', x),
-            py = checkCoord('y', y);
+        const px = checkCoord('x', x) - this.x,
+            py = checkCoord('y', y) - this.y;
         if (px < 0 || py < 0 || px >= this.width || py >= this.height) return false;
         const c = Math.floor(px / this.tileWidth),
             r = Math.floor(py / this.tileHeight);
@@ -177,7 +194,9 @@ export class TileMap implements CollisionLayer {
 
     /** The map's extent, which holds every solid pixel (`null` when it is empty). */
     bounds(): Rect | null {
-        return this.width > 0 && this.height > 0 ? { x: 0, y: 0, width: this.width, height: this.height } : null;
+        return this.width > 0 && this.height > 0
+            ? { x: this.x, y: this.y, width: this.width, height: this.height }
+            : null;
     }
 
     /**
@@ -187,6 +206,32 @@ export class TileMap implements CollisionLayer {
     raycast(x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null {
         if (out === undefined) out = newRayHit();
         else checkObject('out', out, 'a RayHit object');
+        const ox = this.x,
+            oy = this.y;
+        if (ox !== 0 || oy !== 0) {
+            // The walk runs in map coordinates; the hit comes back in world ones.
+            if (
+                !castTiles(
+                    this.tileWidth,
+                    this.tileHeight,
+                    this.columns,
+                    this.rows,
+                    this.cells,
+                    this.tiles,
+                    x0 - ox,
+                    y0 - oy,
+                    x1 - ox,
+                    y1 - oy,
+                    out
+                )
+            )
+                return null;
+            out.px += ox;
+            out.py += oy;
+            out.x += ox;
+            out.y += oy;
+            return out;
+        }
         return castTiles(
             this.tileWidth,
             this.tileHeight,
@@ -279,7 +324,8 @@ export class TileMap implements CollisionLayer {
 
     /** `<TileMap columns x rows of WxH>`. */
     toString(): string {
-        return `<TileMap ${this.columns}x${this.rows} of ${this.tileWidth}x${this.tileHeight}>`;
+        const at = this.x !== 0 || this.y !== 0 ? ` at ${this.x},${this.y}` : '';
+        return `<TileMap ${this.columns}x${this.rows} of ${this.tileWidth}x${this.tileHeight}${at}>`;
     }
 
     // Writes the snapshot, ending with the hash of the bytes before it; returns that hash.
@@ -302,8 +348,8 @@ export class TileMap implements CollisionLayer {
     /** @internal */
     private scan(mask: Mask, x: number, y: number, count: boolean): number {
         checkMask(mask, 'mask');
-        x = checkCoord('x', x);
-        y = checkCoord('y', y);
+        x = checkCoord('x', x) - this.x;
+        y = checkCoord('y', y) - this.y;
         const { tileWidth: tw, tileHeight: th, columns, cells, tiles } = this;
         this.range(mask, x, y);
         const c0 = C0,
