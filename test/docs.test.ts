@@ -33,7 +33,8 @@ const DOCS = [
     'docs/attacks.md',
     'docs/movement.md',
     'docs/rollback.md',
-    'docs/server.md'
+    'docs/server.md',
+    'docs/tiled.md'
 ];
 // Engine guides: their examples need a browser and the engine (test/phaser.test.ts and test/pixi.test.ts run
 // and type-check them); here they get the structure and link checks.

@@ -103,8 +103,8 @@ function tileObjectMask(
     }
     const mx = Math.floor(X0),
         my = Math.floor(Y0),
-        mw = Math.floor(X1) + 1 - mx,
-        mh = Math.floor(Y1) + 1 - my;
+        mw = Math.ceil(X1) - mx,
+        mh = Math.ceil(Y1) - my;
     if (mw * mh > maxPixels) throw tooBig(mw, mh);
     const mask = new Mask(mw, mh);
     if (!solid || w <= 0 || h <= 0) return { x: mx, y: my, mask };

@@ -86,7 +86,9 @@ export function shapeBox(s: TiledShape): [number, number, number, number] {
         y1 = Math.max(y1, p[i + 1]);
     }
     if (x0 === Infinity) return [0, 0, 0, 0];
-    return [Math.floor(x0), Math.floor(y0), Math.floor(x1) + 1, Math.floor(y1) + 1];
+    // A line covers the pixel its last vertex lies in; a filled shape only pixels whose centres are inside.
+    if (s.kind === 'polyline') return [Math.floor(x0), Math.floor(y0), Math.floor(x1) + 1, Math.floor(y1) + 1];
+    return [Math.floor(x0), Math.floor(y0), Math.ceil(x1), Math.ceil(y1)];
 }
 
 /**
