@@ -47,7 +47,8 @@ const ENTRY: Record<string, string> = {
     'hitmask/shapes': 'src/shapes.ts',
     'hitmask/threads': 'src/threads.ts',
     'hitmask/phaser': 'src/phaser.ts',
-    'hitmask/pixi': 'src/pixi.ts'
+    'hitmask/pixi': 'src/pixi.ts',
+    'hitmask/tiled': 'src/tiled.ts'
 };
 const README_MAX_LINES = 250;
 
