@@ -67,6 +67,23 @@ function readPixels(img: { width: number; height: number }): TiledImageData | nu
     return c2.getImageData(0, 0, img.width, img.height);
 }
 
+/** The width and height of image `name` of the tileset `tileset` (whose file lies in `folder`). */
+export function imageSize(
+    resources: TiledResources,
+    name: string,
+    folder: string,
+    tileset: string,
+    where: string
+): { width: number; height: number } {
+    const all = resources.images ?? {};
+    const key = [resolvePath(folder, name), name, tileset, baseName(name)].find(k =>
+        Object.prototype.hasOwnProperty.call(all, k)
+    );
+    if (key === undefined)
+        throw new Error(`${where}: it gives no size for its image "${name}", and resources.images does not hold it.`);
+    return all[key] as { width: number; height: number };
+}
+
 /**
  * The decoded pixels of image `name` (as the tileset's file writes it) of tileset `ts`, looked up resolved, as
  * written, by the tileset's name, then by file name; an Error names what is missing or too large.

@@ -1,7 +1,7 @@
 // A map's tileset entry (embedded, or an external JSON or TSX file) read into the builder's Tileset: sizes checked,
 // tiles as an array (Tiled ≥ 1.2) or the object keyed by id older maps hold, shapes parsed once.
 import { propertiesOf, tileShapes, type TileEntry, type Tileset } from './tiled-tiles.js';
-import { folderOf, resolvePath, tilesetSource } from './tiled-resources.js';
+import { folderOf, imageSize, resolvePath, tilesetSource } from './tiled-resources.js';
 import { parseXml, tilesetFromXml } from './tiled-xml.js';
 import type { TiledResources } from './tiled-types.js';
 
@@ -44,6 +44,7 @@ export function readTileset(entry: Json, file: string, resources: TiledResources
     }
     const name = typeof ts.name === 'string' ? ts.name : '';
     where = `${where}: tileset "${name}"`;
+    const sizeOf = (image: string) => imageSize(resources, image, folder, name, where);
     const tw = int(ts.tilewidth, 'tilewidth', where, 0, 2 ** 16),
         th = int(ts.tileheight, 'tileheight', where, 0, 2 ** 16);
     const margin = int(ts.margin, 'margin', where, 0, 2 ** 16, 0),
@@ -76,8 +77,10 @@ export function readTileset(entry: Json, file: string, resources: TiledResources
     }
     if (typeof ts.image === 'string' && ts.image !== '') {
         // An image tileset: its tiles are the image's grid; the count comes from the JSON, else from the image.
-        const iw = int(ts.imagewidth, 'imagewidth', where, 0, 2 ** 20),
-            ih = int(ts.imageheight, 'imageheight', where, 0, 2 ** 20);
+        // TMX may leave the image's size out: the image handed over gives it.
+        const size = ts.imagewidth === undefined || ts.imageheight === undefined ? sizeOf(ts.image) : null;
+        const iw = int(size ? size.width : ts.imagewidth, 'imagewidth', where, 0, 2 ** 20),
+            ih = int(size ? size.height : ts.imageheight, 'imageheight', where, 0, 2 ** 20);
         if (tw === 0 || th === 0) throw new Error(`${where}: an image tileset needs tiles at least 1x1.`);
         const fit = (n: number, t: number) => Math.max(0, Math.floor((n - 2 * margin + spacing) / (t + spacing)));
         const columns =
@@ -103,8 +106,9 @@ export function readTileset(entry: Json, file: string, resources: TiledResources
         const base = out.grid ? gridTile(out, id) : null;
         let entry: TileEntry;
         if (typeof t.image === 'string' && t.image !== '') {
-            const iw = int(t.imagewidth, 'imagewidth', tw2, 0, 2 ** 20),
-                ih = int(t.imageheight, 'imageheight', tw2, 0, 2 ** 20);
+            const size = t.imagewidth === undefined || t.imageheight === undefined ? sizeOf(t.image) : null;
+            const iw = int(size ? size.width : t.imagewidth, 'imagewidth', tw2, 0, 2 ** 20),
+                ih = int(size ? size.height : t.imageheight, 'imageheight', tw2, 0, 2 ** 20);
             const sx = int(t.x, 'x', tw2, 0, iw, 0),
                 sy = int(t.y, 'y', tw2, 0, ih, 0);
             entry = {
