@@ -80,7 +80,7 @@ function walk(
     while (frames < 1200 && !(dir < 0 && r.x <= 24)) {
         if (dir > 0 && r.x >= 290) dir = -1;
         const dx = dir * speed,
-            dy = r.onFloor ? 1 : 2;
+            dy: number = r.onFloor ? 1 : 2;
         const want = referenceMove(solid, me, r.x, r.y, dx, dy, options),
             got = moveAndSlide(solid, me, r.x, r.y, dx, dy, options);
         assert.deepEqual(got, want, `frame ${frames} at (${r.x}, ${r.y}) by (${dx}, ${dy})`);

@@ -53,6 +53,19 @@ function naiveSolids(
     return { overlaps: test, overlapArea: () => 0, overlap: () => null, hitTest: () => false };
 }
 
+// A layer over `floor` whose overlaps() runs `hook` first: user code running inside a move.
+function hooked(floor: CollisionLayer, hook: (m: Mask) => void): CollisionLayer {
+    return {
+        overlaps: (m, x, y) => {
+            hook(m);
+            return floor.overlaps(m, x, y);
+        },
+        overlapArea: (m, x, y) => floor.overlapArea(m, x, y),
+        overlap: (m, x, y) => floor.overlap(m, x, y),
+        hitTest: (x, y) => floor.hitTest(x, y)
+    };
+}
+
 function terrain(rnd: () => number): TileMap {
     const tile = new Mask(8, 8, true),
         slope = Mask.fromText('.......#\n......##\n.....###\n....####\n...#####\n..######\n.#######\n########');
@@ -353,16 +366,10 @@ test('a layer throwing while riders are carried: the platform and every rider ar
     let fail = false;
     const floor = new TileMap(16, 16, 4, 8, [new Mask(16, 16, true)], [...new Array(28).fill(-1), 0, 0, 0, 0]);
     world.addLayer(
-        {
-            overlaps: (m, x, y) => {
-                // Only the carried riders' moves fail (the lift's own move passes).
-                if (fail && m === riderMask) throw new Error('layer broke');
-                return floor.overlaps(m, x, y);
-            },
-            overlapArea: (m, x, y) => floor.overlapArea(m, x, y),
-            overlap: (m, x, y) => floor.overlap(m, x, y),
-            hitTest: (x, y) => floor.hitTest(x, y)
-        },
+        hooked(floor, m => {
+            // Only the carried riders' moves fail (the lift's own move passes).
+            if (fail && m === riderMask) throw new Error('layer broke');
+        }),
         { data: 'floor' }
     );
     const lift = world.add({ x: 10, y: 80, mask: new Mask(30, 4, true), data: 'lift' });
@@ -386,8 +393,8 @@ test("a layer's overlaps() cannot change the World mid-move: refused as inside a
     let found = -1;
     let reenter = false;
     const tries: [string, () => unknown][] = [];
-    world.addLayer({
-        overlaps: (m, x, y) => {
+    world.addLayer(
+        hooked(floor, () => {
             if (reenter) {
                 reenter = false;
                 for (const [name, call] of tries) {
@@ -400,12 +407,8 @@ test("a layer's overlaps() cannot change the World mid-move: refused as inside a
                 }
                 found = world.queryPoint(41, 40).length;
             }
-            return floor.overlaps(m, x, y);
-        },
-        overlapArea: (m, x, y) => floor.overlapArea(m, x, y),
-        overlap: (m, x, y) => floor.overlap(m, x, y),
-        hitTest: (x, y) => floor.hitTest(x, y)
-    });
+        })
+    );
     const hero = world.add({ x: 4, y: 0, mask: new Mask(4, 6, true), data: 'hero' });
     const other = world.add({ x: 40, y: 40, mask: new Mask(4, 4, true), data: 'other' });
     const bytes = world.snapshot();
