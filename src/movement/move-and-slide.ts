@@ -151,8 +151,10 @@ export function slideMask(
     let onWall = false;
     const s = n < 0 ? -1 : 1,
         climbsOneWay = standing && oneWay !== null;
-    // Whether the mask overlaps a one-way platform at (px, py); kept up to date only where climbsOneWay.
-    let inside = climbsOneWay && n !== 0 && (oneWay as CollisionLayer).overlaps(mask, px, py);
+    // Whether the mask overlaps a one-way platform at (px, py); kept up to date only where climbsOneWay. Ground
+    // that is not solid is a one-way platform entered one pixel below, so not entered here (see groundBits).
+    let inside =
+        climbsOneWay && n !== 0 && (g & SOLID_BELOW) !== 0 && (oneWay as CollisionLayer).overlaps(mask, px, py);
     for (let left = Math.abs(n); left > 0;) {
         // One-way pixels block a free run where they would be climbed; inside one, steps go pixel by pixel.
         const ow = climbsOneWay && !inside ? oneWay : null;
