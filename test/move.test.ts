@@ -231,6 +231,33 @@ test(
     }
 );
 
+test(
+    'long falls of new masks disposed after each: their swept masks are freed as the loop goes',
+    { skip: !kernelStats().wasmAvailable && 'WebAssembly kernels unavailable here' },
+    () => {
+        const floor = new Mask(300, 1600);
+        for (let x = 0; x < 300; x++) floor.set(x, 1550);
+        const layer = maskLayer(floor);
+        const fall = () => {
+            const me = new Mask(256, 256);
+            me.set(3, 255);
+            const y = moveAndSlide(layer, me, 10, 0, 0, 1600).y;
+            me.dispose();
+            return y;
+        };
+        fall();
+        const before = kernelStats();
+        for (let k = 0; k < 100; k++) assert.equal(fall(), 1294);
+        const after = kernelStats();
+        // The last few masks' sweeps may wait for the next ones to be made: a few levels, not one set per fall.
+        assert.ok(
+            after.wasmMasks <= before.wasmMasks + 12,
+            `${after.wasmMasks - before.wasmMasks} more live masks after 100 falls`
+        );
+        assert.equal(after.fallbacks, before.fallbacks, 'no mask fell back to the JS heap');
+    }
+);
+
 test('a layer that edits the mover and moves it again from inside a move: the outer move still ends right', () => {
     // The inner call replaces the mover's swept masks while the outer one is testing them: they are disposed
     // only when the outer run is done with them.

@@ -296,9 +296,21 @@ class Sweeps {
         let s = cache.get(mask);
         if (s === undefined || !s.#fresh()) {
             if (s !== undefined) s.#retire();
+            else {
+                reap();
+                owners.push(new WeakRef(mask));
+            }
             cache.set(mask, (s = new Sweeps(mask)));
         }
         return s;
+    }
+
+    /** Disposes the swept masks of a mask its owner disposed (see reap). */
+    static forget(mask: Mask): void {
+        const s = cache.get(mask);
+        if (s === undefined) return;
+        cache.delete(mask);
+        s.#retire();
     }
 
     // Disposes the swept masks once no freeRun() reads them: a layer's overlaps() may re-enter moveAndSlide
@@ -395,6 +407,25 @@ class Sweeps {
 }
 
 const cache = new WeakMap<Mask, Sweeps>();
+
+// The masks with cached sweeps, a few checked for disposal each time sweeps are made for a new mask: a loop of
+// new masks, each fallen once and disposed, frees their swept masks as it goes, not at garbage collection.
+const owners: WeakRef<Mask>[] = [];
+let cursor = 0;
+
+function reap(): void {
+    for (let k = 0; k < 4 && owners.length > 0; k++) {
+        if (cursor >= owners.length) cursor = 0;
+        const m = owners[cursor].deref();
+        if (m !== undefined && !m.disposed) {
+            cursor++;
+            continue;
+        }
+        if (m !== undefined) Sweeps.forget(m);
+        owners[cursor] = owners[owners.length - 1];
+        owners.pop();
+    }
+}
 
 function steps(name: string, v: unknown): number {
     return v === undefined ? 0 : checkPixels(name, v, MAX_STEPS);
