@@ -454,3 +454,12 @@ test("a layer's overlaps() cannot change the World mid-move: refused as inside a
     assert.equal(world.restore(bytes), world);
     assert.deepEqual([world.size, hero.y], [2, 0]);
 });
+
+test('world.moveAndSlide of a body whose mask was disposed: an Error naming it, nothing moved', () => {
+    const world = new World<string>();
+    const m = new Mask(4, 4, true),
+        b = world.add({ x: 0, y: 0, mask: m, data: 'gone' });
+    m.dispose();
+    assert.throws(() => world.moveAndSlide(b, 1, 1), /^Error: mask \(<Mask 4x4>\) was disposed/);
+    assert.deepEqual([b.x, b.y], [0, 0]);
+});

@@ -3,7 +3,7 @@
 // that stood on it carried by the same pixels. The World's solids are seen through two CollisionLayer views
 // over the state, reconfigured for each call, so a game loop allocates nothing.
 import type { Point, Rect } from '../base/types.js';
-import type { Mask } from '../core/mask.js';
+import { checkMask, type Mask } from '../core/mask.js';
 import type { CollisionLayer } from '../layers/layer.js';
 import { slideMask, type MoveResult } from '../movement/move-and-slide.js';
 import type { Body } from './body.js';
@@ -310,6 +310,8 @@ function moveOne<T>(
     // The placed mask's top-left is floor(x) + offX: moved as the float x + offX, its floor moves with it. The
     // position kept (x, y) must stay within ±2^50: slideMask refuses a move ending beyond, before it is kept.
     const oneWay = dropThrough || !hasOneWay(st) ? null : mv.oneWay;
+    // The body's mask (its own, when untransformed) may have been disposed by the game since it was set.
+    checkMask(mask, 'mask');
     const r = slideMask(
         mv.solid,
         oneWay,
