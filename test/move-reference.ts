@@ -12,12 +12,12 @@ export function referenceMove(
     y: number,
     dx: number,
     dy: number,
-    options: { stepUp?: number; snapDown?: number; oneWay?: CollisionLayer | null } = {},
+    options: { stepUp?: number; snapDown?: number; oneWay?: CollisionLayer | null; dropThrough?: boolean } = {},
     counter?: { tests: number }
 ): MoveResult {
     const stepUp = options.stepUp ?? 0,
         snapDown = options.snapDown ?? 0,
-        oneWay = options.oneWay ?? null;
+        oneWay = options.dropThrough === true ? null : (options.oneWay ?? null);
     const P = (px: number, py: number) => {
         if (counter) counter.tests++;
         return solid.overlaps(mask, px, py);
@@ -31,16 +31,32 @@ export function referenceMove(
     let px = Math.floor(x),
         py = Math.floor(y);
     const floorBefore = ground(px, py);
-    // 1. Horizontal.
+    // 1. Horizontal. B(q): the next column is blocked at row q (solid, or one-way pixels entered from outside
+    // them by a mover that stood on ground when the move began).
     const n = Math.floor(x + dx) - px,
         s = Math.sign(n);
     let onWall = false;
     for (let i = 0; i < Math.abs(n); i++) {
-        if (!P(px + s, py)) {
+        const inside = floorBefore && O(px, py);
+        const B = (q: number) => P(px + s, q) || (floorBefore && !inside && O(px + s, q));
+        if (!B(py)) {
             px += s;
             continue;
         }
         let k = 1;
+        while (k <= stepUp && B(py - k)) k++;
+        if (k <= stepUp) {
+            px += s;
+            py -= k;
+            y -= k;
+            continue;
+        }
+        // Nothing free of both: one-way pixels never stop the move (walked into); solid is climbed alone.
+        if (!P(px + s, py)) {
+            px += s;
+            continue;
+        }
+        k = 1;
         while (k <= stepUp && P(px + s, py - k)) k++;
         if (k <= stepUp) {
             px += s;

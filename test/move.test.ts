@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
     CollisionRaster,
+    kernelStats,
     Mask,
     moveAndSlide,
     type CollisionLayer,
@@ -201,6 +202,110 @@ test('a mover whose pixels change between calls: long moves see the new pixels (
     assert.equal(moveAndSlide(layer, me, 4, 0, 0, 500).y, referenceMove(layer, me, 4, 0, 0, 500).y);
     me.set(0, 39, false);
     assert.equal(moveAndSlide(layer, me, 4, 0, 0, 500).y, 299);
+});
+
+test(
+    'long falls of an edited 512² mask dispose the swept masks they replace: live masks and memory stay flat',
+    { skip: !kernelStats().wasmAvailable && 'WebAssembly kernels unavailable here' },
+    () => {
+        // A rollback catch-up replays falls in a synchronous loop, editing the mover between them: the swept
+        // masks of the old pixels must be freed at once, not at garbage collection (which never comes in the loop).
+        const floor = new Mask(600, 1600);
+        for (let x = 0; x < 600; x++) floor.set(x, 1550);
+        const layer = maskLayer(floor),
+            me = new Mask(512, 512);
+        me.set(0, 0);
+        const fall = (k: number) => {
+            me.set(5, 511, k % 2 === 0);
+            return moveAndSlide(layer, me, 10, 0, 0, 1600);
+        };
+        fall(0);
+        fall(1);
+        const before = kernelStats();
+        for (let k = 2; k < 202; k++) assert.equal(fall(k).y, k % 2 === 0 ? 1038 : 1549);
+        const after = kernelStats();
+        assert.equal(after.wasmMasks, before.wasmMasks, 'live masks in WebAssembly memory');
+        assert.equal(after.memoryBytes, before.memoryBytes, 'WebAssembly memory reserved');
+        assert.equal(after.fallbacks, before.fallbacks, 'no mask fell back to the JS heap');
+        assert.equal(fall(202).y, referenceMove(layer, me, 10, 0, 0, 1600).y);
+    }
+);
+
+test(
+    'long falls of new masks disposed after each: their swept masks are freed as the loop goes',
+    { skip: !kernelStats().wasmAvailable && 'WebAssembly kernels unavailable here' },
+    () => {
+        const floor = new Mask(300, 1600);
+        for (let x = 0; x < 300; x++) floor.set(x, 1550);
+        const layer = maskLayer(floor);
+        const fall = () => {
+            const me = new Mask(256, 256);
+            me.set(3, 255);
+            const y = moveAndSlide(layer, me, 10, 0, 0, 1600).y;
+            me.dispose();
+            return y;
+        };
+        fall();
+        const before = kernelStats();
+        for (let k = 0; k < 100; k++) assert.equal(fall(), 1294);
+        const after = kernelStats();
+        // The last few masks' sweeps may wait for the next ones to be made: a few levels, not one set per fall.
+        assert.ok(
+            after.wasmMasks <= before.wasmMasks + 12,
+            `${after.wasmMasks - before.wasmMasks} more live masks after 100 falls`
+        );
+        assert.equal(after.fallbacks, before.fallbacks, 'no mask fell back to the JS heap');
+    }
+);
+
+test('a layer that edits the mover and moves it again from inside a move: the outer move still ends right', () => {
+    // The inner call replaces the mover's swept masks while the outer one is testing them: they are disposed
+    // only when the outer run is done with them.
+    const floor = new Mask(64, 700);
+    for (let x = 0; x < 64; x++) floor.set(x, 650);
+    const me = box(8, 8);
+    let inner = 0;
+    const layer: CollisionLayer = {
+        ...maskLayer(floor),
+        overlaps(m, x, y) {
+            if (inner++ === 3) {
+                me.set(0, 0, false);
+                assert.equal(moveAndSlide(layer, me, 0, 0, 0, 640).y, 640);
+                me.set(0, 0, true);
+            }
+            return floor.overlaps(m, x, y);
+        }
+    };
+    assert.equal(moveAndSlide(layer, me, 4, 0, 0, 700).y, 642);
+    assert.ok(inner > 3, 'the inner move ran');
+    assert.equal(moveAndSlide(layer, me, 4, 0, 0, 700).y, 642);
+});
+
+test('a move never ends beyond ±2^50: refused with a RangeError, out untouched; one stopped short of it moves', () => {
+    const L = 2 ** 50,
+        me = box(2, 2);
+    const open = maskLayer(new Mask(1, 1));
+    const out = { x: 7, y: 7, onFloor: true, onCeiling: true, onWall: true, floor: null } as MoveResult;
+    assert.throws(
+        () => moveAndSlide(open, me, L - 5, 0, 10, 0, undefined, out),
+        /^RangeError: moveAndSlide\(\): a move of \(10, 0\) from \(1125899906842619, 0\) would end at \(1125899906842629, 0\), beyond ±2\^50/
+    );
+    assert.throws(() => moveAndSlide(open, me, 0, -L + 3, 0, -4), /beyond ±2\^50/);
+    assert.deepEqual([out.x, out.y, out.onFloor], [7, 7, true], 'out untouched');
+    // Up to the limit itself: allowed.
+    assert.equal(moveAndSlide(open, me, L - 5, 0, 5, 0).x, L);
+    // A wall at x ≥ 2^50 − 2 stops the move first: no error.
+    const wall: CollisionLayer = { ...open, overlaps: (m, x) => x + m.width > L - 2 };
+    assert.deepEqual(pick(moveAndSlide(wall, me, L - 10, 0, 20, 0)), {
+        x: L - 4,
+        y: 0,
+        onFloor: false,
+        onCeiling: false,
+        onWall: true
+    });
+    // Climbing with stepUp counts too: a wall everywhere below y = −2^50 − 2 lifts the mover past the limit.
+    const cliff: CollisionLayer = { ...open, overlaps: (m, x, y) => x >= 1 && y > -L - 3 };
+    assert.throws(() => moveAndSlide(cliff, me, 0, -L, 1, 0, { stepUp: 5 }), /would end at \(1, -1125899906842627\)/);
 });
 
 testKernels(

@@ -53,6 +53,19 @@ function naiveSolids(
     return { overlaps: test, overlapArea: () => 0, overlap: () => null, hitTest: () => false };
 }
 
+// A layer over `floor` whose overlaps() runs `hook` first: user code running inside a move.
+function hooked(floor: CollisionLayer, hook: (m: Mask) => void): CollisionLayer {
+    return {
+        overlaps: (m, x, y) => {
+            hook(m);
+            return floor.overlaps(m, x, y);
+        },
+        overlapArea: (m, x, y) => floor.overlapArea(m, x, y),
+        overlap: (m, x, y) => floor.overlap(m, x, y),
+        hitTest: (x, y) => floor.hitTest(x, y)
+    };
+}
+
 function terrain(rnd: () => number): TileMap {
     const tile = new Mask(8, 8, true),
         slope = Mask.fromText('.......#\n......##\n.....###\n....####\n...#####\n..######\n.#######\n########');
@@ -124,7 +137,8 @@ testKernels(
                     snapDown = Math.floor(rnd() * 5);
                 for (let j = 0; j < 6; j++) {
                     const dx = (rnd() - 0.5) * (rnd() < 0.2 ? 80 : 12),
-                        dy = (rnd() - 0.4) * (rnd() < 0.2 ? 120 : 10);
+                        dy = (rnd() - 0.4) * (rnd() < 0.2 ? 120 : 10),
+                        dropThrough = rnd() < 0.1;
                     const p = world.placedMask(mover);
                     const want: MoveResult = referenceMove(
                         naiveSolids(world, bodies, layerInfo, mover, false),
@@ -133,13 +147,13 @@ testKernels(
                         mover.y,
                         dx,
                         dy,
-                        { stepUp, snapDown, oneWay: naiveSolids(world, bodies, layerInfo, mover, true) }
+                        { stepUp, snapDown, oneWay: naiveSolids(world, bodies, layerInfo, mover, true), dropThrough }
                     );
-                    const got = world.moveAndSlide(mover, dx, dy, { stepUp, snapDown, carry: false });
+                    const got = world.moveAndSlide(mover, dx, dy, { stepUp, snapDown, carry: false, dropThrough });
                     assert.deepEqual(
                         [got.x, got.y, got.onFloor, got.onCeiling, got.onWall],
                         [want.x, want.y, want.onFloor, want.onCeiling, want.onWall],
-                        `seed ${seed}, mover ${k}, move ${j}: (${dx}, ${dy}) stepUp ${stepUp} snapDown ${snapDown}`
+                        `seed ${seed}, mover ${k}, move ${j}: (${dx}, ${dy}) stepUp ${stepUp} snapDown ${snapDown} drop ${dropThrough}`
                     );
                     assert.deepEqual([mover.x, mover.y], [want.x, want.y], 'the body is where the result says');
                     if (got.onFloor) assert.ok(got.floor !== null, 'a floor is named');
@@ -286,4 +300,166 @@ test('a throwing layer or a listener: world.moveAndSlide rethrows and moves noth
     assert.equal(world.step(), 1);
     assert.deepEqual(seen, ['moveAndSlide()', 'snapshot()', 'restore()', 'hash()']);
     assert.throws(() => world.snapshot('out' as never), /^TypeError: out must be a Uint8Array, got "out"/);
+});
+
+test('dropThrough: a body standing on a one-way body or layer falls into it for one move, then through it', () => {
+    const world = new World<string>();
+    const ledges = new TileMap(
+        8,
+        4,
+        8,
+        16,
+        [new Mask(8, 4, true)],
+        Array.from({ length: 128 }, (_, i) => (i >= 80 && i < 88 ? 0 : -1))
+    );
+    world.addLayer(ledges, { oneWay: true, data: 'ledges' });
+    const lift = world.add({ x: 0, y: 20, mask: new Mask(64, 2, true), data: 'lift', oneWay: true });
+    world.addLayer(new TileMap(64, 4, 1, 17, [new Mask(64, 4, true)], [...new Array(16).fill(-1), 0]), {
+        data: 'floor'
+    });
+    const hero = world.add({ x: 10, y: 0, mask: new Mask(4, 6, true), data: 'hero' });
+    let r = world.moveAndSlide(hero, 0, 40);
+    assert.deepEqual([hero.y, r.floor?.data], [14, 'lift']);
+    r = world.moveAndSlide(hero, 0, 2, { dropThrough: true });
+    assert.deepEqual([hero.y, r.onFloor, r.floor], [16, false, null], 'into the one-way body');
+    for (let f = 0; f < 20 && !r.onFloor; f++) r = world.moveAndSlide(hero, 0, 3);
+    assert.deepEqual([hero.y, r.floor?.data], [34, 'ledges'], 'through it, onto the one-way layer');
+    r = world.moveAndSlide(hero, 0, 3, { dropThrough: true });
+    for (let f = 0; f < 40 && !r.onFloor; f++) r = world.moveAndSlide(hero, 0, 3);
+    assert.deepEqual([hero.y, r.floor?.data], [58, 'floor'], 'and through that, onto solid');
+    assert.equal(world.has(lift), true);
+    assert.throws(
+        () => world.moveAndSlide(hero, 0, 1, { dropThrough: 'yes' as never }),
+        /^TypeError: dropThrough must be a boolean, got "yes"/
+    );
+});
+
+test('world.moveAndSlide never moves a body or a rider past ±2^50; the World still takes its own snapshot', () => {
+    const L = 2 ** 50,
+        world = new World<string>();
+    const far = world.add({ x: L - 5, y: 0, mask: new Mask(4, 4, true), data: 'far' });
+    assert.throws(() => world.moveAndSlide(far, 10, 0), /^RangeError: moveAndSlide\(\): .* beyond ±2\^50/);
+    assert.deepEqual([far.x, far.y], [L - 5, 0], 'not moved');
+    assert.equal(world.moveAndSlide(far, 5, 0).x, L, 'up to the limit');
+    const bytes = world.snapshot();
+    world.move(far, 0, 0);
+    world.restore(bytes);
+    assert.deepEqual([far.x, far.y], [L, 0], 'its own snapshot restores');
+    assert.equal(world.moveAndSlide(far, -10, 0).x, L - 10, 'and the body still moves');
+    // A rider carried past the limit: the platform's move is refused too, nothing moved.
+    const lift = world.add({ x: -L + 2, y: 100, mask: new Mask(40, 4, true), data: 'lift' });
+    const rider = world.add({ x: -L, y: 94, mask: new Mask(4, 6, true), data: 'rider' });
+    assert.throws(() => world.moveAndSlide(lift, -5, 0), /beyond ±2\^50/);
+    assert.deepEqual([lift.x, rider.x], [-L + 2, -L]);
+    world.restore(world.snapshot());
+    // By stepUp: a wall climbed up past −2^50.
+    const top = world.add({ x: 0, y: -L + 1, mask: new Mask(2, 2, true), data: 'top' });
+    world.add({ x: 2, y: -L, mask: new Mask(2, 2, true), data: 'step' });
+    assert.throws(() => world.moveAndSlide(top, 1, 0, { stepUp: 3 }), /would end at \(1, -1125899906842626\)/);
+    assert.deepEqual([top.x, top.y], [0, -L + 1]);
+    assert.equal(world.restore(world.snapshot()), world);
+});
+
+test('a layer throwing while riders are carried: the platform and every rider are put back', () => {
+    const world = new World<string>();
+    const riderMask = new Mask(4, 6, true);
+    let fail = false;
+    const floor = new TileMap(16, 16, 4, 8, [new Mask(16, 16, true)], [...new Array(28).fill(-1), 0, 0, 0, 0]);
+    world.addLayer(
+        hooked(floor, m => {
+            // Only the carried riders' moves fail (the lift's own move passes).
+            if (fail && m === riderMask) throw new Error('layer broke');
+        }),
+        { data: 'floor' }
+    );
+    const lift = world.add({ x: 10, y: 80, mask: new Mask(30, 4, true), data: 'lift' });
+    const a = world.add({ x: 12, y: 74, mask: new Mask(4, 6, true), data: 'a' });
+    const b = world.add({ x: 20, y: 74, mask: riderMask, data: 'b' });
+    const hash = world.hash();
+    fail = true;
+    assert.throws(() => world.moveAndSlide(lift, 3, -5), /layer broke/);
+    assert.deepEqual([lift.x, lift.y, a.x, a.y, b.x, b.y], [10, 80, 12, 74, 20, 74], 'nothing moved');
+    fail = false;
+    assert.equal(world.hash(), hash);
+    assert.equal(world.collisions().length, 0, 'no rider inside the lift');
+    world.moveAndSlide(lift, 3, -5);
+    assert.deepEqual([lift.x, lift.y, a.x, a.y, b.x, b.y], [13, 75, 15, 69, 23, 69], 'the next call carries both');
+});
+
+test("a layer's overlaps() cannot change the World mid-move: refused as inside a listener, queries still answer", () => {
+    const world = new World<string>();
+    const floor = new TileMap(16, 16, 4, 4, [new Mask(16, 16, true)], [...new Array(12).fill(-1), 0, 0, 0, 0]);
+    const seen = new Set<string>();
+    let found = -1;
+    let reenter = false;
+    const tries: [string, () => unknown][] = [];
+    world.addLayer(
+        hooked(floor, () => {
+            if (reenter) {
+                reenter = false;
+                for (const [name, call] of tries) {
+                    try {
+                        call();
+                        seen.add(`${name} ran`);
+                    } catch (e) {
+                        seen.add((e as Error).message);
+                    }
+                }
+                found = world.queryPoint(41, 40).length;
+            }
+        })
+    );
+    const hero = world.add({ x: 4, y: 0, mask: new Mask(4, 6, true), data: 'hero' });
+    const other = world.add({ x: 40, y: 40, mask: new Mask(4, 4, true), data: 'other' });
+    const bytes = world.snapshot();
+    tries.push(
+        ['moveAndSlide', () => world.moveAndSlide(other, 1, 0)],
+        ['remove', () => world.remove(other)],
+        ['add', () => world.add({ x: 0, y: 0, mask: new Mask(2, 2, true) })],
+        ['move', () => world.move(hero, 100, 100)],
+        ['setMask', () => world.setMask(hero, new Mask(1, 1, true))],
+        ['setFilter', () => world.setFilter(hero, { category: 2 })],
+        ['restore', () => world.restore(bytes)],
+        ['hash', () => world.hash()],
+        ['snapshot', () => world.snapshot()],
+        ['step', () => world.step()]
+    );
+    reenter = true;
+    const r = world.moveAndSlide(hero, 3, 60);
+    assert.deepEqual(
+        [...seen].map(m =>
+            m.replace(
+                /\(\) cannot run inside a layer's overlaps\(\) during moveAndSlide\(\); call it after moveAndSlide\(\) returns\./,
+                '() refused'
+            )
+        ),
+        [
+            'moveAndSlide() refused',
+            'remove() refused',
+            'add() refused',
+            'move() refused',
+            'setMask() refused',
+            'setFilter() refused',
+            'restore() refused',
+            'hash() refused',
+            'snapshot() refused',
+            'step() refused'
+        ]
+    );
+    assert.equal(found, 1, 'a query answers');
+    assert.deepEqual([hero.x, hero.y, r.onFloor, other.x, world.size], [7, 42, true, 40, 2], 'the move ended right');
+    // Afterwards everything works again.
+    world.remove(other);
+    assert.equal(world.step(), 0, 'standing on the floor, touching nothing');
+    assert.equal(world.restore(bytes), world);
+    assert.deepEqual([world.size, hero.y], [2, 0]);
+});
+
+test('world.moveAndSlide of a body whose mask was disposed: an Error naming it, nothing moved', () => {
+    const world = new World<string>();
+    const m = new Mask(4, 4, true),
+        b = world.add({ x: 0, y: 0, mask: m, data: 'gone' });
+    m.dispose();
+    assert.throws(() => world.moveAndSlide(b, 1, 1), /^Error: mask \(<Mask 4x4>\) was disposed/);
+    assert.deepEqual([b.x, b.y], [0, 0]);
 });

@@ -7,8 +7,9 @@
 // (ORed with itself shifted by 1, 2, 4, … px; one draw each) and the free distance found by binary lifting,
 // one layer test per power of two. A 600 px fall is ten tests of tall masks instead of 600 of the mask.
 import { coord, checkFinite, checkPixels, outOfRange, typeError } from '../base/check.js';
+import { MAX_COORD } from '../base/limits.js';
 import { asLayer, type CollisionLayer } from '../layers/layer.js';
-import { checkObject } from '../base/check-types.js';
+import { checkBoolean, checkObject } from '../base/check-types.js';
 import { checkMask, Mask } from '../core/mask.js';
 import { sameWords, wordsOf } from '../kernels/mask-words.js';
 
@@ -23,6 +24,11 @@ export interface MoveOptions {
     snapDown?: number;
     /** One-way platforms: they hold a mover that comes down onto them and let it pass sideways and upward. */
     oneWay?: CollisionLayer | null;
+    /**
+     * Drop through one-way platforms for this move ("down + jump"): `oneWay` is left out of it, so a mover
+     * standing on one falls into it, and the next moves, starting inside it, are not held by it. Default false.
+     */
+    dropThrough?: boolean;
 }
 
 /** Where {@link moveAndSlide} left the mover, and what it touches there. */
@@ -69,15 +75,57 @@ export function moveAndSlide(
     // Positions within ±2^50, as a World's: beyond that x + dx is no longer exact and a move would silently vanish.
     coord('x', x);
     coord('y', y);
-    checkFinite('dx', dx);
-    checkFinite('dy', dy);
     if (options !== undefined) checkObject('options', options);
     const stepUp = steps('stepUp', options?.stepUp),
         snapDown = steps('snapDown', options?.snapDown);
+    const dropThrough = options?.dropThrough;
+    if (dropThrough !== undefined) checkBoolean('dropThrough', dropThrough);
     const oneWayLayer = options?.oneWay ?? null,
         oneWay = oneWayLayer === null ? null : asLayer(oneWayLayer, 'oneWay', false);
     if (out !== undefined && (out === null || typeof out !== 'object'))
         throw typeError('out', 'a MoveResult object to fill', out);
+    const r = slideMask(
+        solid,
+        dropThrough === true ? null : oneWay,
+        mask,
+        x,
+        y,
+        dx,
+        dy,
+        stepUp,
+        snapDown,
+        0,
+        0,
+        out ?? ({} as MoveResult)
+    );
+    // floor names the objects given (asLayer may have wrapped a frozen 0.3 layer).
+    r.floor = r.floor === solid ? solidLayer : r.floor === null ? null : oneWayLayer;
+    return r;
+}
+
+/**
+ * @internal The move of {@link moveAndSlide} on checked layers, mask and step counts (the World's moves call it).
+ * The result is refused (a RangeError, `r` untouched) when x − offX or y − offY would end beyond ±2^50: the
+ * position its caller keeps is the mask's top-left minus that offset. `r.floor` is `solid` or `oneWay`.
+ */
+export function slideMask(
+    solid: CollisionLayer,
+    oneWay: CollisionLayer | null,
+    mask: Mask,
+    x: number,
+    y: number,
+    dx: number,
+    dy: number,
+    stepUp: number,
+    snapDown: number,
+    offX: number,
+    offY: number,
+    r: MoveResult
+): MoveResult {
+    checkFinite('dx', dx);
+    checkFinite('dy', dy);
+    const x0 = x,
+        y0 = y;
     let px = Math.floor(x),
         py = Math.floor(y);
     const n = Math.floor(x + dx) - px;
@@ -94,25 +142,51 @@ export function moveAndSlide(
     let gx = px,
         gy = py,
         g = groundBits(solid, oneWay, mask, px, py);
-    const floorBefore = snapDown > 0 && dy >= 0 && (g & GROUND) !== 0;
+    const standing = (g & GROUND) !== 0,
+        floorBefore = snapDown > 0 && dy >= 0 && standing;
 
-    // 1. Horizontal: free runs at once, then pixel steps with climbing where solid blocks.
+    // 1. Horizontal: free runs at once, then pixel steps with climbing where solid blocks. One-way platforms
+    // never stop the move; for a mover that stood on ground when the move began and is not inside one, they
+    // are climbed as solid is (walking along a bumpy one-way surface), else walked into.
     let onWall = false;
-    const s = n < 0 ? -1 : 1;
+    const s = n < 0 ? -1 : 1,
+        climbsOneWay = standing && oneWay !== null;
+    // Whether the mask overlaps a one-way platform at (px, py); kept up to date only where climbsOneWay. Ground
+    // that is not solid is a one-way platform entered one pixel below, so not entered here (see groundBits).
+    let inside =
+        climbsOneWay && n !== 0 && (g & SOLID_BELOW) !== 0 && (oneWay as CollisionLayer).overlaps(mask, px, py);
     for (let left = Math.abs(n); left > 0;) {
-        if (left >= SWEEP_FROM) {
-            const free = (sweeps ??= Sweeps.of(mask)).freeRun(solid, null, px, py, s, 0, left);
+        // One-way pixels block a free run where they would be climbed; inside one, steps go pixel by pixel.
+        const ow = climbsOneWay && !inside ? oneWay : null;
+        if (left >= SWEEP_FROM && !inside) {
+            const free = (sweeps ??= Sweeps.of(mask)).freeRun(solid, ow, px, py, s, 0, left);
             px += s * free;
             left -= free;
             if (left === 0) break;
         }
-        if (!solid.overlaps(mask, px + s, py)) {
+        const wall = solid.overlaps(mask, px + s, py);
+        if (!wall && (ow === null || !ow.overlaps(mask, px + s, py))) {
             px += s;
             left--;
+            if (inside) inside = (oneWay as CollisionLayer).overlaps(mask, px, py);
             continue;
         }
         let k = 1;
-        while (k <= stepUp && solid.overlaps(mask, px + s, py - k)) k++;
+        while (
+            k <= stepUp &&
+            (solid.overlaps(mask, px + s, py - k) || (ow !== null && ow.overlaps(mask, px + s, py - k)))
+        )
+            k++;
+        if (k > stepUp && ow !== null) {
+            // Nothing free of both within stepUp: a one-way platform is walked into, not a wall; solid is
+            // climbed as without one (the mover then ends inside the platform).
+            k = 0;
+            if (wall) {
+                k = 1;
+                while (k <= stepUp && solid.overlaps(mask, px + s, py - k)) k++;
+            }
+            if (k <= stepUp) inside = true;
+        }
         if (k > stepUp) {
             onWall = true;
             break;
@@ -121,6 +195,7 @@ export function moveAndSlide(
         py -= k;
         y -= k;
         left--;
+        if (inside && ow === null) inside = (oneWay as CollisionLayer).overlaps(mask, px, py);
     }
     x = onWall ? px : x + dx;
 
@@ -168,14 +243,20 @@ export function moveAndSlide(
     }
     y = stopped ? py : y + dy;
 
-    const r = out ?? ({} as MoveResult);
+    // Positions stay within ±2^50 (a World keeps only those, and refuses a snapshot holding others): a move
+    // ending beyond is refused before anything is written.
+    if (Math.abs(x - offX) > MAX_COORD || Math.abs(y - offY) > MAX_COORD) {
+        throw outOfRange(
+            `moveAndSlide(): a move of (${dx}, ${dy}) from (${x0 - offX}, ${y0 - offY}) would end at (${x - offX}, ${y - offY}), beyond ±2^50 (limits.coord); nothing moved.`
+        );
+    }
     if (gx !== px || gy !== py) g = groundBits(solid, oneWay, mask, px, py);
     r.x = x;
     r.y = y;
     r.onFloor = (g & GROUND) !== 0;
     r.onCeiling = solid.overlaps(mask, px, py - 1);
     r.onWall = onWall;
-    r.floor = (g & SOLID_BELOW) !== 0 ? solidLayer : r.onFloor ? oneWayLayer : null;
+    r.floor = (g & SOLID_BELOW) !== 0 ? solid : r.onFloor ? oneWay : null;
     return r;
 }
 
@@ -197,17 +278,54 @@ class Sweeps {
     #words: Uint32Array;
     #h: Mask[] = [];
     #v: Mask[] = [];
+    // freeRun() calls under way (re-entered through a layer), and whether these sweeps were replaced.
+    #busy = 0;
+    #retired = false;
 
     constructor(mask: Mask) {
         this.#mask = mask;
         this.#words = wordsOf(mask).slice();
     }
 
-    /** The cached sweeps of `mask`, rebuilt when its size or pixels changed since they were made. */
+    /**
+     * The cached sweeps of `mask`, rebuilt when its pixels changed since they were made; the stale ones are
+     * disposed at once (a loop of long falls of an edited mask, as a rollback replay makes, would otherwise hold
+     * their WebAssembly memory until garbage collection, and reach its ceiling first).
+     */
     static of(mask: Mask): Sweeps {
         let s = cache.get(mask);
-        if (s === undefined || !s.#fresh()) cache.set(mask, (s = new Sweeps(mask)));
+        if (s === undefined || !s.#fresh()) {
+            if (s !== undefined) s.#retire();
+            else {
+                reap();
+                owners.push(new WeakRef(mask));
+            }
+            cache.set(mask, (s = new Sweeps(mask)));
+        }
         return s;
+    }
+
+    /** Disposes the swept masks of a mask its owner disposed (see reap). */
+    static forget(mask: Mask): void {
+        const s = cache.get(mask);
+        if (s === undefined) return;
+        cache.delete(mask);
+        s.#retire();
+    }
+
+    // Disposes the swept masks once no freeRun() reads them: a layer's overlaps() may re-enter moveAndSlide
+    // with the mask edited, replacing these sweeps while a run of them is still testing one.
+    #retire(): void {
+        this.#retired = true;
+        if (this.#busy === 0) this.#drop();
+    }
+
+    #drop(): void {
+        for (const list of [this.#h, this.#v]) {
+            // Level 0 is the mask itself.
+            for (let j = 1; j < list.length; j++) list[j].dispose();
+            list.length = 0;
+        }
     }
 
     #fresh(): boolean {
@@ -244,6 +362,23 @@ class Sweeps {
         sy: number,
         most: number
     ): number {
+        this.#busy++;
+        try {
+            return this.#run(a, b, x, y, sx, sy, most);
+        } finally {
+            if (--this.#busy === 0 && this.#retired) this.#drop();
+        }
+    }
+
+    #run(
+        a: CollisionLayer,
+        b: CollisionLayer | null,
+        x: number,
+        y: number,
+        sx: number,
+        sy: number,
+        most: number
+    ): number {
         const vertical = sy !== 0,
             s = vertical ? sy : sx;
         let done = 0;
@@ -272,6 +407,25 @@ class Sweeps {
 }
 
 const cache = new WeakMap<Mask, Sweeps>();
+
+// The masks with cached sweeps, a few checked for disposal each time sweeps are made for a new mask: a loop of
+// new masks, each fallen once and disposed, frees their swept masks as it goes, not at garbage collection.
+const owners: WeakRef<Mask>[] = [];
+let cursor = 0;
+
+function reap(): void {
+    for (let k = 0; k < 4 && owners.length > 0; k++) {
+        if (cursor >= owners.length) cursor = 0;
+        const m = owners[cursor].deref();
+        if (m !== undefined && !m.disposed) {
+            cursor++;
+            continue;
+        }
+        if (m !== undefined) Sweeps.forget(m);
+        owners[cursor] = owners[owners.length - 1];
+        owners.pop();
+    }
+}
 
 function steps(name: string, v: unknown): number {
     return v === undefined ? 0 : checkPixels(name, v, MAX_STEPS);

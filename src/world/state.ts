@@ -109,6 +109,8 @@ export class WorldState<T> {
     hitCount = 0;
     /** Listeners and the previous step's pairs. */
     readonly events = new PairEvents<T>();
+    /** Whether `World.moveAndSlide` is moving a body: a layer's overlaps() may not change the World meanwhile. */
+    moving = false;
 
     readonly transforms: TransformCache;
     // Scratch of queries, contacts and sweeps.

@@ -3,9 +3,9 @@
 // that stood on it carried by the same pixels. The World's solids are seen through two CollisionLayer views
 // over the state, reconfigured for each call, so a game loop allocates nothing.
 import type { Point, Rect } from '../base/types.js';
-import type { Mask } from '../core/mask.js';
+import { checkMask, type Mask } from '../core/mask.js';
 import type { CollisionLayer } from '../layers/layer.js';
-import { moveAndSlide, type MoveResult } from '../movement/move-and-slide.js';
+import { slideMask, type MoveResult } from '../movement/move-and-slide.js';
 import type { Body } from './body.js';
 import { gridCandidates } from './cells.js';
 import { touchSlot } from './slots.js';
@@ -19,6 +19,11 @@ export interface WorldMoveOptions {
     snapDown?: number;
     /** Whether bodies standing on this one move with it (moving platforms, elevators). @default true */
     carry?: boolean;
+    /**
+     * Drop through one-way bodies and layers for this move ("down + jump"): they are left out of it, so a body
+     * standing on one falls into it, and later moves, starting inside it, are not held by it. @default false
+     */
+    dropThrough?: boolean;
 }
 
 /** Where `World.moveAndSlide` left the body: its position as given to `world.move`, and its contacts. */
@@ -193,12 +198,17 @@ export class Movers<T> {
     readonly solid = new Solids<T>(false);
     readonly oneWay = new Solids<T>(true);
     readonly result: MoveResult = { x: 0, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null };
-    readonly options = { stepUp: 0, snapDown: 0, oneWay: null as CollisionLayer | null };
     readonly carried: WorldMoveResult<T> = { x: 0, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null };
     riders: Body<T>[] = [];
+    // Positions before a move with riders (mover first, then each rider: x, y), put back if any part throws.
+    undo = new Float64Array(16);
 }
 
-/** @internal Moves the body in slot s by (dx, dy) as `World.moveAndSlide` says; fills and returns `out`. */
+/**
+ * @internal Moves the body in slot s by (dx, dy) as `World.moveAndSlide` says; fills and returns `out`. All or
+ * nothing: where a layer throws, or a rider would leave ±2^50, the mover and its riders are put back and the
+ * error rethrown. `st.moving` is set meanwhile: the World refuses its mutators from a layer's overlaps().
+ */
 export function moveBody<T>(
     st: WorldState<T>,
     mv: Movers<T>,
@@ -208,6 +218,7 @@ export function moveBody<T>(
     stepUp: number,
     snapDown: number,
     carry: boolean,
+    dropThrough: boolean,
     out: WorldMoveResult<T>
 ): WorldMoveResult<T> {
     const x0 = st.boxes.x0[s],
@@ -215,23 +226,38 @@ export function moveBody<T>(
     // Riders: bodies the mover holds up now (they would touch it one pixel lower, and do not overlap it).
     const riders = carry ? ridersOf(st, mv, s) : mv.riders;
     if (!carry) riders.length = 0;
-    // The mover passes through its riders (they move with it), then each rider moves by what it moved.
-    // A layer's overlaps() may throw (user code): the views are put back whatever happens, the body stays unmoved.
-    mv.solid.skip = riders;
+    const n = riders.length;
+    if (mv.undo.length < 2 * n + 2) mv.undo = new Float64Array(4 * n + 4);
+    const undo = mv.undo;
+    undo[0] = st.posX[s];
+    undo[1] = st.posY[s];
+    for (let k = 0; k < n; k++) {
+        undo[2 * k + 2] = st.posX[riders[k].slot];
+        undo[2 * k + 3] = st.posY[riders[k].slot];
+    }
+    st.moving = true;
     try {
-        moveOne(st, mv, s, -1, dx, dy, stepUp, snapDown, out);
+        // The mover passes through its riders (they move with it), then each rider moves by what it moved,
+        // against everything but the mover (they were on it).
+        mv.solid.skip = riders;
+        moveOne(st, mv, s, -1, dx, dy, stepUp, snapDown, dropThrough, out);
+        mv.solid.skip = NONE;
+        const mx = st.boxes.x0[s] - x0,
+            my = st.boxes.y0[s] - y0;
+        if (mx !== 0 || my !== 0)
+            for (let k = 0; k < n; k++) moveOne(st, mv, riders[k].slot, s, mx, my, 0, 0, false, mv.carried);
+    } catch (e) {
+        // A layer's overlaps() may throw (user code): nothing stays half moved.
+        place(st, s, undo[0], undo[1]);
+        for (let k = 0; k < n; k++) place(st, riders[k].slot, undo[2 * k + 2], undo[2 * k + 3]);
+        throw e;
     } finally {
+        st.moving = false;
         mv.solid.skip = NONE;
         aim(mv.solid, null, -1, -1);
         aim(mv.oneWay, null, -1, -1);
+        riders.length = 0;
     }
-    const mx = st.boxes.x0[s] - x0,
-        my = st.boxes.y0[s] - y0;
-    // Riders move by the pixels the mover moved, against everything but the mover (they were on it).
-    if (mx !== 0 || my !== 0)
-        for (let k = 0; k < riders.length; k++)
-            if (riders[k].slot >= 0) moveOne(st, mv, riders[k].slot, s, mx, my, 0, 0, mv.carried);
-    riders.length = 0;
     return out;
 }
 
@@ -273,6 +299,7 @@ function moveOne<T>(
     dy: number,
     stepUp: number,
     snapDown: number,
+    dropThrough: boolean,
     out: WorldMoveResult<T>
 ): void {
     aim(mv.solid, st, s, ignore);
@@ -280,26 +307,30 @@ function moveOne<T>(
     const ox = st.offX[s],
         oy = st.offY[s],
         mask = st.masks[s] as Mask;
-    // The placed mask's top-left is floor(x) + offX: moved as the float x + offX, its floor moves with it.
-    const o = mv.options;
-    o.stepUp = stepUp;
-    o.snapDown = snapDown;
-    o.oneWay = hasOneWay(st) ? mv.oneWay : null;
-    const r = moveAndSlide(mv.solid, mask, st.posX[s] + ox, st.posY[s] + oy, dx, dy, o, mv.result);
+    // The placed mask's top-left is floor(x) + offX: moved as the float x + offX, its floor moves with it. The
+    // position kept (x, y) must stay within ±2^50: slideMask refuses a move ending beyond, before it is kept.
+    const oneWay = dropThrough || !hasOneWay(st) ? null : mv.oneWay;
+    // The body's mask (its own, when untransformed) may have been disposed by the game since it was set.
+    checkMask(mask, 'mask');
+    const r = slideMask(
+        mv.solid,
+        oneWay,
+        mask,
+        st.posX[s] + ox,
+        st.posY[s] + oy,
+        dx,
+        dy,
+        stepUp,
+        snapDown,
+        ox,
+        oy,
+        mv.result
+    );
     const x = r.x - ox,
         y = r.y - oy;
-    st.posX[s] = x;
-    st.posY[s] = y;
-    const nx = Math.floor(x) + ox,
-        ny = Math.floor(y) + oy,
-        b = st.boxes;
-    if (nx !== b.x0[s] || ny !== b.y0[s]) {
-        b.x1[s] += nx - b.x0[s];
-        b.y1[s] += ny - b.y0[s];
-        b.x0[s] = nx;
-        b.y0[s] = ny;
-        touchSlot(st, s);
-    }
+    place(st, s, x, y);
+    const nx = st.boxes.x0[s],
+        ny = st.boxes.y0[s];
     out.x = x;
     out.y = y;
     out.onFloor = r.onFloor;
@@ -312,6 +343,22 @@ function moveOne<T>(
           : mv.oneWay.first(mask, nx, ny + 1);
     aim(mv.solid, null, -1, -1);
     aim(mv.oneWay, null, -1, -1);
+}
+
+// Sets slot s's position to (x, y) as world.move does: its box follows the floored position.
+function place<T>(st: WorldState<T>, s: number, x: number, y: number): void {
+    st.posX[s] = x;
+    st.posY[s] = y;
+    const nx = Math.floor(x) + st.offX[s],
+        ny = Math.floor(y) + st.offY[s],
+        b = st.boxes;
+    if (nx !== b.x0[s] || ny !== b.y0[s]) {
+        b.x1[s] += nx - b.x0[s];
+        b.y1[s] += ny - b.y0[s];
+        b.x0[s] = nx;
+        b.y0[s] = ny;
+        touchSlot(st, s);
+    }
 }
 
 function aim<T>(v: Solids<T>, st: WorldState<T> | null, s: number, ignore: number): void {

@@ -112,6 +112,7 @@ export class World<T = unknown> {
     add(options: BodyOptions<T>): Body<T> {
         if (options == null || typeof options !== 'object')
             throw wrongType(`add() needs an options object { x, y, mask }, got ${describe(options)}.`);
+        this.#outsideMove('add');
         const x = coord('x', options.x),
             y = coord('y', options.y);
         checkMask(options.mask, 'mask');
@@ -158,6 +159,7 @@ export class World<T = unknown> {
         // A raster's queries take a layer set; the World talks to a view of all its layers. Duck-typed, so
         // a World without rasters does not bundle the raster (4 KB gzipped). A 0.3-style layer (test, hitPoint,
         // testPixel) gets the new names once, warning; the handle's `layer` is still the object given.
+        this.#outsideMove('addLayer');
         const l = asLayer(isRaster(layer) ? layer.view() : layer, 'layer', true);
         const body = new Body<T>(this.#st, this.#st.nextId++, this.#st.layers.length, options.data as T, l);
         this.#st.layers.push(body);
@@ -172,6 +174,7 @@ export class World<T = unknown> {
     /** Moves a body; the mask goes to (⌊x⌋, ⌊y⌋) (plus the transform's offset). */
     move(body: Body<T>, x: number, y: number): void {
         const s = slotOf(this.#st, body, 'move');
+        this.#outsideMove('move');
         x = coord('x', x);
         y = coord('y', y);
         this.#st.posX[s] = x;
@@ -193,6 +196,7 @@ export class World<T = unknown> {
      */
     setMask(body: Body<T>, mask: Mask): void {
         const s = slotOf(this.#st, body, 'setMask');
+        this.#outsideMove('setMask');
         checkMask(mask, 'mask');
         // The cached transforms of an edited mask would still hold its old pixels.
         if (this.#st.source[s] === mask) this.#st.transforms.forget(mask);
@@ -203,6 +207,7 @@ export class World<T = unknown> {
     /** Changes a body's rotation, scale or flips; omitted fields keep their value. */
     setTransform(body: Body<T>, transform: Transform): void {
         const s = slotOf(this.#st, body, 'setTransform');
+        this.#outsideMove('setTransform');
         checkObject('transform', transform);
         const old = this.#st.tf[s];
         const t = {
@@ -231,6 +236,7 @@ export class World<T = unknown> {
     /** Changes a body's (or layer's) filter; omitted fields keep their value. */
     setFilter(body: Body<T>, filter: Filter): void {
         checkObject('filter', filter);
+        this.#outsideMove('setFilter');
         if (isLayerOf(this.#st, body)) {
             if (filter.group !== undefined)
                 throw wrongType('Layers have no group; set category and collidesWith only.');
@@ -270,6 +276,7 @@ export class World<T = unknown> {
      * rest of a step whose callbacks are running, and its pairs end without an `end` event.
      */
     remove(body: Body<T>): void {
+        this.#outsideMove('remove');
         if (isLayerOf(this.#st, body)) {
             const i = body.slot;
             this.#st.layers.splice(i, 1);
@@ -325,7 +332,7 @@ export class World<T = unknown> {
      * the error (an AggregateError when several threw), so begin/stay/end stay balanced.
      */
     step(): number {
-        const n = this.#detect();
+        const n = this.#detect('step');
         this.#st.events.dispatch(this.#st.hitA, this.#st.hitB, n);
         return n;
     }
@@ -338,7 +345,7 @@ export class World<T = unknown> {
     collisions(out?: Pair<T>[]): Pair<T>[] {
         if (out === undefined) out = [];
         else checkArray('out', out, 'an array of pairs');
-        const n = this.#detect();
+        const n = this.#detect('collisions');
         const { hitA, hitB } = this.#st;
         for (let k = 0; k < n; k++) {
             const p = out[k];
@@ -452,6 +459,7 @@ export class World<T = unknown> {
         const s = slotOf(this.#st, body, 'moveAndSlide');
         checkObject('options', options);
         if (options.carry !== undefined) checkBoolean('carry', options.carry);
+        if (options.dropThrough !== undefined) checkBoolean('dropThrough', options.dropThrough);
         if (out !== undefined) checkObject('out', out, 'a WorldMoveResult object to fill');
         const stepUp = options.stepUp ?? 0,
             snapDown = options.snapDown ?? 0;
@@ -471,6 +479,7 @@ export class World<T = unknown> {
             stepUp,
             snapDown,
             options.carry !== false,
+            options.dropThrough === true,
             out ?? { x: 0, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null }
         );
     }
@@ -508,19 +517,31 @@ export class World<T = unknown> {
     #outsideListeners(method: string): void {
         if (this.#st.events.dispatching)
             throw new Error(`${method}() cannot run inside a collision listener; call it after step() returns.`);
+        this.#outsideMove(method);
+    }
+
+    // A layer's overlaps() runs inside moveAndSlide: changing the World there would change the bodies and the
+    // scratch the move is reading. Refused as calls inside a listener are (queries, which only read, may run).
+    #outsideMove(method: string): void {
+        if (this.#st.moving)
+            throw new Error(
+                `${method}() cannot run inside a layer's overlaps() during moveAndSlide(); call it after moveAndSlide() returns.`
+            );
     }
 
     /** Drops cached transformed masks (they are rebuilt on demand). */
     clearTransformCache(): void {
+        this.#outsideMove('clearTransformCache');
         this.#st.transforms.clear();
     }
 
     // Detection: flush removals, rebuild the grid, filter + narrow phase, pair order (pairs.ts).
-    #detect(): number {
+    #detect(method: string): number {
         if (this.#st.events.dispatching)
             throw new Error(
                 'step() and collisions() cannot run inside a collision listener; defer the call until step() returns.'
             );
+        this.#outsideMove(method);
         return detectPairs(this.#st);
     }
 }
