@@ -3,7 +3,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { tiledCollision } from '../tiled/tiled-collision.js';
-import { namedFiles, parseMap, parseTileset } from '../tiled/tiled-names.js';
+import { namedFiles, parseMap, parseTileset, templateSources } from '../tiled/tiled-names.js';
 import type { TiledCollision, TiledImageData, TiledOptions } from '../tiled/tiled-types.js';
 import { readImage } from './decode.js';
 
@@ -50,5 +50,11 @@ export async function readTiledMap(file: string, options: TiledOptions = {}): Pr
         }
         images[path] = await readImage(full);
     }
-    return tiledCollision(map, { tilesets: names.tilesets, images }, { ...options, file: options.file ?? file });
+    const templates: Record<string, string> = {};
+    for (const t of templateSources(map)) templates[t] = await readText(join(dir, t), 'template', file);
+    return tiledCollision(
+        map,
+        { tilesets: names.tilesets, images, templates },
+        { ...options, file: options.file ?? file }
+    );
 }

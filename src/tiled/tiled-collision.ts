@@ -19,6 +19,7 @@ import {
 } from './tiled-tiles.js';
 import { imageData } from './tiled-resources.js';
 import { parseMap } from './tiled-names.js';
+import { withTemplate } from './tiled-templates.js';
 import type {
     TiledCollision,
     TiledImageData,
@@ -188,9 +189,11 @@ export function tiledCollision(
                 });
             } else if (l.type === 'objectgroup') {
                 if (!Array.isArray(l.objects)) throw new Error(`${where}: "objects" is not a list.`);
-                for (const o of l.objects as Json[]) {
+                for (let o of l.objects as Json[]) {
                     if (o === null || typeof o !== 'object') throw new Error(`${where}: an object is not an object.`);
                     const ow = `${where}, object ${JSON.stringify(o.id ?? '?')}`;
+                    if (typeof o.template === 'string')
+                        o = withTemplate(o, resources.templates ?? {}, (m.tilesets ?? []) as Json[], ow);
                     const tooBig = (w: number, h: number) =>
                         new Error(
                             `${ow}: its mask would be ${w}x${h} pixels, more than limits.pixels (${limits.pixels}).`

@@ -1,6 +1,6 @@
 // loadTiledMap: a map fetched by URL with everything it names, each file relative to the file that names it.
 import { tiledCollision } from './tiled-collision.js';
-import { namedFiles, parseMap, parseTileset } from './tiled-names.js';
+import { namedFiles, parseMap, parseTileset, templateSources } from './tiled-names.js';
 import type { TiledCollision, TiledImage, TiledOptions } from './tiled-types.js';
 
 /** Options of {@link loadTiledMap}: {@link TiledOptions} and how files are fetched and images decoded. */
@@ -58,5 +58,11 @@ export async function loadTiledMap(url: string, options: LoadTiledOptions = {}):
             images[path] = await decode(await ri.blob(), at);
         })
     );
-    return tiledCollision(map, { tilesets: names.tilesets, images }, { ...options, file });
+    const templates: Record<string, string> = {};
+    await Promise.all(
+        templateSources(map).map(async t => {
+            templates[t] = await (await fetchOk(t, file)).r.text();
+        })
+    );
+    return tiledCollision(map, { tilesets: names.tilesets, images, templates }, { ...options, file });
 }

@@ -86,3 +86,19 @@ export async function namedFiles(
     }
     return { tilesets, images };
 }
+
+/** The object templates a map's objects name, as written, each once. */
+export function templateSources(map: Json): string[] {
+    const out = new Set<string>();
+    const walk = (list: unknown): void => {
+        if (!Array.isArray(list)) return;
+        for (const l of list as Json[]) {
+            if (!l || typeof l !== 'object') continue;
+            if (l.type === 'group') walk(l.layers);
+            else if (l.type === 'objectgroup' && Array.isArray(l.objects))
+                for (const o of l.objects as Json[]) if (o && typeof o.template === 'string') out.add(o.template);
+        }
+    };
+    walk(map.layers);
+    return [...out];
+}

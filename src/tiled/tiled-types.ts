@@ -26,6 +26,8 @@ export interface TiledResources {
     readonly tilesets?: Readonly<Record<string, object | string>>;
     /** Tileset and tile images. */
     readonly images?: Readonly<Record<string, TiledImage>>;
+    /** Object templates (`.tx` text or the parsed `.tj` JSON), by the path the map's objects name. */
+    readonly templates?: Readonly<Record<string, object | string>>;
 }
 
 /** What `solid` is asked about a tile. */

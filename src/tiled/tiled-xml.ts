@@ -156,24 +156,36 @@ function points(text: string): Json[] {
         });
 }
 
+function objectFromXml(o: Node): Json {
+    const obj = withProperties(o, attrs(o, ['id', 'name', 'x', 'y', 'width', 'height', 'rotation', 'template']));
+    if (o.hasAttribute('type')) obj.type = o.getAttribute('type');
+    // A gid is 32 bits unsigned: Number() keeps the flip bits that parseInt would too.
+    if (o.hasAttribute('gid')) obj.gid = Number(o.getAttribute('gid'));
+    if (child(o, 'ellipse')) obj.ellipse = true;
+    if (child(o, 'point')) obj.point = true;
+    if (child(o, 'text')) obj.text = { text: child(o, 'text')?.textContent ?? '' };
+    const pg = child(o, 'polygon'),
+        pl = child(o, 'polyline');
+    if (pg) obj.polygon = points(pg.getAttribute('points') ?? '');
+    if (pl) obj.polyline = points(pl.getAttribute('points') ?? '');
+    return obj;
+}
+
+/** A TX object template (`<template>`) as the object Tiled's JSON template (`.tj`) holds. */
+export function templateFromXml(el: Node): Json {
+    const out: Json = { type: 'template' };
+    const ts = child(el, 'tileset');
+    if (ts) out.tileset = attrs(ts, ['firstgid', 'source']);
+    const o = child(el, 'object');
+    if (o) out.object = objectFromXml(o);
+    return out;
+}
+
 function objectGroup(el: Node): Json {
     const g = withProperties(el, attrs(el, ['id', 'name', 'offsetx', 'offsety', 'visible']));
     g.type = 'objectgroup';
     if (el.hasAttribute('class')) g.class = el.getAttribute('class');
-    g.objects = children(el, 'object').map(o => {
-        const obj = withProperties(o, attrs(o, ['id', 'name', 'x', 'y', 'width', 'height', 'rotation', 'template']));
-        if (o.hasAttribute('type')) obj.type = o.getAttribute('type');
-        // A gid is 32 bits unsigned: Number() keeps the flip bits that parseInt would too.
-        if (o.hasAttribute('gid')) obj.gid = Number(o.getAttribute('gid'));
-        if (child(o, 'ellipse')) obj.ellipse = true;
-        if (child(o, 'point')) obj.point = true;
-        if (child(o, 'text')) obj.text = { text: child(o, 'text')?.textContent ?? '' };
-        const pg = child(o, 'polygon'),
-            pl = child(o, 'polyline');
-        if (pg) obj.polygon = points(pg.getAttribute('points') ?? '');
-        if (pl) obj.polyline = points(pl.getAttribute('points') ?? '');
-        return obj;
-    });
+    g.objects = children(el, 'object').map(objectFromXml);
     return g;
 }
 
