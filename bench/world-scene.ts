@@ -51,8 +51,22 @@ export interface Scene {
     side: number;
 }
 
-// Constant density: the world's area grows with N so that sprite boxes cover about 8% of it.
-export function makeScene(n: number, masks: Mask[], seed: number): Scene {
+/**
+ * Discs of 10, 12, 14 and 16 px: sensor-like bodies as small as a bullet or a coin, the scene where cells of the
+ * bodies' own size made 14 buckets per body (docs/performance.md#world).
+ */
+export function discMasks(): Mask[] {
+    return [10, 12, 14, 16].map(d => {
+        const m = new Mask(d, d),
+            r = d / 2;
+        for (let y = 0; y < d; y++)
+            for (let x = 0; x < d; x++) if ((x + 0.5 - r) ** 2 + (y + 0.5 - r) ** 2 <= r * r) m.set(x, y);
+        return m;
+    });
+}
+
+// Constant density: the world's area grows with N so that sprite boxes cover `cover` of it (8% by default).
+export function makeScene(n: number, masks: Mask[], seed: number, cover = 0.08): Scene {
     const rnd = mulberry32(seed);
     const kind = new Uint8Array(n);
     let area = 0;
@@ -60,7 +74,7 @@ export function makeScene(n: number, masks: Mask[], seed: number): Scene {
         kind[i] = Math.floor(rnd() * masks.length);
         area += masks[kind[i]].width * masks[kind[i]].height;
     }
-    const side = Math.sqrt(area / 0.08);
+    const side = Math.sqrt(area / cover);
     const s: Scene = {
         x: new Float64Array(n),
         y: new Float64Array(n),

@@ -34,12 +34,10 @@ export function rebuildGrid<T>(w: WorldState<T>): void {
         if (bx > maxX) maxX = bx;
         if (by > maxY) maxY = by;
     }
-    let cell = w.fixedCell;
-    if (cell === 0) {
-        cell = 8;
-        const mean = n > 0 ? sum / n : 8;
-        while (cell < mean && cell < 2 ** 24) cell *= 2;
-    }
+    const cell =
+        w.fixedCell !== 0
+            ? w.fixedCell
+            : autoCell(w.grid.cellSize, n, n > 0 ? sum / n : 8, (maxX - minX) * (maxY - minY));
     const b = w.bounds;
     b[0] = minX;
     b[1] = minY;
@@ -49,6 +47,28 @@ export function rebuildGrid<T>(w: WorldState<T>): void {
     w.movedCount = 0;
     w.gridValid = true;
     w.removedSinceBuild = false;
+}
+
+/**
+ * @internal The grid's cell side when the World's options name none, from the live bodies: `n` of them with mean
+ * side `mean` (the longer side of each box) whose boxes span `area` square pixels together, and the last build's
+ * side `prev` (0 before the first). The aim is about one cell per body, between one and four mean sides: cells as
+ * small as the bodies made 14 buckets per body in a sparse world (1.4 million at 100,000 bodies), edited at
+ * random addresses each step, which cost more than the extra box tests of larger cells (docs/performance.md);
+ * past four mean sides, bodies packed in a cluster would crowd a cell. The side is a power of two at or above the
+ * mean side, the target rounded to the nearest power of two. The previous side is kept while the target stays
+ * within 40% of the range that rounds to it (and the mean side within 40% of it), so a world whose bounds hover
+ * at a boundary does not lay its cells out anew each step. Which pairs are found never depends on the side.
+ */
+export function autoCell(prev: number, n: number, mean: number, area: number): number {
+    let want = Math.sqrt(area / Math.max(n, 1));
+    if (!(want <= 4 * mean)) want = 4 * mean;
+    let cell = 8;
+    while (cell < mean && cell < 2 ** 24) cell *= 2;
+    while (want > cell * Math.SQRT2 && cell < 2 ** 24) cell *= 2;
+    const keep =
+        prev !== 0 && prev * 1.4 >= mean && want > (prev / Math.SQRT2) * 0.6 && want <= prev * Math.SQRT2 * 1.4;
+    return keep ? prev : cell;
 }
 
 /**

@@ -29,8 +29,8 @@ export interface Boxes {
 
 /** A uniform grid over axis-aligned boxes that lists each overlapping pair of boxes once. */
 export class Grid {
-    /** Cell side in pixels (a power of two, so cell coordinates are exact for any coordinate). */
-    cellSize = 64;
+    /** Cell side in pixels (a power of two, so cell coordinates are exact for any coordinate); 0 before a build. */
+    cellSize = 0;
     /** Whether the last build used a dense array of cells (false: a hashed table). */
     dense = true;
     /** Number of bodies in the grid's cells, and in the large list. */
@@ -43,6 +43,11 @@ export class Grid {
     pairs = new Int32Array(4096);
     /** Estimated narrow-phase work of the last {@link collectPairs}: intersection rows × 32-bit words, summed. */
     work = 0;
+
+    /** Buckets of the last build (dense: cells of its geometry; hashed: table size; 0 with no small body). */
+    get bucketCount(): number {
+        return this.buckets;
+    }
 
     private inv = 1 / 64;
     private buckets = 0;
