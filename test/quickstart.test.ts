@@ -17,8 +17,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const { version: VERSION } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 // The README's one command this test cannot run as written (it names no repository): its stand-in is the
-// `npm pack` in before(), writing the same file, hitmask/hitmask-0.4.0.tgz, beside the project folder.
+// `npm pack` in before(), writing the same file, hitmask/hitmask-VERSION.tgz, beside the project folder.
 const CLONE = /^git clone <this repository> hitmask && \(cd hitmask && npm ci && npm pack\)\s+#.*$/;
 
 let tmp = '';
@@ -120,11 +121,12 @@ test('quick start: the README commands make a project in an empty folder; instal
     const [clone, ...rest] = commands(code);
     assert.match(code.split('\n')[0], CLONE, 'the first command packs hitmask in a clone');
     assert.ok(clone.startsWith('git clone'));
+    const file = `hitmask-${VERSION}.tgz`;
     assert.ok(
-        rest.some(c => c.includes('../hitmask/hitmask-0.4.0.tgz')),
-        'the README installs the tarball npm pack wrote'
+        rest.some(c => c.includes(`../hitmask/${file}`)),
+        `the README installs the tarball npm pack writes for this version, ${file}`
     );
-    assert.ok(tarball.endsWith(join('hitmask', 'hitmask-0.4.0.tgz')), `npm pack wrote ${tarball}`);
+    assert.equal(tarball, join(tmp, 'hitmask', file), 'npm pack wrote it');
     const output = bash(rest, tmp, 'the quick-start commands');
     const app = join(tmp, 'my-game');
     const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as {
@@ -132,7 +134,7 @@ test('quick start: the README commands make a project in an empty folder; instal
         dependencies?: Record<string, string>;
     };
     assert.equal(manifest.type, 'module', 'an ES module project');
-    assert.match(manifest.dependencies?.hitmask ?? '', /hitmask-0\.4\.0\.tgz$/);
+    assert.ok(manifest.dependencies?.hitmask?.endsWith(file), 'hitmask is a dependency, from the tarball');
     // No `npm warn` of any kind: install scripts not covered by allowScripts (a packed `prepare`), EBADENGINE, …
     assert.deepEqual(
         lines(output).filter(l => /\bnpm (warn|WARN|error|ERR)\b/.test(l)),
