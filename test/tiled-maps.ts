@@ -58,14 +58,15 @@ function randShape(rnd: () => number, w: number, h: number): Json {
 }
 
 /** A random orthogonal map (JSON form, data as gid arrays) and the images it names. */
-export function randomMap(seed: number, opts: { infinite?: boolean } = {}) {
+export function randomMap(seed: number, opts: { infinite?: boolean; simple?: boolean } = {}) {
     const rnd = mulberry32(seed);
     const tw = 8 + Math.floor(rnd() * 9),
         th = 8 + Math.floor(rnd() * 9);
     const images: Record<string, Img> = {};
     // Tileset 1: an image grid with margin, spacing, a transparent colour, an offset, some tiles with shapes.
-    const tsw = tw + Math.floor(rnd() * 6),
-        tsh = th + Math.floor(rnd() * 6);
+    // A simple map's tiles have the grid's size and no offset (each cell one tile mask).
+    const tsw = opts.simple ? tw : tw + Math.floor(rnd() * 6),
+        tsh = opts.simple ? th : th + Math.floor(rnd() * 6);
     const margin = Math.floor(rnd() * 3),
         spacing = Math.floor(rnd() * 3),
         cols = 3,
@@ -89,7 +90,7 @@ export function randomMap(seed: number, opts: { infinite?: boolean } = {}) {
         image: 'grid.png',
         imagewidth: images['grid.png'].width,
         imageheight: images['grid.png'].height,
-        tileoffset: { x: Math.floor(rnd() * 7) - 3, y: Math.floor(rnd() * 7) - 3 },
+        tileoffset: opts.simple ? { x: 0, y: 0 } : { x: Math.floor(rnd() * 7) - 3, y: Math.floor(rnd() * 7) - 3 },
         tiles: [0, 2, 4].map(id => ({
             id,
             type: id === 2 ? 'spike' : '',
@@ -117,13 +118,13 @@ export function randomMap(seed: number, opts: { infinite?: boolean } = {}) {
         objectalignment: ['unspecified', 'topleft', 'center', 'bottomright'][Math.floor(rnd() * 4)],
         tiles: coll
     };
-    const gids = [1, 2, 3, 4, 5, 6, 7, 9, 11];
+    const gids = opts.simple ? [1, 2, 3, 4, 5, 6] : [1, 2, 3, 4, 5, 6, 7, 9, 11];
     const randGid = () => {
         if (rnd() < 0.45) return 0;
         let g = gids[Math.floor(rnd() * gids.length)];
         if (rnd() < 0.3) g = (g | H) >>> 0;
         if (rnd() < 0.3) g = (g | V) >>> 0;
-        if (rnd() < 0.3) g = (g | D) >>> 0;
+        if (rnd() < 0.3 && (!opts.simple || tw === th)) g = (g | D) >>> 0;
         return g;
     };
     const W = 5 + Math.floor(rnd() * 8),
@@ -312,10 +313,20 @@ interface RefTile {
 /** A tile of `map` under rule `solid` ('alpha' or 'shapes' or 'auto'), at its own size. */
 export type RefSolid = string | ((gid: number) => string | false);
 
+const TILES = new WeakMap<object, Map<string, RefTile | null>>();
+
 export function refTile(map: Json, images: Record<string, Img>, gid: number, rule: RefSolid): RefTile | null {
     const id = gid & 0x0fffffff;
     const solid = typeof rule === 'function' ? rule(id) : rule;
     if (solid === false) return null;
+    let cache = TILES.get(map);
+    if (!cache) TILES.set(map, (cache = new Map()));
+    const key = `${id} ${solid}`;
+    if (!cache.has(key)) cache.set(key, makeRefTile(map, images, id, solid));
+    return cache.get(key)!;
+}
+
+function makeRefTile(map: Json, images: Record<string, Img>, id: number, solid: string): RefTile | null {
     const ts = [...map.tilesets].reverse().find((t: Json) => t.firstgid <= id);
     const local = id - ts.firstgid;
     const entry = (ts.tiles ?? []).find((t: Json) => t.id === local);

@@ -83,6 +83,14 @@ test('random maps: every layer pixel and object mask equals the reference, solid
     assert.ok(pixels > 100_000, `compared ${pixels} pixels`);
 });
 
+test('maps whose tiles fill the grid (one tile mask per cell): tiles without shapes are empty under shapes', () => {
+    for (const seed of SEEDS) {
+        const { map, images } = randomMap(seed, { simple: true });
+        for (const solid of ['auto', 'alpha', 'shapes'] as const)
+            compare(tiledCollision(map, { images }, { solid }), map, images, solid, `simple seed ${seed} ${solid}`);
+    }
+});
+
 test('infinite maps: chunks at negative coordinates', () => {
     for (const seed of SEEDS.slice(0, 6)) {
         const { map, images } = randomMap(seed, { infinite: true });

@@ -142,7 +142,8 @@ export function buildTileLayer(
                 last = gid;
                 list = coded.get(gid);
             }
-            if (!list) continue;
+            // A gid whose drawn tile has no solid pixel has no pieces.
+            if (!list || list.length === 0) continue;
             const c = g.x + (k % g.width) - c0,
                 r = g.y + Math.floor(k / g.width) - r0;
             if (simple) {
