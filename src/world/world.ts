@@ -30,7 +30,7 @@ import { growSlots, placeSlot, touchSlot } from './slots.js';
 import { moveBody, Movers, type WorldMoveOptions, type WorldMoveResult } from './world-move.js';
 import { restoreWorld } from './world-restore.js';
 import { hashWorld, snapshotWorld, SnapshotTables } from './world-snapshot.js';
-import { changedBodies, isLayerOf, ONE_WAY, slotOf, WorldState } from './state.js';
+import { isLayerOf, ONE_WAY, slotOf, WorldState } from './state.js';
 
 export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 export type { Contact, SweepHit } from './contact.js';
@@ -248,7 +248,6 @@ export class World<T = unknown> {
         this.#st.cat[s] = category;
         this.#st.colw[s] = collidesWith;
         this.#st.grp[s] = group;
-        changedBodies(this.#st);
         touchSlot(this.#st, s);
     }
 
@@ -286,7 +285,6 @@ export class World<T = unknown> {
         // The slot is recycled only at the next detection, so pairs already listed in this step can never
         // be confused with a body added by a callback.
         this.#st.pendingFree.push(s);
-        changedBodies(this.#st);
         this.#st.cat[s] = 0;
         this.#st.colw[s] = 0;
         if ((this.#st.flags[s] & ONE_WAY) !== 0) {
