@@ -334,7 +334,7 @@ test('snapshot bytes: a writer given an out too small, call after call, keeps on
     assert.equal(seen.count, 0, `the own buffer is reused (${seen.count} made, ${seen.bytes} bytes)`);
 });
 
-test('restore of forged bytes (random bit flips and cuts, sealed again): an Error naming restore, the World unchanged, or a World that steps', () => {
+test('forged bytes (bit flips, cuts, sealed again): an Error, the World unchanged, or a World that steps', () => {
     let seed = 9;
     const rnd = () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0) >>> 0) / 2 ** 32;
     const world = new World(),

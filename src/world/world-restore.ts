@@ -56,7 +56,8 @@ export function readWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uin
     r.seek(8);
     if (r.u32() !== t.idLo || r.u32() !== t.idHi)
         throw new Error(
-            "world.restore(): the snapshot was taken by another World (its identity is not this World's); a World restores only its own snapshots (its masks are named by this World's table)."
+            "world.restore(): the snapshot was taken by another World (its identity is not this World's); " +
+                "a World restores only its own snapshots (its masks are named by this World's table)."
         );
     const nextId = r.f64();
     // Counts the bytes cannot hold are corrupt, refused before allocating.
@@ -70,7 +71,8 @@ export function readWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uin
     // Ids only grow: no snapshot of this World holds a next id past the largest one its snapshots wrote.
     if (!(Number.isSafeInteger(nextId) && nextId >= 1 && nextId <= t.topId))
         throw new Error(
-            `world.restore(): the next id is ${nextId}, but this World's snapshots wrote next ids 1..${t.topId}; the snapshot is corrupt or forged.`
+            `world.restore(): the next id is ${nextId}, but this World's snapshots wrote next ids 1..${t.topId}; ` +
+                'the snapshot is corrupt or forged.'
         );
     const c = t.columns(used, nt, np),
         { ids, px, py, maskIds, cat, colw, grp, flags, order } = c;
@@ -273,10 +275,14 @@ function readLayers<T>(
             cw = r.i32(),
             ow = r.u32();
         if (ow > 1) throw new Error(`world.restore(): layer ${id} has flags ${ow}; the snapshot is corrupt.`);
-        if (!(id < nextId) || (l > 0 && !(id > layers[l - 1].id)))
+        if (!(id < nextId) || (l > 0 && !(id > layers[l - 1].id))) {
+            const how = l > 0 && id === layers[l - 1].id ? 'twice' : 'out of order';
             throw new Error(
-                `world.restore(): layer ${id} is listed ${l > 0 && id === layers[l - 1].id ? 'twice' : 'out of order'} (a World lists its layers once each, in rising id order, below the next id ${nextId}); the snapshot is corrupt.`
+                `world.restore(): layer ${id} is listed ${how} ` +
+                    `(a World lists its layers once each, in rising id order, below the next id ${nextId}); ` +
+                    'the snapshot is corrupt.'
             );
+        }
         layerOneWay.push(ow === 1);
         const h = handleOf(st, t, id);
         if (h === null || h.layer === null)
