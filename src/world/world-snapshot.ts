@@ -6,8 +6,9 @@
 // instead of gathering bodies in id order made a 10,000-body snapshot 4x cheaper, and a restore into the same
 // slots (the usual rollback) compares and sets each slot in one pass. Free slots are copied too and ignored.
 // The header names the World that wrote the bytes by a random 64-bit identity (drawn once per World, so bytes
-// from another World, in this process or another, are refused), and the last 4 bytes are the hash of all the
-// bytes before them: any change confined to one 32-bit word, every single-bit flip included, is refused.
+// from another World, in this process or another, are refused), and the last 4 bytes are the checksum of all
+// the bytes before them (sumBytes): any change confined to one 32-bit word, every single-bit flip included, is
+// refused.
 //
 // The hash is canonical instead: bodies in id order, masks named by their pixels, pairs by body ids, no slot
 // numbers and no World identity, so two Worlds that went through different slot histories to the same bodies
@@ -254,7 +255,7 @@ export function snapshotWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, out?: 
         if (a.slot >= 0 && b.slot >= 0)
             w.i32(a.layer === null ? a.slot : -1 - a.slot).i32(b.layer === null ? b.slot : -1 - b.slot);
     }
-    w.u32(w.hash());
+    w.u32(w.sum());
     return w.bytes(out);
 }
 
