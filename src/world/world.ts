@@ -22,7 +22,7 @@ import type { ThreadPool } from '../threads/pool.js';
 import { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 import { refreshGrid } from './cells.js';
 import { contactInto, sweepInto, type Contact, type SweepHit } from './contact.js';
-import type { PairListener, WorldEvent } from './events.js';
+import type { BodyListener, PairListener, WorldEvent } from './events.js';
 import { detectPairs } from './pairs.js';
 import { filterOf, queryMaskInto, queryPointInto, queryRectInto, type QueryOptions } from './world-query.js';
 import { castWorld, type WorldRayHit } from './world-ray.js';
@@ -34,7 +34,7 @@ import { isLayerOf, ONE_WAY, slotOf, WorldState } from './state.js';
 
 export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 export type { Contact, SweepHit } from './contact.js';
-export type { PairListener, WorldEvent } from './events.js';
+export type { BodyListener, PairListener, WorldEvent } from './events.js';
 export type { WorldRayHit } from './world-ray.js';
 export type { QueryOptions } from './world-query.js';
 export type { WorldMoveOptions, WorldMoveResult } from './world-move.js';
@@ -301,16 +301,37 @@ export class World<T = unknown> {
         return body instanceof Body && body.state === this.#st && body.slot >= 0;
     }
 
-    /** Registers a pair listener for `begin`, `stay` or `end`; listeners run in registration order. */
-    on(event: WorldEvent, listener: PairListener<T>): this {
-        this.#st.events.on(event, listener);
+    /**
+     * Registers a pair listener for `begin`, `stay` or `end`, called `(a, b)` in pair order; or, with a body (or
+     * layer) of this World, a listener of that body only, called `(body, other)` for each pair it is in. For each
+     * pair: the World's listeners, then `a`'s, then `b`'s, each in registration order (docs/world.md).
+     */
+    on(event: WorldEvent, listener: PairListener<T>): this;
+    on(event: WorldEvent, body: Body<T>, listener: BodyListener<T>): this;
+    on(event: WorldEvent, x: PairListener<T> | Body<T>, listener?: BodyListener<T>): this {
+        if (listener === undefined && !(x instanceof Body)) this.#st.events.on(event, x);
+        else this.#st.events.onBody(event, this.#ownBody(x, 'on'), listener as BodyListener<T>);
         return this;
     }
 
-    /** Removes a listener registered with {@link on}. */
-    off(event: WorldEvent, listener: PairListener<T>): this {
-        this.#st.events.off(event, listener);
+    /** Removes a listener registered with {@link on} (with the same body, for a body's listener). */
+    off(event: WorldEvent, listener: PairListener<T>): this;
+    off(event: WorldEvent, body: Body<T>, listener: BodyListener<T>): this;
+    off(event: WorldEvent, x: PairListener<T> | Body<T>, listener?: BodyListener<T>): this {
+        if (listener === undefined && !(x instanceof Body)) this.#st.events.off(event, x);
+        else this.#st.events.offBody(event, this.#ownBody(x, 'off'), listener as BodyListener<T>);
         return this;
+    }
+
+    // A body or layer handle of this World, removed or not (a restore may bring it back with its listeners).
+    #ownBody(body: unknown, method: string): Body<T> {
+        if (!(body instanceof Body))
+            throw wrongType(
+                `${method}(event, body, listener) needs a Body from world.add() or world.addLayer(), ` +
+                    `got ${describe(body)}.`
+            );
+        if (body.state !== this.#st) throw new Error(`${method}(): ${body} belongs to another World.`);
+        return body;
     }
 
     /**
