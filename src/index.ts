@@ -38,6 +38,7 @@ export type {
     WorldOptions,
     WorldEvent,
     PairListener,
+    BodyListener,
     WorldRayHit,
     WorldMoveOptions,
     WorldMoveResult,

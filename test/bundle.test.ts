@@ -23,9 +23,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // with the content boxes; 37.5 KB in 0.4.0, where the 0.3 names stay one minor version as warning aliases: the
 // numeric filters, the old-style layers' adapter and the raster's old names). Back to 37,400 when 0.5.0 drops them.
 // Movement's one-way climbing, dropThrough, the ±2^50 end check, all-or-nothing moves with riders, the guard
-// against a layer re-entering the World and the freeing of swept masks added 360 bytes (37,715 to 38,076).
+// against a layer re-entering the World and the freeing of swept masks added 360 bytes; refusing forged and
+// foreign snapshots (the World's identity, the checksum, the column compare and their messages) about 700 and
+// per-body listeners about 300.
 const MASK_LIMIT = 12 * 1024,
-    WORLD_LIMIT = 38_300;
+    WORLD_LIMIT = 39_300;
 
 interface Size {
     min: number;

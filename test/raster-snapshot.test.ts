@@ -543,6 +543,57 @@ test('deltas: one applied to a raster not at its base throws an Error and change
     assert.equal(r.hash(), target);
 });
 
+test('deltas: a box shrunk by hand (sealed again) is refused, nothing changed; one shrunk by a clear applies', () => {
+    const r = new CollisionRaster(W, H, { layers: LAYERS }),
+        blob = new Mask(4, 4, true);
+    r.stamp(blob, 0, 0).stamp(blob, 60, 30);
+    const key = r.snapshot();
+    r.stampPixel(1, 1, { layer: 0 });
+    const delta = r.snapshotChanges(),
+        target = r.hash();
+    assert.ok(!isFull(delta));
+    const dv = new DataView(delta.buffer, delta.byteOffset);
+    assert.deepEqual(
+        [28, 32, 36, 40].map(at => dv.getInt32(at, true)),
+        [0, 0, 64, 34],
+        'layer 0: changed tiles in the box (0, 0)-(64, 34)'
+    );
+    // The box cut to the first blob: the run's words still lie inside it, but the second blob is outside it and
+    // not rewritten. Taken, it stayed in the plane where snapshot(), hash() and clear() never look again.
+    const forged = reseal(setI32(setI32(delta.slice(), 36, 4), 40, 4));
+    r.restore(key);
+    const before = [r.hash(), answers(r, 7)];
+    assert.throws(
+        () => r.restore(forged),
+        (e: Error) =>
+            e.constructor === Error &&
+            /layer 0's stamped box \(0, 0\)-\(4, 4\) leaves out set pixels .* near \(32, 30\)/.test(e.message)
+    );
+    assert.deepEqual([r.hash(), answers(r, 7)], before, 'nothing changed');
+    r.restore(delta);
+    assert.equal(r.hash(), target, 'the honest delta still applies');
+    // Shrunk by a clear: the clear marks the tiles it empties, so the delta rewrites them and applies. (A fresh
+    // raster: one restored since knows no stamped tiles, and its clear marks the whole box.)
+    const s = new CollisionRaster(W, H, { layers: LAYERS });
+    s.stamp(blob, 0, 0).stamp(blob, 60, 30);
+    const base = s.snapshot();
+    s.clear(0).stamp(blob, 0, 0).stamp(blob, 0, 40);
+    const cleared = s.snapshotChanges(),
+        after = s.hash();
+    assert.ok(!isFull(cleared));
+    const cv = new DataView(cleared.buffer, cleared.byteOffset);
+    assert.equal(cv.getUint32(24, true), 0, 'layer 0 is sent as changed tiles');
+    assert.deepEqual(
+        [28, 32, 36, 40].map(at => cv.getInt32(at, true)),
+        [0, 0, 4, 44]
+    );
+    r.restore(base);
+    r.restore(cleared);
+    assert.equal(r.hash(), after);
+    assert.equal(r.hitTest(61, 31), false, 'the second blob is gone');
+    assert.deepEqual(r.snapshot(), s.snapshot(), 'the same state, the same bytes');
+});
+
 test('deltas: a frame that clears a layer and stamps k small sprites copies O(k × sprite area), not the raster', () => {
     const r = new CollisionRaster(1920, 1080, { layers: 2 }),
         shot = sprite(9, 18, 0.9, 9),

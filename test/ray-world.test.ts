@@ -274,9 +274,9 @@ test('world.raycast: errors name the value', () => {
         name: 'RangeError',
         message: 'y0 must be a finite number, got NaN.'
     });
-    assert.throws(() => world.raycast(0, 0, 1, 1, { filter: -5 }), {
+    assert.throws(() => world.raycast(0, 0, 1, 1, { filter: 0.5 }), {
         name: 'RangeError',
-        message: /filter must be an integer in 0\.\.4294967295, got -5/
+        message: /filter must be a 32-bit integer \(-2147483648\.\.4294967295, .*\), got 0\.5/
     });
     assert.throws(() => world.raycast(0, 0, 1, {} as number), {
         name: 'TypeError',

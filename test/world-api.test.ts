@@ -48,6 +48,44 @@ test('filters: categories both ways, groups, decorative bodies', () => {
     assert.ok(world.collisions().some(x => x.b === deco));
 });
 
+test('filters take any 32-bit integer: ~BULLET (negative) as Box2D users write it, read back unsigned', () => {
+    const BULLET = 0x2,
+        SHIP = 0x1;
+    const world = new World();
+    const m = box(4, 4);
+    // ~BULLET is -3: every category but bullets; the same as 0xfffffffd.
+    const ship = world.add({ x: 0, y: 0, mask: m, category: SHIP, collidesWith: ~BULLET });
+    const bullet = world.add({ x: 1, y: 1, mask: m, category: BULLET, collidesWith: ~0 });
+    const rock = world.add({ x: 2, y: 2, mask: m, category: 0x4, collidesWith: ~BULLET >>> 0 });
+    const sign = world.add({ x: 2, y: 0, mask: m, category: -(2 ** 31), collidesWith: -1 });
+    assert.deepEqual(world.getFilter(ship), { category: SHIP, collidesWith: 0xfffffffd, group: 0 });
+    assert.deepEqual(world.getFilter(bullet), { category: BULLET, collidesWith: 0xffffffff, group: 0 });
+    assert.deepEqual(world.getFilter(sign), { category: 0x80000000, collidesWith: 0xffffffff, group: 0 });
+    const pairs = world.collisions().map(x => [x.a.id, x.b.id]);
+    // ship–bullet and bullet–rock refused by ~BULLET; ship–rock, ship–sign, rock–sign collide; bullet–sign too.
+    assert.deepEqual(pairs, [
+        [ship.id, rock.id],
+        [ship.id, sign.id],
+        [bullet.id, sign.id],
+        [rock.id, sign.id]
+    ]);
+    world.setFilter(bullet, { collidesWith: ~SHIP });
+    assert.equal(world.getFilter(bullet).collidesWith, 0xfffffffe);
+    // Layers and query filters take the same values.
+    const wall = world.addLayer(new TileMap(8, 8, 1, 1, [box(8, 8)], [0]), {
+        category: ~0,
+        collidesWith: ~BULLET
+    });
+    assert.deepEqual(world.getFilter(wall), { category: 0xffffffff, collidesWith: 0xfffffffd, group: 0 });
+    assert.deepEqual(ids(world.queryPoint(2, 2, { filter: ~BULLET })), [ship.id, rock.id, sign.id, wall.id]);
+    // Past 32 bits in either direction, or not an integer, is still refused, naming the value.
+    for (const bad of [-(2 ** 31) - 1, 2 ** 32, 0.5, NaN])
+        assert.throws(() => world.add({ x: 0, y: 0, mask: m, collidesWith: bad }), {
+            name: 'RangeError',
+            message: /^collidesWith must be a 32-bit integer \(-2147483648\.\.4294967295/
+        });
+});
+
 test('events: begin, stay, end; listeners in registration order; off() removes one', () => {
     const world = new World<string>();
     const log: string[] = [];
@@ -349,8 +387,8 @@ test('bad input: clear errors naming the value', () => {
     assert.equal(world.size, before);
     assert.equal(world.step(), 0);
     assert.throws(
-        () => world.add({ x: 0, y: 0, mask: m, category: -1 }),
-        /category must be an integer in 0..4294967295, got -1/
+        () => world.add({ x: 0, y: 0, mask: m, category: -(2 ** 31) - 1 }),
+        /category must be a 32-bit integer \(-2147483648\.\.4294967295, e\.g\. 0xffffffff or ~BULLET\), got -2147483649/
     );
     assert.throws(() => world.add({ x: 0, y: 0, mask: m, collidesWith: 1.5 }), RangeError);
     assert.throws(() => world.add({ x: 0, y: 0, mask: m, group: 2 ** 40 }), RangeError);
@@ -473,5 +511,5 @@ test('0.3 forms: a numeric filter and a layer with test/hitPoint/testPixel still
     // The options object: any object with or without `filter`; anything else is a TypeError.
     assert.deepEqual(ids(world.queryPoint(5, 9, {})), ids(world.queryPoint(5, 9)));
     assert.throws(() => world.queryPoint(5, 9, 'all' as never), /options must be an object like \{ filter: 0b10 \}/);
-    assert.throws(() => world.queryPoint(5, 9, { filter: -1 }), /filter must be an integer/);
+    assert.throws(() => world.queryPoint(5, 9, { filter: 2 ** 32 }), /filter must be a 32-bit integer/);
 });

@@ -5,7 +5,7 @@
 // with Chromium); a game loop's snapshot(out) allocates nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Mask, World, setKernels, type Body } from '../src/index.js';
+import { Mask, TileMap, World, setKernels, type Body } from '../src/index.js';
 import {
     listen,
     rng,
@@ -17,7 +17,8 @@ import {
 } from './rollback-scenario.js';
 import { testKernels } from './reference.js';
 import { allocations } from './work.js';
-import { SnapshotWriter } from '../src/base/snapshot-bytes.js';
+import { SnapshotWriter, sumBytes } from '../src/base/snapshot-bytes.js';
+import { execFileSync } from 'node:child_process';
 
 const SEEDS = Number(process.env.HITMASK_SNAPSHOT_SEEDS ?? 12);
 
@@ -140,6 +141,11 @@ test('restore refuses corrupt, truncated and foreign bytes with an Error and cha
     const before = world.hash();
     assert.throws(
         () => world.restore(bytes.subarray(0, bytes.length - 3)),
+        /^Error: world\.restore\(\): the snapshot's checksum does not match its bytes; it is corrupt or truncated\.$/
+    );
+    // Cut and sealed again (what a forger does): the data ends early.
+    assert.throws(
+        () => world.restore(reseal(bytes.slice(0, bytes.length - 16))),
         /^Error: world\.restore\(\): the snapshot ends after/
     );
     assert.throws(
@@ -148,11 +154,11 @@ test('restore refuses corrupt, truncated and foreign bytes with an Error and cha
     );
     const extra = new Uint8Array(bytes.length + 4);
     extra.set(bytes);
-    assert.throws(() => world.restore(extra), /has 4 bytes after its data/);
+    assert.throws(() => world.restore(reseal(extra)), /has 4 bytes after its data/);
     const huge = bytes.slice();
-    new DataView(huge.buffer).setUint32(20, 0xffffffff, true);
+    new DataView(huge.buffer).setUint32(24, 0xffffffff, true);
     assert.throws(
-        () => world.restore(huge),
+        () => world.restore(reseal(huge)),
         /the body count is 4294967295 in the snapshot, more than the \d+ it can hold/
     );
     assert.throws(() => world.restore('x' as never), /^TypeError: restore\(\) needs the Uint8Array/);
@@ -328,7 +334,7 @@ test('snapshot bytes: a writer given an out too small, call after call, keeps on
     assert.equal(seen.count, 0, `the own buffer is reused (${seen.count} made, ${seen.bytes} bytes)`);
 });
 
-test('restore of bytes with random bit flips and cuts: an Error naming restore, the World unchanged, or a World that steps', () => {
+test('forged bytes (bit flips, cuts, sealed again): an Error, the World unchanged, or a World that steps', () => {
     let seed = 9;
     const rnd = () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0) >>> 0) / 2 ** 32;
     const world = new World(),
@@ -354,10 +360,11 @@ test('restore of bytes with random bit flips and cuts: an Error naming restore, 
         if (k % 3 === 0) world.setFilter(bodies[7], { category: 2 }); // the other path: not only positions differ
         const before = world.hash(),
             bad = saved.slice();
+        // Flips in the data (the checksum sealed again, as a forger would: every flip is refused otherwise).
         for (let f = 1 + Math.floor(rnd() * 3); f > 0; f--)
-            bad[Math.floor(rnd() * bad.length)] ^= 1 << Math.floor(rnd() * 8);
+            bad[Math.floor(rnd() * (bad.length - 4))] ^= 1 << Math.floor(rnd() * 8);
         try {
-            world.restore(rnd() < 0.2 ? bad.subarray(0, Math.floor(rnd() * bad.length)) : bad);
+            world.restore(rnd() < 0.2 ? reseal(bad.slice(0, 4 + Math.floor(rnd() * (bad.length - 4)))) : reseal(bad));
             took++;
             world.step();
         } catch (e) {
@@ -377,7 +384,7 @@ test('restore of bytes with random bit flips and cuts: an Error naming restore, 
     world.setFilter(bodies[7], { category: 8 });
     const before = world.hash();
     assert.throws(
-        () => world.restore(bad),
+        () => world.restore(reseal(bad)),
         /^Error: world\.restore\(\): body \d+'s transform cannot be applied \(scaleX must be a finite number > 0/
     );
     assert.equal(world.hash(), before);
@@ -386,11 +393,157 @@ test('restore of bytes with random bit flips and cuts: an Error naming restore, 
 // Byte offset of the first transform record of a World snapshot (after the header and the slot columns).
 function transformAt(bytes: Uint8Array): number {
     const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const n = v.getUint32(20, true),
-        used = v.getUint32(24, true);
-    let at = 48; // header: 3 u32, f64, 5 u32, f64
+    const n = v.getUint32(24, true),
+        used = v.getUint32(28, true);
+    let at = 44; // header: 4 u32 (tag, version, identity), f64, 5 u32
     at = (at + 7) & ~7;
     at += 24 * used; // ids, x, y
     at += 20 * used + 4 * n; // mask ids, category, collidesWith, group, flags; the id order
     return at;
 }
+
+// The bytes with their checksum (the last 4 bytes) computed again: what someone forging a snapshot does.
+function reseal(bytes: Uint8Array): Uint8Array {
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(bytes.length - 4, sumBytes(bytes, bytes.length - 4), true);
+    return bytes;
+}
+
+test('every single-bit flip of a World snapshot is refused, with the World unchanged', () => {
+    const world = new World(),
+        m = new Mask(4, 4, true),
+        bodies: Body<unknown>[] = [];
+    for (let i = 0; i < 8; i++)
+        bodies.push(
+            world.add({ x: i * 3, y: i % 2, mask: i % 3 ? m : Mask.fromText('##\n#.'), angle: i === 2 ? 1 : 0 })
+        );
+    world.addLayer(new TileMap(8, 8, 2, 1, [new Mask(8, 8, true)], [0, -1]), { oneWay: true });
+    world.step();
+    const saved = world.snapshot(),
+        h0 = world.hash();
+    // The World moved on since: a refused restore must leave it there.
+    world.move(bodies[1], 50, 50);
+    world.setFilter(bodies[2], { category: 4 });
+    world.remove(bodies[3]);
+    world.step();
+    const before = world.hash();
+    let refused = 0;
+    for (let bit = 0; bit < 8 * saved.length; bit++) {
+        const bad = saved.slice();
+        bad[bit >> 3] ^= 1 << (bit & 7);
+        try {
+            world.restore(bad);
+            assert.equal(world.hash(), h0, `bit ${bit} restored into a different World`);
+            world.restore(saved);
+            assert.fail(`bit ${bit} was taken`);
+        } catch (e) {
+            assert.ok(e instanceof Error && e.constructor === Error, String(e));
+            assert.match((e as Error).message, /^world\.restore\(\): /);
+            refused++;
+        }
+        assert.equal(world.hash(), before, `bit ${bit}: nothing changed`);
+    }
+    assert.equal(refused, 8 * saved.length);
+    world.restore(saved);
+    assert.equal(world.hash(), h0);
+});
+
+test('a snapshot of a World in another process is refused: the identity is random, not a counter', () => {
+    // The first World to take a snapshot in a fresh process, as the first one here (a per-process counter
+    // named both 1, and the other process's masks were taken for this World's).
+    const code = [
+        "const { Mask, World } = await import('./src/index.ts');",
+        'const w = new World();',
+        'w.add({ x: 0, y: 0, mask: new Mask(2, 2, true) });',
+        "process.stdout.write(Buffer.from(w.snapshot()).toString('base64'));"
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+        encoding: 'utf8'
+    });
+    const foreign = new Uint8Array(Buffer.from(out, 'base64'));
+    const world = new World();
+    world.add({ x: 5, y: 5, mask: new Mask(3, 3, true) });
+    world.snapshot();
+    const before = world.hash();
+    assert.throws(() => world.restore(foreign), /^Error: world\.restore\(\): the snapshot was taken by another World/);
+    assert.equal(world.hash(), before);
+    // Two Worlds of one process never share an identity either.
+    const a = new World(),
+        b = new World();
+    assert.notDeepEqual(a.snapshot().subarray(8, 16), b.snapshot().subarray(8, 16));
+});
+
+test('forged snapshots are refused with nothing changed: a layer twice, a next id never written', () => {
+    const world = new World(),
+        m = new Mask(4, 4, true);
+    const a = world.add({ x: 0, y: 0, mask: m });
+    const tile = new Mask(8, 8, true);
+    const l1 = world.addLayer(new TileMap(8, 8, 1, 1, [tile], [0]));
+    const l2 = world.addLayer(new TileMap(8, 8, 1, 1, [tile], [0]), { category: 2 });
+    world.step();
+    const saved = world.snapshot(),
+        h0 = world.hash();
+    world.move(a, 30, 30);
+    const before = world.hash();
+    const v = new DataView(saved.buffer, saved.byteOffset);
+    // The layers are the last records before the pairs and the checksum: 20 bytes each.
+    const np = v.getUint32(40, true),
+        layersAt = saved.length - 4 - 8 * np - 40;
+    assert.equal(v.getFloat64(layersAt, true), l1.id);
+    assert.equal(v.getFloat64(layersAt + 20, true), l2.id);
+    const twice = saved.slice();
+    new DataView(twice.buffer).setFloat64(layersAt + 20, l1.id, true);
+    assert.throws(() => world.restore(reseal(twice)), /^Error: world\.restore\(\): layer \d+ is listed twice/);
+    const swapped = saved.slice();
+    new DataView(swapped.buffer).setFloat64(layersAt, l2.id, true);
+    new DataView(swapped.buffer).setFloat64(layersAt + 20, l1.id, true);
+    assert.throws(() => world.restore(reseal(swapped)), /layer \d+ is listed out of order/);
+    const ahead = saved.slice();
+    new DataView(ahead.buffer).setFloat64(16, 1e6, true);
+    assert.throws(
+        () => world.restore(reseal(ahead)),
+        /^Error: world\.restore\(\): the next id is 1000000, but this World's snapshots wrote next ids 1\.\.4/
+    );
+    assert.equal(world.hash(), before, 'nothing changed');
+    world.restore(saved);
+    assert.equal(world.hash(), h0);
+    world.remove(l2);
+    assert.deepEqual(
+        world.collisions().map(p => [p.a.id, p.b.id]),
+        [[a.id, l1.id]],
+        'the removed layer is gone'
+    );
+});
+
+test('a forged filter or mask taken once does not make a later honest restore keep it', () => {
+    const world = new World(),
+        m = new Mask(4, 4, true),
+        n = Mask.fromText('#.\n.#'),
+        bodies: Body<unknown>[] = [];
+    for (let i = 0; i < 5; i++) bodies.push(world.add({ x: i * 2, y: 0, mask: i === 4 ? n : m }));
+    world.step();
+    const saved = world.snapshot(),
+        h0 = world.hash();
+    const v = new DataView(saved.buffer, saved.byteOffset);
+    const used = v.getUint32(28, true),
+        masksAt = 48 + 24 * used,
+        catAt = masksAt + 4 * used;
+    // The same bodies in the same slots with body 0's category and body 1's mask changed: the World could
+    // have written that, so it is taken; but nothing in the bytes may vouch that the honest bytes hold it too.
+    const forged = saved.slice(),
+        f = new DataView(forged.buffer);
+    f.setInt32(catAt, 0x40, true);
+    f.setInt32(masksAt + 4, f.getInt32(masksAt + 16, true), true);
+    for (let k = 0; k < 3; k++) {
+        world.restore(reseal(forged));
+        assert.equal(world.getFilter(bodies[0]).category, 0x40);
+        assert.equal(bodies[1].mask, n);
+        world.restore(saved);
+        assert.equal(world.getFilter(bodies[0]).category, 1, 'the honest filter is back');
+        assert.equal(bodies[1].mask, m, 'the honest mask is back');
+        assert.equal(world.hash(), h0);
+        // The positions-only path after an honest restore still works both ways.
+        world.move(bodies[2], 40, 40);
+        world.restore(saved);
+        assert.equal(world.hash(), h0);
+    }
+});

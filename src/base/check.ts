@@ -153,7 +153,12 @@ export function coord(name: string, v: unknown): number {
     return v;
 }
 
-/** Throws unless `v` is a 32-bit set of category bits; returns it as an int32. */
+/**
+ * Throws unless `v` is a 32-bit set of category bits: any 32-bit integer, unsigned (0..2^32−1) or signed (−2^31..−1,
+ * what `~BULLET` gives), as Box2D takes them; returns it as an int32 (read back with `>>> 0`).
+ */
 export function checkBits(name: string, v: unknown): number {
-    return checkInt(name, v, 0, 0xffffffff) | 0;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < -(2 ** 31) || v > 0xffffffff)
+        throw rangeError(name, 'a 32-bit integer (-2147483648..4294967295, e.g. 0xffffffff or ~BULLET)', v);
+    return v | 0;
 }

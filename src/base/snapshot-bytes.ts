@@ -145,6 +145,11 @@ export class SnapshotWriter {
     hash(): number {
         return hashBytes(this.#buf, this.#n);
     }
+
+    /** The checksum of the bytes written so far (see {@link sumBytes}). */
+    sum(): number {
+        return sumBytes(this.#buf, this.#n);
+    }
 }
 
 /** @internal Reads what a {@link SnapshotWriter} wrote; every read past the end throws an Error naming `what`. */
@@ -317,5 +322,45 @@ export function hashBytes(b: Uint8Array, n = b.length): number {
         }
     }
     for (let k = 4 * words; k < n; k++) h = Math.imul(h ^ b[k], 0x01000193);
+    return hashEnd(h);
+}
+
+/**
+ * @internal A 32-bit checksum of bytes 0..n−1 for snapshots that need no cross-version hash: four FNV-1a lanes over
+ * interleaved 32-bit words (4x the throughput of {@link hashBytes}, whose one chain waits on each multiply),
+ * then the tail bytes, the lanes folded one after another and a final mix. Each step is a bijection of a lane's
+ * state, so any change confined to one 32-bit word (every single-bit flip) changes the sum.
+ */
+export function sumBytes(b: Uint8Array, n = b.length): number {
+    let h0 = 0x811c9dc5 ^ n,
+        h1 = 0x050c5d1f,
+        h2 = 0x1b873593,
+        h3 = 0x6b43a9b5;
+    const words = n >>> 2,
+        quads = words & ~3;
+    const aligned = LE && (b.byteOffset & 3) === 0,
+        w = aligned ? new Int32Array(b.buffer, b.byteOffset, words) : null;
+    const word = (i: number): number =>
+        w !== null ? w[i] : b[4 * i] | (b[4 * i + 1] << 8) | (b[4 * i + 2] << 16) | (b[4 * i + 3] << 24);
+    if (w !== null) {
+        for (let i = 0; i < quads; i += 4) {
+            h0 = Math.imul(h0 ^ w[i], 0x01000193);
+            h1 = Math.imul(h1 ^ w[i + 1], 0x01000193);
+            h2 = Math.imul(h2 ^ w[i + 2], 0x01000193);
+            h3 = Math.imul(h3 ^ w[i + 3], 0x01000193);
+        }
+    } else {
+        for (let i = 0; i < quads; i += 4) {
+            h0 = Math.imul(h0 ^ word(i), 0x01000193);
+            h1 = Math.imul(h1 ^ word(i + 1), 0x01000193);
+            h2 = Math.imul(h2 ^ word(i + 2), 0x01000193);
+            h3 = Math.imul(h3 ^ word(i + 3), 0x01000193);
+        }
+    }
+    for (let i = quads; i < words; i++) h0 = Math.imul(h0 ^ word(i), 0x01000193);
+    for (let k = 4 * words; k < n; k++) h1 = Math.imul(h1 ^ b[k], 0x01000193);
+    let h = Math.imul(h0 ^ hashEnd(h1), 0x01000193);
+    h = Math.imul(h ^ hashEnd(h2), 0x01000193);
+    h = Math.imul(h ^ hashEnd(h3), 0x01000193);
     return hashEnd(h);
 }

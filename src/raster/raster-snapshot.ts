@@ -493,12 +493,34 @@ export function writeChanges(out: SnapshotWriter, s: RasterState, ch: RasterChan
     return sum;
 }
 
-// Checks or writes a delta's changed tiles of layer l: runs of rows of one strip, each with its ids.
+// Per plane word, the check that last found it rewritten by a delta's runs (COVER[i] === GEN), for checking a
+// delta whose box leaves out part of its base's box; grown as needed, never cleared (GEN moves on instead).
+let COVER = new Int32Array(0),
+    GEN = 0;
+
+// Checks or writes a delta's changed tiles of layer l: runs of rows of one strip, each with its ids. Checking
+// also holds the delta to what the raster's own history writes: every set pixel of the base (the raster now)
+// outside the delta's box lies in a run the delta rewrites. A box only shrinks by a clear, which marks every
+// tile it empties, so an honest delta always passes; a box shrunk by hand would leave pixels outside the box,
+// which snapshots, hashes and clear() never see again.
 function tiles(r: SnapshotReader, s: RasterState, l: number, write: boolean): void {
     const W = s.width,
         H = s.height,
         strips = (W + 31) >> 5;
+    // The base's box, read before the header may set the new one.
+    const bx0 = s.dirtyX0[l],
+        by0 = s.dirtyY0[l],
+        bx1 = s.dirtyX1[l],
+        by1 = s.dirtyY1[l];
     const { x0, y0, x1, y1, flags } = header(r, s, l, write, HDR);
+    const shrunk = !write && bx1 > bx0 && by1 > by0 && (bx0 < x0 || by0 < y0 || bx1 > x1 || by1 > y1);
+    if (shrunk) {
+        if (COVER.length < strips * H) COVER = new Int32Array(strips * H);
+        if (++GEN === 2 ** 31) {
+            COVER.fill(0);
+            GEN = 1;
+        }
+    }
     const runs = r.count(`layer ${l}'s run count`, strips * H);
     const A = s.planes[l].words,
         dv = new DataView(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
@@ -520,9 +542,7 @@ function tiles(r: SnapshotReader, s: RasterState, l: number, write: boolean): vo
             r.seek(words + 4 * rows - 4);
             r.u32(); // throws when the words run past the end
             // Every set pixel lies in the layer's box.
-            const lo = Math.max(x0 - (st << 5), 0),
-                hi = Math.min(x1 - (st << 5), 32);
-            const inside = lo >= hi ? 0 : (hi === 32 ? -1 : (1 << hi) - 1) & ~((1 << lo) - 1);
+            const inside = insideBits(st, x0, x1);
             for (let y = 0; y < rows; y++) {
                 const v = dv.getInt32(words + 4 * y, true),
                     row = row0 + y;
@@ -532,7 +552,29 @@ function tiles(r: SnapshotReader, s: RasterState, l: number, write: boolean): vo
                     );
             }
             if (flags === 1) set = countBits(r.bytes, words, r.offset);
+            if (shrunk) COVER.fill(GEN, st * H + row0, st * H + row0 + rows);
         }
         if (flags !== 0) ids(r, s, l, write, set, st, st, row0, row0 + rows);
     }
+    if (!shrunk) return;
+    for (let st = bx0 >> 5, sEnd = (bx1 - 1) >> 5; st <= sEnd; st++) {
+        const inside = insideBits(st, x0, x1),
+            base = st * H;
+        for (let y = by0; y < by1; y++) {
+            const i = base + y;
+            if ((A[i] & (y >= y0 && y < y1 ? ~inside : -1)) !== 0 && COVER[i] !== GEN)
+                throw new Error(
+                    `${WHAT}: layer ${l}'s stamped box (${x0}, ${y0})-(${x1}, ${y1}) leaves out set pixels of the ` +
+                        `raster near (${st << 5}, ${y}) that the delta does not rewrite; its history cannot ` +
+                        'have written that box, so the snapshot is corrupt or forged.'
+                );
+        }
+    }
+}
+
+// The bits of strip st (pixels 32·st..32·st + 31) inside columns x0..x1 − 1 (none when x1 <= x0).
+function insideBits(st: number, x0: number, x1: number): number {
+    const lo = Math.max(x0 - (st << 5), 0),
+        hi = Math.min(x1 - (st << 5), 32);
+    return lo >= hi ? 0 : (hi === 32 ? -1 : (1 << hi) - 1) & ~((1 << lo) - 1);
 }

@@ -1,11 +1,21 @@
 // begin/stay/end: a World step's pairs merged with the previous step's, in pair order, delivered to the
-// listeners; what a listener throws is kept until every event is delivered and the pairs are committed.
+// listeners (the World's, then each body's own); what a listener throws is kept until every event is delivered
+// and the pairs are committed.
 import { comparePairs, type Body } from './body.js';
 import { describe } from '../base/check.js';
 import { checkFunction } from '../base/check-types.js';
 
 /** A world-level pair listener; `a` and `b` follow the pair order of {@link World.collisions}. */
 export type PairListener<T> = (a: Body<T>, b: Body<T>) => void;
+
+/**
+ * A listener of one body (or layer), registered with `world.on(event, body, listener)`: `self` is that body and
+ * `other` the body or layer of the pair it is in.
+ */
+export type BodyListener<T> = (self: Body<T>, other: Body<T>) => void;
+
+// A body's own listeners, per event.
+type Lists<T> = Record<WorldEvent, BodyListener<T>[]>;
 
 /**
  * Pair events: `begin` on the first step a pair overlaps, `stay` on later ones, `end` on the first step it does not.
@@ -19,6 +29,10 @@ export class PairEvents<T> {
     /** Whether listeners are running (detection is refused meanwhile). */
     dispatching = false;
     #listeners: Record<WorldEvent, PairListener<T>[]> = { begin: [], stay: [], end: [] };
+    // Each body's own listeners (weakly: a dropped handle takes its listeners with it), and how many are
+    // registered, so a World without any pays no lookup per event.
+    #byBody = new WeakMap<Body<T>, Lists<T>>();
+    #bodyCount = 0;
     #prevA: Body<T>[] = [];
     #prevB: Body<T>[] = [];
     #thrown: unknown[] = [];
@@ -33,6 +47,24 @@ export class PairEvents<T> {
         const list = this.#listeners[event],
             i = list.indexOf(listener);
         if (i >= 0) list.splice(i, 1);
+    }
+
+    /** Registers a listener of `body` (a body or layer of this World, checked by the caller). */
+    onBody(event: WorldEvent, body: Body<T>, listener: BodyListener<T>): void {
+        check(event, listener);
+        let lists = this.#byBody.get(body);
+        if (lists === undefined) this.#byBody.set(body, (lists = { begin: [], stay: [], end: [] }));
+        lists[event].push(listener);
+        this.#bodyCount++;
+    }
+
+    offBody(event: WorldEvent, body: Body<T>, listener: BodyListener<T>): void {
+        check(event, listener);
+        const list = this.#byBody.get(body)?.[event],
+            i = list === undefined ? -1 : list.indexOf(listener);
+        if (i < 0) return;
+        (list as BodyListener<T>[]).splice(i, 1);
+        this.#bodyCount--;
     }
 
     /** The previous step's pairs (read by snapshots; not to be changed). */
@@ -102,8 +134,18 @@ export class PairEvents<T> {
         }
     }
 
+    // The World's listeners with (a, b), then a's own with (a, b), then b's own with (b, a), each list in
+    // registration order.
     #emit(event: WorldEvent, a: Body<T>, b: Body<T>): void {
-        const list = this.#listeners[event];
+        this.#call(this.#listeners[event], a, b);
+        if (this.#bodyCount === 0) return;
+        const la = this.#byBody.get(a)?.[event];
+        if (la !== undefined) this.#call(la, a, b);
+        const lb = this.#byBody.get(b)?.[event];
+        if (lb !== undefined) this.#call(lb, b, a);
+    }
+
+    #call(list: readonly PairListener<T>[], a: Body<T>, b: Body<T>): void {
         for (let k = 0; k < list.length; k++) {
             // A body removed by an earlier listener is silent for the rest of the step.
             if (a.slot < 0 || b.slot < 0) return;

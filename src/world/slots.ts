@@ -2,11 +2,10 @@
 // box, marking changed slots for the grid, and recycling removed slots (with the id-order ranks) at detection.
 import type { Body } from './body.js';
 import type { Mask } from '../core/mask.js';
-import { changedBodies, type WorldState } from './state.js';
+import type { WorldState } from './state.js';
 
 /** @internal Recomputes the transformed mask, offset and box of slot s. */
 export function placeSlot<T>(w: WorldState<T>, s: number): void {
-    changedBodies(w);
     const t = w.tf[s];
     const p = w.transforms.get(w.source[s] as Mask, t.angle, t.scaleX, t.scaleY, t.flipX, t.flipY);
     w.masks[s] = p.mask;

@@ -50,13 +50,6 @@ export class WorldState<T> {
     /** 1 where the transform is the identity (snapshots write transforms only for the others). */
     tfIdentity = new Uint8Array(64);
     snapSeen = new Uint8Array(64);
-    /**
-     * Names the state of everything per body but positions (which bodies, their masks, transforms, filters and
-     * flags): a new number at each change (see {@link changedBodies}), never reused, set back by a restore.
-     * A restore into a World whose number is the snapshot's sets positions only.
-     */
-    epoch = 0;
-    epochs = 0;
 
     // Slot bookkeeping: slots in use, free ones, removals waiting for the next detection, ids.
     cap = 64;
@@ -122,11 +115,6 @@ export class WorldState<T> {
         this.fixedCell = fixedCell;
         this.transforms = new TransformCache(angleSteps);
     }
-}
-
-/** @internal Records a change of a body's mask, transform, filter or flags, or a body added or removed. */
-export function changedBodies<T>(st: WorldState<T>): void {
-    st.epoch = ++st.epochs;
 }
 
 /** @internal Bit of `WorldState.flags`: a one-way platform. */

@@ -2,7 +2,7 @@
 // (the tables' reused Columns) and changes nothing in the World; applyWorld installs that record and cannot
 // fail. So a snapshot that is wrong anywhere throws before anything changes (the all-or-nothing guarantee).
 // Reading flushes pending slot bookkeeping and fills the transform cache, as queries do: nothing a caller sees.
-import { SnapshotReader } from '../base/snapshot-bytes.js';
+import { SnapshotReader, sumBytes } from '../base/snapshot-bytes.js';
 import { describe, wrongType } from '../base/check.js';
 import { MAX_COORD } from '../base/limits.js';
 import { checkTransform } from '../core/transform.js';
@@ -14,9 +14,11 @@ import {
     FLIP_X,
     FLIP_Y,
     flushOrder,
+    HEADER_BYTES,
     MAGIC,
     SLOT_BYTES,
     type SnapshotTables,
+    SUM_BYTES,
     VERSION
 } from './world-snapshot.js';
 
@@ -35,15 +37,27 @@ export function restoreWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: 
 export function readWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uint8Array): Columns<T> {
     if (!(bytes instanceof Uint8Array))
         throw wrongType(`restore() needs the Uint8Array that snapshot() returned, got ${describe(bytes)}.`);
-    const r = new SnapshotReader(bytes, 'world.restore()');
-    if (bytes.length < 8 || r.u32() !== MAGIC)
+    const head = new SnapshotReader(bytes, 'world.restore()');
+    if (bytes.length < 8 || head.u32() !== MAGIC)
         throw new Error('world.restore(): these bytes are not a World snapshot (they do not start with its tag).');
-    const version = r.u32();
+    const version = head.u32();
     if (version !== VERSION)
         throw new Error(`world.restore(): the snapshot has version ${version}; this hitmask reads version ${VERSION}.`);
-    if (r.u32() !== t.serial)
+    // The checksum first: after it, a field that is wrong was written so on purpose (or by another World).
+    const end = bytes.length - SUM_BYTES;
+    if (
+        end < HEADER_BYTES ||
+        sumBytes(bytes, end) !== new DataView(bytes.buffer, bytes.byteOffset).getUint32(end, true)
+    )
         throw new Error(
-            "world.restore(): the snapshot was taken by another World; a World restores only its own snapshots (its masks are named by this World's table)."
+            "world.restore(): the snapshot's checksum does not match its bytes; it is corrupt or truncated."
+        );
+    const r = new SnapshotReader(bytes.subarray(0, end), 'world.restore()');
+    r.seek(8);
+    if (r.u32() !== t.idLo || r.u32() !== t.idHi)
+        throw new Error(
+            "world.restore(): the snapshot was taken by another World (its identity is not this World's); " +
+                "a World restores only its own snapshots (its masks are named by this World's table)."
         );
     const nextId = r.f64();
     // Counts the bytes cannot hold are corrupt, refused before allocating.
@@ -53,8 +67,13 @@ export function readWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uin
         nl = r.count('the layer count', Math.floor(bytes.length / 20));
     const nt = r.count('the transform count', n),
         np = r.count('the pair count', Math.floor(bytes.length / 8));
-    const epoch = r.f64();
     if (n > used) throw new Error(`world.restore(): ${n} bodies in ${used} slots; the snapshot is corrupt.`);
+    // Ids only grow: no snapshot of this World holds a next id past the largest one its snapshots wrote.
+    if (!(Number.isSafeInteger(nextId) && nextId >= 1 && nextId <= t.topId))
+        throw new Error(
+            `world.restore(): the next id is ${nextId}, but this World's snapshots wrote next ids 1..${t.topId}; ` +
+                'the snapshot is corrupt or forged.'
+        );
     const c = t.columns(used, nt, np),
         { ids, px, py, maskIds, cat, colw, grp, flags, order } = c;
     r.columnF64(ids, used);
@@ -67,62 +86,24 @@ export function readWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uin
     r.i32s(flags, used);
     r.i32s(order, n);
     // Whether those are the World's live bodies now, each in the slot it was saved from (idOf is −1 in free
-    // slots once pending removals are flushed, so a typed compare tells); with the same epoch too, nothing but
-    // positions differs, and the other columns are not read.
+    // slots once pending removals are flushed, so a typed compare tells).
     flushOrder(st);
     const masks = t.masks,
         idOf = st.idOf,
         now = st.used;
-    // In the same pass, positions within ±2^50 (as add() and move() take them), whichever path.
-    let same = true;
+    // In the same pass, positions within ±2^50 (as add() and move() take them), whichever path, and the live
+    // bodies with a transform.
+    const ident = st.tfIdentity;
+    let same = true,
+        turned = 0;
     for (let s = 0; s < used; s++) {
         const id = ids[s];
         if (same && (s < now ? idOf[s] : -1) !== id) same = false;
+        else if (same && id !== -1) turned += 1 - ident[s];
         if (id !== -1 && !(Math.abs(px[s]) <= MAX_COORD && Math.abs(py[s]) <= MAX_COORD))
             throw new Error(`world.restore(): body ${id} is at (${px[s]}, ${py[s]}); the snapshot is corrupt.`);
     }
     for (let s = used; same && s < now; s++) if (idOf[s] !== -1) same = false;
-    const moved = same && epoch === st.epoch;
-    if (!(Number.isSafeInteger(nextId) && nextId >= 1))
-        throw new Error(`world.restore(): the next id is ${nextId}; the snapshot is corrupt.`);
-    if (moved && n > 0 && !(nextId > idOf[st.order[st.orderCount - 1]]))
-        throw new Error(`world.restore(): the next id ${nextId} is not past every body's; the snapshot is corrupt.`);
-    if (!moved) {
-        // Each slot holds a body (an id ≥ 1, below the next id) or is free (−1); each mask of the table is checked
-        // once.
-        const checked = c.checked(masks.length);
-        let live = 0;
-        for (let s = 0; s < used; s++) {
-            const id = ids[s];
-            if (id === -1) continue;
-            if (!(id >= 1 && id < nextId && Number.isInteger(id)))
-                throw new Error(`world.restore(): slot ${s} holds body id ${id}; the snapshot is corrupt.`);
-            live++;
-            if ((flags[s] & ~ONE_WAY) !== 0)
-                throw new Error(`world.restore(): body ${id} has flags ${flags[s]}; the snapshot is corrupt.`);
-            const m = maskIds[s] >>> 0;
-            if (m >= masks.length)
-                throw new Error(
-                    `world.restore(): body ${id} names mask ${m}, which this World never saved; restore snapshots into the World that took them.`
-                );
-            if (checked[m] !== 0) continue;
-            checked[m] = 1;
-            if (masks[m].disposed)
-                throw new Error(
-                    `world.restore(): body ${id}'s mask (${masks[m]}) was disposed since the snapshot; keep masks alive while snapshots may be restored.`
-                );
-        }
-        if (live !== n)
-            throw new Error(`world.restore(): ${live} slots hold bodies but the snapshot counts ${n}; it is corrupt.`);
-    }
-    // The id order (read only when the slots are laid out anew) names each live slot once: ids rising, so all distinct.
-    for (let k = 0; !same && k < n; k++) {
-        const s = order[k];
-        if (!(s >= 0 && s < used && ids[s] !== -1 && (k === 0 || ids[s] > ids[order[k - 1]])))
-            throw new Error(
-                'world.restore(): the id order is not the bodies in rising id order; the snapshot is corrupt.'
-            );
-    }
     const { tfSlot, tfFlags, tfAngle, tfSX, tfSY } = c;
     c.tfCount = nt;
     c.masks = masks;
@@ -136,7 +117,24 @@ export function readWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uin
             throw new Error(`world.restore(): transform ${i} is for slot ${s}; the snapshot is corrupt.`);
         tfSlot[i] = s;
         tfFlags[i] = f;
-        if (moved) continue;
+    }
+    // Only positions differ when every other column is the live one (no number the bytes carry is trusted to say
+    // so: a forged one would make later honest restores skip masks and filters).
+    const moved = same && unmoved(st, c, used, turned);
+    if (moved && n > 0 && !(nextId > idOf[st.order[st.orderCount - 1]]))
+        throw new Error(`world.restore(): the next id ${nextId} is not past every body's; the snapshot is corrupt.`);
+    if (!moved) checkSlots(c, used, n, nextId);
+    // The id order (read only when the slots are laid out anew) names each live slot once: ids rising, so all distinct.
+    for (let k = 0; !same && k < n; k++) {
+        const s = order[k];
+        if (!(s >= 0 && s < used && ids[s] !== -1 && (k === 0 || ids[s] > ids[order[k - 1]])))
+            throw new Error(
+                'world.restore(): the id order is not the bodies in rising id order; the snapshot is corrupt.'
+            );
+    }
+    for (let i = 0; !moved && i < nt; i++) {
+        const s = tfSlot[i],
+            f = tfFlags[i];
         // Placed now, before anything changes: a transform no mask can take (a scale too large, not finite) is
         // refused here instead of half way through the restore. The cache keeps the result for placeSlot.
         try {
@@ -149,24 +147,7 @@ export function readWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uin
             );
         }
     }
-    const { layers, layerCat, layerColw, layerOneWay } = c;
-    layers.length = layerCat.length = layerColw.length = layerOneWay.length = 0;
-    for (let l = 0; l < nl; l++) {
-        const id = r.f64(),
-            lc = r.i32(),
-            cw = r.i32(),
-            ow = r.u32();
-        if (ow > 1) throw new Error(`world.restore(): layer ${id} has flags ${ow}; the snapshot is corrupt.`);
-        layerOneWay.push(ow === 1);
-        const h = handleOf(st, t, id);
-        if (h === null || h.layer === null)
-            throw new Error(
-                `world.restore(): layer ${id} of the snapshot is gone (its handle was dropped after it was removed); keep layer handles while snapshots may be restored.`
-            );
-        layers.push(h);
-        layerCat.push(lc);
-        layerColw.push(cw);
-    }
+    readLayers(st, t, c, r, nl, nextId);
     const pairs = c.pairs;
     r.i32s(pairs, 2 * np);
     r.end();
@@ -180,7 +161,8 @@ export function readWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uin
 
     // Everything is read. Restoring into the bodies the World holds now (the usual rollback) updates their
     // slots in place and leaves the grid to its usual upkeep; otherwise the slots are laid out as saved.
-    const bodies = c.bodies;
+    const bodies = c.bodies,
+        layers = c.layers;
     if (!same) {
         bodies.length = used;
         for (let s = 0; s < used; s++) {
@@ -216,7 +198,6 @@ export function readWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uin
         }
     }
     c.nextId = nextId;
-    c.epoch = epoch;
     c.used = used;
     c.count = n;
     c.same = same;
@@ -224,10 +205,105 @@ export function readWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, bytes: Uin
     return c;
 }
 
+// Whether the snapshot's masks, filters, flags and transforms are the live bodies' own (the snapshot holds the
+// live bodies in their slots, `turned` of them with a transform). Whole columns are compared, free slots too, one
+// tight loop each (about 1 ns a value): a free slot that differs only costs the full path. A slot whose mask the
+// World has not named since it last changed (snapMask −1) counts as changed.
+function unmoved<T>(st: WorldState<T>, c: Columns<T>, used: number, turned: number): boolean {
+    const nt = c.tfCount;
+    if (
+        nt !== turned ||
+        !equalI32(c.maskIds, st.snapMask, used) ||
+        !equalI32(c.cat, st.cat, used) ||
+        !equalI32(c.colw, st.colw, used) ||
+        !equalI32(c.grp, st.grp, used) ||
+        !equalI32(c.flags, st.flags, used)
+    )
+        return false;
+    for (let i = 0; i < nt; i++) {
+        const s = c.tfSlot[i];
+        if (st.tfIdentity[s] === 1 || !sameTransform(st.tf[s], c, i)) return false;
+    }
+    return true;
+}
+
+function equalI32(a: Int32Array, b: Int32Array, n: number): boolean {
+    for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+    return true;
+}
+
+// Each slot holds a body (an id ≥ 1, below the next id) or is free (−1), with known flags and a mask this World
+// saved and has not disposed (each mask of the table checked once); the live slots are as many as the count.
+function checkSlots<T>(c: Columns<T>, used: number, n: number, nextId: number): void {
+    const { ids, maskIds, flags, masks } = c,
+        checked = c.checked(masks.length);
+    let live = 0;
+    for (let s = 0; s < used; s++) {
+        const id = ids[s];
+        if (id === -1) continue;
+        if (!(id >= 1 && id < nextId && Number.isInteger(id)))
+            throw new Error(`world.restore(): slot ${s} holds body id ${id}; the snapshot is corrupt.`);
+        live++;
+        if ((flags[s] & ~ONE_WAY) !== 0)
+            throw new Error(`world.restore(): body ${id} has flags ${flags[s]}; the snapshot is corrupt.`);
+        const m = maskIds[s] >>> 0;
+        if (m >= masks.length)
+            throw new Error(
+                `world.restore(): body ${id} names mask ${m}, which this World never saved; restore snapshots into the World that took them.`
+            );
+        if (checked[m] !== 0) continue;
+        checked[m] = 1;
+        if (masks[m].disposed)
+            throw new Error(
+                `world.restore(): body ${id}'s mask (${masks[m]}) was disposed since the snapshot; keep masks alive while snapshots may be restored.`
+            );
+    }
+    if (live !== n)
+        throw new Error(`world.restore(): ${live} slots hold bodies but the snapshot counts ${n}; it is corrupt.`);
+}
+
+// The layers and their filters, into the record: each a live or remembered layer handle of this World, in rising
+// id order as a World lists them (layers are only appended, with new ids, or removed), so none twice.
+function readLayers<T>(
+    st: WorldState<T>,
+    t: SnapshotTables<T>,
+    c: Columns<T>,
+    r: SnapshotReader,
+    nl: number,
+    nextId: number
+): void {
+    const { layers, layerCat, layerColw, layerOneWay } = c;
+    layers.length = layerCat.length = layerColw.length = layerOneWay.length = 0;
+    for (let l = 0; l < nl; l++) {
+        const id = r.f64(),
+            lc = r.i32(),
+            cw = r.i32(),
+            ow = r.u32();
+        if (ow > 1) throw new Error(`world.restore(): layer ${id} has flags ${ow}; the snapshot is corrupt.`);
+        if (!(id < nextId) || (l > 0 && !(id > layers[l - 1].id))) {
+            const how = l > 0 && id === layers[l - 1].id ? 'twice' : 'out of order';
+            throw new Error(
+                `world.restore(): layer ${id} is listed ${how} ` +
+                    `(a World lists its layers once each, in rising id order, below the next id ${nextId}); ` +
+                    'the snapshot is corrupt.'
+            );
+        }
+        layerOneWay.push(ow === 1);
+        const h = handleOf(st, t, id);
+        if (h === null || h.layer === null)
+            throw new Error(
+                `world.restore(): layer ${id} of the snapshot is gone (its handle was dropped after it was removed); keep layer handles while snapshots may be restored.`
+            );
+        layers.push(h);
+        layerCat.push(lc);
+        layerColw.push(cw);
+    }
+}
+
 /** @internal Makes the state what a record of {@link readWorld} says; cannot fail. */
 export function applyWorld<T>(st: WorldState<T>, c: Columns<T>): void {
     const { ids, flags, layers, layerCat, layerColw, layerOneWay, bodies, pa, pb } = c;
-    const { nextId, epoch, used, count: n, same, moved } = c,
+    const { nextId, used, count: n, same, moved } = c,
         nl = layers.length;
     // Everything read and checked: now the state changes.
     if (moved) movePositions(st, c, used);
@@ -245,8 +321,6 @@ export function applyWorld<T>(st: WorldState<T>, c: Columns<T>): void {
                 oneWay += flags[s] & ONE_WAY;
             }
         st.oneWayBodies = oneWay;
-        // The bodies are now as they were at the snapshot's epoch, which names them.
-        st.epoch = epoch;
     }
     // The layers: their filters set in place when they are the same layers (a game's usual restore), else replaced.
     const oldLayers = st.layers;
@@ -362,8 +436,11 @@ function updateSlots<T>(st: WorldState<T>, c: Columns<T>, used: number): void {
             source[s] = m;
             st.tf[s] = transformOf(c, tf);
             placeSlot(st, s);
+            // Its mask's name in the table is known: the next restore of these bodies compares it.
+            st.snapMask[s] = maskIds[s];
             continue;
         }
+        st.snapMask[s] = maskIds[s];
         const nx = Math.floor(x) + offX[s],
             ny = Math.floor(y) + offY[s];
         if (nx !== x0[s] || ny !== y0[s]) {
@@ -428,7 +505,11 @@ function layOutSlots<T>(st: WorldState<T>, c: Columns<T>, used: number, n: numbe
     st.movedCount = 0;
     st.moved.fill(0);
     st.removedSinceBuild = true;
-    for (let s = 0; s < used; s++) if (bodies[s] !== null) placeSlot(st, s);
+    for (let s = 0; s < used; s++)
+        if (bodies[s] !== null) {
+            placeSlot(st, s);
+            st.snapMask[s] = maskIds[s];
+        }
     st.ranksDirty = true;
 }
 

@@ -5,9 +5,13 @@
 // their filters, and the previous step's pairs (what begin/stay/end compare against) by slot. Copying columns
 // instead of gathering bodies in id order made a 10,000-body snapshot 4x cheaper, and a restore into the same
 // slots (the usual rollback) compares and sets each slot in one pass. Free slots are copied too and ignored.
+// The header names the World that wrote the bytes by a random 64-bit identity (drawn once per World, so bytes
+// from another World, in this process or another, are refused), and the last 4 bytes are the checksum of all
+// the bytes before them (sumBytes): any change confined to one 32-bit word, every single-bit flip included, is
+// refused.
 //
 // The hash is canonical instead: bodies in id order, masks named by their pixels, pairs by body ids, no slot
-// numbers and no World serial, so two Worlds that went through different slot histories to the same bodies
+// numbers and no World identity, so two Worlds that went through different slot histories to the same bodies
 // hash equal, in every process and engine.
 import { SnapshotWriter, hashBytes, hashEnd, hashF64, hashStart, hashWord } from '../base/snapshot-bytes.js';
 import { checkBytes } from '../base/check-types.js';
@@ -18,20 +22,34 @@ import type { WorldState } from './state.js';
 import { wordsOf } from '../kernels/mask-words.js';
 
 export const MAGIC = 0x53574d48; // 'HMWS'
-export const VERSION = 2;
+export const VERSION = 3;
 // Per body: identity transform unless flagged (then angle, scaleX, scaleY and the flips follow).
 export const FLIP_X = 1,
     FLIP_Y = 2;
 // Bytes a slot takes at least (id, x, y: 8 each; mask, category, collidesWith, group, flags: 4 each).
 export const SLOT_BYTES = 44;
+// The header (tag, version, identity, next id, five counts) and the checksum after everything.
+export const HEADER_BYTES = 44,
+    SUM_BYTES = 4;
 
-// Tells one World's tables from another's in this process: a snapshot restores only into the World that took it.
-let serials = 0;
+// A random 32-bit word: from the platform's cryptographic source where there is one (every current browser, Node 19
+// and later), else Math.random. Unpredictable is not needed, only different between Worlds.
+function randomWord(): number {
+    const c = (globalThis as { crypto?: { getRandomValues?(a: Uint32Array): Uint32Array } }).crypto;
+    if (c?.getRandomValues !== undefined) return c.getRandomValues(new Uint32Array(1))[0];
+    return (Math.random() * 2 ** 32) >>> 0;
+}
 
 /** @internal What a World keeps so snapshots can name masks and revive body handles. */
 export class SnapshotTables<T> {
-    /** This World's number among the Worlds that took snapshots in this process (written into its snapshots). */
-    readonly serial = ++serials;
+    /**
+     * This World's identity, 64 random bits written into its snapshots: a restore refuses bytes from any other World,
+     * in this process or another (a per-process counter let a snapshot from another process through).
+     */
+    readonly idLo = randomWord();
+    readonly idHi = randomWord();
+    /** The largest next id a snapshot of this World wrote: no honest snapshot names a larger one. */
+    topId = 0;
     /** Masks by snapshot id, in the order they were first saved; kept alive so any snapshot can be restored. */
     readonly masks: Mask[] = [];
     readonly maskIds = new Map<Mask, number>();
@@ -87,14 +105,13 @@ export class Columns<T> {
     layerCat: number[] = [];
     layerColw: number[] = [];
     layerOneWay: boolean[] = [];
-    /** The snapshot's next id, epoch, slot count and body count. */
+    /** The snapshot's next id, slot count and body count. */
     nextId = 0;
-    epoch = 0;
     used = 0;
     count = 0;
     /**
-     * Whether the snapshot holds the World's live bodies in their slots now (same), with its epoch too (moved: only
-     * positions differ).
+     * Whether the snapshot holds the World's live bodies in their slots now (same), with the same masks, transforms,
+     * filters and flags too (moved: only positions differ, compared column by column).
      */
     same = false;
     moved = false;
@@ -200,18 +217,19 @@ export function snapshotWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, out?: 
     if (added) prune(t, n + layers.length);
     const np = livePairs(st);
     // Straight into `out` when it surely holds the bytes (an `out` too small is left alone).
-    const most = 72 + used * SLOT_BYTES + 4 * n + 32 * nt + 20 * layers.length + 8 * np;
+    const most = HEADER_BYTES + 8 + used * SLOT_BYTES + 4 * n + 32 * nt + 20 * layers.length + 8 * np;
+    if (st.nextId > t.topId) t.topId = st.nextId;
     const w = t.writer.reset(out !== undefined && out.length >= most ? out : undefined);
     w.u32(MAGIC)
         .u32(VERSION)
-        .u32(t.serial)
+        .u32(t.idLo)
+        .u32(t.idHi)
         .f64(st.nextId)
         .u32(n)
         .u32(used)
         .u32(layers.length)
         .u32(nt)
-        .u32(np)
-        .f64(st.epoch);
+        .u32(np);
     w.f64col(idOf, used).f64col(st.posX, used).f64col(st.posY, used);
     w.i32s(ids, used).i32s(st.cat, used).i32s(st.colw, used).i32s(st.grp, used).i32s(st.flags, used).i32s(st.order, n);
     for (let s = 0; s < used; s++) {
@@ -237,6 +255,7 @@ export function snapshotWorld<T>(st: WorldState<T>, t: SnapshotTables<T>, out?: 
         if (a.slot >= 0 && b.slot >= 0)
             w.i32(a.layer === null ? a.slot : -1 - a.slot).i32(b.layer === null ? b.slot : -1 - b.slot);
     }
+    w.u32(w.sum());
     return w.bytes(out);
 }
 

@@ -22,7 +22,7 @@ import type { ThreadPool } from '../threads/pool.js';
 import { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 import { refreshGrid } from './cells.js';
 import { contactInto, sweepInto, type Contact, type SweepHit } from './contact.js';
-import type { PairListener, WorldEvent } from './events.js';
+import type { BodyListener, PairListener, WorldEvent } from './events.js';
 import { detectPairs } from './pairs.js';
 import { filterOf, queryMaskInto, queryPointInto, queryRectInto, type QueryOptions } from './world-query.js';
 import { castWorld, type WorldRayHit } from './world-ray.js';
@@ -30,11 +30,11 @@ import { growSlots, placeSlot, touchSlot } from './slots.js';
 import { moveBody, Movers, type WorldMoveOptions, type WorldMoveResult } from './world-move.js';
 import { restoreWorld } from './world-restore.js';
 import { hashWorld, snapshotWorld, SnapshotTables } from './world-snapshot.js';
-import { changedBodies, isLayerOf, ONE_WAY, slotOf, WorldState } from './state.js';
+import { isLayerOf, ONE_WAY, slotOf, WorldState } from './state.js';
 
 export { Body, type BodyOptions, type Filter, type LayerOptions, type Pair } from './body.js';
 export type { Contact, SweepHit } from './contact.js';
-export type { PairListener, WorldEvent } from './events.js';
+export type { BodyListener, PairListener, WorldEvent } from './events.js';
 export type { WorldRayHit } from './world-ray.js';
 export type { QueryOptions } from './world-query.js';
 export type { WorldMoveOptions, WorldMoveResult } from './world-move.js';
@@ -254,7 +254,6 @@ export class World<T = unknown> {
         this.#st.cat[s] = category;
         this.#st.colw[s] = collidesWith;
         this.#st.grp[s] = group;
-        changedBodies(this.#st);
         touchSlot(this.#st, s);
     }
 
@@ -293,7 +292,6 @@ export class World<T = unknown> {
         // The slot is recycled only at the next detection, so pairs already listed in this step can never
         // be confused with a body added by a callback.
         this.#st.pendingFree.push(s);
-        changedBodies(this.#st);
         this.#st.cat[s] = 0;
         this.#st.colw[s] = 0;
         if ((this.#st.flags[s] & ONE_WAY) !== 0) {
@@ -310,16 +308,37 @@ export class World<T = unknown> {
         return body instanceof Body && body.state === this.#st && body.slot >= 0;
     }
 
-    /** Registers a pair listener for `begin`, `stay` or `end`; listeners run in registration order. */
-    on(event: WorldEvent, listener: PairListener<T>): this {
-        this.#st.events.on(event, listener);
+    /**
+     * Registers a pair listener for `begin`, `stay` or `end`, called `(a, b)` in pair order; or, with a body (or
+     * layer) of this World, a listener of that body only, called `(body, other)` for each pair it is in. For each
+     * pair: the World's listeners, then `a`'s, then `b`'s, each in registration order (docs/world.md).
+     */
+    on(event: WorldEvent, listener: PairListener<T>): this;
+    on(event: WorldEvent, body: Body<T>, listener: BodyListener<T>): this;
+    on(event: WorldEvent, x: PairListener<T> | Body<T>, listener?: BodyListener<T>): this {
+        if (listener === undefined && !(x instanceof Body)) this.#st.events.on(event, x);
+        else this.#st.events.onBody(event, this.#ownBody(x, 'on'), listener as BodyListener<T>);
         return this;
     }
 
-    /** Removes a listener registered with {@link on}. */
-    off(event: WorldEvent, listener: PairListener<T>): this {
-        this.#st.events.off(event, listener);
+    /** Removes a listener registered with {@link on} (with the same body, for a body's listener). */
+    off(event: WorldEvent, listener: PairListener<T>): this;
+    off(event: WorldEvent, body: Body<T>, listener: BodyListener<T>): this;
+    off(event: WorldEvent, x: PairListener<T> | Body<T>, listener?: BodyListener<T>): this {
+        if (listener === undefined && !(x instanceof Body)) this.#st.events.off(event, x);
+        else this.#st.events.offBody(event, this.#ownBody(x, 'off'), listener as BodyListener<T>);
         return this;
+    }
+
+    // A body or layer handle of this World, removed or not (a restore may bring it back with its listeners).
+    #ownBody(body: unknown, method: string): Body<T> {
+        if (!(body instanceof Body))
+            throw wrongType(
+                `${method}(event, body, listener) needs a Body from world.add() or world.addLayer(), ` +
+                    `got ${describe(body)}.`
+            );
+        if (body.state !== this.#st) throw new Error(`${method}(): ${body} belongs to another World.`);
+        return body;
     }
 
     /**
