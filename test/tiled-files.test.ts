@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { deflateSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { tiledCollision, loadTiledMap, type TiledCollision } from '../src/tiled.js';
 import { readTiledMap, decodeImage } from '../src/node.js';
@@ -316,4 +316,54 @@ test('TileMap origin: every query is moved by (x, y)', () => {
     assert.deepEqual([s.px, s.py, s.x, s.y, s.nx, s.ny], [r.px - 7, r.py + 5, r.x - 7, r.y + 5, r.nx, r.ny]);
     assert.equal(b.toString(), '<TileMap 3x2 of 2x2 at -7,5>');
     assert.throws(() => new TileMap(2, 2, 1, 1, [tile], [0], { x: 0.5 }), RangeError);
+});
+
+test("readTiledMap decodes with Node's zlib and refuses the same hostile data: a bomb, corrupt base64, truncation", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hitmask-tiled-hostile-'));
+    try {
+        const { map, images } = randomMap(21);
+        for (const [name, img] of Object.entries(images)) writeFileSync(join(dir, name), png(img));
+        const write = (m: Json) => {
+            writeFileSync(join(dir, 'm.tmj'), JSON.stringify(m));
+            return join(dir, 'm.tmj');
+        };
+        // The same collision as the JavaScript decoder gives, for zlib, gzip and zstd.
+        for (const c of ['zlib', 'gzip', 'zstd', ''])
+            same(
+                await readTiledMap(write(withEncoding(map, c))),
+                tiledCollision(map, { images }),
+                `node ${c || 'plain'}`
+            );
+        const bomb = structuredClone(map);
+        bomb.layers[0].encoding = 'base64';
+        bomb.layers[0].compression = 'gzip';
+        bomb.layers[0].data = gzipSync(Buffer.alloc(64 << 20)).toString('base64');
+        await assert.rejects(
+            readTiledMap(write(bomb)),
+            /layer "ground": the gzip data inflates to more than \d+ bytes/
+        );
+        const z = withEncoding(map, 'zlib');
+        const bad = structuredClone(z);
+        bad.layers[0].data = bad.layers[0].data.slice(0, 4) + '!' + bad.layers[0].data.slice(5);
+        await assert.rejects(readTiledMap(write(bad)), /the base64 data holds "!" at 4; it is corrupt/);
+        const padded = structuredClone(z);
+        padded.layers[0].data = 'AAAA=AAA' + padded.layers[0].data;
+        await assert.rejects(readTiledMap(write(padded)), /the base64 data holds "A" at 5; it is corrupt/);
+        const cut = structuredClone(z);
+        const b = Buffer.from(cut.layers[0].data, 'base64');
+        cut.layers[0].data = b.subarray(0, b.length - 9).toString('base64');
+        await assert.rejects(
+            readTiledMap(write(cut)),
+            /layer "ground": the zlib data (is corrupt or truncated|inflates to \d+ bytes)/
+        );
+        // A run of spaces before a foreign character is refused in linear time (no backtracking).
+        const spaces = structuredClone(z);
+        spaces.layers[0].data = 'AAAA' + ' '.repeat(1 << 20) + '!';
+        const t = process.cpuUsage();
+        await assert.rejects(readTiledMap(write(spaces)), /the base64 data holds "!"/);
+        const used = process.cpuUsage(t);
+        console.log(`# a 1 MiB run of spaces refused in ${((used.user + used.system) / 1e3).toFixed(1)} ms of CPU`);
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
 });

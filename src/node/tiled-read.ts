@@ -2,7 +2,8 @@
 // the file that names it.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { tiledCollision } from '../tiled/tiled-collision.js';
+import { buildTiled } from '../tiled/tiled-collision.js';
+import { NODE_CODEC } from './tiled-codec.js';
 import { namedFiles, parseMap, parseTileset, templateSources } from '../tiled/tiled-names.js';
 import type { TiledCollision, TiledImageData, TiledOptions } from '../tiled/tiled-types.js';
 import { readImage } from './decode.js';
@@ -52,9 +53,10 @@ export async function readTiledMap(file: string, options: TiledOptions = {}): Pr
     }
     const templates: Record<string, string> = {};
     for (const t of templateSources(map)) templates[t] = await readText(join(dir, t), 'template', file);
-    return tiledCollision(
+    return buildTiled(
         map,
         { tilesets: names.tilesets, images, templates },
-        { ...options, file: options.file ?? file }
+        { ...options, file: options.file ?? file },
+        NODE_CODEC
     );
 }

@@ -3,7 +3,7 @@
 import { checkObject } from '../base/check-types.js';
 import { checkInt, outOfRange, rangeError } from '../base/check.js';
 import type { TileMap } from '../layers/tilemap.js';
-import { decodeData } from './tiled-data.js';
+import { decodeData, JS_CODEC, type Codec } from './tiled-data.js';
 import { buildTileLayer, cutPieces, type Pieces, type Region } from './tiled-layers.js';
 import { objectMask, type ObjectTile } from './tiled-objects.js';
 import { readTileset, tileAt } from './tiled-tileset.js';
@@ -47,6 +47,16 @@ export function tiledCollision(
     map: object | string,
     resources: TiledResources = {},
     options: TiledOptions = {}
+): TiledCollision {
+    return buildTiled(map, resources, options, JS_CODEC);
+}
+
+/** @internal {@link tiledCollision} with layer data decoded by `codec` (hitmask/node passes Node's zlib). */
+export function buildTiled(
+    map: object | string,
+    resources: TiledResources,
+    options: TiledOptions,
+    codec: Codec
 ): TiledCollision {
     checkObject('options', options, 'a TiledOptions object');
     checkObject('resources', resources, 'a { tilesets, images } object');
@@ -164,7 +174,7 @@ export function tiledCollision(
                 ly = oy + finite(l.offsety, 'offsety', where);
             if (l.type === 'group') walk(l.layers ?? [], lx, ly, `${path}${name}/`);
             else if (l.type === 'tilelayer') {
-                const regions = layerRegions(l, infinite, columns, rows, where, limits.cells);
+                const regions = layerRegions(l, infinite, columns, rows, where, limits.cells, codec);
                 const tooBig = (n: number, c: number, r: number) =>
                     new Error(
                         `${where}: its tiles span ${c}x${r} = ${n} cells, more than limits.cells (${limits.cells}).`
@@ -280,11 +290,26 @@ function tooManyPixels(file: string, w: number, h: number, max: number): Error {
 }
 
 // A tile layer's cells: its data, or its chunks on an infinite map; sizes checked before anything is decoded.
-function layerRegions(l: Json, infinite: boolean, columns: number, rows: number, where: string, max: number): Region[] {
+function layerRegions(
+    l: Json,
+    infinite: boolean,
+    columns: number,
+    rows: number,
+    where: string,
+    max: number,
+    codec: Codec
+): Region[] {
     const regions: Region[] = [];
     const read = (src: Json, x: number, y: number, w: number, h: number, what: string) => {
         if (w * h > max) throw new Error(`${what}: it is ${w}x${h} = ${w * h} cells, more than limits.cells (${max}).`);
-        const gids = decodeData(src.data, l.encoding ?? src.encoding, l.compression ?? src.compression, w * h, what);
+        const gids = decodeData(
+            src.data,
+            l.encoding ?? src.encoding,
+            l.compression ?? src.compression,
+            w * h,
+            what,
+            codec
+        );
         regions.push({ x, y, width: w, height: h, gids });
     };
     if (Array.isArray(l.chunks)) {

@@ -3,9 +3,11 @@
 import { Unzlib, Gunzip } from 'fflate';
 import { Decompress } from 'fzstd';
 
-// Compressed input is fed this many bytes at a time, so one push inflates at most ~1,032x that (deflate's ceiling;
-// a zstd block is at most 128 KiB) before the running total is compared with the size the layer allows.
-const SLICE = 4096;
+// Compressed input is fed this many bytes at a time, so one push inflates at most ~1,032x that (16 MiB: deflate's
+// ceiling; a zstd block is at most 128 KiB) before the running total is compared with the size the layer allows.
+const SLICE = 16384;
+
+const LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 const B64 = new Int16Array(128).fill(-1);
 for (let i = 0; i < 64; i++) B64['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.charCodeAt(i)] = i;
@@ -84,6 +86,12 @@ export function inflate(data: Uint8Array, compression: string, expected: number,
 export function gidsFromBytes(bytes: Uint8Array, count: number, where: string): Uint32Array {
     if (bytes.length !== count * 4)
         throw new Error(`${where}: the data holds ${bytes.length} bytes, expected ${count * 4} for ${count} cells.`);
+    // Every runtime hitmask runs on is little-endian, as the data is: one copy of the bytes (8x the loop below).
+    // Aligned bytes are ours (inflated or decoded for this layer): viewed in place, else copied once.
+    if (LITTLE)
+        return bytes.byteOffset % 4 === 0
+            ? new Uint32Array(bytes.buffer, bytes.byteOffset, count)
+            : new Uint32Array(bytes.slice().buffer, 0, count);
     const out = new Uint32Array(count);
     for (let i = 0, j = 0; i < count; i++, j += 4)
         out[i] = (bytes[j] | (bytes[j + 1] << 8) | (bytes[j + 2] << 16) | (bytes[j + 3] << 24)) >>> 0;
@@ -140,6 +148,16 @@ export function gidsFromArray(data: readonly unknown[], count: number, where: st
     return out;
 }
 
+/** How base64 text and compressed bytes are decoded: in JavaScript anywhere, natively where the runtime can. */
+export interface Codec {
+    base64(text: string, where: string): Uint8Array;
+    /** As {@link inflate}: exactly `expected` bytes or an Error. */
+    inflate(data: Uint8Array, compression: string, expected: number, where: string): Uint8Array;
+}
+
+/** The codec of every runtime: this file's base64 decoder, fflate and fzstd. */
+export const JS_CODEC: Codec = { base64: decodeBase64, inflate };
+
 /**
  * Gids of a layer's or chunk's `data` in JSON form: an array, or base64 text with `compression`.
  */
@@ -148,7 +166,8 @@ export function decodeData(
     encoding: unknown,
     compression: unknown,
     count: number,
-    where: string
+    where: string,
+    codec: Codec = JS_CODEC
 ): Uint32Array {
     if (Array.isArray(data)) return gidsFromArray(data, count, where);
     if (typeof data !== 'string')
@@ -157,6 +176,6 @@ export function decodeData(
     if (encoding !== 'base64')
         throw new Error(`${where}: the layer data is text with encoding ${JSON.stringify(encoding)}, expected base64.`);
     const comp = compression === undefined || compression === null ? '' : String(compression);
-    const bytes = decodeBase64(data, where);
-    return gidsFromBytes(inflate(bytes, comp, count * 4, where), count, where);
+    const bytes = codec.base64(data, where);
+    return gidsFromBytes(comp === '' ? bytes : codec.inflate(bytes, comp, count * 4, where), count, where);
 }

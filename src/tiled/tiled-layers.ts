@@ -70,8 +70,18 @@ export function buildTileLayer(
     maxCells: number,
     tooBig: (cells: number, columns: number, rows: number) => Error
 ): TileMap {
-    // The distinct gids, and the grid offsets their pieces reach, bound the grid.
-    const used = new Map<number, Pieces | null>();
+    // The distinct gids (one table probe a cell, none along a run of one gid); their pieces and the grid offsets
+    // those reach then bound the grid.
+    const table = new GidTable();
+    for (const g of regions) {
+        let last = 0;
+        for (let k = 0; k < g.gids.length; k++) {
+            const gid = g.gids[k];
+            if (gid !== last && gid !== 0) table.slot(gid);
+            last = gid;
+        }
+    }
+    const used = table.gids.map(pieces);
     let c0 = Infinity,
         r0 = Infinity,
         c1 = -Infinity,
@@ -81,23 +91,17 @@ export function buildTileLayer(
         dc1 = 0,
         dr1 = 0,
         simple = true;
-    for (const g of regions) {
-        let last = 0;
-        for (let k = 0; k < g.gids.length; k++) {
-            const gid = g.gids[k];
-            if (gid === 0 || gid === last || used.has(gid)) continue;
-            last = gid;
-            const p = pieces(gid);
-            used.set(gid, p);
-            if (!p) continue;
-            for (let i = 0; i < p.masks.length; i++) {
-                dc0 = Math.min(dc0, p.dc[i]);
-                dc1 = Math.max(dc1, p.dc[i]);
-                dr0 = Math.min(dr0, p.dr[i]);
-                dr1 = Math.max(dr1, p.dr[i]);
-                if (p.dc[i] !== 0 || p.dr[i] !== 0 || p.masks.length > 1) simple = false;
-            }
+    for (const p of used) {
+        if (!p) continue;
+        for (let i = 0; i < p.masks.length; i++) {
+            dc0 = Math.min(dc0, p.dc[i]);
+            dc1 = Math.max(dc1, p.dc[i]);
+            dr0 = Math.min(dr0, p.dr[i]);
+            dr1 = Math.max(dr1, p.dr[i]);
+            if (p.dc[i] !== 0 || p.dr[i] !== 0 || p.masks.length > 1) simple = false;
         }
+    }
+    for (const g of regions) {
         c0 = Math.min(c0, g.x);
         r0 = Math.min(r0, g.y);
         c1 = Math.max(c1, g.x + g.width - 1);
@@ -112,14 +116,12 @@ export function buildTileLayer(
         rows = r1 - r0 + 1;
     if (columns * rows > maxCells) throw tooBig(columns * rows, columns, rows);
 
-    // Each distinct piece mask gets a tile index; a gid's pieces become index lists.
+    // Each distinct piece mask gets a tile index; a slot's pieces become (dc, dr, tile) triples.
     const tiles: Mask[] = [];
     const indexOf = new Map<Mask, number>();
-    const coded = new Map<number, number[]>();
-    for (const [gid, p] of used) {
-        if (!p) continue;
+    const coded = used.map(p => {
         const list: number[] = [];
-        for (let i = 0; i < p.masks.length; i++) {
+        for (let i = 0; p && i < p.masks.length; i++) {
             let t = indexOf.get(p.masks[i]);
             if (t === undefined) {
                 t = tiles.length;
@@ -128,39 +130,112 @@ export function buildTileLayer(
             }
             list.push(p.dc[i], p.dr[i], t);
         }
-        coded.set(gid, list);
+        return list;
+    });
+    const at = { x: ox + c0 * tw, y: oy + r0 * th };
+    if (simple) {
+        // One piece at the gid's own cell and chunks that never overlap: each cell takes its slot's tile.
+        const tileOf = Int32Array.from(coded, l => (l.length > 0 ? l[2] : -1));
+        const map = new TileMap(tw, th, columns, rows, tiles, undefined, at);
+        const cells = map.cells;
+        for (const g of regions) {
+            const gids = g.gids;
+            let last = 0,
+                t = -1;
+            for (let r = 0, k = 0; r < g.height; r++) {
+                const base = (g.y + r - r0) * columns + g.x - c0;
+                for (let c = 0; c < g.width; c++, k++) {
+                    const gid = gids[k];
+                    if (gid !== last) {
+                        last = gid;
+                        t = gid === 0 ? -1 : tileOf[table.slot(gid)];
+                    }
+                    if (t >= 0) cells[base + c] = t;
+                }
+            }
+        }
+        return map;
     }
     const cells = new Int32Array(columns * rows).fill(-1);
     const unions = new Map<string, number>();
-    for (const g of regions) {
-        let last = 0,
-            list: number[] | undefined;
+    regions.forEach(g => {
         for (let k = 0; k < g.gids.length; k++) {
-            const gid = g.gids[k];
-            if (gid === 0) continue;
-            if (gid !== last) {
-                last = gid;
-                list = coded.get(gid);
-            }
-            // A gid whose drawn tile has no solid pixel has no pieces.
-            if (!list || list.length === 0) continue;
+            if (g.gids[k] === 0) continue;
+            const list = coded[table.slot(g.gids[k])];
             const c = g.x + (k % g.width) - c0,
                 r = g.y + Math.floor(k / g.width) - r0;
-            if (simple) {
-                // One piece at the gid's own cell: later tiles cover earlier ones only where both are solid.
-                const at = r * columns + c;
-                cells[at] = cells[at] < 0 ? list[2] : union(tiles, unions, cells[at], list[2]);
-                continue;
-            }
-            for (let i = 0; i < list.length; i += 3) {
-                const at = (r + list[i + 1]) * columns + c + list[i];
-                cells[at] = cells[at] < 0 ? list[i + 2] : union(tiles, unions, cells[at], list[i + 2]);
+            for (let j = 0; j < list.length; j += 3) {
+                const a = (r + list[j + 1]) * columns + c + list[j];
+                cells[a] = cells[a] < 0 ? list[j + 2] : union(tiles, unions, cells[a], list[j + 2]);
             }
         }
-    }
-    const map = new TileMap(tw, th, columns, rows, tiles, undefined, { x: ox + c0 * tw, y: oy + r0 * th });
+    });
+    const map = new TileMap(tw, th, columns, rows, tiles, undefined, at);
     map.cells.set(cells);
     return map;
+}
+
+// The distinct gids of a layer, each with a slot: gids of tile ids below 2^16 (with any flags) straight from an array,
+// others by open addressing (a Map lookup a cell cost 3x as much on a 4-million-cell map).
+class GidTable {
+    keys = new Uint32Array(64);
+    vals = new Int32Array(64);
+    gids: number[] = [];
+    direct: Int32Array | null = null;
+    count = 0;
+
+    slot(gid: number): number {
+        const id = gid & 0x0fffffff;
+        if (id < 65536) {
+            const d = (this.direct ??= new Int32Array(1 << 20).fill(-1));
+            const i = ((gid >>> 28) << 16) | id;
+            if (d[i] < 0) {
+                d[i] = this.gids.length;
+                this.gids.push(gid);
+            }
+            return d[i];
+        }
+        return this.hashed(gid);
+    }
+
+    private hashed(gid: number): number {
+        let mask = this.keys.length - 1,
+            h = Math.imul(gid, 0x9e3779b1) >>> 0;
+        for (;;) {
+            const i = h & mask,
+                k = this.keys[i];
+            if (k === gid) return this.vals[i];
+            if (k === 0) {
+                if (this.keys.length <= 2 * this.count) {
+                    this.grow();
+                    mask = this.keys.length - 1;
+                    h = Math.imul(gid, 0x9e3779b1) >>> 0;
+                    continue;
+                }
+                this.keys[i] = gid;
+                this.vals[i] = this.gids.length;
+                this.count++;
+                this.gids.push(gid);
+                return this.gids.length - 1;
+            }
+            h++;
+        }
+    }
+
+    private grow(): void {
+        const keys = this.keys,
+            vals = this.vals;
+        this.keys = new Uint32Array(keys.length * 2);
+        this.vals = new Int32Array(keys.length * 2);
+        const mask = this.keys.length - 1;
+        for (let i = 0; i < keys.length; i++) {
+            if (keys[i] === 0) continue;
+            let h = Math.imul(keys[i], 0x9e3779b1) >>> 0;
+            while (this.keys[h & mask] !== 0) h++;
+            this.keys[h & mask] = keys[i];
+            this.vals[h & mask] = vals[i];
+        }
+    }
 }
 
 // The tile index of the union of tiles a and b, made once per pair.
