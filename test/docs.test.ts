@@ -46,7 +46,9 @@ const ENTRY: Record<string, string> = {
     'hitmask/shapes': 'src/shapes.ts',
     'hitmask/threads': 'src/threads.ts',
     'hitmask/phaser': 'src/phaser.ts',
-    'hitmask/pixi': 'src/pixi.ts'
+    'hitmask/pixi': 'src/pixi.ts',
+    'hitmask/kaplay': 'src/kaplay.ts',
+    'hitmask/excalibur': 'src/excalibur.ts'
 };
 const README_MAX_LINES = 250;
 
