@@ -26,7 +26,7 @@ export {
     maskAtlasFor,
     type KaplayFrame
 } from './engines/kaplay-frames.js';
-export { hitmaskPlugin, type HitmaskPlugin } from './engines/kaplay-plugin.js';
+export { hitmaskPlugin, pixelArea, type HitmaskPlugin, type PixelAreaComp } from './engines/kaplay-plugin.js';
 export {
     placeSprite,
     poseBounds,

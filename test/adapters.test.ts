@@ -55,7 +55,8 @@ const PIXI_ONLY: Record<Others<typeof pixi>, 'engine-specific' | 'deprecated'> =
     spritesOverlap: 'deprecated'
 };
 const KAPLAY_ONLY: Record<Others<typeof kaplay>, 'engine-specific' | 'deprecated'> = {
-    hitmaskPlugin: 'engine-specific'
+    hitmaskPlugin: 'engine-specific',
+    pixelArea: 'engine-specific'
 };
 const EXCALIBUR_ONLY: Record<Others<typeof excalibur>, 'engine-specific' | 'deprecated'> = {};
 // The newer adapters, with what each exports besides the adapter's functions.

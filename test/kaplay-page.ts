@@ -4,7 +4,7 @@
 // is compared with the placed masks; then a scripted run of two objects checks the collision events of pixelArea().
 import kaplay, { type GameObj, type KAPLAYCtx, type SpriteComp } from 'kaplay';
 import { mulberry32 } from '../bench/timing.js';
-import { hitmaskFor, hitmaskPlugin, hitTest } from '../src/kaplay.js';
+import { hitmaskFor, hitmaskPlugin, hitTest, overlaps, pixelArea } from '../src/kaplay.js';
 import { TransformCache } from '../src/index.js';
 
 const SIZE = 200;
@@ -64,6 +64,17 @@ k.loadSprite('sheet', sheet(2, 2, 2, 24, 20), {
     anims: { spin: { from: 0, to: 3, loop: true } }
 });
 k.loadSprite('alien', 'sprites/alien1.png');
+// A 20 × 20 frame with one 4 × 4 solid square at (x, y): boxes that overlap, pixels that touch only sometimes.
+function dot(x: number, y: number): HTMLCanvasElement {
+    const c = document.createElement('canvas');
+    c.width = c.height = 20;
+    const ctx = c.getContext('2d') as CanvasRenderingContext2D;
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(x, y, 4, 4);
+    return c;
+}
+k.loadSprite('dotA', dot(0, 0));
+k.loadSprite('dotB', dot(16, 16));
 
 // Resolves after `n` update callbacks: by then the frame drawn after the last change is on the canvas.
 function frames(n: number): Promise<void> {
@@ -229,12 +240,88 @@ async function renderPoses(seed: number, n: number): Promise<Counts> {
     return c;
 }
 
+/** What a scripted run saw, per collision check: where the pixels touched, and the checks each event fired in. */
+interface Run {
+    checks: number;
+    touching: number[];
+    collide: number[];
+    collideUpdate: number[];
+    collideEnd: number[];
+    resolved: number[];
+    otherSide: number[];
+    boxUpdates: number;
+}
+
+/**
+ * A mover A (body) circling a static B (body) for `n` fixed steps, so that their 20 × 20 boxes overlap in every
+ * collision check and their 4 × 4 squares touch in some. Kaplay checks collisions after each fixed step and after each
+ * frame's update: A's position is set in its own fixed update and kept in its own update (body() would interpolate it),
+ * and each check is numbered there, before Kaplay's check. Beside them, the same pair with area() alone.
+ */
+async function collisionRun(n: number): Promise<Run> {
+    await new Promise<void>(resolve => k.onLoad(() => resolve()));
+    const run: Run = {
+        checks: 0,
+        touching: [],
+        collide: [],
+        collideUpdate: [],
+        collideEnd: [],
+        resolved: [],
+        otherSide: [],
+        boxUpdates: 0
+    };
+    const B = k.add([k.sprite('dotB'), k.pos(100, 100), k.area(), pixelArea(), k.body({ isStatic: true })]);
+    const A = k.add([k.sprite('dotA'), k.pos(0, 0), k.area(), pixelArea(), k.body()]);
+    const boxB = k.add([k.sprite('dotB'), k.pos(100, 400), k.area()]);
+    const boxA = k.add([k.sprite('dotA'), k.pos(0, 0), k.area()]);
+    let step = -1,
+        check = -1,
+        done = false;
+    let x = 0,
+        y = 0;
+    const place = () => {
+        A.pos = k.vec2(x, y);
+        boxA.pos = k.vec2(x, y + 300);
+        check++;
+        if (overlaps(A, B)) run.touching.push(check);
+    };
+    // Events are recorded until the run's last step (Kaplay may run several fixed steps in one frame, before the
+    // promise's continuation takes the objects away).
+    const at = (list: number[]) => () => void (done || list.push(check));
+    await new Promise<void>(resolve => {
+        A.onFixedUpdate(() => {
+            if (done || step + 1 >= n) {
+                done = true;
+                resolve();
+                return;
+            }
+            step++;
+            x = 108 + 10 * Math.sin(step / 7);
+            y = 108 + 10 * Math.cos(step / 11);
+            place();
+        });
+        A.onUpdate(() => {
+            if (!done && step >= 0) place();
+        });
+        A.onCollide(o => void (o === B && at(run.collide)()));
+        A.onCollideUpdate(o => void (o === B && at(run.collideUpdate)()));
+        A.onCollideEnd(o => void (o === B && at(run.collideEnd)()));
+        A.onPhysicsResolve(at(run.resolved));
+        B.onCollideUpdate(o => void (o === A && at(run.otherSide)()));
+        boxA.onCollideUpdate(o => void (o === boxB && !done && run.boxUpdates++));
+    });
+    run.checks = check + 1;
+    for (const o of [A, B, boxA, boxB]) o.destroy();
+    return run;
+}
+
 declare global {
     interface Window {
         kaplayTests: {
             renderPoses: typeof renderPoses;
+            collisionRun: typeof collisionRun;
         };
     }
 }
-window.kaplayTests = { renderPoses };
+window.kaplayTests = { renderPoses, collisionRun };
 document.title = 'ready';

@@ -99,3 +99,33 @@ test(`kaplay: on ${POSES} seeded poses the placed mask equals the alpha Kaplay r
         assert.ok(r[k] > POSES / 12, `${k}: ${r[k]}`);
     assert.deepEqual(errors, []);
 });
+
+test('kaplay: with pixelArea(), onCollide, onCollideUpdate, onCollideEnd and body() resolution follow the pixels, check by check', async t => {
+    if (!page) {
+        t.skip(chromiumMissing || 'the page did not start');
+        return;
+    }
+    const r = await page.evaluate(n => window.kaplayTests.collisionRun(n), 240);
+    const touching = new Set(r.touching);
+    const rising = r.touching.filter(s => !touching.has(s - 1));
+    t.diagnostic(
+        `${r.touching.length} of ${r.checks} collision checks touch, in ${rising.length} runs; boxes: ${r.boxUpdates}`
+    );
+    assert.ok(r.touching.length > 10 && r.touching.length < r.checks - 10, 'the pixels touch in some checks, not all');
+    assert.ok(rising.length >= 2, 'several separate contacts');
+    assert.equal(r.boxUpdates, r.checks, 'without pixelArea() the boxes collide in every check');
+    assert.deepEqual(r.collideUpdate, r.touching, 'onCollideUpdate exactly in the touching checks');
+    assert.deepEqual(r.otherSide, r.touching, "the other object's onCollideUpdate too");
+    assert.deepEqual(r.resolved, r.touching, 'body() resolves exactly in the touching checks');
+    // area() begins a contact at the first touching check and ends it at the next fixed step without one.
+    assert.ok(r.collide.length >= 2 && r.collide.every(s => rising.includes(s)), 'onCollide where contacts begin');
+    assert.ok(
+        r.collideEnd.every(s => !touching.has(s)),
+        'onCollideEnd only where the pixels do not touch'
+    );
+    const open = touching.has(r.checks - 1) ? 1 : 0;
+    assert.equal(r.collideEnd.length + open, r.collide.length, 'each contact ends once');
+    for (let i = 0; i < r.collide.length; i++)
+        if (i < r.collideEnd.length) assert.ok(r.collide[i] < r.collideEnd[i], 'a contact ends after it begins');
+    assert.deepEqual(errors, []);
+});
