@@ -1,5 +1,6 @@
 // hitmask/excalibur: entry point. The functions of `HitmaskAdapter` (src/engines/adapter.ts), the same as
-// hitmask/phaser's and hitmask/pixi's, for Excalibur actors whose graphic is a Sprite or an Animation of Sprites.
+// hitmask/phaser's and hitmask/pixi's, for Excalibur actors whose graphic is a Sprite or an Animation of Sprites;
+// besides them, `pixelCollisions` (Excalibur's own collision events, resolution and picking, pixel-exact).
 export {
     overlaps,
     overlap,
@@ -21,6 +22,7 @@ export {
     addMaskAtlas,
     maskAtlasFor
 } from './engines/excalibur-frames.js';
+export { pixelCollisions } from './engines/excalibur-collisions.js';
 export {
     placeSprite,
     poseBounds,

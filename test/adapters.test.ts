@@ -58,7 +58,9 @@ const KAPLAY_ONLY: Record<Others<typeof kaplay>, 'engine-specific' | 'deprecated
     hitmaskPlugin: 'engine-specific',
     pixelArea: 'engine-specific'
 };
-const EXCALIBUR_ONLY: Record<Others<typeof excalibur>, 'engine-specific' | 'deprecated'> = {};
+const EXCALIBUR_ONLY: Record<Others<typeof excalibur>, 'engine-specific' | 'deprecated'> = {
+    pixelCollisions: 'engine-specific'
+};
 // The newer adapters, with what each exports besides the adapter's functions.
 const NEWER = [
     ['kaplay', kaplay as Record<string, unknown>, KAPLAY_ONLY],

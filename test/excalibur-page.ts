@@ -4,7 +4,7 @@
 // destination size, parent actors) are drawn by Excalibur, and the alpha it renders is compared with the placed masks.
 import * as ex from 'excalibur';
 import { mulberry32 } from '../bench/timing.js';
-import { hitmaskFor, hitTest } from '../src/excalibur.js';
+import { hitmaskFor, hitTest, overlaps, pixelCollisions } from '../src/excalibur.js';
 import { TransformCache } from '../src/index.js';
 
 const SIZE = 200;
@@ -250,12 +250,89 @@ async function renderPoses(seed: number, n: number): Promise<Counts> {
     return c;
 }
 
+/** What a scripted run saw, per frame: where the pixels touched, and the frames each event fired in. */
+interface Run {
+    frames: number;
+    touching: number[];
+    start: number[];
+    pre: number[];
+    post: number[];
+    end: number[];
+    otherSide: number[];
+    boxPre: number;
+}
+
+// A 20 × 20 canvas with one 4 × 4 solid square at (x, y).
+function dot(x: number, y: number): HTMLCanvasElement {
+    const c = document.createElement('canvas');
+    c.width = c.height = 20;
+    const ctx = c.getContext('2d') as CanvasRenderingContext2D;
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(x, y, 4, 4);
+    return c;
+}
+
+/**
+ * A mover A (Active) circling a fixed B for `n` frames, so that their 20 × 20 box colliders overlap in every frame and
+ * their 4 × 4 squares touch in some; A's position is set, and each frame numbered, in the scene's preupdate, before
+ * Excalibur's collision system runs. Beside them, the same pair without pixelCollisions.
+ */
+async function collisionRun(n: number): Promise<Run> {
+    await engine.start();
+    const [imgA, imgB] = await Promise.all([image(dot(0, 0)), image(dot(16, 16))]);
+    const scene = engine.currentScene;
+    const run: Run = { frames: n, touching: [], start: [], pre: [], post: [], end: [], otherSide: [], boxPre: 0 };
+    const make = (img: ex.ImageSource, x: number, y: number, type: ex.CollisionType) => {
+        const a = new ex.Actor({ pos: ex.vec(x, y), width: 20, height: 20, anchor: ex.vec(0, 0), collisionType: type });
+        a.graphics.use(ex.Sprite.from(img));
+        scene.add(a);
+        return a;
+    };
+    const B = make(imgB, 100, 100, ex.CollisionType.Fixed),
+        A = make(imgA, 0, 0, ex.CollisionType.Active),
+        boxB = make(imgB, 100, 400, ex.CollisionType.Fixed),
+        boxA = make(imgA, 0, 0, ex.CollisionType.Active);
+    pixelCollisions(A);
+    pixelCollisions(B);
+    let frame = -1,
+        done = false;
+    const at = (list: number[]) => () => void (done || list.push(frame));
+    A.on('collisionstart', at(run.start));
+    A.on('precollision', at(run.pre));
+    A.on('postcollision', at(run.post));
+    A.on('collisionend', at(run.end));
+    B.on('precollision', at(run.otherSide));
+    boxA.on('precollision', () => void (done || run.boxPre++));
+    await new Promise<void>(resolve => {
+        const step = () => {
+            if (done || frame + 1 >= n) {
+                done = true;
+                scene.off('preupdate', step);
+                resolve();
+                return;
+            }
+            frame++;
+            const x = 108 + 10 * Math.sin(frame / 7),
+                y = 108 + 10 * Math.cos(frame / 11);
+            A.pos = ex.vec(x, y);
+            A.vel = ex.vec(0, 0);
+            boxA.pos = ex.vec(x, y + 300);
+            boxA.vel = ex.vec(0, 0);
+            if (overlaps(A, B)) run.touching.push(frame);
+        };
+        scene.on('preupdate', step);
+    });
+    for (const a of [A, B, boxA, boxB]) a.kill();
+    return run;
+}
+
 declare global {
     interface Window {
         excaliburTests: {
             renderPoses: typeof renderPoses;
+            collisionRun: typeof collisionRun;
         };
     }
 }
-window.excaliburTests = { renderPoses };
+window.excaliburTests = { renderPoses, collisionRun };
 document.title = 'ready';

@@ -99,3 +99,24 @@ test(`excalibur: on ${POSES} seeded poses the placed mask equals the alpha Excal
         assert.ok(r[k] > POSES / 12, `${k}: ${r[k]}`);
     assert.deepEqual(errors, []);
 });
+
+test('excalibur: with pixelCollisions(), collisionstart, precollision, postcollision, collisionend and resolution follow the pixels, frame by frame', async t => {
+    if (!page) {
+        t.skip(chromiumMissing || 'the page did not start');
+        return;
+    }
+    const r = await page.evaluate(n => window.excaliburTests.collisionRun(n), 240);
+    const touching = new Set(r.touching);
+    const rising = r.touching.filter(s => !touching.has(s - 1));
+    const falling = r.touching.filter(s => !touching.has(s + 1) && s + 1 < r.frames).map(s => s + 1);
+    t.diagnostic(`${r.touching.length} of ${r.frames} frames touch, in ${rising.length} runs; boxes: ${r.boxPre}`);
+    assert.ok(r.touching.length > 10 && r.touching.length < r.frames - 10, 'the pixels touch in some frames, not all');
+    assert.ok(rising.length >= 2, 'several separate contacts');
+    assert.equal(r.boxPre, r.frames, 'without pixelCollisions() the boxes collide in every frame');
+    assert.deepEqual(r.pre, r.touching, 'precollision exactly in the touching frames');
+    assert.deepEqual(r.otherSide, r.touching, "the other actor's precollision too");
+    assert.deepEqual(r.post, r.touching, 'the contact resolves (postcollision) exactly in the touching frames');
+    assert.deepEqual(r.start, rising, 'collisionstart where a contact begins');
+    assert.deepEqual(r.end, falling, 'collisionend in the frame after it ends');
+    assert.deepEqual(errors, []);
+});
