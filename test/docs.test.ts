@@ -36,8 +36,8 @@ const DOCS = [
     'docs/server.md'
 ];
 // Engine guides: their examples need a browser and the engine (test/phaser.test.ts and test/pixi.test.ts run
-// and type-check them); here they get the structure and link checks.
-const ENGINE_DOCS = ['docs/phaser.md', 'docs/pixi.md'];
+// and type-check theirs); here they get the structure and link checks.
+const ENGINE_DOCS = ['docs/phaser.md', 'docs/pixi.md', 'docs/kaplay.md', 'docs/excalibur.md'];
 /** Package entry points → the source files they are built from. */
 const ENTRY: Record<string, string> = {
     hitmask: 'src/index.ts',

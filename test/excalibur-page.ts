@@ -79,8 +79,8 @@ async function alpha(): Promise<Uint8ClampedArray> {
     return rctx.getImageData(0, 0, SIZE, SIZE).data;
 }
 
-// Angles rasterised in 4096 steps a turn: the default 256 steps may leave a big sprite's rim up to half a degree off the
-// drawn one, more than the 1-px band; the pose, which is what this page checks, is the same at any step count.
+// Angles rasterised in 4096 steps a turn: the default 256 steps may leave a big sprite's rim up to half a degree off
+// the drawn one, more than the 1-px band; the pose, which is what this page checks, is the same at any step count.
 const cache = new TransformCache(4096);
 
 interface Counts {
@@ -160,8 +160,8 @@ async function renderPoses(seed: number, n: number): Promise<Counts> {
             graphic = sheetOf.sprites[frame].clone();
             c.sheetFrames++;
         } else graphic = ex.Sprite.from(kind === 'alien' ? alien : single);
-        // The graphic's own pose: a rotation about its origin with a uniform scale (under a uniformly scaled actor, as a
-        // non-uniform scale before a rotation skews), flips, a stretched destination.
+        // The graphic's own pose: a rotation about its origin with a uniform scale (under a uniformly scaled actor, as
+        // a non-uniform scale before a rotation skews), flips, a stretched destination.
         if (Math.abs(sx) === Math.abs(sy) && r() < 0.4) {
             graphic.rotation = r() * 2 * Math.PI;
             const gs = 0.8 + r() * 0.6;

@@ -98,8 +98,8 @@ function alpha(): Uint8ClampedArray {
     return rctx.getImageData(0, 0, SIZE, SIZE).data;
 }
 
-// Angles rasterised in 4096 steps a turn: the default 256 steps may leave a big sprite's rim up to half a degree off the
-// drawn one, more than the 1-px band; the pose, which is what this page checks, is the same at any step count.
+// Angles rasterised in 4096 steps a turn: the default 256 steps may leave a big sprite's rim up to half a degree off
+// the drawn one, more than the 1-px band; the pose, which is what this page checks, is the same at any step count.
 const cache = new TransformCache(4096);
 
 const ANCHORS = ['topleft', 'top', 'topright', 'left', 'center', 'right', 'botleft', 'bot', 'botright'] as const;

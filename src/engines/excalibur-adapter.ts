@@ -147,7 +147,8 @@ function spriteAndMatrix(actor: Actor, m: Matrix2D): Sprite {
     for (let depth = 0; !isSprite(g); depth++) {
         if (!isAnimation(g) || depth > 8)
             throw wrongType(
-                `hitmask/excalibur places a Sprite or an Animation of Sprites, got graphic ${describe(g)}; give it setFrameMask on a Sprite.`
+                `hitmask/excalibur places a Sprite or an Animation of Sprites, got graphic ${describe(g)}; ` +
+                    'show a Sprite (setFrameMask gives one a mask of your own).'
             );
         applyGraphic(m, g, flipH, flipV);
         const next: Graphic | undefined = g.currentFrame?.graphic;
@@ -237,9 +238,9 @@ function colorOf(rgb: number, a: number): Color {
 }
 
 /**
- * Draws the actor's placed mask into an Excalibur graphics context that holds world coordinates (a scene's
- * `onPostDraw`, where the camera applies): its pixels as horizontal runs, its outline along the pixel edges between set
- * and clear pixels, its box. Returns the placed mask.
+ * Draws the actor's placed mask into an Excalibur graphics context that holds world coordinates (an actor's
+ * `posttransformdraw` event, where the camera applies and the actor's transform is popped): its pixels as horizontal
+ * runs, its outline along the pixel edges between set and clear pixels, its box. Returns the placed mask.
  */
 export function drawHitmask(
     ctx: ExcaliburGraphicsContext,

@@ -150,7 +150,8 @@ function matrixOf(s: KaplaySpriteLike, frame: KaplayFrame, m: Matrix2D): Matrix2
     const q = s.quad;
     if (q && (q.x !== 0 || q.y !== 0 || q.w !== 1 || q.h !== 1)) {
         throw wrongType(
-            `hitmask/kaplay places whole frames; the object's sprite quad is ${q.x}, ${q.y}, ${q.w}, ${q.h}, expected 0, 0, 1, 1.`
+            `hitmask/kaplay places whole frames; the object's sprite quad is ${q.x}, ${q.y}, ${q.w}, ${q.h}, ` +
+                'expected 0, 0, 1, 1 (setFrameMask gives a frame a mask of your own).'
         );
     }
     const { data, frame: index } = frame;

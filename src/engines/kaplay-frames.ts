@@ -239,6 +239,7 @@ export function maskAtlasFor(frame: KaplayFrame): MaskAtlas | undefined {
 export function checkSpriteName(name: unknown): asserts name is string {
     if (typeof name !== 'string' || name === '' || name === '[object Object]')
         throw wrongType(
-            `hitmask/kaplay reads sprites by name: use sprite("name") after loadSprite("name", …), got sprite ${describe(name)}.`
+            'hitmask/kaplay reads sprites by name: use sprite("name") after loadSprite("name", …), ' +
+                `got sprite ${describe(name)}.`
         );
 }
