@@ -326,13 +326,82 @@ async function collisionRun(n: number): Promise<Run> {
     return run;
 }
 
+// Picking: one actor with pixelCollisions, every pointer press's world point, and those its pointerdown saw.
+const pointer: { actor: ex.Actor | null; at: [number, number][]; downs: string[]; listening: boolean } = {
+    actor: null,
+    at: [],
+    downs: [],
+    listening: false
+};
+
+/** Poses the alien with pixelCollisions from `seed`; returns its placed mask's box in canvas pixels. */
+async function pointerSetup(seed: number) {
+    await engine.start();
+    if (!pointer.listening) {
+        engine.input.pointers.primary.on('down', e => void pointer.at.push([e.worldPos.x, e.worldPos.y]));
+        pointer.listening = true;
+    }
+    const alien = await image('sprites/alien1.png');
+    if (pointer.actor) {
+        pointer.actor.kill();
+        engine.currentScene.remove(pointer.actor);
+    }
+    const r = mulberry32(seed);
+    // Scales that keep the sprite inside the 200 × 200 canvas, whose edge the clicks' drawn alpha cannot judge.
+    const u = 0.8 + r() * 0.5;
+    // Mirrored by the graphics component's flip: the collider, which finds the candidates, takes no negative scale.
+    const actor = new ex.Actor({
+        pos: ex.vec(100 + (r() - 0.5) * 20, 100 + (r() - 0.5) * 20),
+        rotation: r() * 2 * Math.PI,
+        scale: ex.vec(u, u),
+        anchor: ex.vec(r(), r()),
+        width: 80,
+        height: 71
+    });
+    actor.graphics.use(ex.Sprite.from(alien));
+    actor.graphics.flipHorizontal = r() < 0.3;
+    engine.currentScene.add(actor);
+    pixelCollisions(actor);
+    actor.on('pointerdown', e => void pointer.downs.push(`${e.worldPos.x},${e.worldPos.y}`));
+    pointer.actor = actor;
+    await alpha();
+    pointer.at = [];
+    pointer.downs = [];
+    const p = hitmaskFor(actor);
+    return { x: p.x, y: p.y, width: p.mask.width, height: p.mask.height };
+}
+
+/** For each press since pointerSetup: did pointerdown fire, hitTest there, the drawn alpha, and whether it is an edge. */
+async function pointerCheck() {
+    const actor = pointer.actor as ex.Actor;
+    const px = await alpha();
+    const at = (x: number, y: number) =>
+        x >= 0 && y >= 0 && x < SIZE && y < SIZE && px[(y * SIZE + x) * 4 + 3] > 127 ? 1 : 0;
+    return pointer.at.map(([gx, gy]) => {
+        const x = Math.floor(gx),
+            y = Math.floor(gy);
+        let on = 0;
+        for (let v = -1; v <= 1; v++) for (let u = -1; u <= 1; u++) on += at(x + u, y + v);
+        return {
+            x: gx,
+            y: gy,
+            fired: pointer.downs.includes(`${gx},${gy}`),
+            hit: hitTest(actor, gx, gy),
+            drawn: at(x, y) === 1,
+            band: on > 0 && on < 9
+        };
+    });
+}
+
 declare global {
     interface Window {
         excaliburTests: {
+            pointerSetup: typeof pointerSetup;
+            pointerCheck: typeof pointerCheck;
             renderPoses: typeof renderPoses;
             collisionRun: typeof collisionRun;
         };
     }
 }
-window.excaliburTests = { renderPoses, collisionRun };
+window.excaliburTests = { renderPoses, collisionRun, pointerSetup, pointerCheck };
 document.title = 'ready';

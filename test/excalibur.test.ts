@@ -12,6 +12,8 @@ import type { Browser, Page } from 'playwright-core';
 import { build } from 'esbuild';
 import { serve } from '../examples/serve.js';
 import { chromiumMissing, openBrowser, waitFor } from './chromium.js';
+import { pointerRounds } from './pointer-clicks.js';
+import { clickBoxByFrames } from './engine-clicks.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SEED = 0x39e1;
@@ -118,5 +120,23 @@ test('excalibur: with pixelCollisions(), collisionstart, precollision, postcolli
     assert.deepEqual(r.post, r.touching, 'the contact resolves (postcollision) exactly in the touching frames');
     assert.deepEqual(r.start, rising, 'collisionstart where a contact begins');
     assert.deepEqual(r.end, falling, 'collisionend in the frame after it ends');
+    assert.deepEqual(errors, []);
+});
+
+test('excalibur: with pixelCollisions(), pointerdown fires exactly where hitTest says, over the solid pixels Excalibur draws', async t => {
+    if (!page) {
+        t.skip(chromiumMissing || 'the page did not start');
+        return;
+    }
+    const p = page;
+    t.diagnostic(
+        await pointerRounds('Excalibur', async seed => {
+            const box = await p.evaluate(s => window.excaliburTests.pointerSetup(s), seed);
+            const canvas = await p.locator('canvas').first().boundingBox();
+            assert.ok(canvas);
+            const made = await clickBoxByFrames(p, canvas, box, 200);
+            return { made, clicks: await p.evaluate(() => window.excaliburTests.pointerCheck()) };
+        })
+    );
     assert.deepEqual(errors, []);
 });

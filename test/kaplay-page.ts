@@ -315,13 +315,74 @@ async function collisionRun(n: number): Promise<Run> {
     return run;
 }
 
+// Picking: one sprite with pixelArea(), every mouse press's world point, and those its onClick saw.
+const pointer: { obj: GameObj<SpriteComp> | null; at: [number, number][]; downs: string[] } = {
+    obj: null,
+    at: [],
+    downs: []
+};
+k.onMousePress(() => {
+    const p = k.toWorld(k.mousePos());
+    pointer.at.push([p.x, p.y]);
+});
+
+/** Poses the alien with pixelArea() from `seed`; returns its placed mask's box in canvas pixels. */
+async function pointerSetup(seed: number) {
+    await new Promise<void>(resolve => k.onLoad(() => resolve()));
+    pointer.obj?.destroy();
+    const r = mulberry32(seed);
+    const obj = k.add([
+        k.sprite('alien', { flipX: r() < 0.3 }),
+        k.pos(100 + (r() - 0.5) * 20, 100 + (r() - 0.5) * 20),
+        k.anchor(k.vec2(r() * 2 - 1, r() * 2 - 1)),
+        k.rotate(r() * 360),
+        k.scale((0.8 + r() * 1.2) * (r() < 0.3 ? -1 : 1), 0.8 + r() * 1.2),
+        k.area(),
+        pixelArea()
+    ]);
+    obj.onClick(() => {
+        const p = k.toWorld(k.mousePos());
+        pointer.downs.push(`${p.x},${p.y}`);
+    });
+    pointer.obj = obj as unknown as GameObj<SpriteComp>;
+    await frames(3);
+    pointer.at = [];
+    pointer.downs = [];
+    const p = hitmaskFor(obj);
+    return { x: p.x, y: p.y, width: p.mask.width, height: p.mask.height };
+}
+
+/** For each press since pointerSetup: did onClick fire, hitTest there, the drawn alpha, and whether it is an edge. */
+function pointerCheck() {
+    const obj = pointer.obj as GameObj<SpriteComp>;
+    const px = alpha();
+    const at = (x: number, y: number) =>
+        x >= 0 && y >= 0 && x < SIZE && y < SIZE && px[(y * SIZE + x) * 4 + 3] > 127 ? 1 : 0;
+    return pointer.at.map(([gx, gy]) => {
+        const x = Math.floor(gx),
+            y = Math.floor(gy);
+        let on = 0;
+        for (let v = -1; v <= 1; v++) for (let u = -1; u <= 1; u++) on += at(x + u, y + v);
+        return {
+            x: gx,
+            y: gy,
+            fired: pointer.downs.includes(`${gx},${gy}`),
+            hit: hitTest(obj, gx, gy),
+            drawn: at(x, y) === 1,
+            band: on > 0 && on < 9
+        };
+    });
+}
+
 declare global {
     interface Window {
         kaplayTests: {
+            pointerSetup: typeof pointerSetup;
+            pointerCheck: typeof pointerCheck;
             renderPoses: typeof renderPoses;
             collisionRun: typeof collisionRun;
         };
     }
 }
-window.kaplayTests = { renderPoses, collisionRun };
+window.kaplayTests = { renderPoses, collisionRun, pointerSetup, pointerCheck };
 document.title = 'ready';

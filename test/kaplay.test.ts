@@ -12,6 +12,8 @@ import type { Browser, Page } from 'playwright-core';
 import { build } from 'esbuild';
 import { serve } from '../examples/serve.js';
 import { chromiumMissing, openBrowser, waitFor } from './chromium.js';
+import { pointerRounds } from './pointer-clicks.js';
+import { clickBoxByFrames } from './engine-clicks.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SEED = 0x39a1;
@@ -127,5 +129,23 @@ test('kaplay: with pixelArea(), onCollide, onCollideUpdate, onCollideEnd and bod
     assert.equal(r.collideEnd.length + open, r.collide.length, 'each contact ends once');
     for (let i = 0; i < r.collide.length; i++)
         if (i < r.collideEnd.length) assert.ok(r.collide[i] < r.collideEnd[i], 'a contact ends after it begins');
+    assert.deepEqual(errors, []);
+});
+
+test('kaplay: with pixelArea(), onClick fires exactly where hitTest says, over the solid pixels Kaplay draws', async t => {
+    if (!page) {
+        t.skip(chromiumMissing || 'the page did not start');
+        return;
+    }
+    const p = page;
+    t.diagnostic(
+        await pointerRounds('Kaplay', async seed => {
+            const box = await p.evaluate(s => window.kaplayTests.pointerSetup(s), seed);
+            const canvas = await p.locator('canvas').first().boundingBox();
+            assert.ok(canvas);
+            const made = await clickBoxByFrames(p, canvas, box, 200);
+            return { made, clicks: await p.evaluate(() => window.kaplayTests.pointerCheck()) };
+        })
+    );
     assert.deepEqual(errors, []);
 });
