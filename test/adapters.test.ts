@@ -1,6 +1,6 @@
-// The engine adapters keep one function set: hitmask/phaser and hitmask/pixi both satisfy HitmaskAdapter (checked
-// by tsc, which compiles this file), export the same functions at run time, and nothing else but the documented
-// engine-specific name and the deprecated aliases; the aliases answer as their replacements and warn once. In
+// The engine adapters keep one function set: hitmask/phaser, hitmask/pixi, hitmask/kaplay and hitmask/excalibur all
+// satisfy HitmaskAdapter (checked by tsc, which compiles this file), export the same functions at run time, and
+// nothing else but the documented engine-specific names and the deprecated aliases; the aliases answer as their replacements and warn once. In
 // Node, with stand-ins for the engines' frames and textures (the browser tests use the real engines).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,11 +10,17 @@ import * as phaser from '../src/phaser.js';
 import * as pixi from '../src/pixi.js';
 import type { HitmaskAdapter, PhaserTypes } from '../src/phaser.js';
 import type { PixiTypes } from '../src/pixi.js';
+import * as kaplay from '../src/kaplay.js';
+import * as excalibur from '../src/excalibur.js';
+import type { KaplayTypes } from '../src/kaplay.js';
+import type { ExcaliburTypes } from '../src/excalibur.js';
 import { Mask, MaskAtlas } from '../src/index.js';
 
 // Type level: each entry point is a HitmaskAdapter (tsc fails here when a function is missing or differs).
 const phaserAdapter: HitmaskAdapter<PhaserTypes> = phaser;
 const pixiAdapter: HitmaskAdapter<PixiTypes> = pixi;
+const kaplayAdapter: HitmaskAdapter<KaplayTypes> = kaplay;
+const excaliburAdapter: HitmaskAdapter<ExcaliburTypes> = excalibur;
 
 // The adapter's functions, as a record that tsc holds to exactly the keys of HitmaskAdapter (a missing or an extra
 // key fails to compile), so that the run-time lists below follow the type.
@@ -48,6 +54,18 @@ const PHASER_ONLY: Record<Others<typeof phaser>, 'engine-specific' | 'deprecated
 const PIXI_ONLY: Record<Others<typeof pixi>, 'engine-specific' | 'deprecated'> = {
     spritesOverlap: 'deprecated'
 };
+const KAPLAY_ONLY: Record<Others<typeof kaplay>, 'engine-specific' | 'deprecated'> = {
+    hitmaskPlugin: 'engine-specific',
+    pixelArea: 'engine-specific'
+};
+const EXCALIBUR_ONLY: Record<Others<typeof excalibur>, 'engine-specific' | 'deprecated'> = {
+    pixelCollisions: 'engine-specific'
+};
+// The newer adapters, with what each exports besides the adapter's functions.
+const NEWER = [
+    ['kaplay', kaplay as Record<string, unknown>, KAPLAY_ONLY],
+    ['excalibur', excalibur as Record<string, unknown>, EXCALIBUR_ONLY]
+] as const;
 
 const sorted = (names: Iterable<string>) => [...names].sort();
 
@@ -85,6 +103,17 @@ test('adapters: hitmask/phaser and hitmask/pixi export the same functions, and o
     for (const n of ['placeSprite', 'poseBounds', 'defaultTransformCache'] as const) assert.equal(phaser[n], pixi[n]);
     // Every engine-specific name is one: only hitmask/pixi lacks it.
     for (const [n, why] of Object.entries(PHASER_ONLY)) if (why === 'engine-specific') assert.ok(!(n in pixi));
+    // hitmask/kaplay and hitmask/excalibur: the same functions, the engine-neutral ones the same objects, and only
+    // their listed others (no deprecated alias: they are new).
+    assert.equal(typeof kaplayAdapter.overlaps, 'function');
+    assert.equal(typeof excaliburAdapter.overlaps, 'function');
+    for (const [name, mod, only] of NEWER) {
+        assert.deepEqual(sorted(Object.keys(mod)), sorted([...fns, ...Object.keys(only)]), name);
+        for (const n of fns) assert.equal(typeof mod[n], 'function', `hitmask/${name} ${n}`);
+        for (const n of ['placeSprite', 'poseBounds', 'defaultTransformCache'] as const)
+            assert.equal(mod[n], phaser[n], `hitmask/${name} ${n}`);
+        assert.ok(!Object.values(only).includes('deprecated'), name);
+    }
 });
 
 // A Phaser game with one loaded single-image texture, and a frame of it (what frameMask reads).
@@ -183,7 +212,9 @@ test('adapters: every function that tests an object takes a posed mask ({ mask, 
         b = { mask: m, pose: { ...a.pose, x: 14 } };
     for (const [name, adapter] of [
         ['phaser', phaserAdapter as HitmaskAdapter<PhaserTypes>],
-        ['pixi', pixiAdapter as unknown as HitmaskAdapter<PhaserTypes>]
+        ['pixi', pixiAdapter as unknown as HitmaskAdapter<PhaserTypes>],
+        ['kaplay', kaplayAdapter as unknown as HitmaskAdapter<PhaserTypes>],
+        ['excalibur', excaliburAdapter as unknown as HitmaskAdapter<PhaserTypes>]
     ] as const) {
         assert.equal(adapter.shapeOf(a), a, name);
         const placed = adapter.placeSprite(m, a.pose);
@@ -196,20 +227,25 @@ test('adapters: every function that tests an object takes a posed mask ({ mask, 
     }
 });
 
-test('adapters: a destroyed sprite touches nothing in both adapters (false, null), and hitmaskFor names it', () => {
+test('adapters: a destroyed sprite touches nothing in every adapter (false, null), and hitmaskFor names it', () => {
     const live = {
         mask: new Mask(4, 4, true),
         pose: { x: 0, y: 0, originX: 0, originY: 0, scaleX: 1, scaleY: 1, angle: 0 }
     };
     // What destroy() leaves: PixiJS 7 and 8 flag `destroyed` and drop the texture and the anchor; Phaser 4 flags
     // `isDestroyed` (Phaser 3 takes the scene away).
+    // Kaplay: a destroyed object no longer exists() in the scene; Excalibur: a killed actor isKilled().
     const gone = {
         phaser: { isDestroyed: true, scene: undefined, destroy: () => undefined },
-        pixi: { destroyed: true, texture: null, anchor: null }
+        pixi: { destroyed: true, texture: null, anchor: null },
+        kaplay: { exists: () => false, sprite: 'bean', frame: 0, flipX: false, flipY: false, parent: null },
+        excalibur: { isKilled: () => true, graphics: {}, transform: {} }
     };
     for (const [name, adapter] of [
         ['phaser', phaserAdapter as HitmaskAdapter<PhaserTypes>],
-        ['pixi', pixiAdapter as unknown as HitmaskAdapter<PhaserTypes>]
+        ['pixi', pixiAdapter as unknown as HitmaskAdapter<PhaserTypes>],
+        ['kaplay', kaplayAdapter as unknown as HitmaskAdapter<PhaserTypes>],
+        ['excalibur', excaliburAdapter as unknown as HitmaskAdapter<PhaserTypes>]
     ] as const) {
         const dead = gone[name] as unknown as Phaser.GameObjects.Sprite;
         assert.equal(adapter.overlaps(dead, live), false, name);

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = join(ROOT, 'src');
 const MAX_LINES = 600,
-    MAX_ROOT_FILES = 8;
+    MAX_ROOT_FILES = 10;
 
 function walk(dir: string): string[] {
     return readdirSync(dir).flatMap(f => {
@@ -128,7 +128,7 @@ test('architecture: every import between parts is one docs/architecture.md allow
     assert.deepEqual(wrong, []);
 });
 
-test('architecture: the root holds only entry points (re-exports), at most 8 files', () => {
+test('architecture: the root holds only entry points (re-exports), at most 10 files', () => {
     const root = files.filter(f => !f.includes('/'));
     assert.ok(root.length <= MAX_ROOT_FILES, `src/ has ${root.length} files at its root: ${root.join(', ')}`);
     for (const f of root) {

@@ -125,7 +125,14 @@ test('bundle sizes: the core stays small and pulls no worker or engine code', as
     assert.ok(!pulls(mask, 'rays'), 'import { Mask } pulls no ray caster');
     assert.ok(mask.gz <= MASK_LIMIT, `import { Mask } is ${mask.gz} bytes gzipped, over the ${MASK_LIMIT} limit`);
     assert.ok(world.gz <= WORLD_LIMIT, `import { World } is ${world.gz} bytes gzipped, over the ${WORLD_LIMIT} limit`);
-    for (const name of ['hitmask/phaser', 'hitmask/pixi', 'hitmask/shapes', 'hitmask/debug']) {
+    for (const name of [
+        'hitmask/phaser',
+        'hitmask/pixi',
+        'hitmask/kaplay',
+        'hitmask/excalibur',
+        'hitmask/shapes',
+        'hitmask/debug'
+    ]) {
         const s = sizes.get(name) as Size;
         assert.deepEqual(
             s.inputs.filter(f => f.startsWith('node_modules/')),

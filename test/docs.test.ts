@@ -37,8 +37,8 @@ const DOCS = [
     'docs/tiled.md'
 ];
 // Engine guides: their examples need a browser and the engine (test/phaser.test.ts and test/pixi.test.ts run
-// and type-check them); here they get the structure and link checks.
-const ENGINE_DOCS = ['docs/phaser.md', 'docs/pixi.md'];
+// and type-check theirs); here they get the structure and link checks.
+const ENGINE_DOCS = ['docs/phaser.md', 'docs/pixi.md', 'docs/kaplay.md', 'docs/excalibur.md'];
 /** Package entry points → the source files they are built from. */
 const ENTRY: Record<string, string> = {
     hitmask: 'src/index.ts',
@@ -48,7 +48,9 @@ const ENTRY: Record<string, string> = {
     'hitmask/threads': 'src/threads.ts',
     'hitmask/phaser': 'src/phaser.ts',
     'hitmask/pixi': 'src/pixi.ts',
-    'hitmask/tiled': 'src/tiled.ts'
+    'hitmask/tiled': 'src/tiled.ts',
+    'hitmask/kaplay': 'src/kaplay.ts',
+    'hitmask/excalibur': 'src/excalibur.ts'
 };
 const README_MAX_LINES = 250;
 
