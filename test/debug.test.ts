@@ -3,7 +3,7 @@
 // images they put, the lines they stroke, and their errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connectedComponents, Mask, outline, raycast } from '../src/index.js';
+import { connectedComponents, Mask, outline, raycast, TileMap } from '../src/index.js';
 import {
     cssColor,
     drawBox,
@@ -15,6 +15,7 @@ import {
     drawPieces,
     drawPolygons,
     drawRay,
+    drawTileMap,
     forgetMask,
     intersection,
     type DebugContext
@@ -558,4 +559,21 @@ test('a disposed mask: the same Error from every drawing helper that takes a mas
     assert.throws(() => intersection(live, gone, 0, 0), { name: 'Error', message: `b ${message}` });
     assert.throws(() => drawOverlap(ctx, live, gone, 0, 0), { name: 'Error', message: `b ${message}` });
     assert.equal(ctx.calls.length, 0);
+});
+
+test('drawTileMap fills exactly the solid pixels of the cells a view meets, in world pixels (a Tiled layer)', () => {
+    const tiles = [Mask.fromText('##\n#.'), Mask.fromText('.#\n..')];
+    const map = new TileMap(2, 2, 4, 3, tiles, [0, -1, 1, 0, -1, 1, 0, -1, 0, 0, -1, 1], { x: -5, y: 7 });
+    const solid = (ctx: ReturnType<typeof recorder>) => [...ctx.filled()].sort();
+    const all = recorder();
+    assert.equal(drawTileMap(all, map), 8);
+    const want: string[] = [];
+    for (let y = 7; y < 13; y++) for (let x = -5; x < 3; x++) if (map.hitTest(x, y)) want.push(`${x},${y}`);
+    assert.deepEqual(solid(all), want.sort());
+    // A view over the map's right half draws only the tiles it meets.
+    const part = recorder();
+    const drawn = drawTileMap(part, map, {}, { x: -1, y: 7, width: 4, height: 6 });
+    assert.equal(drawn, 4);
+    assert.ok(solid(part).every(p => Number(p.split(',')[0]) >= -1));
+    assert.throws(() => drawTileMap(part, map, {}, { x: 0, y: 0, width: -1, height: 1 }), RangeError);
 });
