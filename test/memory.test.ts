@@ -266,7 +266,10 @@ test('limits names each ceiling once, frozen, and kernelStats() reports the memo
             pairs: 2 ** 20,
             rasterLayers: 32,
             rasterId: 2 ** 31 - 1,
-            memoryBytes: 2 ** 30
+            memoryBytes: 2 ** 30,
+            sheetFrames: 2 ** 17,
+            sheetSlices: 2 ** 14,
+            sheetBoxes: 2 ** 18
         }
     );
     assert.throws(() => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { PNG } from 'pngjs';
-import { boundingRect, Mask, MaskAtlas } from '../src/index.js';
+import { boundingRect, limits, Mask, MaskAtlas } from '../src/index.js';
 import {
     buildAtlas,
     cutSheet,
@@ -472,6 +472,64 @@ test('build and layout errors are clear', async () => {
     assert.throws(
         () => parseSheetJson({ frames: {}, meta: { slices: [{ name: 's', keys: [{ frame: 0 }] }] } }),
         /meta.slices\[0\].keys\[0\].bounds must be an object, got undefined/
+    );
+});
+
+test('sheet JSON budgets: frames, slices and hit-boxes are counted before any is made; a key shares its box', () => {
+    const cell = (i: number) => ({ filename: `f${i}`, frame: { x: 0, y: 0, w: 1, h: 1 } });
+    const key = (frame: number) => ({ frame, bounds: { x: 0, y: 0, w: 1, h: 1 } });
+    // Entries that are not frames, slices or keys: refused by the count, before the first one is read.
+    const nulls = (n: number) => new Array<null>(n).fill(null);
+    assert.throws(
+        () => parseSheetJson({ frames: nulls(limits.sheetFrames + 1) }, 'big.json'),
+        (e: Error) =>
+            e instanceof RangeError &&
+            e.message ===
+                `big.json lists ${limits.sheetFrames + 1} frames, more than the ${limits.sheetFrames} ` +
+                    'one sheet JSON may have (limits.sheetFrames); split it into several sheets.'
+    );
+    const hash = Object.fromEntries(nulls(limits.sheetFrames + 1).map((v, i) => [`f${i}`, v]));
+    assert.throws(() => parseSheetJson({ frames: hash }), /lists 131073 frames, more than the 131072/);
+    assert.throws(
+        () => parseSheetJson({ frames: [cell(0)], meta: { slices: nulls(limits.sheetSlices + 1) } }),
+        (e: Error) => e instanceof RangeError && /meta.slices lists 16385 slices, more than the 16384/.test(e.message)
+    );
+    assert.throws(
+        () => parseSheetJson({ frames: [cell(0)], meta: { slices: [{ name: 's', keys: nulls(2 ** 18 + 1) }] } }),
+        (e: Error) => e instanceof RangeError && /at least 262145 hit-boxes .*limits.sheetBoxes/.test(e.message)
+    );
+    // The issue's file: 20,000 frames, 500 slices keyed at frame 0 (10 million boxes; 97 s and 5.6 GB before).
+    // The slice after the one that passes the budget is not even an object: the count came first.
+    const frames = Array.from({ length: 20000 }, (_, i) => cell(i));
+    const slices: unknown[] = Array.from({ length: 500 }, (_, i) => ({ name: `s${i}`, keys: [key(0)] }));
+    slices[14] = null;
+    assert.throws(
+        () => parseSheetJson({ frames, meta: { slices } }),
+        (e: Error) =>
+            e instanceof RangeError &&
+            e.message.startsWith('atlas JSON: meta.slices give at least 280014 hit-boxes') &&
+            e.message.includes(`more than the ${limits.sheetBoxes} one sheet JSON may have`)
+    );
+    // At the budget: every frame gets its key's own box object, and a key holds until the next one.
+    const n = limits.sheetBoxes / 2 - 2;
+    const layout = parseSheetJson({
+        frames: Array.from({ length: n }, (_, i) => cell(i)),
+        meta: {
+            slices: [
+                { name: 'a', keys: [key(0), key(n - 1)] },
+                { name: 'b', keys: [key(n - 1), key(2)] }
+            ]
+        }
+    });
+    assert.equal(
+        layout.frames.reduce((sum, f) => sum + f.boxes.length, 0),
+        n + n - 2
+    );
+    assert.equal(layout.frames[1].boxes[0], layout.frames[n - 2].boxes[0]);
+    assert.notEqual(layout.frames[n - 2].boxes[0], layout.frames[n - 1].boxes[0]);
+    assert.deepEqual(
+        layout.frames.slice(0, 3).map(f => f.boxes.map(b => b.name)),
+        [['a'], ['a'], ['a', 'b']]
     );
 });
 
