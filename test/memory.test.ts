@@ -267,6 +267,8 @@ test('limits names each ceiling once, frozen, and kernelStats() reports the memo
             rasterLayers: 32,
             rasterId: 2 ** 31 - 1,
             memoryBytes: 2 ** 30,
+            transformPixels: 2 ** 26,
+            transformCacheBytes: 2 ** 26,
             sheetFrames: 2 ** 17,
             sheetSlices: 2 ** 14,
             sheetBoxes: 2 ** 18

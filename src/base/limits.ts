@@ -42,6 +42,15 @@ export const MAX_SHEET_SLICES = 2 ** 14;
 export const MAX_SHEET_BOXES = 2 ** 18;
 
 /**
+ * @internal Most pixels a transform that scales or rotates off the quarter turns may make (its box before
+ * trimming): 2^26, 8192 × 8192 (8 MiB of words). Each is computed, so this bounds the work too.
+ */
+export const MAX_TRANSFORM_PIXELS = 2 ** 26;
+
+/** @internal Default byte budget of one `TransformCache`: 64 MiB of transformed masks. */
+export const TRANSFORM_CACHE_BYTES = 2 ** 26;
+
+/**
  * The library's numeric limits; past each one a call throws a RangeError (or, for memory, falls back to the JS heap).
  */
 export const limits = Object.freeze({
@@ -57,10 +66,14 @@ export const limits = Object.freeze({
     rasterId: MAX_ID,
     /** Ceiling on WebAssembly memory in bytes: 1 GiB (kernelStats().memoryLimitBytes says the one in force). */
     memoryBytes: MEMORY_LIMIT,
+    /** Most pixels a scaling or rotating `transformMask` (a World body, a sprite) may make, before trimming: 2^26. */
+    transformPixels: MAX_TRANSFORM_PIXELS,
+    /** Default budget of a `TransformCache`: 64 MiB of transformed masks (2^26 bytes), least recently used dropped. */
+    transformCacheBytes: TRANSFORM_CACHE_BYTES,
     /** Most frames of one sheet JSON (TexturePacker or Aseprite) read by `hitmask/node`: 2^17. */
     sheetFrames: MAX_SHEET_FRAMES,
     /** Most Aseprite slices of one sheet JSON: 2^14. */
     sheetSlices: MAX_SHEET_SLICES,
-    /** Most hit-boxes one sheet JSON gives its frames (slice keys, and each slice's frames from its first key): 2^18. */
+    /** Most hit-boxes one sheet JSON gives its frames (slice keys, each slice's frames from its first key): 2^18. */
     sheetBoxes: MAX_SHEET_BOXES
 });
