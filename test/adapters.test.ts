@@ -220,3 +220,32 @@ test('adapters: a destroyed sprite touches nothing in both adapters (false, null
         assert.throws(() => adapter.shapeOf(dead), /^Error: .*was destroyed/, name);
     }
 });
+
+test("an Arcade body with a size that is not finite is refused naming the body's size, not an internal mask", () => {
+    // Stand-ins for Arcade bodies: what the adapter reads of one.
+    const body = (width: number, height: number) =>
+        ({ x: 0, y: 0, width, height }) as unknown as Phaser.Physics.Arcade.Body;
+    assert.throws(() => phaser.shapeOf(body(NaN, 8)), {
+        name: 'RangeError',
+        message: 'body.width must be a finite number, got NaN.'
+    });
+    assert.throws(
+        () =>
+            phaser.overlaps(body(8, 8), {
+                body: body(8, Infinity)
+            } as unknown as Phaser.Types.Physics.Arcade.GameObjectWithBody),
+        {
+            name: 'RangeError',
+            message: 'body.height must be a finite number, got Infinity.'
+        }
+    );
+    assert.throws(
+        () =>
+            phaser.overlaps(body(8, 8), {
+                body: { ...body(8, 8), x: NaN }
+            } as unknown as Phaser.Types.Physics.Arcade.GameObjectWithBody),
+        /^RangeError: body.x must/
+    );
+    assert.throws(() => phaser.shapeOf(body(2 ** 40, 1)), /^RangeError: body.width in whole pixels must be an integer/);
+    assert.equal(phaser.overlaps(body(8, 8), body(8, 8)), true);
+});

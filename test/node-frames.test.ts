@@ -349,6 +349,25 @@ test('grid sheets: frame size, margin, spacing and names', async () => {
     assert.ok(trimmed.get('aliens/1').width < 80);
 });
 
+test('a file whose name is not valid UTF-8 is skipped with a note, in a folder and by a glob; others still build', async () => {
+    const folder = join(dir, 'latin1');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'good.png'), readFileSync(new URL('alien1.png', SPRITES)));
+    // "caf\xe9.png" and a lone 0xff: Latin-1 bytes, which a UTF-8 listing shows as U+FFFD.
+    writeFileSync(Buffer.concat([Buffer.from(folder + '/caf'), Buffer.from([0xe9, 0x2e, 0x70, 0x6e, 0x67])]), 'x');
+    writeFileSync(Buffer.concat([Buffer.from(folder + '/'), Buffer.from([0xff, 0x2e, 0x70, 0x6e, 0x67])]), 'x');
+    // A name that holds a real U+FFFD is valid UTF-8, and builds.
+    writeFileSync(join(folder, 'real\uFFFD.png'), readFileSync(new URL('alien1.png', SPRITES)));
+    const note = (name: string) =>
+        `skipped ${JSON.stringify(name)}: its name is not valid UTF-8 (shown with U+FFFD), so it cannot be opened ` +
+        'by a name nor give a frame one; rename it in UTF-8';
+    for (const input of ['latin1', 'latin1/*.png']) {
+        const { atlas, notes } = await buildAtlas([input], { cwd: dir });
+        assert.deepEqual(atlas.names, ['good', 'real\uFFFD'], input);
+        assert.deepEqual(notes, [note('latin1/caf\uFFFD.png'), note('latin1/\uFFFD.png')], input);
+    }
+});
+
 test('single images, animations, folders and globs', async () => {
     const sub = join(dir, 'tree', 'enemies');
     mkdirSync(sub, { recursive: true });

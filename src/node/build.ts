@@ -1,19 +1,19 @@
 // Building a MaskAtlas from image files, folders, globs, grid sheets and atlas JSON (what `hitmask build` runs).
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { glob, isDynamicPattern } from 'tinyglobby';
 import { MaskAtlas } from '../core/atlas.js';
 import { checkInt, checkNonNegative, typeError } from '../base/check.js';
-import { checkObject, checkString } from '../base/check-types.js';
+import { checkObject } from '../base/check-types.js';
 import { Mask, type ColorKey } from '../core/mask.js';
 import { crop, rotate90, trim } from '../core/transform.js';
 import { decodeFrames, decodeImage, decodePngMask, type DecodeOptions } from './decode.js';
 import type { WorkerJob, WorkerResult } from './build-worker.js';
 import type { maskPolygons, PolygonsJsonOptions } from './polygons-json.js';
 import { DEFAULT_MAX_BYTES, type RGBAImage } from './image.js';
-import { fileKind, readInput, readInputSync } from './read.js';
+import { readInput, readInputSync } from './read.js';
+import { resolveInputs, stripExt, subPath, type BuildInput } from './inputs.js';
 import {
     gridFrames,
     notSheetLayout,
@@ -71,15 +71,7 @@ export interface BuildStats {
     workerFiles: number;
 }
 
-/** One input file and the name its frames get. */
-export interface BuildInput {
-    path: string;
-    name: string;
-    /** Found in a folder or by a glob rather than named: a .json that is not a sheet layout is then skipped, not an error. */
-    found: boolean;
-    /** The folder the file counts as inside of: the folder input it was found in, or its own folder. */
-    root: string;
-}
+export { resolveInputs, type BuildInput } from './inputs.js';
 
 /** What {@link buildAtlas} made. */
 export interface BuildResult {
@@ -91,7 +83,6 @@ export interface BuildResult {
     notes: string[];
 }
 
-const EXTENSIONS = ['.png', '.apng', '.gif', '.json'];
 // By default, workers start after this many files when those had at least LARGE_PIXELS pixels on average.
 const PROBE = 16,
     LARGE_PIXELS = 256 * 256;
@@ -99,49 +90,6 @@ const PROBE = 16,
 const YIELD_EVERY = 8;
 // Files queued at each worker.
 const WORKER_QUEUE = 4;
-
-/** Expands files, folders (recursively: .png, .apng, .gif, .json) and globs into input files, sorted, with frame names. */
-export async function resolveInputs(inputs: readonly string[], cwd = process.cwd()): Promise<BuildInput[]> {
-    if (!Array.isArray(inputs) || inputs.length === 0)
-        throw typeError('inputs', 'a non-empty array of paths or globs', inputs);
-    const out: BuildInput[] = [];
-    for (const input of inputs) {
-        checkString('each input', input, true);
-        const abs = resolve(cwd, input);
-        const st = await stat(abs).catch(() => null);
-        if (st?.isDirectory()) {
-            const files = await glob(['**/*.{png,apng,gif,json}'], {
-                cwd: abs,
-                onlyFiles: true,
-                caseSensitiveMatch: false
-            });
-            if (files.length === 0)
-                throw new Error(`Folder ${JSON.stringify(input)} has no .png, .gif or .json files.`);
-            // Inside a folder the name keeps the sub-path: enemies/alien1.png is named "enemies/alien1".
-            for (const f of files.sort())
-                out.push({ path: resolve(abs, f), name: stripExt(f), found: true, root: abs });
-        } else if (st?.isFile()) {
-            out.push({ path: abs, name: stripExt(basename(abs)), found: false, root: dirname(abs) });
-        } else if (st) {
-            throw new Error(
-                `Input ${JSON.stringify(input)} is ${fileKind(st)}; expected a regular file, a folder or a glob.`
-            );
-        } else if (isDynamicPattern(input)) {
-            const files = (await glob([input], { cwd, onlyFiles: true, absolute: true })).filter(f =>
-                EXTENSIONS.includes(extname(f).toLowerCase())
-            );
-            if (files.length === 0) throw new Error(`No .png, .gif or .json files match ${JSON.stringify(input)}.`);
-            // As inside a folder, the name keeps the path below the glob's fixed prefix (its folders before the
-            // first wildcard), so names are unique: "art/**/*.png" names art/enemies/alien1.png "enemies/alien1".
-            const base = resolve(cwd, globBase(input));
-            for (const f of files.sort())
-                out.push({ path: f, name: stripExt(subPath(base, f) ?? basename(f)), found: true, root: dirname(f) });
-        } else {
-            throw new Error(`Input ${JSON.stringify(input)} does not exist; expected a file, a folder or a glob.`);
-        }
-    }
-    return out;
-}
 
 /**
  * Builds masks for every frame of the inputs: a single image becomes one frame named after the file
@@ -155,13 +103,13 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
         throw new Error('Use either a grid or an atlas JSON for image inputs, not both.');
     // Every file read (images and JSON alike) may be at most this large, and its pixels no more.
     const maxBytes = checkInt('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES, 0, Number.MAX_SAFE_INTEGER);
-    const files = await resolveInputs(inputs, options.cwd);
+    const notes: string[] = [];
+    const files = await resolveInputs(inputs, options.cwd, notes);
     const stats: BuildStats = { files: 0, frames: 0, bitsSet: 0, rgbaBytes: 0, decodeMs: 0, maskMs: 0, workerFiles: 0 };
     const atlas = new MaskAtlas();
     // Where each frame name came from.
     const origin = new Map<string, FrameSource>();
-    const sources = new Set<string>(),
-        notes: string[] = [];
+    const sources = new Set<string>();
     const cwd = options.cwd ?? process.cwd();
     const shapes = options.polygons === undefined || options.polygons === false ? null : checkShapes(options.polygons);
     // The tracing modules load only for a build that stores polygons (a cheaper start for the others).
@@ -475,24 +423,6 @@ function notLayout(text: string): string | null {
     return notSheetLayout(json);
 }
 
-// The fixed prefix of a glob: its folders before the first one with a wildcard, unescaped ("" for none).
-function globBase(pattern: string): string {
-    const fixed: string[] = [];
-    for (const part of pattern.split('/').slice(0, -1)) {
-        if (isDynamicPattern(part)) break;
-        fixed.push(part.replace(/\\(.)/g, '$1'));
-    }
-    return fixed.length === 1 && fixed[0] === '' ? '/' : fixed.join('/');
-}
-
-// `path` below the folder `base`, with / between folders; undefined when it is not below it.
-function subPath(base: string, path: string): string | undefined {
-    const rel = relative(base, path);
-    return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)
-        ? undefined
-        : rel.split(sep).join('/');
-}
-
 // The error for two files giving one frame name: both files, and the fix. Where both names are made from the
 // files' names and the files lie in different folders, their common folder as the input gives each its sub-path.
 function nameClash(name: string, a: FrameSource, b: FrameSource, cwd: string): string {
@@ -579,9 +509,4 @@ function labelled<T>(label: string, fn: () => T): T {
         if (e instanceof Error) e.message = `${label}: ${e.message}`;
         throw e;
     }
-}
-
-function stripExt(f: string): string {
-    const ext = extname(f);
-    return ext ? f.slice(0, -ext.length) : f;
 }
