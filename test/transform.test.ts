@@ -354,3 +354,33 @@ test('TransformCache keeps at most maxBytes of masks, least recently used droppe
     assert.equal(tiny.get(sprite, 0.5, 1, 1, false, false).mask.count() > 0, true);
     assert.throws(() => new TransformCache(256, { maxBytes: -1 }), /maxBytes must be an integer in 0\.\./);
 });
+
+test('transformMask always returns a new mask, and leaves no other mask alive', () => {
+    const live = () => kernelStats().wasmMasks + kernelStats().jsMasks;
+    const m = Mask.fromText('##.\n#..');
+    for (const t of [{}, { angle: 2 * Math.PI }, { scaleX: 1, angle: -4 * Math.PI }]) {
+        const r = transformMask(m, t);
+        assert.notEqual(r.mask, m, JSON.stringify(t));
+        assert.ok(r.mask.equals(m));
+        r.mask.dispose();
+        assert.equal(m.count(), 3, 'disposing the result leaves the input alive');
+    }
+    // Each path makes exactly one mask, the result: the untrimmed raster, flips and half turns are disposed.
+    for (const t of [
+        { angle: 0.3 },
+        { angle: 0.3, scaleX: 2, flipX: true, flipY: true },
+        { flipX: true, flipY: true },
+        { angle: Math.PI, flipX: true },
+        { angle: Math.PI / 2, flipX: true, flipY: true },
+        {}
+    ]) {
+        const before = live();
+        const r = transformMask(m, t);
+        assert.equal(live(), before + 1, JSON.stringify(t));
+        r.mask.dispose();
+        assert.equal(live(), before, JSON.stringify(t));
+    }
+    const before = live();
+    rotate90(m, 2).dispose();
+    assert.equal(live(), before);
+});

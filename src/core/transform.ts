@@ -36,8 +36,9 @@ export interface PlacedMask {
  * inverse transform (nearest neighbour). Quarter turns without scaling are exact: they use {@link rotate90}
  * and the flips, and an odd difference between width and height puts the half pixel toward the top-left.
  * General results are trimmed to their set pixels; one whose box before trimming would pass
- * `limits.transformPixels` (2^26) is refused with a RangeError before any work. The sine and cosine are computed
- * without `Math.sin/cos` (src/base/trig.ts), so every engine gives the same pixels.
+ * `limits.transformPixels` (2^26) is refused with a RangeError before any work. The result is always a new mask (an
+ * identity transform gives a copy), the caller's to dispose. The sine and cosine are computed without
+ * `Math.sin/cos` (src/base/trig.ts), so every engine gives the same pixels.
  * @example const { mask: turned, x, y } = transformMask(bar, { angle: Math.PI / 4, flipX: true });
  */
 export function transformMask(mask: Mask, transform: Transform = {}): PlacedMask {
@@ -50,7 +51,7 @@ export function transformMask(mask: Mask, transform: Transform = {}): PlacedMask
     return place(mask, angle, scaleX, scaleY, flipX, flipY);
 }
 
-// transformMask on checked arguments.
+// transformMask on checked arguments. Every intermediate mask is disposed: only the result stays alive.
 function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX: boolean, flipY: boolean): PlacedMask {
     const w = mask.width,
         h = mask.height;
@@ -58,9 +59,9 @@ function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX:
     if (scaleX === 1 && scaleY === 1 && Math.abs(turns - Math.round(turns)) < 1e-12) {
         const t = ((Math.round(turns) % 4) + 4) % 4;
         let m = flipX ? mirrorX(mask) : mask;
-        if (flipY) m = mirrorY(m);
-        if (t === 0) return { mask: m === mask ? mask : m, x: 0, y: 0 };
-        m = rotate90(m, t);
+        if (flipY) m = replace(m, mask, mirrorY(m));
+        if (t === 0) return { mask: m === mask ? mask.clone() : m, x: 0, y: 0 };
+        m = replace(m, mask, rotate90(m, t));
         return t === 2 ? { mask: m, x: 0, y: 0 } : { mask: m, x: Math.floor((w - h) / 2), y: Math.floor((h - w) / 2) };
     }
     // Not Math.cos/sin: their last bits differ between engines, and a rotated pixel with them.
@@ -95,7 +96,14 @@ function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX:
         }
     }
     const t = trim(out);
+    out.dispose();
     return { mask: t.mask, x: ox + t.x, y: oy + t.y };
+}
+
+// `next`, made from `m`: disposes `m` unless it is the caller's `mask`.
+function replace(m: Mask, mask: Mask, next: Mask): Mask {
+    if (m !== mask) m.dispose();
+    return next;
 }
 
 // The untrimmed box of a w × h mask scaled and turned (cos, sin) about its centre: its top-left (ox, oy) relative
@@ -349,7 +357,12 @@ export function rotate90(m: Mask, turns = 1): Mask {
     checkInt('turns', turns, -(2 ** 31), 2 ** 31 - 1);
     const t = ((turns % 4) + 4) % 4;
     if (t === 0) return m.clone();
-    if (t === 2) return flipY(flipX(m));
+    if (t === 2) {
+        const mirrored = flipX(m);
+        const out = flipY(mirrored);
+        mirrored.dispose();
+        return out;
+    }
     const { width: w, height: h } = m;
     const out = new Mask(h, w);
     // Clockwise: (x, y) -> (h - 1 - y, x); anticlockwise: (x, y) -> (y, w - 1 - x).
