@@ -291,6 +291,26 @@ test('Aseprite JSON: durations, frame tags and slices as hit-boxes', async () =>
     );
 });
 
+test('grid builds say where a grid leaves pixels in no frame (they were dropped silently)', async () => {
+    writePngFile(join(dir, 'odd.png'), blank(23, 13));
+    const grid = { frameWidth: 5, frameHeight: 4, margin: 1, spacing: 2 };
+    const { atlas, notes } = await buildAtlas(['odd.png'], { cwd: dir, grid });
+    assert.equal(atlas.size, 6);
+    assert.deepEqual(notes, [
+        'odd.png: the 5x4 grid (margin 1, spacing 2) leaves 2 px at the right and 1 px at the bottom of the 23x13 ' +
+            'image in no frame; check the frame size, margin and spacing'
+    ]);
+    // A grid that fills the image (its margin included), or a count of frames that stops early: no note.
+    writePngFile(join(dir, 'exact.png'), blank(21, 12));
+    assert.deepEqual((await buildAtlas(['exact.png'], { cwd: dir, grid })).notes, []);
+    assert.deepEqual((await buildAtlas(['exact.png'], { cwd: dir, grid: { ...grid, count: 2 } })).notes, []);
+    writePngFile(join(dir, 'tall.png'), blank(21, 14));
+    assert.match(
+        (await buildAtlas(['tall.png'], { cwd: dir, grid })).notes[0],
+        /leaves 2 px at the bottom of the 21x14/
+    );
+});
+
 test('grid sheets: frame size, margin, spacing and names', async () => {
     const frames = gridFrames('tiles', 23, 12, { frameWidth: 5, frameHeight: 4, margin: 1, spacing: 2 });
     assert.deepEqual(

@@ -16,6 +16,7 @@ import { readInput, readInputSync } from './read.js';
 import { resolveInputs, stripExt, subPath, type BuildInput } from './inputs.js';
 import {
     gridFrames,
+    gridLeftover,
     notSheetLayout,
     parseSheetJson,
     type GridOptions,
@@ -180,6 +181,7 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
                     frames: gridFrames(job.file.name, width, height, options.grid as GridOptions),
                     tags: []
                 };
+                if (!job.layout) gridNote(label, width, height, options.grid as GridOptions, notes);
                 const base = atlas.size;
                 const cut = full
                     ? cutMask(full, layout.frames, label)
@@ -409,6 +411,20 @@ export function startWorkers(files: number, requested: number | undefined): Work
         w.unref();
         return w;
     });
+}
+
+// Says where a grid leaves pixels of an image in no frame (they were dropped silently).
+function gridNote(label: string, width: number, height: number, grid: GridOptions, notes: string[]): void {
+    const { right, bottom } = gridLeftover(width, height, grid);
+    if (right === 0 && bottom === 0) return;
+    const { frameWidth: w, frameHeight: h, margin = 0, spacing = 0 } = grid;
+    const where = [right > 0 ? `${right} px at the right` : '', bottom > 0 ? `${bottom} px at the bottom` : '']
+        .filter(Boolean)
+        .join(' and ');
+    notes.push(
+        `${label}: the ${w}x${h} grid (margin ${margin}, spacing ${spacing}) leaves ${where} of the ` +
+            `${width}x${height} image in no frame; check the frame size, margin and spacing`
+    );
 }
 
 // Why a .json found in a folder or by a glob is not a sheet layout (null when it is one): not JSON, or not shaped

@@ -106,6 +106,21 @@ export function gridFrames(name: string, imageWidth: number, imageHeight: number
 }
 
 /**
+ * The pixels a grid leaves in no frame at the right and at the bottom of a `width` × `height` image (past the last
+ * whole column and row, and their margin): 0 and 0 when the grid fills it exactly. `options` as checked by
+ * {@link gridFrames}.
+ */
+export function gridLeftover(width: number, height: number, options: GridOptions): { right: number; bottom: number } {
+    const margin = options.margin ?? 0,
+        spacing = options.spacing ?? 0;
+    const left = (size: number, frame: number) => {
+        const n = Math.floor((size - 2 * margin + spacing) / (frame + spacing));
+        return Math.max(0, size - (2 * margin + n * frame + (n - 1) * spacing));
+    };
+    return { right: left(width, options.frameWidth), bottom: left(height, options.frameHeight) };
+}
+
+/**
  * Parses TexturePacker JSON (hash or array) or Aseprite JSON (hash or array, with `frameTags` and `slices`); `label`
  * names the file in errors.
  */
