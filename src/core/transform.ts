@@ -69,11 +69,24 @@ function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX:
         sin = trig.sin(angle);
     const sx = flipX ? -scaleX : scaleX,
         sy = flipY ? -scaleY : scaleY;
+    const W = w * scaleX,
+        H = h * scaleY;
+    const ex = (Math.abs(cos) * W + Math.abs(sin) * H) / 2,
+        ey = (Math.abs(sin) * W + Math.abs(cos) * H) / 2;
     const cx = w / 2,
         cy = h / 2;
-    const { ox, oy, dw, dh } = placedBox(w, h, cos, sin, scaleX, scaleY);
+    // Tolerance so that float noise in ex/ey does not add an empty row or column.
+    const ox = Math.floor(cx - ex + 1e-9),
+        oy = Math.floor(cy - ey + 1e-9);
+    const dw = Math.max(0, Math.ceil(cx + ex - 1e-9) - ox),
+        dh = Math.max(0, Math.ceil(cy + ey - 1e-9) - oy);
     if (w === 0 || h === 0) return { mask: new Mask(0, 0), x: 0, y: 0 };
-    checkPlacedSize(w, h, scaleX, scaleY, angle, dw, dh);
+    // Refused before anything is allocated or computed: each pixel of the box is computed.
+    if (dw * dh > MAX_TRANSFORM_PIXELS)
+        throw outOfRange(
+            `transformMask(): ${w}x${h} scaled by ${scaleX} x ${scaleY} is ${dw}x${dh} = ${dw * dh} pixels, ` +
+                `over the ${MAX_TRANSFORM_PIXELS} allowed (limits.transformPixels); scale less.`
+        );
     const out = new Mask(dw, dh);
     const src = mask._words,
         dst = out._words;
@@ -106,51 +119,6 @@ function replace(m: Mask, mask: Mask, next: Mask): Mask {
     return next;
 }
 
-// The untrimmed box of a w × h mask scaled and turned (cos, sin) about its centre: its top-left (ox, oy) relative
-// to the mask's, and its size.
-function placedBox(
-    w: number,
-    h: number,
-    cos: number,
-    sin: number,
-    scaleX: number,
-    scaleY: number
-): { ox: number; oy: number; dw: number; dh: number } {
-    const W = w * scaleX,
-        H = h * scaleY;
-    const ex = (Math.abs(cos) * W + Math.abs(sin) * H) / 2,
-        ey = (Math.abs(sin) * W + Math.abs(cos) * H) / 2;
-    const cx = w / 2,
-        cy = h / 2;
-    // Tolerance so that float noise in ex/ey does not add an empty row or column.
-    const ox = Math.floor(cx - ex + 1e-9),
-        oy = Math.floor(cy - ey + 1e-9);
-    return {
-        ox,
-        oy,
-        dw: Math.max(0, Math.ceil(cx + ex - 1e-9) - ox),
-        dh: Math.max(0, Math.ceil(cy + ey - 1e-9) - oy)
-    };
-}
-
-// Refuses a transformed box past limits.transformPixels, before anything is allocated or computed.
-function checkPlacedSize(
-    w: number,
-    h: number,
-    scaleX: number,
-    scaleY: number,
-    angle: number,
-    dw: number,
-    dh: number
-): void {
-    if (dw * dh <= MAX_TRANSFORM_PIXELS) return;
-    throw outOfRange(
-        `transformMask(): a ${w}x${h} mask scaled by ${scaleX} x ${scaleY} and turned by ${angle} rad is ` +
-            `${dw}x${dh} = ${dw * dh} pixels, more than the ${MAX_TRANSFORM_PIXELS} a transform may make ` +
-            '(limits.transformPixels); use a smaller scale or a smaller mask.'
-    );
-}
-
 /** Throws unless the transform parameters are usable. */
 export function checkTransform(angle: unknown, scaleX: unknown, scaleY: unknown): void {
     checkFinite('angle', angle, ' of radians');
@@ -165,9 +133,9 @@ function checkFlip(name: string, flip: unknown): void {
 // What an entry costs beyond its words: the Mask object, the entry record and its key.
 const ENTRY_BYTES = 128;
 
-// A cached transform: where it is kept (its source mask's map, under `key`) and what it costs.
+// A cached transform: where it is kept (its source mask's `map`, under `key`) and what it costs.
 interface Entry {
-    owner: Map<string, Entry>;
+    map: Map<string, Entry>;
     key: string;
     placed: PlacedMask;
     bytes: number;
@@ -193,29 +161,27 @@ export class TransformCache {
     readonly steps: number;
     /** Bytes of transformed masks kept at most (words plus 128 bytes an entry). */
     readonly maxBytes: number;
-    /** @internal */
-    private cache = new WeakMap<Mask, Map<string, Entry>>();
-    /** @internal Every entry, least recently used first. */
-    private order = new Set<Entry>();
-    /** @internal */
-    private held = 0;
+    #cache = new WeakMap<Mask, Map<string, Entry>>();
+    // Every entry, least recently used first.
+    #order = new Set<Entry>();
+    #held = 0;
 
     constructor(steps = 256, options: TransformCacheOptions = {}) {
         this.steps = checkInt('angleSteps', steps, 4, 65536);
-        checkObject('options', options, 'an object like { maxBytes }');
-        this.maxBytes = checkInt('maxBytes', options.maxBytes ?? TRANSFORM_CACHE_BYTES, 0, Number.MAX_SAFE_INTEGER);
+        checkObject('options', options);
+        this.maxBytes = checkInt('maxBytes', options.maxBytes ?? TRANSFORM_CACHE_BYTES, 0, 2 ** 53);
     }
 
     /** Bytes of transformed masks the cache holds now (words plus 128 bytes an entry), at most {@link maxBytes}. */
     get bytes(): number {
-        return this.held;
+        return this.#held;
     }
 
     /** Drops every cached mask. */
     clear(): void {
-        this.cache = new WeakMap();
-        this.order.clear();
-        this.held = 0;
+        this.#cache = new WeakMap();
+        this.#order.clear();
+        this.#held = 0;
     }
 
     /**
@@ -223,10 +189,10 @@ export class TransformCache {
      */
     forget(mask: Mask): void {
         checkMask(mask, 'mask');
-        const map = this.cache.get(mask);
+        const map = this.#cache.get(mask);
         if (!map) return;
-        for (const e of map.values()) this.drop(e);
-        this.cache.delete(mask);
+        for (const e of map.values()) this.#drop(e);
+        this.#cache.delete(mask);
     }
 
     /** The quantised angle in radians that {@link get} uses for `angle`. */
@@ -243,36 +209,36 @@ export class TransformCache {
         const s = this.steps;
         const step = ((Math.round((angle / (2 * Math.PI)) * s) % s) + s) % s;
         if (step === 0 && scaleX === 1 && scaleY === 1 && !flipX && !flipY) return { mask, x: 0, y: 0 };
-        let map = this.cache.get(mask);
-        if (!map) this.cache.set(mask, (map = new Map()));
+        let map = this.#cache.get(mask);
+        if (!map) this.#cache.set(mask, (map = new Map()));
         const key = `${step} ${scaleX} ${scaleY} ${flipX ? 1 : 0}${flipY ? 1 : 0}`;
         let e = map.get(key);
         if (e) {
             // Most recently used last.
-            this.order.delete(e);
-            this.order.add(e);
+            this.#order.delete(e);
+            this.#order.add(e);
             return e.placed;
         }
         // Quarter turns are passed as exact multiples of π/2 so transformMask takes its exact path.
         const a = (step * 4) % s === 0 ? (((step * 4) / s) * Math.PI) / 2 : (step * 2 * Math.PI) / s;
         const placed = transformMask(mask, { angle: a, scaleX, scaleY, flipX: !!flipX, flipY: !!flipY });
-        e = { owner: map, key, placed, bytes: placed.mask.strips * placed.mask.height * 4 + ENTRY_BYTES };
+        e = { map, key, placed, bytes: placed.mask.strips * placed.mask.height * 4 + ENTRY_BYTES };
         map.set(key, e);
-        this.order.add(e);
-        this.held += e.bytes;
+        this.#order.add(e);
+        this.#held += e.bytes;
         // The new entry stays even when it alone passes the budget: the caller is about to use it.
-        for (const old of this.order) {
-            if (this.held <= this.maxBytes || old === e) break;
-            this.drop(old);
+        for (const old of this.#order) {
+            if (this.#held <= this.maxBytes || old === e) break;
+            this.#drop(old);
         }
         return placed;
     }
 
-    /** @internal Forgets one entry. */
-    private drop(e: Entry): void {
-        this.order.delete(e);
-        e.owner.delete(e.key);
-        this.held -= e.bytes;
+    // Forgets one entry.
+    #drop(e: Entry): void {
+        this.#order.delete(e);
+        e.map.delete(e.key);
+        this.#held -= e.bytes;
     }
 }
 
