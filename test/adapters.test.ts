@@ -256,3 +256,56 @@ test('adapters: a destroyed sprite touches nothing in every adapter (false, null
         assert.throws(() => adapter.shapeOf(dead), /^Error: .*was destroyed/, name);
     }
 });
+
+test("an Arcade body with a size that is not finite is refused naming the body's size, not an internal mask", () => {
+    // Stand-ins for Arcade bodies: what the adapter reads of one.
+    const body = (width: number, height: number) =>
+        ({ x: 0, y: 0, width, height }) as unknown as Phaser.Physics.Arcade.Body;
+    assert.throws(() => phaser.shapeOf(body(NaN, 8)), {
+        name: 'RangeError',
+        message: 'body.width must be a finite number, got NaN.'
+    });
+    assert.throws(
+        () =>
+            phaser.overlaps(body(8, 8), {
+                body: body(8, Infinity)
+            } as unknown as Phaser.Types.Physics.Arcade.GameObjectWithBody),
+        {
+            name: 'RangeError',
+            message: 'body.height must be a finite number, got Infinity.'
+        }
+    );
+    assert.throws(
+        () =>
+            phaser.overlaps(body(8, 8), {
+                body: { ...body(8, 8), x: NaN }
+            } as unknown as Phaser.Types.Physics.Arcade.GameObjectWithBody),
+        /^RangeError: body.x must/
+    );
+    assert.throws(() => phaser.shapeOf(body(2 ** 40, 1)), /^RangeError: body.width in whole pixels must be an integer/);
+    assert.equal(phaser.overlaps(body(8, 8), body(8, 8)), true);
+});
+
+test('phaser: a frame stored rotated in its atlas warns once, naming the frame and the packer option', t => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const { game, frame } = phaserStandIn('packed', 4, 3);
+    const rotated = Object.assign(frame, { rotated: true });
+    const why =
+        'texture "packed" frame "__BASE" is stored rotated in its atlas (the packer\'s "Allow rotation", rotated: ' +
+        'true), which Phaser does not draw upright: what it shows differs from any mask; pack the atlas again with ' +
+        'rotation off';
+    // Its pixels are not read: an Error, and no mask (the advice is to repack, not a .hitmask atlas).
+    assert.throws(() => phaser.frameMask(rotated), { name: 'Error', message: `${why}.` });
+    assert.equal(warn.mock.callCount(), 0);
+    // With a mask from an atlas (or setFrameMask) the frame works, and says once what the player will see.
+    phaser.addMaskAtlas(new MaskAtlas().add('packed', new Mask(4, 3, true)), 'packed', game);
+    for (let i = 0; i < 3; i++) assert.equal(phaser.frameMask(rotated).mask.count(), 12);
+    assert.deepEqual(
+        warn.mock.calls.map(c => c.arguments),
+        [[`hitmask: ${why}.`]]
+    );
+    const other = phaserStandIn('upright', 4, 3);
+    phaser.setFrameMask(other.frame, new Mask(4, 3, true));
+    phaser.frameMask(other.frame);
+    assert.equal(warn.mock.callCount(), 1, 'an upright frame does not warn');
+});

@@ -48,6 +48,12 @@ test('cli: --help everywhere', () => {
         assert.match(r.out, /Usage: hitmask/);
     }
     assert.match(run('build', '--help').out, /--grid <WxH>[\s\S]*Examples:/);
+    // The version of the package the CLI comes with.
+    const { version } = JSON.parse(readFileSync(join(CLI, '..', '..', '..', 'package.json'), 'utf8')) as {
+        version: string;
+    };
+    for (const flag of ['--version', '-V']) assert.deepEqual(run(flag), { code: 0, out: `${version}\n`, err: '' });
+    assert.match(run('--help').out, /-V, --version +print hitmask's version/);
 });
 
 test('cli: a reader that closes the pipe early (| head) ends the CLI quietly with exit 0', () => {
@@ -109,8 +115,17 @@ test('cli build: grids with names, thresholds, colour keys and atlas JSON', () =
     writeFileSync(join(dir, 'sheet.png'), PNG.sync.write(sheet));
     let r = run('build', 'sheet.png', '--grid', '80x71', '--names', 'alien_{row}_{col}', '-o', 'g.hitmask');
     assert.equal(r.code, 0, r.err);
+    assert.equal(r.err, '', 'the grid fills the sheet: no note');
     assert.match(r.out, /2 frames from 1 files, 6402 bits set/);
     assert.deepEqual(MaskAtlas.from(readFileSync(join(dir, 'g.hitmask'))).names, ['alien_0_0', 'alien_0_1']);
+    // Leftover pixels are named on stderr (they were dropped silently).
+    r = run('build', 'sheet.png', '--grid', '50x70', '-o', 'left.hitmask');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(
+        r.err,
+        'hitmask: note: sheet.png: the 50x70 grid (margin 0, spacing 0) leaves 10 px at the right and 1 px at the ' +
+            'bottom of the 160x71 image in no frame; check the frame size, margin and spacing\n'
+    );
     r = run('build', 'sheet.png', '--grid', '80x71', '--color-key', '000000', '-o', 'k.hitmask');
     assert.equal(r.code, 0, r.err);
     let notBlack = 0;

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CollisionRaster, kernelStats, limits, Mask, overlapsMany, World } from '../src/index.js';
 import { mulberry32, Ref, sameMask, withKernels } from './reference.js';
@@ -266,13 +267,31 @@ test('limits names each ceiling once, frozen, and kernelStats() reports the memo
             pairs: 2 ** 20,
             rasterLayers: 32,
             rasterId: 2 ** 31 - 1,
-            memoryBytes: 2 ** 30
+            memoryBytes: 2 ** 30,
+            transformPixels: 2 ** 26,
+            transformCacheBytes: 2 ** 26,
+            sheetFrames: 2 ** 17,
+            sheetSlices: 2 ** 14,
+            sheetBoxes: 2 ** 18
         }
     );
     assert.throws(() => {
         (limits as { coord: number }).coord = 1;
     }, TypeError);
     assert.ok(kernelStats().memoryLimitBytes <= limits.memoryBytes);
+});
+
+test('the guides name limits by what users can read: limits.NAME keys that exist, no internal MAX_ constant', () => {
+    const root = new URL('../', import.meta.url);
+    const docs = ['README.md', ...readdirSync(new URL('docs/', root)).map(f => `docs/${f}`)].filter(
+        // architecture.md maps the source files, constants included.
+        f => f.endsWith('.md') && f !== 'docs/architecture.md'
+    );
+    for (const doc of docs) {
+        const text = readFileSync(new URL(doc, root), 'utf8');
+        for (const [, name] of text.matchAll(/`limits\.(\w+)`/g)) assert.ok(name in limits, `${doc}: limits.${name}`);
+        assert.deepEqual(text.match(/`MAX_[A-Z_]+`/g), null, `${doc} names internal constants`);
+    }
 });
 
 // Grows the WebAssembly memory: allocates 4 MiB masks until it grows (returns them, for dispose()).

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { PNG } from 'pngjs';
-import { boundingRect, Mask, MaskAtlas } from '../src/index.js';
+import { boundingRect, limits, Mask, MaskAtlas } from '../src/index.js';
 import {
     buildAtlas,
     cutSheet,
@@ -291,6 +291,26 @@ test('Aseprite JSON: durations, frame tags and slices as hit-boxes', async () =>
     );
 });
 
+test('grid builds say where a grid leaves pixels in no frame (they were dropped silently)', async () => {
+    writePngFile(join(dir, 'odd.png'), blank(23, 13));
+    const grid = { frameWidth: 5, frameHeight: 4, margin: 1, spacing: 2 };
+    const { atlas, notes } = await buildAtlas(['odd.png'], { cwd: dir, grid });
+    assert.equal(atlas.size, 6);
+    assert.deepEqual(notes, [
+        'odd.png: the 5x4 grid (margin 1, spacing 2) leaves 2 px at the right and 1 px at the bottom of the 23x13 ' +
+            'image in no frame; check the frame size, margin and spacing'
+    ]);
+    // A grid that fills the image (its margin included), or a count of frames that stops early: no note.
+    writePngFile(join(dir, 'exact.png'), blank(21, 12));
+    assert.deepEqual((await buildAtlas(['exact.png'], { cwd: dir, grid })).notes, []);
+    assert.deepEqual((await buildAtlas(['exact.png'], { cwd: dir, grid: { ...grid, count: 2 } })).notes, []);
+    writePngFile(join(dir, 'tall.png'), blank(21, 14));
+    assert.match(
+        (await buildAtlas(['tall.png'], { cwd: dir, grid })).notes[0],
+        /leaves 2 px at the bottom of the 21x14/
+    );
+});
+
 test('grid sheets: frame size, margin, spacing and names', async () => {
     const frames = gridFrames('tiles', 23, 12, { frameWidth: 5, frameHeight: 4, margin: 1, spacing: 2 });
     assert.deepEqual(
@@ -347,6 +367,25 @@ test('grid sheets: frame size, margin, spacing and names', async () => {
     ).atlas;
     assert.ok(trimmed.untrimmed('aliens/1').equals(maskOf(a2)));
     assert.ok(trimmed.get('aliens/1').width < 80);
+});
+
+test('a file whose name is not valid UTF-8 is skipped with a note, in a folder and by a glob; others still build', async () => {
+    const folder = join(dir, 'latin1');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'good.png'), readFileSync(new URL('alien1.png', SPRITES)));
+    // "caf\xe9.png" and a lone 0xff: Latin-1 bytes, which a UTF-8 listing shows as U+FFFD.
+    writeFileSync(Buffer.concat([Buffer.from(folder + '/caf'), Buffer.from([0xe9, 0x2e, 0x70, 0x6e, 0x67])]), 'x');
+    writeFileSync(Buffer.concat([Buffer.from(folder + '/'), Buffer.from([0xff, 0x2e, 0x70, 0x6e, 0x67])]), 'x');
+    // A name that holds a real U+FFFD is valid UTF-8, and builds.
+    writeFileSync(join(folder, 'real\uFFFD.png'), readFileSync(new URL('alien1.png', SPRITES)));
+    const note = (name: string) =>
+        `skipped ${JSON.stringify(name)}: its name is not valid UTF-8 (shown with U+FFFD), so it cannot be opened ` +
+        'by a name nor give a frame one; rename it in UTF-8';
+    for (const input of ['latin1', 'latin1/*.png']) {
+        const { atlas, notes } = await buildAtlas([input], { cwd: dir });
+        assert.deepEqual(atlas.names, ['good', 'real\uFFFD'], input);
+        assert.deepEqual(notes, [note('latin1/caf\uFFFD.png'), note('latin1/\uFFFD.png')], input);
+    }
 });
 
 test('single images, animations, folders and globs', async () => {
@@ -472,6 +511,64 @@ test('build and layout errors are clear', async () => {
     assert.throws(
         () => parseSheetJson({ frames: {}, meta: { slices: [{ name: 's', keys: [{ frame: 0 }] }] } }),
         /meta.slices\[0\].keys\[0\].bounds must be an object, got undefined/
+    );
+});
+
+test('sheet JSON budgets: frames, slices and hit-boxes are counted before any is made; a key shares its box', () => {
+    const cell = (i: number) => ({ filename: `f${i}`, frame: { x: 0, y: 0, w: 1, h: 1 } });
+    const key = (frame: number) => ({ frame, bounds: { x: 0, y: 0, w: 1, h: 1 } });
+    // Entries that are not frames, slices or keys: refused by the count, before the first one is read.
+    const nulls = (n: number) => new Array<null>(n).fill(null);
+    assert.throws(
+        () => parseSheetJson({ frames: nulls(limits.sheetFrames + 1) }, 'big.json'),
+        (e: Error) =>
+            e instanceof RangeError &&
+            e.message ===
+                `big.json lists ${limits.sheetFrames + 1} frames, more than the ${limits.sheetFrames} ` +
+                    'one sheet JSON may have (limits.sheetFrames); split it into several sheets.'
+    );
+    const hash = Object.fromEntries(nulls(limits.sheetFrames + 1).map((v, i) => [`f${i}`, v]));
+    assert.throws(() => parseSheetJson({ frames: hash }), /lists 131073 frames, more than the 131072/);
+    assert.throws(
+        () => parseSheetJson({ frames: [cell(0)], meta: { slices: nulls(limits.sheetSlices + 1) } }),
+        (e: Error) => e instanceof RangeError && /meta.slices lists 16385 slices, more than the 16384/.test(e.message)
+    );
+    assert.throws(
+        () => parseSheetJson({ frames: [cell(0)], meta: { slices: [{ name: 's', keys: nulls(2 ** 18 + 1) }] } }),
+        (e: Error) => e instanceof RangeError && /at least 262145 hit-boxes .*limits.sheetBoxes/.test(e.message)
+    );
+    // The issue's file: 20,000 frames, 500 slices keyed at frame 0 (10 million boxes; 97 s and 5.6 GB before).
+    // The slice after the one that passes the budget is not even an object: the count came first.
+    const frames = Array.from({ length: 20000 }, (_, i) => cell(i));
+    const slices: unknown[] = Array.from({ length: 500 }, (_, i) => ({ name: `s${i}`, keys: [key(0)] }));
+    slices[14] = null;
+    assert.throws(
+        () => parseSheetJson({ frames, meta: { slices } }),
+        (e: Error) =>
+            e instanceof RangeError &&
+            e.message.startsWith('atlas JSON: meta.slices give at least 280014 hit-boxes') &&
+            e.message.includes(`more than the ${limits.sheetBoxes} one sheet JSON may have`)
+    );
+    // At the budget: every frame gets its key's own box object, and a key holds until the next one.
+    const n = limits.sheetBoxes / 2 - 2;
+    const layout = parseSheetJson({
+        frames: Array.from({ length: n }, (_, i) => cell(i)),
+        meta: {
+            slices: [
+                { name: 'a', keys: [key(0), key(n - 1)] },
+                { name: 'b', keys: [key(n - 1), key(2)] }
+            ]
+        }
+    });
+    assert.equal(
+        layout.frames.reduce((sum, f) => sum + f.boxes.length, 0),
+        n + n - 2
+    );
+    assert.equal(layout.frames[1].boxes[0], layout.frames[n - 2].boxes[0]);
+    assert.notEqual(layout.frames[n - 2].boxes[0], layout.frames[n - 1].boxes[0]);
+    assert.deepEqual(
+        layout.frames.slice(0, 3).map(f => f.boxes.map(b => b.name)),
+        [['a'], ['a'], ['a', 'b']]
     );
 });
 

@@ -83,6 +83,60 @@ test('hitmask -o FIFO: the atlas is written into the FIFO, which stays a FIFO', 
     rmSync(fifo);
 });
 
+test('hitmask -o FIFO without a reader: it says it waits, SIGINT or SIGTERM ends it (130, 143), a late reader gets the atlas', async t => {
+    const fifo = join(dir, 'lonely.fifo');
+    const why = tool('mkfifo', fifo);
+    if (why) return t.skip(why);
+    // Gives up after WAIT_S, naming what it waited for: an unfixed CLI never ends, and would hang the test.
+    const WAIT_S = 60;
+    const within = <T>(what: string, p: Promise<T>, run: ReturnType<typeof startCli>): Promise<T> => {
+        let timer: NodeJS.Timeout | undefined;
+        const giveUp = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => {
+                run.child.kill('SIGKILL');
+                reject(new Error(`gave up after ${WAIT_S} s waiting for ${what}`));
+            }, WAIT_S * 1000);
+        });
+        return Promise.race([p, giveUp]).finally(() => clearTimeout(timer));
+    };
+    const note = 'hitmask: note: waiting for a reader of the FIFO "lonely.fifo" (Ctrl-C stops).\n';
+    const waiting = (run: ReturnType<typeof startCli>) =>
+        new Promise<void>(resolve => {
+            let err = '';
+            run.child.stderr?.on('data', (d: string) => {
+                err += d;
+                if (err.includes(note)) resolve();
+            });
+        });
+    try {
+        for (const [signal, code] of [
+            ['SIGINT', 130],
+            ['SIGTERM', 143]
+        ] as const) {
+            const run = startCli(['build', 'sprites/shot.gif', '-o', 'lonely.fifo'], dir);
+            await within('the note that the CLI waits for a reader', waiting(run), run);
+            run.child.kill(signal);
+            const r = await within(`the CLI to end after ${signal}`, run.done, run);
+            assert.deepEqual([r.code, r.signal], [code, null], `${signal}: ${r.err}`);
+            assert.equal(r.err, `${note}hitmask: interrupted by ${signal}.\n`);
+            assert.ok(lstatSync(fifo).isFIFO());
+        }
+        // A reader that comes while the CLI waits gets the whole atlas.
+        const run = startCli(['build', 'sprites/shot.gif', '-o', 'lonely.fifo'], dir);
+        await within('the note that the CLI waits for a reader', waiting(run), run);
+        const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const got: Buffer[] = [];
+        reader.stdout.on('data', (d: Buffer) => got.push(d));
+        const read = new Promise(resolve => reader.on('close', resolve));
+        const r = await within('the CLI to write to its reader', run.done, run);
+        await read;
+        assert.equal(r.code, 0, r.err);
+        assert.deepEqual(Buffer.concat(got), reference);
+    } finally {
+        rmSync(fifo, { force: true });
+    }
+});
+
 test('hitmask -o DEVICE: a private copy of /dev/null stays a character device', async t => {
     const dev = join(dir, 'null');
     const why = process.getuid?.() !== 0 ? 'mknod needs root' : tool('mknod', dev, 'c', '1', '3');

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Mask } from '../src/index.js';
+import { kernelStats, limits, Mask } from '../src/index.js';
+import { overlaps as pixiOverlaps, placeSprite } from '../src/pixi.js';
 import { transformMask, TransformCache } from '../src/index.js';
 import { World } from '../src/index.js';
 import { mulberry32 } from './reference.js';
@@ -280,4 +281,108 @@ test('TransformCache.forget drops the transforms of a mask, made anew from its p
     assert.equal(after.mask.count(), transformMask(m, { angle: Math.PI / 3 }).mask.count());
     assert.ok(after.mask.count() < before.mask.count());
     assert.throws(() => cache.forget(null as never), /^TypeError: mask must be a Mask/);
+});
+
+test('transforms past limits.transformPixels are refused before any work: transformMask, World, sprites', () => {
+    const sprite = new Mask(128, 128, true);
+    const stats = () => ({ masks: kernelStats().wasmMasks + kernelStats().jsMasks, used: kernelStats().usedBytes });
+    const before = stats();
+    const refused = (e: Error) =>
+        e instanceof RangeError &&
+        e.message.startsWith('transformMask(): 128x128 scaled by 1000 x 1000 is ') &&
+        e.message.includes(
+            `128000x128000 = 16384000000 pixels, over the ${limits.transformPixels} allowed (limits.transformPixels)`
+        );
+    assert.throws(() => transformMask(sprite, { scaleX: 1000, scaleY: 1000 }), refused);
+    assert.throws(() => new TransformCache().get(sprite, 0, 1000, 1000, false, false), refused);
+    assert.deepEqual(stats(), before, 'no mask was made, no memory taken');
+    // A thin mask turned by 45°: its box, not its scaled size, is what would be computed.
+    assert.throws(() => transformMask(new Mask(16384, 1, true), { angle: Math.PI / 4 }), /11586x11587 = /);
+    // At the limit: 8192 x 8192 before trimming.
+    assert.equal(transformMask(new Mask(64, 64, true), { scaleX: 128, scaleY: 128 }).mask.width, 8192);
+
+    const world = new World();
+    const a = world.add({ x: 0, y: 0, mask: new Mask(16, 16, true), scaleX: 2, scaleY: 2 });
+    assert.throws(() => world.add({ x: 0, y: 0, mask: sprite, scaleX: 1000, scaleY: 1000 }), refused);
+    assert.equal(world.size, 1, 'no body was added');
+    assert.equal(world.add({ x: 0, y: 0, mask: sprite }).id, a.id + 1, 'no id was taken');
+    assert.throws(() => world.setTransform(a, { scaleX: 1000, scaleY: 1000 }), /16x16 scaled by 1000 x 1000/);
+    assert.deepEqual(world.getTransform(a), { angle: 0, scaleX: 2, scaleY: 2, flipX: false, flipY: false });
+    world.setTransform(a, { scaleX: 100, scaleY: 100 });
+    assert.throws(() => world.setMask(a, new Mask(1000, 1000)), /1000x1000 scaled by 100 x 100/);
+    assert.equal(world.placedMask(a).mask.width, 1600, 'the body keeps its mask');
+    assert.equal(world.step(), 1);
+
+    const pose = { x: 0, y: 0, originX: 0, originY: 0, scaleX: 300, scaleY: 300, angle: 0 };
+    assert.throws(() => placeSprite(sprite, pose), /38400x38400 = 1474560000 pixels, over the 67108864/);
+    const posed = { mask: sprite, pose };
+    assert.throws(() => pixiOverlaps(posed, { mask: sprite, pose: { ...pose, scaleX: 1, scaleY: 1 } }), RangeError);
+});
+
+test('TransformCache keeps at most maxBytes of masks, least recently used dropped first', () => {
+    const sprite = new Mask(128, 128, true);
+    assert.equal(new TransformCache().maxBytes, limits.transformCacheBytes);
+    const cache = new TransformCache(256, { maxBytes: 2 ** 20 });
+    // A zoom tween through 1,001 scales (1..2): about 9 MB of masks, of which 1 MiB is kept.
+    let made = 0;
+    const seen = new Set<Mask>();
+    for (let i = 0; i <= 1000; i++) {
+        const p = cache.get(sprite, 0, 1 + i / 1000, 1 + i / 1000, false, false);
+        if (!seen.has(p.mask)) made++;
+        seen.add(p.mask);
+        assert.ok(cache.bytes <= cache.maxBytes, `${cache.bytes} bytes held after scale ${1 + i / 1000}`);
+    }
+    assert.equal(made, 1001);
+    const last = cache.get(sprite, 0, 2, 2, false, false);
+    assert.ok(seen.has(last.mask), 'the most recent entry is kept');
+    const first = cache.get(sprite, 0, 1, 1.001, false, false);
+    assert.ok(!seen.has(first.mask), 'the oldest was dropped and is made anew');
+    assert.ok(first.mask.equals(transformMask(sprite, { scaleX: 1, scaleY: 1.001 }).mask));
+    // Used again, an entry moves to the back of the queue.
+    const keep = cache.get(sprite, 0, 1.5, 1.5, false, false);
+    for (let i = 0; i < 200; i++) {
+        cache.get(sprite, 0, 1, 1 + i / 1000, false, false);
+        cache.get(sprite, 0, 1.5, 1.5, false, false);
+    }
+    assert.equal(cache.get(sprite, 0, 1.5, 1.5, false, false), keep);
+    cache.forget(sprite);
+    assert.equal(cache.bytes, 0);
+    cache.get(sprite, 0.5, 1, 1, false, false);
+    assert.ok(cache.bytes > 0);
+    cache.clear();
+    assert.equal(cache.bytes, 0);
+    // One entry larger than the budget is still returned (and held until the next).
+    const tiny = new TransformCache(256, { maxBytes: 0 });
+    assert.equal(tiny.get(sprite, 0.5, 1, 1, false, false).mask.count() > 0, true);
+    assert.throws(() => new TransformCache(256, { maxBytes: -1 }), /maxBytes must be an integer in 0\.\./);
+});
+
+test('transformMask always returns a new mask, and leaves no other mask alive', () => {
+    const live = () => kernelStats().wasmMasks + kernelStats().jsMasks;
+    const m = Mask.fromText('##.\n#..');
+    for (const t of [{}, { angle: 2 * Math.PI }, { scaleX: 1, angle: -4 * Math.PI }]) {
+        const r = transformMask(m, t);
+        assert.notEqual(r.mask, m, JSON.stringify(t));
+        assert.ok(r.mask.equals(m));
+        r.mask.dispose();
+        assert.equal(m.count(), 3, 'disposing the result leaves the input alive');
+    }
+    // Each path makes exactly one mask, the result: the untrimmed raster, flips and half turns are disposed.
+    for (const t of [
+        { angle: 0.3 },
+        { angle: 0.3, scaleX: 2, flipX: true, flipY: true },
+        { flipX: true, flipY: true },
+        { angle: Math.PI, flipX: true },
+        { angle: Math.PI / 2, flipX: true, flipY: true },
+        {}
+    ]) {
+        const before = live();
+        const r = transformMask(m, t);
+        assert.equal(live(), before + 1, JSON.stringify(t));
+        r.mask.dispose();
+        assert.equal(live(), before, JSON.stringify(t));
+    }
+    const before = live();
+    rotate90(m, 2).dispose();
+    assert.equal(live(), before);
 });

@@ -26,6 +26,31 @@ export const MAX_ID = 2 ** 31 - 1;
 export const MEMORY_LIMIT = 2 ** 30;
 
 /**
+ * @internal Most frames one sheet JSON (TexturePacker or Aseprite) may list: 2^17. A frame costs a mask in the
+ * build; a million-frame JSON took 12.5 s and 1.3 GB before this cap.
+ */
+export const MAX_SHEET_FRAMES = 2 ** 17;
+
+/** @internal Most Aseprite slices (`meta.slices`) one sheet JSON may list: 2^14. */
+export const MAX_SHEET_SLICES = 2 ** 14;
+
+/**
+ * @internal Most hit-boxes one sheet JSON may give its frames: 2^18, counted before any is made as the slice keys
+ * plus, for each slice, the frames from its first key on (a key holds until the next one). 20,000 frames and 500
+ * slices ask for 10 million, which took 97 s, 5.6 GB and a 279 MB atlas before this budget.
+ */
+export const MAX_SHEET_BOXES = 2 ** 18;
+
+/**
+ * @internal Most pixels a transform that scales or rotates off the quarter turns may make (its box before
+ * trimming): 2^26, 8192 × 8192 (8 MiB of words). Each is computed, so this bounds the work too.
+ */
+export const MAX_TRANSFORM_PIXELS = 2 ** 26;
+
+/** @internal Default byte budget of one `TransformCache`: 64 MiB of transformed masks. */
+export const TRANSFORM_CACHE_BYTES = 2 ** 26;
+
+/**
  * The library's numeric limits; past each one a call throws a RangeError (or, for memory, falls back to the JS heap).
  */
 export const limits = Object.freeze({
@@ -40,5 +65,15 @@ export const limits = Object.freeze({
     /** Largest stamp id of a `CollisionRaster`: 2^31 − 1. */
     rasterId: MAX_ID,
     /** Ceiling on WebAssembly memory in bytes: 1 GiB (kernelStats().memoryLimitBytes says the one in force). */
-    memoryBytes: MEMORY_LIMIT
+    memoryBytes: MEMORY_LIMIT,
+    /** Most pixels a scaling or rotating `transformMask` (a World body, a sprite) may make, before trimming: 2^26. */
+    transformPixels: MAX_TRANSFORM_PIXELS,
+    /** Default budget of a `TransformCache`: 64 MiB of transformed masks (2^26 bytes), least recently used dropped. */
+    transformCacheBytes: TRANSFORM_CACHE_BYTES,
+    /** Most frames of one sheet JSON (TexturePacker or Aseprite) read by `hitmask/node`: 2^17. */
+    sheetFrames: MAX_SHEET_FRAMES,
+    /** Most Aseprite slices of one sheet JSON: 2^14. */
+    sheetSlices: MAX_SHEET_SLICES,
+    /** Most hit-boxes one sheet JSON gives its frames (slice keys, each slice's frames from its first key): 2^18. */
+    sheetBoxes: MAX_SHEET_BOXES
 });

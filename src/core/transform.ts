@@ -1,8 +1,9 @@
 // Geometric transforms of masks: mirrors, quarter turns, scaling, crops, convolution, and general rotation and
 // scale. Free functions, not Mask methods, so that a bundle pulls only the ones it calls.
 import { rev32 } from '../base/bits.js';
-import { checkCoord, checkFinite, checkInt, checkPositive, checkSize } from '../base/check.js';
+import { checkCoord, checkFinite, checkInt, checkPositive, checkSize, outOfRange } from '../base/check.js';
 import { checkBoolean, checkObject } from '../base/check-types.js';
+import { MAX_TRANSFORM_PIXELS, TRANSFORM_CACHE_BYTES } from '../base/limits.js';
 import * as trig from '../base/trig.js';
 import { checkMask, Mask } from './mask.js';
 import { boundingRect, eachSet } from './shape.js';
@@ -34,8 +35,10 @@ export interface PlacedMask {
  * quantised). Each destination pixel takes the source pixel under its centre mapped back through the
  * inverse transform (nearest neighbour). Quarter turns without scaling are exact: they use {@link rotate90}
  * and the flips, and an odd difference between width and height puts the half pixel toward the top-left.
- * General results are trimmed to their set pixels. The sine and cosine are computed without `Math.sin/cos`
- * (src/base/trig.ts), so every engine gives the same pixels.
+ * General results are trimmed to their set pixels; one whose box before trimming would pass
+ * `limits.transformPixels` (2^26) is refused with a RangeError before any work. The result is always a new mask (an
+ * identity transform gives a copy), the caller's to dispose. The sine and cosine are computed without
+ * `Math.sin/cos` (src/base/trig.ts), so every engine gives the same pixels.
  * @example const { mask: turned, x, y } = transformMask(bar, { angle: Math.PI / 4, flipX: true });
  */
 export function transformMask(mask: Mask, transform: Transform = {}): PlacedMask {
@@ -48,17 +51,17 @@ export function transformMask(mask: Mask, transform: Transform = {}): PlacedMask
     return place(mask, angle, scaleX, scaleY, flipX, flipY);
 }
 
-// transformMask on checked arguments.
+// transformMask on checked arguments. Every intermediate mask is disposed: only the result stays alive.
 function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX: boolean, flipY: boolean): PlacedMask {
     const w = mask.width,
         h = mask.height;
     const turns = angle / (Math.PI / 2);
     if (scaleX === 1 && scaleY === 1 && Math.abs(turns - Math.round(turns)) < 1e-12) {
-        let m = flipX ? mirrorX(mask) : mask;
-        if (flipY) m = mirrorY(m);
         const t = ((Math.round(turns) % 4) + 4) % 4;
-        if (t === 0) return { mask: m === mask ? mask : m, x: 0, y: 0 };
-        m = rotate90(m, t);
+        let m = flipX ? mirrorX(mask) : mask;
+        if (flipY) m = replace(m, mask, mirrorY(m));
+        if (t === 0) return { mask: m === mask ? mask.clone() : m, x: 0, y: 0 };
+        m = replace(m, mask, rotate90(m, t));
         return t === 2 ? { mask: m, x: 0, y: 0 } : { mask: m, x: Math.floor((w - h) / 2), y: Math.floor((h - w) / 2) };
     }
     // Not Math.cos/sin: their last bits differ between engines, and a rotated pixel with them.
@@ -78,6 +81,12 @@ function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX:
     const dw = Math.max(0, Math.ceil(cx + ex - 1e-9) - ox),
         dh = Math.max(0, Math.ceil(cy + ey - 1e-9) - oy);
     if (w === 0 || h === 0) return { mask: new Mask(0, 0), x: 0, y: 0 };
+    // Refused before anything is allocated or computed: each pixel of the box is computed.
+    if (dw * dh > MAX_TRANSFORM_PIXELS)
+        throw outOfRange(
+            `transformMask(): ${w}x${h} scaled by ${scaleX} x ${scaleY} is ${dw}x${dh} = ${dw * dh} pixels, ` +
+                `over the ${MAX_TRANSFORM_PIXELS} allowed (limits.transformPixels); scale less.`
+        );
     const out = new Mask(dw, dh);
     const src = mask._words,
         dst = out._words;
@@ -100,7 +109,14 @@ function place(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX:
         }
     }
     const t = trim(out);
+    out.dispose();
     return { mask: t.mask, x: ox + t.x, y: oy + t.y };
+}
+
+// `next`, made from `m`: disposes `m` unless it is the caller's `mask`.
+function replace(m: Mask, mask: Mask, next: Mask): Mask {
+    if (m !== mask) m.dispose();
+    return next;
 }
 
 /** Throws unless the transform parameters are usable. */
@@ -114,27 +130,58 @@ function checkFlip(name: string, flip: unknown): void {
     checkBoolean(name, flip, 'true or false');
 }
 
-// Entries kept per source mask before its cache is dropped and rebuilt on demand; bounds memory when
-// a scale is tweened through many distinct values (each value is one entry).
-const MAX_ENTRIES = 1024;
+// What an entry costs beyond its words: the Mask object, the entry record and its key.
+const ENTRY_BYTES = 128;
+
+// A cached transform: where it is kept (its source mask's `map`, under `key`) and what it costs.
+interface Entry {
+    map: Map<string, Entry>;
+    key: string;
+    placed: PlacedMask;
+    bytes: number;
+}
+
+/** Options of {@link TransformCache}. */
+export interface TransformCacheOptions {
+    /**
+     * Bytes of transformed masks kept (their words plus 128 bytes an entry); past it the least recently used entries
+     * are dropped (and made anew on demand). @default limits.transformCacheBytes (64 MiB)
+     */
+    maxBytes?: number;
+}
 
 /**
  * Transformed masks cached per (mask, angle step, scale, flips). The angle is rounded to the nearest
- * of `steps` equal steps per turn; the scale is used exactly as given.
+ * of `steps` equal steps per turn; the scale is used exactly as given. The cache holds at most `maxBytes` of
+ * masks, dropping the least recently used first (a scale tweened through many values makes one entry per value).
+ * Dropped masks are not disposed: a World body or a caller may still hold one.
  */
 export class TransformCache {
     /** Angle steps per full turn. */
     readonly steps: number;
-    /** @internal */
-    private cache = new WeakMap<Mask, Map<string, PlacedMask>>();
+    /** Bytes of transformed masks kept at most (words plus 128 bytes an entry). */
+    readonly maxBytes: number;
+    #cache = new WeakMap<Mask, Map<string, Entry>>();
+    // Every entry, least recently used first.
+    #order = new Set<Entry>();
+    #held = 0;
 
-    constructor(steps = 256) {
+    constructor(steps = 256, options: TransformCacheOptions = {}) {
         this.steps = checkInt('angleSteps', steps, 4, 65536);
+        checkObject('options', options);
+        this.maxBytes = checkInt('maxBytes', options.maxBytes ?? TRANSFORM_CACHE_BYTES, 0, 2 ** 53);
+    }
+
+    /** Bytes of transformed masks the cache holds now (words plus 128 bytes an entry), at most {@link maxBytes}. */
+    get bytes(): number {
+        return this.#held;
     }
 
     /** Drops every cached mask. */
     clear(): void {
-        this.cache = new WeakMap();
+        this.#cache = new WeakMap();
+        this.#order.clear();
+        this.#held = 0;
     }
 
     /**
@@ -142,7 +189,10 @@ export class TransformCache {
      */
     forget(mask: Mask): void {
         checkMask(mask, 'mask');
-        this.cache.delete(mask);
+        const map = this.#cache.get(mask);
+        if (!map) return;
+        for (const e of map.values()) this.#drop(e);
+        this.#cache.delete(mask);
     }
 
     /** The quantised angle in radians that {@link get} uses for `angle`. */
@@ -151,22 +201,44 @@ export class TransformCache {
         return ((((Math.round((angle / (2 * Math.PI)) * s) % s) + s) % s) * 2 * Math.PI) / s;
     }
 
-    /** The transformed mask and its offset, rasterised on first use. */
+    /**
+     * The transformed mask and its offset, rasterised on first use (the identity gives `mask` itself). The mask is
+     * the cache's: do not change or dispose it. A transform past `limits.transformPixels` throws a RangeError.
+     */
     get(mask: Mask, angle: number, scaleX: number, scaleY: number, flipX: boolean, flipY: boolean): PlacedMask {
         const s = this.steps;
         const step = ((Math.round((angle / (2 * Math.PI)) * s) % s) + s) % s;
         if (step === 0 && scaleX === 1 && scaleY === 1 && !flipX && !flipY) return { mask, x: 0, y: 0 };
-        let map = this.cache.get(mask);
-        if (!map) this.cache.set(mask, (map = new Map()));
+        let map = this.#cache.get(mask);
+        if (!map) this.#cache.set(mask, (map = new Map()));
         const key = `${step} ${scaleX} ${scaleY} ${flipX ? 1 : 0}${flipY ? 1 : 0}`;
         let e = map.get(key);
-        if (!e) {
-            if (map.size >= MAX_ENTRIES) map.clear();
-            // Quarter turns are passed as exact multiples of π/2 so transformMask takes its exact path.
-            const a = (step * 4) % s === 0 ? (((step * 4) / s) * Math.PI) / 2 : (step * 2 * Math.PI) / s;
-            map.set(key, (e = transformMask(mask, { angle: a, scaleX, scaleY, flipX: !!flipX, flipY: !!flipY })));
+        if (e) {
+            // Most recently used last.
+            this.#order.delete(e);
+            this.#order.add(e);
+            return e.placed;
         }
-        return e;
+        // Quarter turns are passed as exact multiples of π/2 so transformMask takes its exact path.
+        const a = (step * 4) % s === 0 ? (((step * 4) / s) * Math.PI) / 2 : (step * 2 * Math.PI) / s;
+        const placed = transformMask(mask, { angle: a, scaleX, scaleY, flipX: !!flipX, flipY: !!flipY });
+        e = { map, key, placed, bytes: placed.mask.strips * placed.mask.height * 4 + ENTRY_BYTES };
+        map.set(key, e);
+        this.#order.add(e);
+        this.#held += e.bytes;
+        // The new entry stays even when it alone passes the budget: the caller is about to use it.
+        for (const old of this.#order) {
+            if (this.#held <= this.maxBytes || old === e) break;
+            this.#drop(old);
+        }
+        return placed;
+    }
+
+    // Forgets one entry.
+    #drop(e: Entry): void {
+        this.#order.delete(e);
+        e.map.delete(e.key);
+        this.#held -= e.bytes;
     }
 }
 
@@ -251,7 +323,12 @@ export function rotate90(m: Mask, turns = 1): Mask {
     checkInt('turns', turns, -(2 ** 31), 2 ** 31 - 1);
     const t = ((turns % 4) + 4) % 4;
     if (t === 0) return m.clone();
-    if (t === 2) return flipY(flipX(m));
+    if (t === 2) {
+        const mirrored = flipX(m);
+        const out = flipY(mirrored);
+        mirrored.dispose();
+        return out;
+    }
     const { width: w, height: h } = m;
     const out = new Mask(h, w);
     // Clockwise: (x, y) -> (h - 1 - y, x); anticlockwise: (x, y) -> (y, w - 1 - x).

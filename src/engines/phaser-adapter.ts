@@ -3,7 +3,7 @@
 // trim, display origin, flipX/flipY, scale, rotation and parent containers. Phaser is imported for types
 // only; the loader takes the Phaser namespace as an argument, so this module never pulls Phaser in.
 import type * as Phaser from 'phaser';
-import { describe, checkFinite, outOfRange, typeError, wrongType } from '../base/check.js';
+import { describe, checkFinite, checkSize, outOfRange, typeError, wrongType } from '../base/check.js';
 import { deprecated } from '../base/deprecate.js';
 import { Mask, type Point } from '../core/mask.js';
 import type { TransformCache } from '../core/transform.js';
@@ -142,11 +142,18 @@ function poseOf(sprite: PhaserSpriteLike, fm: FrameMask): SpritePose {
 
 // The rectangle [x, x + w) × [y, y + h) in world pixels: the pixels whose centres it holds (left and top
 // edges inclusive, as a GPU fills), as a filled mask at a whole position.
-function rect(x: number, y: number, w: number, h: number): SpriteHitmask {
+function rect(x: number, y: number, w: number, h: number, what: string): SpriteHitmask {
+    // Checked here, under the body's or tile's own names: a NaN size reached the Mask as "Mask width".
+    checkFinite(`${what}.x`, x);
+    checkFinite(`${what}.y`, y);
+    checkFinite(`${what}.width`, w);
+    checkFinite(`${what}.height`, h);
     const x0 = Math.ceil(x - 0.5),
         y0 = Math.ceil(y - 0.5);
     const nw = Math.max(0, Math.ceil(x + w - 0.5) - x0),
         nh = Math.max(0, Math.ceil(y + h - 0.5) - y0);
+    checkSize(`${what}.width in whole pixels`, nw);
+    checkSize(`${what}.height in whole pixels`, nh);
     const key = `${nw}x${nh}`;
     let mask = filled.get(key);
     if (!mask) {
@@ -190,7 +197,7 @@ export function shapeOf(obj: ArcadeObject | PhaserSpriteLike | SpriteHitmask, op
             const t = obj as Phaser.Tilemaps.Tile;
             const l = t.getLeft(),
                 tp = t.getTop();
-            return rect(l, tp, t.getRight() - l, t.getBottom() - tp);
+            return rect(l, tp, t.getRight() - l, t.getBottom() - tp, 'tile (world box)');
         }
         const body = (
             typeof o.body === 'object' && o.body !== null ? o.body : o
@@ -201,7 +208,7 @@ export function shapeOf(obj: ArcadeObject | PhaserSpriteLike | SpriteHitmask, op
             typeof body.width === 'number' &&
             typeof body.height === 'number'
         ) {
-            return rect(body.x, body.y, body.width, body.height);
+            return rect(body.x, body.y, body.width, body.height, 'body');
         }
     }
     throw wrongType(`expected a textured game object, an Arcade body or a tile, got ${describe(obj)}.`);

@@ -20,6 +20,18 @@ const atlases = new WeakMap<Phaser.Game, Map<string, MaskAtlas>>();
 let masks = new WeakMap<Phaser.Textures.Frame, FrameMask>();
 // Per frame, a mask given with setFrameMask: kept until forgetFrameMask.
 const custom = new WeakMap<Phaser.Textures.Frame, FrameMask>();
+// Frames stored rotated in their atlas that have been warned about (once each).
+const warnedRotated = new WeakSet<Phaser.Textures.Frame>();
+
+// Phaser has never drawn a frame its packer stored rotated (TexturePacker's "Allow rotation") upright: it shows it
+// mirrored and stretched, so no mask (read, from a .hitmask atlas or given) matches what the player sees.
+function rotatedWhy(frame: Phaser.Textures.Frame): string {
+    return (
+        `texture "${frame.texture.key}" frame "${String(frame.name)}" is stored rotated in its atlas (the packer's ` +
+        '"Allow rotation", rotated: true), which Phaser does not draw upright: what it shows differs from any mask; ' +
+        'pack the atlas again with rotation off'
+    );
+}
 
 function checkFrame(frame: unknown): asserts frame is Phaser.Textures.Frame {
     const f = frame as Phaser.Textures.Frame | null;
@@ -111,10 +123,7 @@ function fromAtlas(frame: Phaser.Textures.Frame, atlas: MaskAtlas): FrameMask | 
 function fromPixels(frame: Phaser.Textures.Frame): FrameMask {
     const src = frame.source,
         what = `texture "${frame.texture.key}" frame "${String(frame.name)}"`;
-    if (frame.rotated)
-        throw new Error(
-            `${what} is rotated in its atlas; load a .hitmask atlas for it (hitmask build turns rotated frames upright).`
-        );
+    if (frame.rotated) throw new Error(`${rotatedWhy(frame)}.`);
     if (src.resolution !== 1)
         throw new Error(`${what}: texture resolution ${src.resolution} is not supported (expected 1).`);
     const image = src.image as unknown;
@@ -157,15 +166,22 @@ function fromPixels(frame: Phaser.Textures.Frame): FrameMask {
  * The collision mask of a texture frame, built on first use and cached per frame: the one given with
  * {@link setFrameMask}; else from the atlas bound to its texture ({@link addMaskAtlas}, `this.load.hitmask`) when it
  * holds the frame; else from the frame's pixels (alpha above the threshold), read once through a canvas. Trimmed
- * frames keep their trim offset.
+ * frames keep their trim offset. A frame stored rotated in its atlas (the packer's "Allow rotation"), which Phaser
+ * does not draw upright, warns once (and its pixels are not read: an Error).
  */
 export function frameMask(frame: Phaser.Textures.Frame): FrameMask {
     checkFrame(frame);
     let m = custom.get(frame) ?? masks.get(frame);
-    if (m) return m;
-    const atlas = atlases.get(frame.texture.manager.game)?.get(frame.texture.key);
-    m = (atlas && fromAtlas(frame, atlas)) ?? fromPixels(frame);
-    masks.set(frame, m);
+    if (!m) {
+        const atlas = atlases.get(frame.texture.manager.game)?.get(frame.texture.key);
+        m = (atlas && fromAtlas(frame, atlas)) ?? fromPixels(frame);
+        masks.set(frame, m);
+    }
+    // A mask from an atlas or setFrameMask is used, with a warning (fromPixels refused to read such a frame).
+    if (frame.rotated === true && !warnedRotated.has(frame)) {
+        warnedRotated.add(frame);
+        console.warn(`hitmask: ${rotatedWhy(frame)}.`);
+    }
     return m;
 }
 

@@ -1,21 +1,22 @@
 // Building a MaskAtlas from image files, folders, globs, grid sheets and atlas JSON (what `hitmask build` runs).
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { glob, isDynamicPattern } from 'tinyglobby';
 import { MaskAtlas } from '../core/atlas.js';
 import { checkInt, checkNonNegative, typeError } from '../base/check.js';
-import { checkObject, checkString } from '../base/check-types.js';
+import { checkObject } from '../base/check-types.js';
 import { Mask, type ColorKey } from '../core/mask.js';
 import { crop, rotate90, trim } from '../core/transform.js';
 import { decodeFrames, decodeImage, decodePngMask, type DecodeOptions } from './decode.js';
 import type { WorkerJob, WorkerResult } from './build-worker.js';
 import type { maskPolygons, PolygonsJsonOptions } from './polygons-json.js';
 import { DEFAULT_MAX_BYTES, type RGBAImage } from './image.js';
-import { fileKind, readInput, readInputSync } from './read.js';
+import { readInput, readInputSync } from './read.js';
+import { resolveInputs, stripExt, subPath, type BuildInput } from './inputs.js';
 import {
     gridFrames,
+    gridLeftover,
     notSheetLayout,
     parseSheetJson,
     type GridOptions,
@@ -71,15 +72,7 @@ export interface BuildStats {
     workerFiles: number;
 }
 
-/** One input file and the name its frames get. */
-export interface BuildInput {
-    path: string;
-    name: string;
-    /** Found in a folder or by a glob rather than named: a .json that is not a sheet layout is then skipped, not an error. */
-    found: boolean;
-    /** The folder the file counts as inside of: the folder input it was found in, or its own folder. */
-    root: string;
-}
+export { resolveInputs, type BuildInput } from './inputs.js';
 
 /** What {@link buildAtlas} made. */
 export interface BuildResult {
@@ -91,7 +84,6 @@ export interface BuildResult {
     notes: string[];
 }
 
-const EXTENSIONS = ['.png', '.apng', '.gif', '.json'];
 // By default, workers start after this many files when those had at least LARGE_PIXELS pixels on average.
 const PROBE = 16,
     LARGE_PIXELS = 256 * 256;
@@ -99,49 +91,6 @@ const PROBE = 16,
 const YIELD_EVERY = 8;
 // Files queued at each worker.
 const WORKER_QUEUE = 4;
-
-/** Expands files, folders (recursively: .png, .apng, .gif, .json) and globs into input files, sorted, with frame names. */
-export async function resolveInputs(inputs: readonly string[], cwd = process.cwd()): Promise<BuildInput[]> {
-    if (!Array.isArray(inputs) || inputs.length === 0)
-        throw typeError('inputs', 'a non-empty array of paths or globs', inputs);
-    const out: BuildInput[] = [];
-    for (const input of inputs) {
-        checkString('each input', input, true);
-        const abs = resolve(cwd, input);
-        const st = await stat(abs).catch(() => null);
-        if (st?.isDirectory()) {
-            const files = await glob(['**/*.{png,apng,gif,json}'], {
-                cwd: abs,
-                onlyFiles: true,
-                caseSensitiveMatch: false
-            });
-            if (files.length === 0)
-                throw new Error(`Folder ${JSON.stringify(input)} has no .png, .gif or .json files.`);
-            // Inside a folder the name keeps the sub-path: enemies/alien1.png is named "enemies/alien1".
-            for (const f of files.sort())
-                out.push({ path: resolve(abs, f), name: stripExt(f), found: true, root: abs });
-        } else if (st?.isFile()) {
-            out.push({ path: abs, name: stripExt(basename(abs)), found: false, root: dirname(abs) });
-        } else if (st) {
-            throw new Error(
-                `Input ${JSON.stringify(input)} is ${fileKind(st)}; expected a regular file, a folder or a glob.`
-            );
-        } else if (isDynamicPattern(input)) {
-            const files = (await glob([input], { cwd, onlyFiles: true, absolute: true })).filter(f =>
-                EXTENSIONS.includes(extname(f).toLowerCase())
-            );
-            if (files.length === 0) throw new Error(`No .png, .gif or .json files match ${JSON.stringify(input)}.`);
-            // As inside a folder, the name keeps the path below the glob's fixed prefix (its folders before the
-            // first wildcard), so names are unique: "art/**/*.png" names art/enemies/alien1.png "enemies/alien1".
-            const base = resolve(cwd, globBase(input));
-            for (const f of files.sort())
-                out.push({ path: f, name: stripExt(subPath(base, f) ?? basename(f)), found: true, root: dirname(f) });
-        } else {
-            throw new Error(`Input ${JSON.stringify(input)} does not exist; expected a file, a folder or a glob.`);
-        }
-    }
-    return out;
-}
 
 /**
  * Builds masks for every frame of the inputs: a single image becomes one frame named after the file
@@ -155,13 +104,13 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
         throw new Error('Use either a grid or an atlas JSON for image inputs, not both.');
     // Every file read (images and JSON alike) may be at most this large, and its pixels no more.
     const maxBytes = checkInt('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES, 0, Number.MAX_SAFE_INTEGER);
-    const files = await resolveInputs(inputs, options.cwd);
+    const notes: string[] = [];
+    const files = await resolveInputs(inputs, options.cwd, notes);
     const stats: BuildStats = { files: 0, frames: 0, bitsSet: 0, rgbaBytes: 0, decodeMs: 0, maskMs: 0, workerFiles: 0 };
     const atlas = new MaskAtlas();
     // Where each frame name came from.
     const origin = new Map<string, FrameSource>();
-    const sources = new Set<string>(),
-        notes: string[] = [];
+    const sources = new Set<string>();
     const cwd = options.cwd ?? process.cwd();
     const shapes = options.polygons === undefined || options.polygons === false ? null : checkShapes(options.polygons);
     // The tracing modules load only for a build that stores polygons (a cheaper start for the others).
@@ -232,6 +181,7 @@ export async function buildAtlas(inputs: readonly string[], options: BuildOption
                     frames: gridFrames(job.file.name, width, height, options.grid as GridOptions),
                     tags: []
                 };
+                if (!job.layout) gridNote(label, width, height, options.grid as GridOptions, notes);
                 const base = atlas.size;
                 const cut = full
                     ? cutMask(full, layout.frames, label)
@@ -463,6 +413,20 @@ export function startWorkers(files: number, requested: number | undefined): Work
     });
 }
 
+// Says where a grid leaves pixels of an image in no frame (they were dropped silently).
+function gridNote(label: string, width: number, height: number, grid: GridOptions, notes: string[]): void {
+    const { right, bottom } = gridLeftover(width, height, grid);
+    if (right === 0 && bottom === 0) return;
+    const { frameWidth: w, frameHeight: h, margin = 0, spacing = 0 } = grid;
+    const where = [right > 0 ? `${right} px at the right` : '', bottom > 0 ? `${bottom} px at the bottom` : '']
+        .filter(Boolean)
+        .join(' and ');
+    notes.push(
+        `${label}: the ${w}x${h} grid (margin ${margin}, spacing ${spacing}) leaves ${where} of the ` +
+            `${width}x${height} image in no frame; check the frame size, margin and spacing`
+    );
+}
+
 // Why a .json found in a folder or by a glob is not a sheet layout (null when it is one): not JSON, or not shaped
 // as one (notSheetLayout).
 function notLayout(text: string): string | null {
@@ -473,24 +437,6 @@ function notLayout(text: string): string | null {
         return 'not valid JSON, so not a TexturePacker or Aseprite sheet';
     }
     return notSheetLayout(json);
-}
-
-// The fixed prefix of a glob: its folders before the first one with a wildcard, unescaped ("" for none).
-function globBase(pattern: string): string {
-    const fixed: string[] = [];
-    for (const part of pattern.split('/').slice(0, -1)) {
-        if (isDynamicPattern(part)) break;
-        fixed.push(part.replace(/\\(.)/g, '$1'));
-    }
-    return fixed.length === 1 && fixed[0] === '' ? '/' : fixed.join('/');
-}
-
-// `path` below the folder `base`, with / between folders; undefined when it is not below it.
-function subPath(base: string, path: string): string | undefined {
-    const rel = relative(base, path);
-    return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)
-        ? undefined
-        : rel.split(sep).join('/');
 }
 
 // The error for two files giving one frame name: both files, and the fix. Where both names are made from the
@@ -579,9 +525,4 @@ function labelled<T>(label: string, fn: () => T): T {
         if (e instanceof Error) e.message = `${label}: ${e.message}`;
         throw e;
     }
-}
-
-function stripExt(f: string): string {
-    const ext = extname(f);
-    return ext ? f.slice(0, -ext.length) : f;
 }

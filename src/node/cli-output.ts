@@ -51,7 +51,11 @@ export async function writeOutput(
     // Only a write through (to a device or FIFO) can fail half-way.
     const atomic = (await stat(path).catch(() => null))?.isFile() ?? true;
     try {
-        await writeFileAtomic(path, bytes);
+        await writeFileAtomic(path, bytes, () =>
+            process.stderr.write(
+                `hitmask: note: waiting for a reader of the FIFO ${JSON.stringify(path)} (Ctrl-C stops).\n`
+            )
+        );
     } catch (e) {
         throw new Error(
             `Cannot write ${JSON.stringify(path)}: ${(e as Error).message}${atomic ? '; nothing was written' : ''}.`,

@@ -279,11 +279,17 @@ async function overlap(
     process.exitCode = p ? 0 : 1;
 }
 
+// The version in the package's package.json: two folders up from src/node/cli.ts and from dist/node/cli.js alike.
+function packageVersion(): string {
+    return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+}
+
 function program(): Command {
     const prog = new Command('hitmask')
         .description(
             'Pixel-perfect collision masks: build compact mask atlases from sprites, inspect them, test overlaps, trace polygons.'
         )
+        .version(packageVersion(), '-V, --version', "print hitmask's version")
         .exitOverride()
         .showHelpAfterError(false)
         .configureOutput({ outputError: (str, write) => write(`hitmask: ${str.replace(/^error: /, '').trim()}\n`) });

@@ -1,7 +1,8 @@
 // Frame layouts of sprite sheets: uniform grids, TexturePacker JSON (hash and array) and Aseprite JSON.
 import type { HitBox, TagDirection } from '../core/atlas-frame.js';
-import { checkInt, describe, must, mustBe } from '../base/check.js';
+import { checkInt, describe, must, mustBe, outOfRange } from '../base/check.js';
 import { checkObject } from '../base/check-types.js';
+import { MAX_SHEET_BOXES, MAX_SHEET_FRAMES, MAX_SHEET_SLICES } from '../base/limits.js';
 
 /** One frame of a sheet: where it lies in the sheet image and where it belongs in the untrimmed sprite frame. */
 export interface SheetFrame {
@@ -105,6 +106,21 @@ export function gridFrames(name: string, imageWidth: number, imageHeight: number
 }
 
 /**
+ * The pixels a grid leaves in no frame at the right and at the bottom of a `width` × `height` image (past the last
+ * whole column and row, and their margin): 0 and 0 when the grid fills it exactly. `options` as checked by
+ * {@link gridFrames}.
+ */
+export function gridLeftover(width: number, height: number, options: GridOptions): { right: number; bottom: number } {
+    const margin = options.margin ?? 0,
+        spacing = options.spacing ?? 0;
+    const left = (size: number, frame: number) => {
+        const n = Math.floor((size - 2 * margin + spacing) / (frame + spacing));
+        return Math.max(0, size - (2 * margin + n * frame + (n - 1) * spacing));
+    };
+    return { right: left(width, options.frameWidth), bottom: left(height, options.frameHeight) };
+}
+
+/**
  * Parses TexturePacker JSON (hash or array) or Aseprite JSON (hash or array, with `frameTags` and `slices`); `label`
  * names the file in errors.
  */
@@ -117,6 +133,13 @@ export function parseSheetJson(json: unknown, label = 'atlas JSON'): SheetLayout
         }
     }
     const root = obj(json, label);
+    // Counted before a frame is made: each frame costs a mask in a build.
+    const count = entryCount(root.frames);
+    if (count > MAX_SHEET_FRAMES)
+        throw outOfRange(
+            `${label} lists ${count} frames, more than the ${MAX_SHEET_FRAMES} one sheet JSON may have ` +
+                '(limits.sheetFrames); split it into several sheets.'
+        );
     const list = frameEntries(root.frames);
     if (!list)
         throw new Error(
@@ -144,36 +167,75 @@ export function parseSheetJson(json: unknown, label = 'atlas JSON'): SheetLayout
             tags.push({ name: str(o.name, `${what}.name`), from, to, direction });
         });
     }
-    if (meta.slices !== undefined) {
-        arr(meta.slices, `${label}: meta.slices`).forEach((s, i) => {
-            const what = `${label}: meta.slices[${i}]`;
-            const o = obj(s, what);
-            const name = str(o.name, `${what}.name`);
-            // A key holds from its frame until the next key's frame.
-            const keys = arr(o.keys, `${what}.keys`)
-                .map((k, j) => {
-                    const ko = obj(k, `${what}.keys[${j}]`);
-                    const b = obj(ko.bounds, `${what}.keys[${j}].bounds`);
-                    return {
-                        frame: int(ko.frame, `${what}.keys[${j}].frame`, 0, 2 ** 31),
-                        box: {
-                            name,
-                            x: int(b.x, `${what}.keys[${j}].bounds.x`),
-                            y: int(b.y, `${what}.keys[${j}].bounds.y`),
-                            width: int(b.w, `${what}.keys[${j}].bounds.w`, 0),
-                            height: int(b.h, `${what}.keys[${j}].bounds.h`, 0)
-                        }
-                    };
-                })
-                .sort((a, b) => a.frame - b.frame);
-            for (let f = 0; f < frames.length; f++) {
-                let box: HitBox | undefined;
-                for (const k of keys) if (k.frame <= f) box = k.box;
-                if (box) frames[f].boxes.push(box);
-            }
-        });
-    }
+    if (meta.slices !== undefined) sliceBoxes(arr(meta.slices, `${label}: meta.slices`), frames, label);
     return image === undefined ? { frames, tags } : { image, frames, tags };
+}
+
+// An Aseprite slice: its name and its keys, each a box from its frame on, sorted by frame.
+interface Slice {
+    name: string;
+    keys: { frame: number; box: HitBox }[];
+}
+
+// Gives the frames the boxes of Aseprite's `meta.slices`: a key holds from its frame until the next key's frame.
+// Every slice is read and its boxes counted before any frame gets one, and a frame gets the key's own box
+// object (shared by the frames the key covers, not copied per frame).
+function sliceBoxes(list: unknown[], frames: SheetFrame[], label: string): void {
+    const refuse = (got: string, max: number, limit: string): RangeError =>
+        outOfRange(
+            `${label}: meta.slices ${got}, more than the ${max} one sheet JSON may have (limits.${limit}); ` +
+                'give fewer slices or keys, or split the sprite into several sheets.'
+        );
+    if (list.length > MAX_SHEET_SLICES) throw refuse(`lists ${list.length} slices`, MAX_SHEET_SLICES, 'sheetSlices');
+    const tooMany = (n: number) =>
+        refuse(
+            `give at least ${n} hit-boxes (each key, and each slice's box on every frame from its first key on)`,
+            MAX_SHEET_BOXES,
+            'sheetBoxes'
+        );
+    const slices: Slice[] = [];
+    let boxes = 0;
+    list.forEach((s, i) => {
+        const what = `${label}: meta.slices[${i}]`;
+        const o = obj(s, what);
+        const name = str(o.name, `${what}.name`);
+        const raw = arr(o.keys, `${what}.keys`);
+        if (boxes + raw.length > MAX_SHEET_BOXES) throw tooMany(boxes + raw.length);
+        const keys = raw
+            .map((k, j) => {
+                const ko = obj(k, `${what}.keys[${j}]`);
+                const b = obj(ko.bounds, `${what}.keys[${j}].bounds`);
+                return {
+                    frame: int(ko.frame, `${what}.keys[${j}].frame`, 0, 2 ** 31),
+                    box: {
+                        name,
+                        x: int(b.x, `${what}.keys[${j}].bounds.x`),
+                        y: int(b.y, `${what}.keys[${j}].bounds.y`),
+                        width: int(b.w, `${what}.keys[${j}].bounds.w`, 0),
+                        height: int(b.h, `${what}.keys[${j}].bounds.h`, 0)
+                    }
+                };
+            })
+            .sort((a, b) => a.frame - b.frame);
+        // The keys, and every frame from the first key on: each holds one box of this slice.
+        boxes += keys.length + (keys.length > 0 ? Math.max(0, frames.length - keys[0].frame) : 0);
+        if (boxes > MAX_SHEET_BOXES) throw tooMany(boxes);
+        slices.push({ name, keys });
+    });
+    for (const { keys } of slices)
+        for (let k = 0; k < keys.length; k++) {
+            const end = Math.min(frames.length, k + 1 < keys.length ? keys[k + 1].frame : frames.length);
+            for (let f = keys[k].frame; f < end; f++) frames[f].boxes.push(keys[k].box);
+        }
+}
+
+// How many entries a layout's "frames" has (an array, or a hash counted without listing it); 0 when neither.
+function entryCount(list: unknown): number {
+    if (Array.isArray(list)) return list.length;
+    if (list == null || typeof list !== 'object') return 0;
+    let n = 0;
+    for (const key in list) if (Object.hasOwn(list, key)) n++;
+    return n;
 }
 
 /**

@@ -123,6 +123,8 @@ export class World<T = unknown> {
             scaleX = options.scaleX ?? 1,
             scaleY = options.scaleY ?? 1;
         checkTransform(angle, scaleX, scaleY);
+        // Placed before anything changes: a transform past limits.transformPixels throws here (the cache keeps it).
+        this.#st.transforms.get(options.mask, angle, scaleX, scaleY, !!options.flipX, !!options.flipY);
         if (options.oneWay !== undefined) checkBoolean('oneWay', options.oneWay);
         const oneWay = options.oneWay === true;
         let s: number;
@@ -200,6 +202,8 @@ export class World<T = unknown> {
         checkMask(mask, 'mask');
         // The cached transforms of an edited mask would still hold its old pixels.
         if (this.#st.source[s] === mask) this.#st.transforms.forget(mask);
+        const t = this.#st.tf[s]; // placed before anything changes, as in add()
+        this.#st.transforms.get(mask, t.angle, t.scaleX, t.scaleY, t.flipX, t.flipY);
         this.#st.source[s] = mask;
         placeSlot(this.#st, s);
     }
@@ -218,6 +222,7 @@ export class World<T = unknown> {
             flipY: transform.flipY ?? old.flipY
         };
         checkTransform(t.angle, t.scaleX, t.scaleY);
+        this.#st.transforms.get(this.#st.source[s] as Mask, t.angle, t.scaleX, t.scaleY, t.flipX, t.flipY); // as add()
         this.#st.tf[s] = t;
         placeSlot(this.#st, s);
     }
