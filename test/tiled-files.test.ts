@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { deflateSync, gzipSync } from 'node:zlib';
@@ -363,6 +364,40 @@ test("readTiledMap decodes with Node's zlib and refuses the same hostile data: a
         await assert.rejects(readTiledMap(write(spaces)), /the base64 data holds "!"/);
         const used = process.cpuUsage(t);
         console.log(`# a 1 MiB run of spaces refused in ${((used.user + used.system) / 1e3).toFixed(1)} ms of CPU`);
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+});
+
+test('hitmask inspect level.tmx lists the layers, the tilesets with the tiles that have shapes, and the objects', () => {
+    const { dir } = writeMapFiles(14);
+    try {
+        const cli = fileURLToPath(new URL('../src/node/cli.ts', import.meta.url));
+        const run = (...args: string[]) =>
+            spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
+        const r = run('inspect', join(dir, 'maps', 'level.tmx'));
+        assert.equal(r.status, 0, r.stderr);
+        const lines = r.stdout.split('\n');
+        assert.match(lines[0], /level\.tmx: \d+x\d+ px of \d+x\d+ tiles, 2 tile layers, 15 objects$/);
+        assert.match(
+            r.stdout,
+            /^layer ground( \(hidden\))?: \d+x\d+ cells at -?\d+,-?\d+, \d+ with solid pixels, \d+ tile masks$/m
+        );
+        assert.match(
+            r.stdout,
+            /^tileset grid \(firstgid 1, \.\.\/tilesets\/grid\.tsx\): 6 tiles, 3 with collision shapes \(ids 0, 2, 4\)$/m
+        );
+        assert.match(
+            r.stdout,
+            /^tileset things \(firstgid 7, \.\.\/tilesets\/things\.tsj\): 3 tiles, 1 with collision shapes \(ids 2\)$/m
+        );
+        assert.match(r.stdout, /^object 100 "o0" on things: point at /m);
+        assert.match(r.stdout, /^object 101 "o1" \(enemy\) on things: \d+x\d+ mask at -?\d+,-?\d+, \d+ px$/m);
+        const iso = join(dir, 'maps', 'iso.tmj');
+        writeFileSync(iso, JSON.stringify({ ...randomMap(1).map, orientation: 'isometric' }));
+        const bad = run('inspect', iso);
+        assert.equal(bad.status, 2);
+        assert.match(bad.stderr, /iso\.tmj: the map is isometric/);
     } finally {
         rmSync(dir, { recursive: true, force: true });
     }

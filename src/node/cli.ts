@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { inspectTiled, isTiledMap } from './cli-tiled.js';
 import { outOfRange } from '../base/check.js';
 // The `hitmask` command: build mask atlases, inspect masks, test two masks for overlap, trace masks into polygons.
 // Exit codes: 0 success (overlap: hit), 1 overlap: no hit, 2 any error (one line on stderr).
@@ -172,6 +173,14 @@ function shapeCounts(frames: readonly AtlasFrame[]): string {
 async function inspect(file: string, flags: CommonFlags & { frame?: string; png?: string }): Promise<void> {
     checkOutputPath(flags.png, '--png');
     legacyTolerance(flags, 'keyTolerance', 'inspect');
+    if (isTiledMap(file)) {
+        if (flags.frame !== undefined || flags.png !== undefined)
+            throw new Error(
+                `${file} is a Tiled map: inspect lists its layers, tilesets and objects (no --frame or --png).`
+            );
+        process.stdout.write(await inspectTiled(file, printable));
+        return;
+    }
     const { atlas, sources } = await loadAtlas(file, flags);
     if (flags.frame === undefined && flags.png === undefined) {
         // Columns for polygons and convex pieces only when some frame stores them (a version 2 file).
@@ -326,14 +335,17 @@ function program(): Command {
     maskFlags(
         prog
             .command('inspect')
-            .description('list the frames of a .hitmask file or image; draw one as text or to a PNG')
-            .argument('<file>', '.hitmask file, image, or atlas JSON')
+            .description(
+                "list the frames of a .hitmask file or image (draw one as text or to a PNG), or a Tiled map's layers, " +
+                    'tilesets and objects'
+            )
+            .argument('<file>', '.hitmask file, image, atlas JSON, or Tiled map (.tmx, .tmj)')
             .option('--frame <name>', 'draw this frame as text (# set, . clear)')
             .option('--png <out.png>', 'write the frame as a white-on-black PNG')
     )
         .addHelpText(
             'after',
-            '\nExamples:\n  hitmask inspect masks.hitmask\n  hitmask inspect masks.hitmask --frame alien1\n  hitmask inspect alien1.png --png alien1-mask.png'
+            '\nExamples:\n  hitmask inspect masks.hitmask\n  hitmask inspect masks.hitmask --frame alien1\n  hitmask inspect alien1.png --png alien1-mask.png\n  hitmask inspect level.tmj'
         )
         .action(inspect);
     maskFlags(

@@ -82,12 +82,6 @@ export function buildTiled(
         throw rangeError('options.solid', "'auto', 'alpha', 'shapes' or a function", solid);
 
     const m = parseMap(map, file);
-    const orientation = m.orientation ?? 'orthogonal';
-    if (orientation !== 'orthogonal')
-        throw new Error(
-            `${file}: the map is ${String(orientation)}; hitmask reads orthogonal maps only (isometric, staggered ` +
-                'and hexagonal grids are not pixel grids of rectangles).'
-        );
     const tw = positiveInt(m.tilewidth, 'tilewidth', file),
         th = positiveInt(m.tileheight, 'tileheight', file);
     const columns = count(m.width, 'width', file),

@@ -8,18 +8,26 @@ type Json = Record<string, unknown>;
 export function parseMap(map: object | string, file: string): Json {
     if (typeof map === 'string') {
         const text = map.trimStart();
-        if (text.startsWith('<')) return mapFromXml(parseXml(text, 'map', file));
-        try {
-            map = JSON.parse(text) as object;
-        } catch (e) {
-            throw new Error(`${file}: the map is neither TMX nor JSON (${(e as Error).message}).`, { cause: e });
-        }
+        if (text.startsWith('<')) map = mapFromXml(parseXml(text, 'map', file));
+        else
+            try {
+                map = JSON.parse(text) as object;
+            } catch (e) {
+                throw new Error(`${file}: the map is neither TMX nor JSON (${(e as Error).message}).`, { cause: e });
+            }
     }
     if (map === null || typeof map !== 'object' || Array.isArray(map))
         throw new Error(`${file}: the map is ${map === null ? 'null' : typeof map}, expected Tiled's map object.`);
     const m = map as Json;
     if (m.type !== undefined && m.type !== 'map')
         throw new Error(`${file}: the JSON is a Tiled "${String(m.type)}", expected a "map".`);
+    // Refused here, before a loader fetches what the map names.
+    const orientation = m.orientation ?? 'orthogonal';
+    if (orientation !== 'orthogonal')
+        throw new Error(
+            `${file}: the map is ${String(orientation)}; hitmask reads orthogonal maps only (isometric, staggered ` +
+                `and hexagonal grids are not pixel grids of rectangles).`
+        );
     return m;
 }
 
