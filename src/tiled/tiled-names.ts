@@ -26,7 +26,7 @@ export function parseMap(map: object | string, file: string): Json {
     if (orientation !== 'orthogonal')
         throw new Error(
             `${file}: the map is ${String(orientation)}; hitmask reads orthogonal maps only (isometric, staggered ` +
-                `and hexagonal grids are not pixel grids of rectangles).`
+                'and hexagonal grids are not pixel grids of rectangles).'
         );
     return m;
 }
