@@ -47,10 +47,10 @@ export type {
 export { limits } from './base/limits.js';
 export type { CollisionLayer } from './layers/layer.js';
 export type { RayHit, RasterRayHit } from './rays/ray.js';
-export { TileMap } from './layers/tilemap.js';
+export { TileMap, type TileMapOptions } from './layers/tilemap.js';
 export { moveAndSlide } from './movement/move-and-slide.js';
 export type { MoveOptions, MoveResult } from './movement/move-and-slide.js';
-export { transformMask, TransformCache } from './core/transform.js';
+export { transformMask, TransformCache, type TransformCacheOptions } from './core/transform.js';
 export type { Transform, PlacedMask } from './core/transform.js';
 export { setKernels } from './kernels/memory.js';
 export { kernelStats } from './kernels/storage.js';

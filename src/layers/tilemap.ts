@@ -206,47 +206,31 @@ export class TileMap implements CollisionLayer {
     raycast(x0: number, y0: number, x1: number, y1: number, out?: RayHit): RayHit | null {
         if (out === undefined) out = newRayHit();
         else checkObject('out', out, 'a RayHit object');
+        // The walk runs in map coordinates; the hit comes back in world ones.
         const ox = this.x,
-            oy = this.y;
-        if (ox !== 0 || oy !== 0) {
-            // The walk runs in map coordinates; the hit comes back in world ones.
-            if (
-                !castTiles(
-                    this.tileWidth,
-                    this.tileHeight,
-                    this.columns,
-                    this.rows,
-                    this.cells,
-                    this.tiles,
-                    x0 - ox,
-                    y0 - oy,
-                    x1 - ox,
-                    y1 - oy,
-                    out
-                )
-            )
-                return null;
-            out.px += ox;
-            out.py += oy;
-            out.x += ox;
-            out.y += oy;
-            return out;
-        }
-        return castTiles(
+            oy = this.y,
+            moved = ox !== 0 || oy !== 0;
+        const hit = castTiles(
             this.tileWidth,
             this.tileHeight,
             this.columns,
             this.rows,
             this.cells,
             this.tiles,
-            x0,
-            y0,
-            x1,
-            y1,
+            moved ? x0 - ox : x0,
+            moved ? y0 - oy : y0,
+            moved ? x1 - ox : x1,
+            moved ? y1 - oy : y1,
             out
-        )
-            ? out
-            : null;
+        );
+        if (!hit) return null;
+        if (moved) {
+            out.px += ox;
+            out.py += oy;
+            out.x += ox;
+            out.y += oy;
+        }
+        return out;
     }
 
     /**
