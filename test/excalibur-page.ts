@@ -66,12 +66,13 @@ async function image(source: HTMLCanvasElement | string): Promise<ex.ImageSource
     return img;
 }
 
-// The canvas's alpha after the next frame is drawn.
+// The canvas's alpha after the next three frames are drawn (as the Kaplay page waits): an actor added to the scene
+// is initialised in the next update and may be drawn only later (a first pose once came back empty under load).
 const reader = document.createElement('canvas');
 reader.width = reader.height = SIZE;
 const rctx = reader.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
 async function alpha(): Promise<Uint8ClampedArray> {
-    await new Promise<void>(resolve => engine.once('postframe', () => resolve()));
+    for (let i = 0; i < 3; i++) await new Promise<void>(resolve => engine.once('postframe', () => resolve()));
     const shot = await engine.screenshot();
     if (!shot.complete) await new Promise(resolve => (shot.onload = resolve));
     rctx.clearRect(0, 0, SIZE, SIZE);
