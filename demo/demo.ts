@@ -61,8 +61,13 @@ export interface FrameSplit {
     simMs: number;
     /** The two Worlds' step() calls (pixel and box) within simMs. */
     collisionMs: number;
-    /** Drawing the frame: the script's side (WebGL: filling and submitting the batch). */
+    /** Drawing the frame: the script's side, its draw calls (WebGL: filling and submitting the batch). */
     renderMs: number;
+    /**
+     * The rest of a frame's interval: the browser compositing and rasterising what was drawn (an overlay that costs
+     * little to submit can cost the most here), and idle time up to the display's next frame.
+     */
+    browserMs: number;
 }
 
 /** Counts of the last shapes overlay (see {@link DemoHook.shapesDrawn}). */
@@ -470,7 +475,7 @@ async function main(): Promise<void> {
 
     // The frame split: sums over the frames since the last refresh, shown as per-frame averages.
     const sums = { frames: 0, steps: 0, sim: 0, collision: 0, render: 0, since: now() };
-    let split: FrameSplit = { fps: 0, p90Ms: 0, steps: 0, simMs: 0, collisionMs: 0, renderMs: 0 };
+    let split: FrameSplit = { fps: 0, p90Ms: 0, steps: 0, simMs: 0, collisionMs: 0, renderMs: 0, browserMs: 0 };
     // The intervals between the last INTERVALS frames (a ring), sorted in a scratch copy at each refresh.
     const INTERVALS = 120,
         intervals = new Float64Array(INTERVALS),
@@ -501,7 +506,8 @@ async function main(): Promise<void> {
             steps: sums.steps / n,
             simMs: sums.sim / n,
             collisionMs: sums.collision / n,
-            renderMs: sums.render / n
+            renderMs: sums.render / n,
+            browserMs: Math.max(0, (t - sums.since - sums.sim - sums.render) / n)
         };
         Object.assign(sums, { frames: 0, steps: 0, sim: 0, collision: 0, render: 0, since: t });
     };
@@ -520,7 +526,7 @@ async function main(): Promise<void> {
             `box pairs ${tt.boxPairs}, pixel pairs ${tt.pixelPairs}, <span class="near">near misses ${tt.nearMisses}</span> so far · ` +
             `aliens down ${tt.kills} · hits taken ${tt.playerHits} · bombs shot ${tt.intercepts} · craters ${tt.craters}\n` +
             `frame interval p90 <b>${split.p90Ms.toFixed(1)} ms</b>, <b>${split.fps.toFixed(1)} fps</b> · a frame: simulation ${split.simMs.toFixed(1)} ms (collision ${split.collisionMs.toFixed(1)} ms of it), ` +
-            `render ${split.renderMs.toFixed(1)} ms · ${split.steps.toFixed(2)} steps/frame · ${RENDERER_NAMES[renderer]}`;
+            `draw calls ${split.renderMs.toFixed(1)} ms, browser ${split.browserMs.toFixed(1)} ms · ${split.steps.toFixed(2)} steps/frame · ${RENDERER_NAMES[renderer]}`;
     };
 
     // One Input object, refilled each step: nothing allocated per frame.
