@@ -49,6 +49,7 @@ export type { CollisionLayer } from './layers/layer.js';
 export type { RayHit, RasterRayHit } from './rays/ray.js';
 export { TileMap, type TileMapOptions } from './layers/tilemap.js';
 export { moveAndSlide } from './movement/move-and-slide.js';
+export { detachIslands, type DetachedIsland, type DetachOptions, type Anchors } from './debris/debris.js';
 export type { MoveOptions, MoveResult } from './movement/move-and-slide.js';
 export { transformMask, TransformCache, type TransformCacheOptions } from './core/transform.js';
 export type { Transform, PlacedMask } from './core/transform.js';

@@ -51,6 +51,12 @@ export const MAX_TRANSFORM_PIXELS = 2 ** 26;
 export const TRANSFORM_CACHE_BYTES = 2 ** 26;
 
 /**
+ * @internal Most pixels of a layer `detachIslands` floods (its strips of 32 × its rows): 2^28, 16384 × 16384. Its
+ * scratch is a bit per pixel (32 MiB there), allocated for the call.
+ */
+export const MAX_DEBRIS_PIXELS = 2 ** 28;
+
+/**
  * The library's numeric limits; past each one a call throws a RangeError (or, for memory, falls back to the JS heap).
  */
 export const limits = Object.freeze({
@@ -75,5 +81,7 @@ export const limits = Object.freeze({
     /** Most Aseprite slices of one sheet JSON: 2^14. */
     sheetSlices: MAX_SHEET_SLICES,
     /** Most hit-boxes one sheet JSON gives its frames (slice keys, each slice's frames from its first key): 2^18. */
-    sheetBoxes: MAX_SHEET_BOXES
+    sheetBoxes: MAX_SHEET_BOXES,
+    /** Most pixels of a layer that `detachIslands` takes (width rounded up to 32 × height): 2^28. */
+    debrisPixels: MAX_DEBRIS_PIXELS
 });
