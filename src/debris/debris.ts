@@ -7,7 +7,16 @@ import { checkOptions } from '../base/check-types.js';
 import { MAX_DEBRIS_PIXELS } from '../base/limits.js';
 import { checkLayer } from '../base/check-raster.js';
 import { checkMask, isMaskObject, Mask } from '../core/mask.js';
-import { countAndNot, flood, newFloodScratch, resetBox, seed, seedNear, seedRect } from '../kernels/flood.js';
+import {
+    countAndNot,
+    flood,
+    newFloodScratch,
+    type FloodScratch,
+    resetBox,
+    seed,
+    seedNear,
+    seedRect
+} from '../kernels/flood.js';
 import { touchWords, wordsOf } from '../kernels/mask-words.js';
 import { CollisionRaster, RasterView } from '../raster/raster.js';
 import { anchorsOf, type Anchors } from './anchors.js';
@@ -117,9 +126,12 @@ export function detachIslands(
 
     // From the anchors over the terrain: `open` starts as a copy of it and ends holding the detached pixels.
     let solid = int32(plane);
-    const open = new Int32Array(n);
+    const scratch = scratchFor(n),
+        open = scratch.open,
+        f = scratch.flood;
     open.set(solid);
-    const f = newFloodScratch(n);
+    // A call cut short (an island mask the memory refused) leaves the scratch half used: the next one makes its own.
+    cache = null;
     for (let k = 0; k < ground.rects.length; k += 4) {
         const x0 = ground.rects[k],
             y0 = ground.rects[k + 1],
@@ -162,7 +174,22 @@ export function detachIslands(
         for (let s = f.s0; s <= f.s1; s++)
             for (let j = s * h + f.y0, e = s * h + f.y1; j <= e; j++) detached[j] &= solid[j];
     }
+    cache = new WeakRef(scratch);
     return islands;
+}
+
+// The scratch of the last call, kept for the next while the garbage collector leaves it: a game calls every frame,
+// and fresh memory costs its page faults (on a loaded machine as much as the whole flood).
+interface Scratch {
+    open: Int32Array;
+    flood: FloodScratch;
+}
+let cache: WeakRef<Scratch> | null = null;
+
+function scratchFor(n: number): Scratch {
+    const kept = cache?.deref();
+    if (kept !== undefined && kept.open.length >= n) return kept;
+    return { open: new Int32Array(n), flood: newFloodScratch(n) };
 }
 
 // Seeds the rectangle x0..x1 × y0..y1 (exclusive ends) clipped to the w × h layer.

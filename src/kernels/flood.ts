@@ -97,19 +97,29 @@ function fillRuns(r: number, s: number): number {
     return g;
 }
 
-// Fills word i's runs from its reached pixels and hands the end pixels of each run across to the strips left and
-// right; returns the word's reached pixels.
-function settle(solid: Int32Array, open: Int32Array, i: number, h: number, strips: number, f: FloodScratch): number {
+// Fills word i (strip `strip`, row y) from its reached pixels, hands the end pixels of its runs across to the strips
+// left and right, and clears its pending bit (a stale entry of it on the stack is skipped); returns its reached
+// pixels.
+function settle(
+    solid: Int32Array,
+    open: Int32Array,
+    i: number,
+    strip: number,
+    y: number,
+    h: number,
+    strips: number,
+    f: FloodScratch
+): number {
     const s = solid[i];
     const full = fillRuns(s & ~open[i], s);
     if ((open[i] & full) !== 0) open[i] &= ~full;
+    f.pending[i >>> 5] &= ~(1 << (i & 31));
     floodWork.words++;
-    const strip = (i / h) | 0;
     if ((full & 1) !== 0 && strip > 0) {
         const j = i - h;
         if ((solid[j] & open[j] & 0x80000000) !== 0) {
             open[j] &= 0x7fffffff;
-            gained(f, j, h);
+            gained(f, strip - 1, y);
             mark(f, j);
         }
     }
@@ -117,17 +127,15 @@ function settle(solid: Int32Array, open: Int32Array, i: number, h: number, strip
         const j = i + h;
         if ((solid[j] & open[j] & 1) !== 0) {
             open[j] &= ~1;
-            gained(f, j, h);
+            gained(f, strip + 1, y);
             mark(f, j);
         }
     }
     return full;
 }
 
-// Grows the box by word i.
-function gained(f: FloodScratch, i: number, h: number): void {
-    const s = (i / h) | 0,
-        y = i - s * h;
+// Grows the box by the word of strip s, row y.
+function gained(f: FloodScratch, s: number, y: number): void {
     if (s < f.s0) f.s0 = s;
     if (s > f.s1) f.s1 = s;
     if (y < f.y0) f.y0 = y;
@@ -141,7 +149,8 @@ function gained(f: FloodScratch, i: number, h: number): void {
 export function seed(open: Int32Array, i: number, bits: number, h: number, f: FloodScratch): void {
     if (bits === 0) return;
     open[i] &= ~bits;
-    gained(f, i, h);
+    const s = (i / h) | 0;
+    gained(f, s, i - s * h);
     mark(f, i);
 }
 
@@ -155,17 +164,19 @@ export function flood(solid: Int32Array, open: Int32Array, h: number, strips: nu
     for (;;) {
         while (f.sp > 0) {
             const i = stack[--f.sp];
-            pending[i >>> 5] &= ~(1 << (i & 31));
-            const top = i - ((i / h) | 0) * h;
-            const full = settle(solid, open, i, h, strips, f);
+            // Settled by a walk since it was pushed.
+            if ((pending[i >>> 5] & (1 << (i & 31))) === 0) continue;
+            const strip = (i / h) | 0,
+                top = i - strip * h;
+            const full = settle(solid, open, i, strip, top, h, strips, f);
             // Down the strip while the next word gains pixels; a word that spreads back up marks the one above.
             let prev = full;
             for (let j = i + 1, y = top + 1; y < h; j++, y++) {
                 const g = prev & solid[j] & open[j];
                 if (g === 0) break;
                 open[j] &= ~g;
-                gained(f, j, h);
-                prev = settle(solid, open, j, h, strips, f);
+                gained(f, strip, y);
+                prev = settle(solid, open, j, strip, y, h, strips, f);
                 const back = prev & solid[j - 1] & open[j - 1];
                 if (back !== 0) seed(open, j - 1, back, h, f);
             }
@@ -174,8 +185,8 @@ export function flood(solid: Int32Array, open: Int32Array, h: number, strips: nu
                 const g = prev & solid[j] & open[j];
                 if (g === 0) break;
                 open[j] &= ~g;
-                gained(f, j, h);
-                prev = settle(solid, open, j, h, strips, f);
+                gained(f, strip, y);
+                prev = settle(solid, open, j, strip, y, h, strips, f);
                 const back = prev & solid[j + 1] & open[j + 1];
                 if (back !== 0) seed(open, j + 1, back, h, f);
             }
