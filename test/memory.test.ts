@@ -272,7 +272,8 @@ test('limits names each ceiling once, frozen, and kernelStats() reports the memo
             transformCacheBytes: 2 ** 26,
             sheetFrames: 2 ** 17,
             sheetSlices: 2 ** 14,
-            sheetBoxes: 2 ** 18
+            sheetBoxes: 2 ** 18,
+            debrisPixels: 2 ** 28
         }
     );
     assert.throws(() => {
