@@ -131,11 +131,12 @@ testKernels('detachIslands equals the per-pixel rules on generated terrains (rec
         if (kind === 1) rects.push({ x: 0, y: h - 1, width: w, height: 1 }); // the bottom row
         if (kind >= 2)
             for (let j = Math.floor(rnd() * 4); j >= 0; j--)
+                // Whole pixels, or fractions on odd terrains (pixel px is in when x <= px < x + width).
                 rects.push({
-                    x: Math.floor(rnd() * (w + 20)) - 10,
-                    y: Math.floor(rnd() * (h + 20)) - 10,
-                    width: Math.floor(rnd() * w * 0.5),
-                    height: Math.floor(rnd() * 6)
+                    x: Math.floor(rnd() * (w + 20)) - 10 + (k % 2) * Math.floor(rnd() * 4) * 0.25,
+                    y: Math.floor(rnd() * (h + 20)) - 10 + (k % 2) * Math.floor(rnd() * 4) * 0.25,
+                    width: Math.floor(rnd() * w * 0.5) + (k % 2) * rnd(),
+                    height: Math.floor(rnd() * 6) + (k % 2) * rnd()
                 });
         const found = detachIslands(m, rects);
         check(before, m, found, rectAnchors(rects), `terrain ${k} (${w}x${h}), anchors ${JSON.stringify(rects)}`);

@@ -158,7 +158,7 @@ export function detachIslands(
         seed(solid, i, detached[i] & -detached[i], h, f);
         flood(detached, solid, h, strips, f);
         touchWords(plane);
-        const big = countAndNot(detached, solid, h, f.s0, f.s1, f.y0, f.y1) >= minPixels;
+        const big = minPixels <= 1 || countAndNot(detached, solid, h, f.s0, f.s1, f.y0, f.y1) >= minPixels;
         // A raster is told of the cut through erase (a mask of the dust too), which marks its changes.
         if (big || target.raster !== null) {
             const island = cut(detached, plane, h, f.s0, f.s1, f.y0, f.y1);
