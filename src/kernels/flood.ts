@@ -9,7 +9,8 @@
 // terrain, which ends holding the detached pixels), then each island over that copy (open: the terrain itself,
 // which so loses the island's pixels as it is found).
 //
-// Work: a word is reprocessed only when it gains pixels, at most 32 times, in practice once or twice. A popped
+// Work: a word is processed again only when it gains pixels, so at most 33 times; in practice once (52,464 times
+// for 52,455 solid words on Hedgewars' Cave: a stack entry of a word that a walk settled is skipped). A popped
 // word fills its runs of solid pixels from its reached ones (two Kogge-Stone passes, 5 steps each way), then
 // walks down and up its strip while the next word gains pixels, so a vertical band of terrain costs one pass.
 // Words that gain pixels in the next strip, or that a walk passes back up to, wait in `pending` (a bit per word)
