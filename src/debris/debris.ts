@@ -92,7 +92,7 @@ const int32 = (m: Mask): Int32Array => {
  * pixels at its place in the layer (for `toPolygons` / `convexPieces`, a dynamic body, `world.add`).
  *
  * `layer` is a `Mask`, a `CollisionRaster` (its layer `options.layer`, default 0) or a raster's one-layer view
- * (`raster.layer(i)`); a raster is carved through `raster.erase`, so snapshots and change tracking see it.
+ * (`raster.layer(i)`); it is carved through its own `erase`, so a raster's snapshots and change tracking see it.
  * `anchors` is the ground: an array of rectangles `{ x, y, width, height }` (they may lie outside the layer: the
  * floor under it is `{ x: 0, y: height, width, height: 1 }`), a `Mask` at (0, 0), or a `CollisionLayer` (a
  * raster view, a `TileMap`), whose solid pixels inside the layer's rectangle are anchors. A solid pixel of the
@@ -159,17 +159,14 @@ export function detachIslands(
         flood(detached, solid, h, strips, f);
         touchWords(plane);
         const big = minPixels <= 1 || countAndNot(detached, solid, h, f.s0, f.s1, f.y0, f.y1) >= minPixels;
-        // A raster is told of the cut through erase (a mask of the dust too), which marks its changes.
-        if (big || target.raster !== null) {
-            const island = cut(detached, plane, h, f.s0, f.s1, f.y0, f.y1);
-            solid = int32(plane);
-            if (target.raster !== null) {
-                target.raster.erase(island.mask, island.x, island.y, { layer: target.index });
-                solid = int32(plane);
-            }
-            if (big) islands.push(island);
-            else island.mask.dispose();
-        }
+        // The cut goes through the layer's own writer too (erase, of pixels already cleared), dust included, so
+        // whatever follows the layer's changes (a raster's snapshots and change tracking) sees it.
+        const island = cut(detached, plane, h, f.s0, f.s1, f.y0, f.y1);
+        if (target.raster !== null) target.raster.erase(island.mask, island.x, island.y, { layer: target.index });
+        else plane.erase(island.mask, island.x, island.y);
+        solid = int32(plane);
+        if (big) islands.push(island);
+        else island.mask.dispose();
         // The island leaves the detached pixels (the others in its words are still in the terrain).
         for (let s = f.s0; s <= f.s1; s++)
             for (let j = s * h + f.y0, e = s * h + f.y1; j <= e; j++) detached[j] &= solid[j];
