@@ -73,8 +73,10 @@ function check(before: Bytes, after: Mask, found: DetachedIsland[], anchor: Anch
     const want = refIslands(before, anchor);
     const got = pixelsOf(found, before.w);
     assert.deepEqual(got, canon(want), `${note}: islands`);
-    for (const { mask } of found) {
+    for (const { mask, x, y } of found) {
         assert.ok(mask.width > 0 && mask.height > 0, `${note}: island mask not empty`);
+        // The layer's pair queries (which keep a box of its pixels) see the cut.
+        assert.equal(after.overlaps(mask, x, y), false, `${note}: the island is gone from the layer`);
         const box = { x0: mask.width, y0: mask.height, x1: -1, y1: -1 };
         for (let j = 0; j < mask.height; j++)
             for (let i = 0; i < mask.width; i++)
