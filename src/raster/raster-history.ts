@@ -46,6 +46,9 @@ export class RasterHistory {
     restore(bytes: Uint8Array, clear: (layer: number) => void): void {
         const at = !this.#based ? 1 : this.changes.written() ? 2 : 0;
         this.#tag = readRaster(bytes, this.state, clear, this.#tag, at);
+        // A restore may change any pixel: its watchers hear of every layer's whole plane.
+        const { width, height, layerCount } = this.state;
+        for (const w of this.changes.watchers) for (let l = 0; l < layerCount; l++) w(l, 0, 0, width, height);
         // Restored tiles were not stamped by this raster's calls: the next clear of a layer changes its whole box.
         this.stamped.reset();
         this.#inked.fill(false);

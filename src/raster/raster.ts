@@ -22,7 +22,7 @@ import { checkId, checkLayer, checkLayers, checkPoints } from '../base/check-ras
 import { castPlanes, type RasterRayHit } from '../rays/ray.js';
 import { MAX_LAYERS } from '../base/limits.js';
 import { isDeltaBytes, RasterHistory } from './raster-history.js';
-import type { RasterChanges } from './changes.js';
+import type { RasterChanges, RasterWatcher } from './changes.js';
 
 export type {
     EraseOptions,
@@ -456,6 +456,15 @@ export class CollisionRaster extends CollisionRasterNames {
         if (k === 1 && op === AREA) return kern.area(planes[0], mask, C);
         if (k === 1 && op === FIRST) return kern.first(planes[0], mask, C, out) ? out.y : -1;
         return queryPlanes(planes, k, mask, C, op, out, kern !== JS);
+    }
+
+    /**
+     * @internal Calls `watcher(layer, x0, y0, x1, y1)` with a box holding every pixel each later write may change
+     * (stamps, erases, clears, restores), until the returned function is called: how TerrainChunks (hitmask/shapes)
+     * learns which chunks to rebuild without comparing pixels.
+     */
+    watch(watcher: RasterWatcher): () => void {
+        return this.changes.watch(watcher);
     }
 
     /** @internal The box of everything stamped on `layers` since their last clear (it holds every set pixel), or null. */
