@@ -37,14 +37,17 @@ function bitsOf(m: Mask): Uint8Array {
 // The chunks' pieces as the game keeps them: sync results applied in order.
 class Model {
     readonly pieces = new Map<number, number[][]>();
+    readonly chains = new Map<number, number[][]>();
     apply(s: ChunkSync): void {
         for (const id of s.removed) {
             assert.ok(this.pieces.has(id), `removed chunk ${id} had pieces`);
             this.pieces.delete(id);
+            this.chains.delete(id);
         }
         for (const c of s.changed) {
             assert.ok(c.pieces.length > 0, `changed chunk ${c.id} has pieces`);
             this.pieces.set(c.id, c.pieces);
+            this.chains.set(c.id, c.chains);
         }
     }
 }
@@ -132,12 +135,55 @@ function checkCover(chunks: TerrainChunks, model: Model, terrain: Mask, toleranc
     if (tolerance > 0) assert.ok(wrong < bits.length / 20, `${what}: ${wrong} pixels differ`);
 }
 
-// The chunks meeting a box, clipped to the layer (the ones a write there may rebuild).
+// At tolerance 0 the chains are exactly the terrain's surface: every unit edge between a solid pixel (on its right,
+// y down) and a clear one (or the layer's outside), once.
+function checkChains(chunks: TerrainChunks, chains: Map<number, number[][]>, terrain: Mask, what: string): void {
+    const bits = bitsOf(terrain),
+        W = terrain.width,
+        H = terrain.height;
+    const solid = (x: number, y: number): number => (x < 0 || y < 0 || x >= W || y >= H ? 0 : bits[y * W + x]);
+    const got = new Set<string>();
+    for (const list of chains.values())
+        for (const c of list)
+            for (let i = 0; i + 3 < c.length; i += 2) {
+                const dx = Math.sign(c[i + 2] - c[i]),
+                    dy = Math.sign(c[i + 3] - c[i + 1]);
+                assert.ok(dx === 0 || dy === 0, `${what}: an exact chain edge is axis-aligned`);
+                for (let x = c[i], y = c[i + 1]; x !== c[i + 2] || y !== c[i + 3]; x += dx, y += dy) {
+                    const key = `${x},${y},${dx},${dy}`;
+                    assert.ok(!got.has(key), `${what}: edge ${key} twice`);
+                    got.add(key);
+                }
+            }
+    let want = 0;
+    for (let y = 0; y <= H; y++)
+        for (let x = 0; x <= W; x++) {
+            // The unit edges from (x, y): rightward with solid below, leftward with solid above, and so on.
+            const edges: [number, number, boolean][] = [
+                [1, 0, solid(x, y) === 1 && solid(x, y - 1) === 0],
+                [-1, 0, solid(x - 1, y - 1) === 1 && solid(x - 1, y) === 0],
+                [0, 1, solid(x - 1, y) === 1 && solid(x, y) === 0],
+                [0, -1, solid(x, y - 1) === 1 && solid(x - 1, y - 1) === 0]
+            ];
+            for (const [dx, dy, on] of edges) {
+                if (!on) continue;
+                want++;
+                assert.ok(
+                    got.has(`${x},${y},${dx},${dy}`),
+                    `${what}: surface edge at (${x}, ${y}) (${dx}, ${dy}) missing`
+                );
+            }
+        }
+    assert.equal(got.size, want, `${what}: chain edges inside the terrain`);
+}
+
+// The chunks meeting a box or the pixels around it, clipped to the layer (the ones a write there may rebuild: a
+// chunk's chains read the pixels across its border).
 function touched(chunks: TerrainChunks, set: Set<number>, x: number, y: number, w: number, h: number): void {
-    const x0 = Math.max(0, x),
-        y0 = Math.max(0, y),
-        x1 = Math.min(chunks.width, x + w),
-        y1 = Math.min(chunks.height, y + h);
+    const x0 = Math.max(0, x - 1),
+        y0 = Math.max(0, y - 1),
+        x1 = Math.min(chunks.width, x + w + 1),
+        y1 = Math.min(chunks.height, y + h + 1);
     if (x1 <= x0 || y1 <= y0) return;
     const s = chunks.size;
     for (let cy = Math.floor(y0 / s); cy <= Math.floor((y1 - 1) / s); cy++)
@@ -217,7 +263,9 @@ test('raster layer: random writes; pieces cover exactly (tolerance 0) or within 
             for (const id of [...s.removed, ...s.changed.map(c => c.id)])
                 assert.ok(hit.has(id), `round ${round} step ${step}: chunk ${id} rebuilt, no write touched it`);
             model.apply(s);
-            if (step % 4 === 3) checkCover(chunks, model, raster.plane(0), tolerance, `round ${round} step ${step}`);
+            if (step % 4 !== 3) continue;
+            checkCover(chunks, model, raster.plane(0), tolerance, `round ${round} step ${step}`);
+            if (tolerance === 0) checkChains(chunks, model.chains, raster.plane(0), `round ${round} step ${step}`);
         }
         // A clear of the layer removes every chunk that had pieces, and a sync with no write rebuilds nothing.
         raster.clear(0);
@@ -270,7 +318,9 @@ test('mask layer: draws, erases, sets and writes through words are all seen; unt
             for (const id of [...s.removed, ...s.changed.map(c => c.id)])
                 assert.ok(hit.has(id), `round ${round} step ${step}: chunk ${id} rebuilt, no write touched it`);
             model.apply(s);
-            if (step % 5 === 4) checkCover(chunks, model, mask, tolerance, `mask round ${round} step ${step}`);
+            if (step % 5 !== 4) continue;
+            checkCover(chunks, model, mask, tolerance, `mask round ${round} step ${step}`);
+            if (tolerance === 0) checkChains(chunks, model.chains, mask, `mask round ${round} step ${step}`);
         }
         // Drawing what is already there changes no pixel: no chunk comes back.
         const before = chunks.rebuilds;
@@ -299,6 +349,11 @@ test('chunk ids are row-major and stable, pieces meet along chunk borders, mark(
     );
     // A flat floor across chunks: one rectangle per chunk, sharing the border line.
     assert.deepEqual(first.changed[1].pieces, [[128, 100, 256, 100, 256, 128, 128, 128]]);
+    // Its chain is the surface alone: the edges along the chunk's border face solid neighbours, except the last
+    // chunk's right edge and the layer's bottom, where the layer ends.
+    assert.deepEqual(first.changed[1].chains, [[128, 100, 256, 100]]);
+    assert.deepEqual(first.changed[5].chains, [[300, 128, 300, 200, 256, 200]]);
+    assert.deepEqual(first.changed[2].chains, [[256, 100, 300, 100, 300, 128]]);
     raster.erase(new Mask(20, 20, true), 200, 150);
     assert.deepEqual(
         chunks.sync().changed.map(c => c.id),
@@ -315,7 +370,15 @@ test('chunk ids are row-major and stable, pieces meet along chunk borders, mark(
         [1, 2, 4, 5]
     );
     raster.erase(new Mask(300, 28, true), 0, 100);
-    assert.deepEqual(chunks.sync(), { removed: [0, 1, 2], changed: [] });
+    const emptied = chunks.sync();
+    assert.deepEqual(emptied.removed, [0, 1, 2]);
+    // The chunks below read the emptied row across their border: their top edges are surface now.
+    assert.deepEqual(
+        emptied.changed.map(c => c.id),
+        [3, 4, 5]
+    );
+    assert.deepEqual(emptied.changed[0].chains, [[128, 200, 0, 200, 0, 128, 128, 128]]);
+    assert.deepEqual(emptied.changed[2].chains, [[256, 128, 300, 128, 300, 200, 256, 200]]);
     chunks.mark(0, 0, 300, 100);
     assert.deepEqual(chunks.sync(), { removed: [], changed: [] }, 'empty chunks marked have nothing to report');
     // A CollisionRaster itself reads every layer.
@@ -370,6 +433,7 @@ test(
             }
             assert.ok(rebuilt <= hits, `${rebuilt} chunks rebuilt for ${hits} touched`);
             checkCover(chunks, model, raster.plane(0), tolerance, `${name} after 60 craters`);
+            if (tolerance === 0) checkChains(chunks, model.chains, raster.plane(0), `${name} after 60 craters`);
         }
     }
 );

@@ -43,6 +43,14 @@ export interface ChunkPieces {
      * `maxVertices` vertices each, covering the chunk's solid pixels (exactly at tolerance 0).
      */
     pieces: number[][];
+    /**
+     * The chunk's outlines less their parts inside the terrain (along the chunk's border where the pixel across it,
+     * in the neighbour chunk, is solid), as polylines `[x0, y0, x1, y1, …]` in layer pixels, the solid side on the
+     * right going forward on screen (y down): for engines whose separate convex pieces catch a rolling body at the
+     * seam (Planck and Box2D chains with ghost vertices, docs/terrain.md). A closed ring repeats its first vertex at
+     * its end.
+     */
+    chains: number[][];
 }
 
 /** What {@link TerrainChunks.sync} returns: the chunks whose pixels may have changed since the last call. */
@@ -96,8 +104,9 @@ export class TerrainChunks {
     // A Mask layer's words at the last sync, compared chunk by chunk.
     readonly #copy: Uint32Array | null;
     #unwatch: (() => void) | null = null;
-    // A chunk's words (strip layout, its own width and height).
+    // A chunk's words (strip layout, its own width and height), and the layer's words it was read from.
     readonly #words: Uint32Array;
+    readonly #src: Uint32Array[] = [];
 
     /** Cuts `layer` into chunks; nothing is traced until {@link sync}. */
     constructor(layer: ChunkLayer, options: TerrainChunksOptions = {}) {
@@ -142,8 +151,15 @@ export class TerrainChunks {
             this.#copy = new Uint32Array(wordsOf(this.#mask).length).fill(0xffffffff);
         } else {
             this.#copy = null;
+            // One pixel around the box: a chunk's chains read the pixels across its border.
             this.#unwatch = this.#raster!.watch((layer, x0, y0, x1, y1) => {
-                if (((this.#layers >>> layer) & 1) !== 0) this.#mark(x0, y0, x1, y1);
+                if (((this.#layers >>> layer) & 1) === 0) return;
+                this.#mark(
+                    Math.max(0, x0 - 1),
+                    Math.max(0, y0 - 1),
+                    Math.min(this.width, x1 + 1),
+                    Math.min(this.height, y1 + 1)
+                );
             });
         }
     }
@@ -168,7 +184,8 @@ export class TerrainChunks {
 
     /**
      * What changed since the last call (the first call: every chunk with solid pixels): the chunks emptied, and the
-     * chunks with solid pixels written since, their pieces rebuilt. A chunk not written since is in neither list.
+     * chunks with solid pixels written since, their pieces rebuilt. A chunk is written when a write's box meets its
+     * pixels or the pixels just across its border (its chains read those); a chunk not written is in neither list.
      */
     sync(): ChunkSync {
         const out: ChunkSync = { removed: [], changed: [] };
@@ -190,7 +207,7 @@ export class TerrainChunks {
             }
             this.#solid[id] = 1;
             this.rebuilds++;
-            out.changed.push({ id, x, y, pieces: this.#pieces(x, y, w, h) });
+            out.changed.push(this.#build(id, x, y, w, h));
         }
         return out;
     }
@@ -229,18 +246,36 @@ export class TerrainChunks {
             // Only the chunk's own bits of the strips at its ends.
             const lo = x0 & 31,
                 hi = (Math.min(x0 + s, this.width) - 1) & 31;
-            let differs = false;
+            let differs = false,
+                edge = 0;
             for (let st = s0; st <= s1; st++) {
                 let m = 0xffffffff;
                 if (st === s0) m &= (0xffffffff << lo) >>> 0;
                 if (st === s1) m &= hi === 31 ? 0xffffffff : (1 << (hi + 1)) - 1;
                 for (let i = st * H + y0, e = st * H + y1; i < e; i++) {
-                    if (((a[i] ^ copy[i]) & m) === 0) continue;
+                    const diff = (a[i] ^ copy[i]) & m;
+                    if (diff === 0) continue;
                     differs = true;
                     copy[i] = (copy[i] & ~m) | (a[i] & m);
+                    // A change in the chunk's first or last row or column: the neighbour there reads it for its chains.
+                    const row = i - st * H;
+                    if (row === y0) edge |= 1;
+                    if (row === y1 - 1) edge |= 2;
+                    if (st === s0 && ((diff >>> lo) & 1) !== 0) edge |= 4;
+                    if (st === s1 && ((diff >>> hi) & 1) !== 0) edge |= 8;
                 }
             }
-            if (differs) this.#dirty[id] = 1;
+            if (!differs) continue;
+            this.#dirty[id] = 1;
+            if (edge !== 0) {
+                const x1 = Math.min(x0 + s, this.width);
+                this.#mark(
+                    edge & 4 ? Math.max(0, x0 - 1) : x0,
+                    edge & 1 ? Math.max(0, y0 - 1) : y0,
+                    edge & 8 ? Math.min(this.width, x1 + 1) : x1,
+                    edge & 2 ? Math.min(H, y1 + 1) : y1
+                );
+            }
         }
     }
 
@@ -252,7 +287,7 @@ export class TerrainChunks {
             H = this.height,
             S = (this.width + 31) >>> 5;
         out.fill(0, 0, strips * h);
-        let planes = 0;
+        this.#src.length = 0;
         for (let l = 0; ; l++) {
             let src: Uint32Array;
             if (this.#mask !== null) {
@@ -263,7 +298,7 @@ export class TerrainChunks {
                 if (((this.#layers >>> l) & 1) === 0) continue;
                 src = wordsOf(this.#raster!.plane(l));
             }
-            planes++;
+            this.#src.push(src);
             for (let j = 0; j < strips; j++) {
                 const s = (x >>> 5) + j,
                     last = w - 32 * j < 32 ? (1 << (w - 32 * j)) - 1 : 0xffffffff;
@@ -277,11 +312,11 @@ export class TerrainChunks {
         }
         let any = 0;
         for (let i = 0, n = strips * h; i < n && any === 0; i++) any |= out[i];
-        return planes > 0 && any !== 0;
+        return any !== 0;
     }
 
-    // The convex pieces of the chunk read into #words, at (x, y) in layer pixels.
-    #pieces(x: number, y: number, w: number, h: number): number[][] {
+    // The convex pieces and chains of the chunk read into #words, at (x, y) in layer pixels.
+    #build(id: number, x: number, y: number, w: number, h: number): ChunkPieces {
         let t = trace(this.#words, w, h);
         if (this.#tolerance > 0) {
             // Vertices on the chunk's border are kept, as vertices shared by two rings are: the neighbour's pieces
@@ -295,16 +330,81 @@ export class TerrainChunks {
             }
             t = simplify({ ...t, shared }, this.#tolerance);
         }
-        const out: number[][] = [];
+        const pieces: number[][] = [],
+            chains: number[][] = [];
         for (const polygon of assemble(t)) {
             for (const piece of convexPieces(polygon, { maxVertices: this.#maxVertices, vertexLimit: Infinity })) {
                 for (let i = 0; i < piece.length; i += 2) {
                     piece[i] += x;
                     piece[i + 1] += y;
                 }
-                out.push(piece);
+                pieces.push(piece);
+            }
+            for (const ring of [polygon.outer, ...polygon.holes]) this.#chains(ring, x, y, w, h, chains);
+        }
+        return { id, x, y, pieces, chains };
+    }
+
+    // Whether layer pixel (x, y) is solid (outside the layer: not).
+    #at(x: number, y: number): boolean {
+        if (x < 0 || y < 0 || x >= this.width || y >= this.height) return false;
+        const i = (x >>> 5) * this.height + y,
+            bit = 1 << (x & 31);
+        for (const src of this.#src) if ((src[i] & bit) !== 0) return true;
+        return false;
+    }
+
+    // The parts of chunk-local ring `ring` not inside the terrain, as polylines in layer pixels, added to `out`.
+    #chains(ring: number[], x: number, y: number, w: number, h: number, out: number[][]): void {
+        // Kept segments in ring order, [ax, ay, bx, by] each, in layer pixels.
+        const seg: number[] = [];
+        const n = ring.length;
+        for (let i = 0; i < n; i += 2) {
+            const ax = ring[i],
+                ay = ring[i + 1],
+                bx = ring[(i + 2) % n],
+                by = ring[(i + 3) % n];
+            const vertical = ax === bx && (ax === 0 || ax === w),
+                horizontal = ay === by && (ay === 0 || ay === h);
+            if (!vertical && !horizontal) {
+                seg.push(ax + x, ay + y, bx + x, by + y);
+                continue;
+            }
+            // Along the border: split where the pixel across it (in the neighbour chunk) is solid.
+            const d = vertical ? Math.sign(by - ay) : Math.sign(bx - ax),
+                from = vertical ? ay : ax,
+                to = vertical ? by : bx;
+            const across = vertical ? (ax === 0 ? x - 1 : x + w) : ay === 0 ? y - 1 : y + h;
+            let run = -1;
+            for (let k = from; k !== to + d; k += d) {
+                const inside =
+                    k === to ||
+                    (vertical ? this.#at(across, y + Math.min(k, k + d)) : this.#at(x + Math.min(k, k + d), across));
+                if (!inside && run < 0) run = k;
+                else if (inside && run >= 0) {
+                    if (vertical) seg.push(ax + x, run + y, ax + x, k + y);
+                    else seg.push(run + x, ay + y, k + x, ay + y);
+                    run = -1;
+                }
             }
         }
-        return out;
+        // Segments joined where one ends at the next one's start; the last chain joins the first across the ring's
+        // start when they meet.
+        const chains: number[][] = [];
+        for (let i = 0; i < seg.length; i += 4) {
+            const c = chains[chains.length - 1];
+            if (c !== undefined && c[c.length - 2] === seg[i] && c[c.length - 1] === seg[i + 1])
+                c.push(seg[i + 2], seg[i + 3]);
+            else chains.push([seg[i], seg[i + 1], seg[i + 2], seg[i + 3]]);
+        }
+        if (chains.length > 1) {
+            const first = chains[0],
+                last = chains[chains.length - 1];
+            if (last[last.length - 2] === first[0] && last[last.length - 1] === first[1]) {
+                chains[0] = last.concat(first.slice(2));
+                chains.pop();
+            }
+        }
+        for (const c of chains) out.push(c);
     }
 }
