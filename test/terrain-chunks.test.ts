@@ -359,6 +359,13 @@ test('chunk ids are row-major and stable, pieces meet along chunk borders, mark(
         chunks.sync().changed.map(c => c.id),
         [4]
     );
+    // Erasing sky and stamping onto rock change no pixel: a chunk written only by erases (or only by stamps) whose
+    // pixels count the same as before, and the pixels across its border too, is unchanged.
+    const rebuilds = chunks.rebuilds;
+    raster.erase(new Mask(20, 20, true), 10, 10);
+    raster.stamp(new Mask(20, 20, true), 10, 160);
+    assert.deepEqual(chunks.sync(), { removed: [], changed: [] });
+    assert.equal(chunks.rebuilds, rebuilds);
     chunks.mark(250, 0, 10, 10);
     assert.deepEqual(
         chunks.sync().changed.map(c => c.id),

@@ -9,9 +9,10 @@ export const TILE_SHIFT = 3;
 
 /**
  * @internal What a raster's writes tell a watcher (hitmask/shapes' TerrainChunks): pixels x0..x1−1, y0..y1−1 of
- * layer `layer` may have changed.
+ * layer `layer` may have changed, and how: `kind` 1 when the write only clears pixels (erase, clear), 2 when it only
+ * sets them (stamps), 3 either (restore).
  */
-export type RasterWatcher = (layer: number, x0: number, y0: number, x1: number, y1: number) => void;
+export type RasterWatcher = (layer: number, x0: number, y0: number, x1: number, y1: number, kind: number) => void;
 
 /** @internal The changed tiles of each layer of a raster. */
 export class RasterChanges {
@@ -40,14 +41,17 @@ export class RasterChanges {
         this.count = new Int32Array(layers);
     }
 
-    /** Marks the tiles of layer `layer` under pixels x0..x1−1, y0..y1−1 (inside the raster, not empty) as changed. */
-    mark(layer: number, x0: number, y0: number, x1: number, y1: number): void {
+    /**
+     * Marks the tiles of layer `layer` under pixels x0..x1−1, y0..y1−1 (inside the raster, not empty) as changed by a
+     * write of `kind` (see RasterWatcher).
+     */
+    mark(layer: number, x0: number, y0: number, x1: number, y1: number, kind: number): void {
         const f = this.flags[layer],
             list = this.list[layer],
             TR = this.tileRows;
         const t0 = y0 >> TILE_SHIFT,
             t1 = (y1 - 1) >> TILE_SHIFT;
-        for (const w of this.watchers) w(layer, x0, y0, x1, y1);
+        for (const w of this.watchers) w(layer, x0, y0, x1, y1, kind);
         let n = this.count[layer];
         for (let s = x0 >> 5, sEnd = (x1 - 1) >> 5; s <= sEnd; s++) {
             for (let i = s * TR + t0, iEnd = s * TR + t1; i <= iEnd; i++) {
@@ -60,18 +64,18 @@ export class RasterChanges {
         this.count[layer] = n;
     }
 
-    /** Marks the one tile of pixel (x, y) of `layer`. */
-    markPixel(layer: number, x: number, y: number): void {
+    /** Marks the one tile of pixel (x, y) of `layer`, written by a write of `kind`. */
+    markPixel(layer: number, x: number, y: number, kind: number): void {
         const i = (x >>> 5) * this.tileRows + (y >> TILE_SHIFT),
             f = this.flags[layer];
-        for (const w of this.watchers) w(layer, x, y, x + 1, y + 1);
+        for (const w of this.watchers) w(layer, x, y, x + 1, y + 1, kind);
         if (f[i] === 0) {
             f[i] = 1;
             this.list[layer][this.count[layer]++] = i;
         }
     }
 
-    /** Marks every tile of `from`'s layer `layer` in this set's layer `layer`. */
+    /** Marks every tile of `from`'s layer `layer` in this set's layer `layer`, cleared (the only write that uses it). */
     markAll(layer: number, from: RasterChanges): void {
         const f = this.flags[layer],
             list = this.list[layer],
@@ -104,7 +108,7 @@ export class RasterChanges {
             y0 = (i - s * this.tileRows) << TILE_SHIFT;
         const y1 = Math.min(y0 + TILE_ROWS, this.height);
         const x1 = Math.min((s + 1) << 5, this.width);
-        for (const w of this.watchers) w(layer, s << 5, y0, x1, y1);
+        for (const w of this.watchers) w(layer, s << 5, y0, x1, y1, 1);
     }
 
     /** Whether anything was written since the last snapshot or restore. */

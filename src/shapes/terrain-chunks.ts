@@ -10,6 +10,7 @@
 // A chunk's pieces are made from its own pixels alone (traced with the chunk's edges as the mask's edges), so they
 // cover exactly the chunk: neighbours meet along the chunk border with no gap and no overlap. At a tolerance the
 // vertices on the chunk border are kept, so the border edges of two neighbours stay the same line.
+import { popcnt } from '../base/bits.js';
 import { checkInt, checkMinInt, checkNonNegative, wrongType, describe } from '../base/check.js';
 import { checkOptions } from '../base/check-types.js';
 import { isLiveMask, type Mask } from '../core/mask.js';
@@ -98,9 +99,14 @@ export class TerrainChunks {
     readonly #mask: Mask | null;
     readonly #raster: Raster | null;
     readonly #layers: number;
-    // Per chunk: 1 where it may have changed since the last sync (raster), 1 where its last report had pieces.
+    // Per chunk: the kinds of write that may have changed it since the last sync (0 none; 1 only clears, 2 only
+    // sets, 3 any: see RasterWatcher), 1 where its last report had pieces, and its pixels and the pixels just across
+    // its border counted at the last sync (−1 unknown). Writes of one kind change pixels exactly when they change
+    // their count, so a chunk written only by erases (or only by stamps) whose two counts are the same is unchanged.
     readonly #dirty: Uint8Array;
     readonly #solid: Uint8Array;
+    readonly #count: Int32Array;
+    readonly #around: Int32Array;
     // A Mask layer's words at the last sync, compared chunk by chunk.
     readonly #copy: Uint32Array | null;
     #unwatch: (() => void) | null = null;
@@ -143,8 +149,10 @@ export class TerrainChunks {
         this.columns = Math.ceil(this.width / this.size);
         this.rows = Math.ceil(this.height / this.size);
         const n = this.columns * this.rows;
-        this.#dirty = new Uint8Array(n).fill(1);
+        this.#dirty = new Uint8Array(n).fill(3);
         this.#solid = new Uint8Array(n);
+        this.#count = new Int32Array(n).fill(-1);
+        this.#around = new Int32Array(n).fill(-1);
         this.#words = new Uint32Array(((this.size + 31) >>> 5) * this.size);
         if (this.#mask !== null) {
             // Filled with ones where the mask has none can hold: every chunk differs from it at the first sync.
@@ -152,14 +160,11 @@ export class TerrainChunks {
         } else {
             this.#copy = null;
             // One pixel around the box: a chunk's chains read the pixels across its border.
-            this.#unwatch = this.#raster!.watch((layer, x0, y0, x1, y1) => {
+            this.#unwatch = this.#raster!.watch((layer, x0, y0, x1, y1, kind) => {
                 if (((this.#layers >>> layer) & 1) === 0) return;
-                this.#mark(
-                    Math.max(0, x0 - 1),
-                    Math.max(0, y0 - 1),
-                    Math.min(this.width, x1 + 1),
-                    Math.min(this.height, y1 + 1)
-                );
+                const W = this.width,
+                    H = this.height;
+                this.#mark(Math.max(0, x0 - 1), Math.max(0, y0 - 1), Math.min(W, x1 + 1), Math.min(H, y1 + 1), kind);
             });
         }
     }
@@ -178,7 +183,7 @@ export class TerrainChunks {
             y0 = Math.max(0, Math.floor(y));
         const x1 = Math.min(this.width, Math.ceil(x + width)),
             y1 = Math.min(this.height, Math.ceil(y + height));
-        if (x1 > x0 && y1 > y0) this.#mark(x0, y0, x1, y1);
+        if (x1 > x0 && y1 > y0) this.#mark(x0, y0, x1, y1, 3);
         return this;
     }
 
@@ -192,7 +197,8 @@ export class TerrainChunks {
         if (this.#copy !== null) this.#compare();
         const dirty = this.#dirty;
         for (let id = 0; id < dirty.length; id++) {
-            if (dirty[id] === 0) continue;
+            const kind = dirty[id];
+            if (kind === 0) continue;
             dirty[id] = 0;
             const cx = id % this.columns,
                 cy = (id - cx) / this.columns;
@@ -200,7 +206,14 @@ export class TerrainChunks {
                 y = cy * this.size;
             const w = Math.min(this.size, this.width - x),
                 h = Math.min(this.size, this.height - y);
-            if (!this.#read(x, y, w, h)) {
+            const any = this.#read(x, y, w, h);
+            const count = this.#counted(w, h),
+                around = this.#across(x, y, w, h);
+            const same = count === this.#count[id] && around === this.#around[id];
+            this.#count[id] = count;
+            this.#around[id] = around;
+            if (same && kind !== 3) continue;
+            if (!any) {
                 if (this.#solid[id] !== 0) out.removed.push(id);
                 this.#solid[id] = 0;
                 continue;
@@ -218,15 +231,15 @@ export class TerrainChunks {
         this.#unwatch = null;
     }
 
-    // Marks the chunks meeting pixels x0..x1−1, y0..y1−1 (inside the layer, not empty).
-    #mark(x0: number, y0: number, x1: number, y1: number): void {
+    // Marks the chunks meeting pixels x0..x1−1, y0..y1−1 (inside the layer, not empty) as written by `kind`.
+    #mark(x0: number, y0: number, x1: number, y1: number, kind: number): void {
         const s = this.size,
             c = this.columns,
             d = this.#dirty;
         const cx0 = (x0 / s) | 0,
             cx1 = ((x1 - 1) / s) | 0;
         for (let cy = (y0 / s) | 0, cy1 = ((y1 - 1) / s) | 0; cy <= cy1; cy++)
-            for (let cx = cx0; cx <= cx1; cx++) d[cy * c + cx] = 1;
+            for (let cx = cx0; cx <= cx1; cx++) d[cy * c + cx] |= kind;
     }
 
     // A Mask layer: marks the chunks whose words differ from the copy, and copies them.
@@ -266,14 +279,15 @@ export class TerrainChunks {
                 }
             }
             if (!differs) continue;
-            this.#dirty[id] = 1;
+            this.#dirty[id] = 3;
             if (edge !== 0) {
                 const x1 = Math.min(x0 + s, this.width);
                 this.#mark(
                     edge & 4 ? Math.max(0, x0 - 1) : x0,
                     edge & 1 ? Math.max(0, y0 - 1) : y0,
                     edge & 8 ? Math.min(this.width, x1 + 1) : x1,
-                    edge & 2 ? Math.min(H, y1 + 1) : y1
+                    edge & 2 ? Math.min(H, y1 + 1) : y1,
+                    3
                 );
             }
         }
@@ -343,6 +357,22 @@ export class TerrainChunks {
             for (const ring of [polygon.outer, ...polygon.holes]) this.#chains(ring, x, y, w, h, chains);
         }
         return { id, x, y, pieces, chains };
+    }
+
+    // The set pixels of the chunk read into #words.
+    #counted(w: number, h: number): number {
+        const a = this.#words;
+        let n = 0;
+        for (let i = 0, e = ((w + 31) >>> 5) * h; i < e; i++) n += popcnt(a[i]);
+        return n;
+    }
+
+    // The solid pixels just across the border of the chunk at (x, y), w × h: what its chains read of its neighbours.
+    #across(x: number, y: number, w: number, h: number): number {
+        let n = 0;
+        for (let k = 0; k < h; k++) n += +this.#at(x - 1, y + k) + +this.#at(x + w, y + k);
+        for (let k = 0; k < w; k++) n += +this.#at(x + k, y - 1) + +this.#at(x + k, y + h);
+        return n;
     }
 
     // Whether layer pixel (x, y) is solid (outside the layer: not).
