@@ -34,7 +34,8 @@ const DOCS = [
     'docs/movement.md',
     'docs/rollback.md',
     'docs/server.md',
-    'docs/tiled.md'
+    'docs/tiled.md',
+    'docs/terrain.md'
 ];
 // Engine guides: their examples need a browser and the engine (test/phaser.test.ts and test/pixi.test.ts run
 // and type-check theirs); here they get the structure and link checks.

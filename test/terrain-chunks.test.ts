@@ -399,6 +399,7 @@ test('argument checks', () => {
         message: /needs a Mask, a CollisionRaster/
     });
     assert.throws(() => new TerrainChunks(m, { size: 0 }), { name: 'RangeError', message: /size must be/ });
+    assert.throws(() => new TerrainChunks(m, { size: 257 }), { name: 'RangeError', message: /size must be/ });
     assert.throws(() => new TerrainChunks(m, { tolerance: -1 }), { name: 'RangeError', message: /tolerance must be/ });
     assert.throws(() => new TerrainChunks(m, { maxVertices: 2 }), { name: 'RangeError', message: /maxVertices/ });
     assert.throws(() => new TerrainChunks(m, [] as never), { name: 'TypeError' });

@@ -23,7 +23,7 @@ import { trace } from './trace.js';
 
 /** Options of {@link TerrainChunks}. */
 export interface TerrainChunksOptions {
-    /** Chunk side in pixels (chunks at the right and bottom edges may be smaller). @default 128 */
+    /** Chunk side in pixels, 1 to 256 (chunks at the right and bottom edges may be smaller). @default 128 */
     size?: number;
     /** Largest distance in pixels between the pieces and the exact pixel edges (see `toPolygons`). @default 1 */
     tolerance?: number;
@@ -117,7 +117,7 @@ export class TerrainChunks {
     /** Cuts `layer` into chunks; nothing is traced until {@link sync}. */
     constructor(layer: ChunkLayer, options: TerrainChunksOptions = {}) {
         checkOptions('options', options, '{ size, tolerance, maxVertices }');
-        this.size = checkInt('size', options.size ?? 128, 1, 4096);
+        this.size = checkInt('size', options.size ?? 128, 1, 256);
         this.#tolerance = checkNonNegative('tolerance', options.tolerance ?? 1, 'a finite number >= 0 (pixels)');
         this.#maxVertices = checkMinInt('maxVertices', options.maxVertices ?? 8, 3);
         const l = layer as Partial<RasterView & Raster> | null;
