@@ -2,6 +2,13 @@
 export { toPolygons, type Polygon, type PolygonOptions } from './shapes/polygons.js';
 export { convexPieces, type ConvexOptions } from './shapes/convex.js';
 export {
+    TerrainChunks,
+    type TerrainChunksOptions,
+    type ChunkPieces,
+    type ChunkSync,
+    type ChunkLayer
+} from './shapes/terrain-chunks.js';
+export {
     matterParts,
     matterBody,
     planckPolygons,

@@ -1,11 +1,20 @@
 // hitmask with Matter.js: each sprite's body comes from its mask (toPolygons → convexPieces → matterBody),
-// and the terrain is a mask too: a shot erases a crater from it, then the terrain body is rebuilt from the
-// new polygons. Matter does the physics; the page draws the sprites, the terrain mask and the pieces.
+// and the terrain is a mask too, cut into 128 px chunks (TerrainChunks), one static body per chunk: a shot erases a
+// crater from it, and only the chunks the crater changed get a new body. Matter does the physics; the page draws
+// the sprites, the terrain mask, its pieces and the chunk borders.
 // Run: npm run example -- matter (bundles this file with esbuild and serves examples/ on localhost).
 import Matter from 'matter-js';
 import { Mask } from '../../src/index.js'; // in a game: import { Mask } from 'hitmask';
-import { convexPieces, matterBody, matterParts, toPolygons, type Point } from '../../src/shapes.js'; // 'hitmask/shapes'
-import { drawMask, drawPieces, drawPolygons, forgetMask } from '../../src/debug.js'; // 'hitmask/debug'
+import {
+    convexPieces,
+    matterBody,
+    matterParts,
+    toPolygons,
+    TerrainChunks,
+    type ChunkSync,
+    type Point
+} from '../../src/shapes.js'; // 'hitmask/shapes'
+import { drawMask, drawPieces, forgetMask } from '../../src/debug.js'; // 'hitmask/debug'
 
 const WIDTH = 640,
     HEIGHT = 360,
@@ -87,27 +96,43 @@ const drop = (i: number, x: number, y: number) => {
 };
 for (let i = 0; i < 6; i++) drop(i, 40 + i * 95, 20 + (i % 3) * 50);
 
-// The terrain: a mask, and a static Matter body rebuilt from its exact polygons after each carve.
+// The terrain: a mask cut into chunks, one static Matter body per chunk from its exact pieces (tolerance 0), and
+// after each carve only the chunks it changed are rebuilt.
 const terrain = terrainMask(),
     crater = disc(CRATER);
-let polygons = toPolygons(terrain),
-    pieces = polygons.flatMap(p => convexPieces(p));
-let ground = matterBody(Matter, pieces, { body: { isStatic: true, friction: 0.8 } });
-Matter.Composite.add(engine.world, ground);
+const chunks = new TerrainChunks(terrain, { tolerance: 0 });
+const ground = new Map<number, Matter.Body>(),
+    chunkPieces = new Map<number, number[][]>();
+let pieces: number[][] = [],
+    rebuilt = 0;
+function apply({ removed, changed }: ChunkSync): void {
+    for (const id of removed) {
+        Matter.Composite.remove(engine.world, ground.get(id) as Matter.Body);
+        ground.delete(id);
+        chunkPieces.delete(id);
+    }
+    for (const c of changed) {
+        const old = ground.get(c.id);
+        if (old) Matter.Composite.remove(engine.world, old);
+        const body = matterBody(Matter, c.pieces, { body: { isStatic: true, friction: 0.8 } });
+        Matter.Composite.add(engine.world, body);
+        ground.set(c.id, body);
+        chunkPieces.set(c.id, c.pieces);
+    }
+    rebuilt = removed.length + changed.length;
+    pieces = [...chunkPieces.values()].flat();
+}
+apply(chunks.sync());
 let carves = 0;
 
-/** A shot at (x, y): erase a crater from the terrain mask, rebuild the terrain body, wake what lay on it. */
+/** A shot at (x, y): erase a crater from the terrain mask, rebuild the chunks it changed, wake what lay on it. */
 function carve(x: number, y: number): void {
     const before = terrain.count();
     terrain.erase(crater, Math.floor(x) - CRATER, Math.floor(y) - CRATER);
     if (terrain.count() === before) return; // a shot into the air
     forgetMask(terrain);
     carves++;
-    polygons = toPolygons(terrain);
-    pieces = polygons.flatMap(p => convexPieces(p));
-    Matter.Composite.remove(engine.world, ground);
-    ground = matterBody(Matter, pieces, { body: { isStatic: true, friction: 0.8 } });
-    Matter.Composite.add(engine.world, ground);
+    apply(chunks.sync());
     for (const s of sprites) s.still = 0;
 }
 
@@ -138,7 +163,9 @@ function render(): void {
     ctx.fillRect(0, 0, WIDTH, HEIGHT);
     drawMask(ctx, terrain, 0, 0, { color: 0x8a6a40ff });
     drawPieces(ctx, pieces, 0, 0, { color: 0x40c0ff60 });
-    drawPolygons(ctx, polygons, 0, 0, { color: 0xffd000ff });
+    ctx.strokeStyle = '#ffd00060';
+    for (let x = chunks.size; x < WIDTH; x += chunks.size) ctx.strokeRect(x, 0, 0, HEIGHT);
+    for (let y = chunks.size; y < HEIGHT; y += chunks.size) ctx.strokeRect(0, y, WIDTH, 0);
     for (const s of sprites) {
         // The mask's top-left corner is at position − R(angle)·centre: draw the image from there, rotated.
         ctx.save();
@@ -169,7 +196,9 @@ function frame(): void {
         resting: String(resting),
         sunk: String(sunken),
         carves: String(carves),
-        terrainArea: String(ground.area),
+        terrainArea: String([...ground.values()].reduce((a, b) => a + b.area, 0)),
+        terrainBodies: String(ground.size),
+        chunksRebuilt: String(rebuilt),
         maskCount: String(terrain.count()),
         terrainPieces: String(pieces.length),
         positions: JSON.stringify(
@@ -178,7 +207,8 @@ function frame(): void {
     });
     status.textContent =
         `bodies ${sprites.length} · at rest ${resting} · sunk ${sunken} · craters ${carves} · ` +
-        `terrain: ${polygons.length} polygons, ${pieces.length} pieces, body area ${ground.area} = mask count ${terrain.count()}`;
+        `terrain: ${ground.size} chunk bodies, ${pieces.length} pieces, ${rebuilt} rebuilt by the last crater, ` +
+        `body area ${status.dataset.terrainArea} = mask count ${terrain.count()}`;
     requestAnimationFrame(frame);
 }
 requestAnimationFrame(frame);

@@ -46,6 +46,9 @@ export class RasterHistory {
     restore(bytes: Uint8Array, clear: (layer: number) => void): void {
         const at = !this.#based ? 1 : this.changes.written() ? 2 : 0;
         this.#tag = readRaster(bytes, this.state, clear, this.#tag, at);
+        // A restore may change any pixel: its watchers hear of every layer's whole plane.
+        const { width, height, layerCount } = this.state;
+        for (const w of this.changes.watchers) for (let l = 0; l < layerCount; l++) w(l, 0, 0, width, height, 3);
         // Restored tiles were not stamped by this raster's calls: the next clear of a layer changes its whole box.
         this.stamped.reset();
         this.#inked.fill(false);
@@ -65,7 +68,7 @@ export class RasterHistory {
             x1 = s.dirtyX1[layer],
             y1 = s.dirtyY1[layer];
         if (this.#inked[layer]) this.changes.markAll(layer, this.stamped);
-        else if (x1 > x0 && y1 > y0) this.changes.mark(layer, x0, y0, x1, y1);
+        else if (x1 > x0 && y1 > y0) this.changes.mark(layer, x0, y0, x1, y1, 1);
         this.stamped.resetLayer(layer);
         this.#inked[layer] = true;
     }

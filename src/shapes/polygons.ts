@@ -33,8 +33,8 @@ export function toPolygons(mask: Mask, options: PolygonOptions = {}): Polygon[] 
     return assemble(t);
 }
 
-// Rings grouped by component: each 4-connected component has one outer ring (A > 0) and any number of holes.
-function assemble(t: Traced): Polygon[] {
+/** @internal Rings grouped by component: each 4-connected component has one outer ring (A > 0) and any number of holes. */
+export function assemble(t: Traced): Polygon[] {
     const polys: Polygon[] = new Array(t.components);
     for (let c = 0; c < t.components; c++) polys[c] = { outer: [], holes: [] };
     const { xy, start } = t;
