@@ -1,11 +1,21 @@
 // moveAndSlide against the per-pixel rules it implements (test/move-reference.ts, one layer test per pixel
 // step): a crowd of walkers (the demo's sprites) on a large carved terrain as a 32-px TileMap, and long falls
 // of 300-1,000 px in one call; then the same on a real game's terrain where Debian's hedgewars-data is installed (Hedgewars'
-// 4096x2048 Cave map). Both sides replay the same recorded moves and are checked to agree first.
-// Usage: node --import tsx bench/move.bench.ts [--walkers N] [--frames N]
+// 4096x2048 Cave map). Both sides replay the same recorded moves and are checked to agree first. Last, on
+// Hedgewars' maps as a CollisionRaster: 300 walkers moving 0.5-3 px a frame and long falls, by CPU time in
+// interleaved rounds, against the plain per-pixel loop a user would write from docs/movement.md's rules.
+// Usage: node --import tsx bench/move.bench.ts [--walkers N] [--frames N] [--raster] (--raster: that part only)
 import { existsSync, readFileSync } from 'node:fs';
 import { GifReader } from 'omggif';
-import { Mask, moveAndSlide, type CollisionLayer, type MoveOptions, type MoveResult } from '../src/index.js';
+import {
+    CollisionRaster,
+    crop,
+    Mask,
+    moveAndSlide,
+    type CollisionLayer,
+    type MoveOptions,
+    type MoveResult
+} from '../src/index.js';
 import { decodeImage } from '../src/node.js';
 import { referenceMove } from '../test/move-reference.js';
 import { tileMapOf } from '../test/tiles.js';
@@ -154,13 +164,214 @@ function compare(where: string, ground: CollisionLayer, width: number, height: n
     return rows;
 }
 
-const rows = compare('generated 4096x1024, TileMap', tileMapOf(terrain(rnd, 4096, 1024), 32), 4096, 1024);
-const CAVE = '/usr/share/games/hedgewars/Data/Maps/Cave/map.png';
-if (existsSync(CAVE)) {
-    const img = decodeImage(readFileSync(CAVE)),
-        cave = Mask.fromRGBA(img.data, img.width, img.height);
-    rows.push(
-        ...compare(`Hedgewars Cave ${cave.width}x${cave.height}, TileMap`, tileMapOf(cave, 32), cave.width, cave.height)
+// The plain per-pixel loop of docs/movement.md's rules without one-way platforms, as a user would write it from
+// them: one layer test per unit step and per contact, nothing remembered between the questions.
+function plainMove(
+    solid: CollisionLayer,
+    mask: Mask,
+    x: number,
+    y: number,
+    dx: number,
+    dy: number,
+    stepUp: number,
+    snapDown: number,
+    out: MoveResult
+): MoveResult {
+    let px = Math.floor(x),
+        py = Math.floor(y);
+    const floorBefore = solid.overlaps(mask, px, py + 1);
+    const n = Math.floor(x + dx) - px,
+        s = n < 0 ? -1 : 1;
+    let onWall = false;
+    for (let i = Math.abs(n); i > 0; i--) {
+        if (!solid.overlaps(mask, px + s, py)) {
+            px += s;
+            continue;
+        }
+        let k = 1;
+        while (k <= stepUp && solid.overlaps(mask, px + s, py - k)) k++;
+        if (k > stepUp) {
+            onWall = true;
+            break;
+        }
+        px += s;
+        py -= k;
+        y -= k;
+    }
+    x = onWall ? px : x + dx;
+    if (snapDown > 0 && floorBefore && dy >= 0 && !solid.overlaps(mask, px, py + 1)) {
+        for (let k = 1; k <= snapDown; k++) {
+            if (solid.overlaps(mask, px, py + k + 1)) {
+                py += k;
+                y += k;
+                break;
+            }
+        }
+    }
+    const m = Math.floor(y + dy) - py,
+        t = m < 0 ? -1 : 1;
+    let stopped = false;
+    for (let i = Math.abs(m); i > 0; i--) {
+        if (solid.overlaps(mask, px, py + t)) {
+            stopped = true;
+            break;
+        }
+        py += t;
+    }
+    out.x = x;
+    out.y = stopped ? py : y + dy;
+    out.onFloor = solid.overlaps(mask, px, py + 1);
+    out.onCeiling = solid.overlaps(mask, px, py - 1);
+    out.onWall = onWall;
+    out.floor = out.onFloor ? solid : null;
+    return out;
+}
+
+const DATA = '/usr/share/games/hedgewars/Data';
+const imageMask = (file: string) => {
+    const img = decodeImage(readFileSync(file));
+    return Mask.fromRGBA(img.data, img.width, img.height);
+};
+
+// CPU time (user + system) of each side in interleaved rounds, alternating which goes first: µs per round.
+function cpuRounds(sides: (() => number)[], rounds: number): number[][] {
+    const times = sides.map(() => [] as number[]);
+    for (let r = -2; r < rounds; r++) {
+        for (let k = 0; k < sides.length; k++) {
+            const i = (r + k + sides.length) % sides.length;
+            const t0 = process.cpuUsage();
+            sides[i]();
+            const t = process.cpuUsage(t0);
+            if (r >= 0) times[i].push(t.user + t.system);
+        }
+    }
+    return times.map(t => t.sort((a, b) => a - b));
+}
+const med = (t: number[]) => t[t.length >> 1];
+
+// 300 walkers (Hedgewars' hedgehog poses, a mine, a crate) moving 0.5-3 px a frame on a raster of a Hedgewars
+// map, with gravity and a jump now and then, and 64 long falls on it: moveAndSlide against the plain loop.
+function rasterWalkers(name: string): string[][] {
+    const terrain = imageMask(`${DATA}/Maps/${name}/map.png`),
+        W = terrain.width,
+        H = terrain.height;
+    const solid = new CollisionRaster(W, H).stamp(terrain, 0, 0).view();
+    const sheet = imageMask(`${DATA}/Graphics/Hedgehog.png`);
+    const shapes = [0, 1, 2, 9, 17].map(i => crop(sheet, (i % 8) * 32, Math.floor(i / 8) * 32, 32, 32));
+    for (const f of ['MineOn.png', 'Case.png']) {
+        const m = imageMask(`${DATA}/Graphics/${f}`);
+        shapes.push(crop(m, 0, 0, Math.min(m.width, 32), Math.min(m.height, 32)));
+    }
+    const rnd = mulberry32(43),
+        stepUp = 3,
+        snapDown = 3,
+        opts: MoveOptions = { stepUp, snapDown };
+    const out = { x: 0, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null } as MoveResult;
+    // Each walker starts where its mask is free (in the air or in a cave), and falls from there.
+    const walkers = Array.from({ length: 300 }, (_, i) => {
+        const mask = shapes[i % shapes.length];
+        for (;;) {
+            const x = rnd() * (W - 40),
+                y = rnd() * H * 0.8;
+            if (!solid.overlaps(mask, Math.floor(x), Math.floor(y)))
+                return { mask, x, y, vy: 0, dir: rnd() < 0.5 ? -1 : 1, floor: false, wall: false };
+        }
+    });
+    const calls: Call[] = [];
+    for (let f = 0; f < 200; f++) {
+        for (const w of walkers) {
+            w.vy = w.floor ? (rnd() < 0.01 ? -3 : 0.5) : Math.min(w.vy + 0.25, 3);
+            if (w.wall || w.x < 0 || w.x > W - 40) w.dir = -w.dir;
+            const c = { mask: w.mask, x: w.x, y: w.y, dx: w.dir * (0.5 + rnd() * 2.5), dy: w.vy };
+            calls.push(c);
+            const r = moveAndSlide(solid, c.mask, c.x, c.y, c.dx, c.dy, opts, out);
+            w.floor = r.onFloor;
+            w.wall = r.onWall;
+            w.x = r.x;
+            w.y = r.y > H ? 0 : r.y;
+        }
+    }
+    const fell = falls(solid, W, H);
+    const rows: string[][] = [];
+    for (const [what, list] of [
+        [`Hedgewars ${name} ${W}x${H}, CollisionRaster: 300 walkers x 200 frames, 0.5-3 px`, calls],
+        [`Hedgewars ${name}, CollisionRaster: 64 falls of 300-1,000 px`, fell]
+    ] as const) {
+        // Both sides and the rules agree on every move, and each side's layer tests are counted.
+        let tests = 0;
+        const counted: CollisionLayer = Object.assign(Object.create(solid) as CollisionLayer, {
+            overlaps: (m: Mask, x: number, y: number) => (tests++, solid.overlaps(m, x, y))
+        });
+        let fastTests = 0,
+            plainTests = 0;
+        for (const c of list) {
+            tests = 0;
+            const a = { ...moveAndSlide(counted, c.mask, c.x, c.y, c.dx, c.dy, opts) };
+            fastTests += tests;
+            tests = 0;
+            const b = { ...plainMove(counted, c.mask, c.x, c.y, c.dx, c.dy, stepUp, snapDown, { ...out }) };
+            plainTests += tests;
+            const want = referenceMove(solid, c.mask, c.x, c.y, c.dx, c.dy, opts);
+            for (const got of [a, b])
+                if (
+                    got.x !== want.x ||
+                    got.y !== want.y ||
+                    got.onFloor !== want.onFloor ||
+                    got.onWall !== want.onWall ||
+                    got.onCeiling !== want.onCeiling
+                )
+                    throw new Error(`a move disagrees with the rules on ${JSON.stringify({ ...c, mask: 0 })}`);
+        }
+        const fast = () => {
+            let n = 0;
+            for (const c of list) if (moveAndSlide(solid, c.mask, c.x, c.y, c.dx, c.dy, opts, out).onFloor) n++;
+            return n;
+        };
+        const plain = () => {
+            let n = 0;
+            for (const c of list)
+                if (plainMove(solid, c.mask, c.x, c.y, c.dx, c.dy, stepUp, snapDown, out).onFloor) n++;
+            return n;
+        };
+        const [t1, t0] = cpuRounds([fast, plain], 15);
+        const ratios = t1.map((t, i) => t / t0[i]).sort((a, b) => a - b);
+        const us = (t: number[]) =>
+            `${((med(t) / list.length) * 1000).toFixed(0)} ns (${((t[0] / list.length) * 1000).toFixed(0)}–${((t[t.length - 1] / list.length) * 1000).toFixed(0)})`;
+        rows.push([
+            what,
+            `${(fastTests / list.length).toFixed(2)} vs ${(plainTests / list.length).toFixed(2)}`,
+            us(t1),
+            us(t0),
+            `${(med(t1) / med(t0)).toFixed(2)} (${ratios[0].toFixed(2)}–${ratios[ratios.length - 1].toFixed(2)})`
+        ]);
+    }
+    return rows;
+}
+
+if (!process.argv.includes('--raster')) {
+    const rows = compare('generated 4096x1024, TileMap', tileMapOf(terrain(rnd, 4096, 1024), 32), 4096, 1024);
+    const CAVE = `${DATA}/Maps/Cave/map.png`;
+    if (existsSync(CAVE)) {
+        const cave = imageMask(CAVE);
+        rows.push(
+            ...compare(
+                `Hedgewars Cave ${cave.width}x${cave.height}, TileMap`,
+                tileMapOf(cave, 32),
+                cave.width,
+                cave.height
+            )
+        );
+    } else console.log(`(${CAVE} is missing: apt-get install hedgewars-data for the real-terrain rows)\n`);
+    table(['moves', 'per call', 'moveAndSlide', 'per-pixel rules', 'ratio (target: crowd ≤ 0.5, falls ≤ 0.1)'], rows);
+}
+if (existsSync(`${DATA}/Maps`)) {
+    const rows = ['Cave', 'Castle', 'Islands'].flatMap(rasterWalkers);
+    console.log(
+        'CPU time per move, median (min–max) of 15 interleaved rounds; ratio: median of the medians (range of the'
     );
-} else console.log(`(${CAVE} is missing: apt-get install hedgewars-data for the real-terrain rows)\n`);
-table(['moves', 'per call', 'moveAndSlide', 'per-pixel rules', 'ratio (target: crowd ≤ 0.5, falls ≤ 0.1)'], rows);
+    console.log('per-round ratios); layer tests a move, moveAndSlide vs the plain loop.\n');
+    table(
+        ['moves', 'layer tests', 'moveAndSlide', 'plain per-pixel loop', 'ratio (target: walkers ≤ 0.6, falls ≤ 0.1)'],
+        rows
+    );
+} else console.log(`(${DATA} is missing: apt-get install hedgewars-data for the raster rows)`);

@@ -303,8 +303,9 @@ test('a move never ends beyond ±2^50: refused with a RangeError, out untouched;
         onCeiling: false,
         onWall: true
     });
-    // Climbing with stepUp counts too: a wall everywhere below y = −2^50 − 2 lifts the mover past the limit.
-    const cliff: CollisionLayer = { ...open, overlaps: (m, x, y) => x >= 1 && y > -L - 3 };
+    // Climbing with stepUp counts too: solid at every pixel x ≥ 2, y ≥ −2^50 − 1 lifts the mover past the limit
+    // (a layer answers for the mask's pixels: a wider mask, as a box of positions, meets it sooner).
+    const cliff: CollisionLayer = { ...open, overlaps: (m, x, y) => x + m.width > 2 && y + m.height > -L - 1 };
     assert.throws(() => moveAndSlide(cliff, me, 0, -L, 1, 0, { stepUp: 5 }), /would end at \(1, -1125899906842627\)/);
 });
 

@@ -38,8 +38,14 @@ export function touchWords(m: MaskWords): void {
 
 /** @internal Whether `m`'s words equal `copy` (taken from them earlier): how a cache notices edits. */
 export function sameWords(m: MaskWords, copy: Uint32Array): boolean {
-    const a = m._words;
-    if (a.length !== copy.length) return false;
-    for (let i = 0; i < a.length; i++) if (a[i] !== copy[i]) return false;
+    const a = m._words,
+        n = a.length;
+    if (n !== copy.length) return false;
+    // Four words a test: a cache asks on every use (a moveAndSlide of a small move), and this is its cost.
+    let i = 0;
+    for (; i + 4 <= n; i += 4)
+        if (((a[i] ^ copy[i]) | (a[i + 1] ^ copy[i + 1]) | (a[i + 2] ^ copy[i + 2]) | (a[i + 3] ^ copy[i + 3])) !== 0)
+            return false;
+    for (; i < n; i++) if (a[i] !== copy[i]) return false;
     return true;
 }

@@ -53,6 +53,12 @@ const MAX_STEPS = 2 ** 20;
 const SWEEP_FROM = 12;
 // Longest sweep built (2^10 px); longer runs go in chunks of it, so a swept mask stays small.
 const MAX_LEVEL = 10;
+// The boxes a small move starts with: moves of up to BOX_COLS px across (BOX_COLS + 1 columns of positions) and
+// BOX_ROWS rows, for masks of at most BOX_WORDS words (a 64x64 mask is 128), where a layer test costs more than
+// the words it reads.
+const BOX_COLS = 4,
+    BOX_ROWS = 12,
+    BOX_WORDS = 128;
 
 /**
  * Moves `mask` (top-left at x, y) by (dx, dy) against `solidLayer`, stepping over bumps up to `stepUp` px and
@@ -134,16 +140,65 @@ export function slideMask(
             `moveAndSlide(): a move of (${dx}, ${dy}) is more than the ${MAX_STEPS} pixel steps allowed on an axis; move in shorter segments.`
         );
     }
-    // Swept masks only for long runs (most calls of a walking crowd never look them up).
+    // Swept masks: for long runs, and for the two guesses a small move of a small mask starts with (below).
     let sweeps: Sweeps | null = null;
-    // What is under the mover at (gx, gy): bit 0 solid one pixel below, bit 1 ground (see groundBits). The
-    // same position is asked up to four times in a call (before, after the horizontal move, before the
-    // first vertical step, at the end); asking once cut a walking crowd's layer tests by a third.
+    // A small move of a small mask is mostly one of two cases, each answered by one test of a box (the mask ORed
+    // over a rectangle of positions, kept per mask), where a layer test costs far more than the words it reads:
+    // - in the air: nothing solid (or one-way) over the columns from the start to the end of the horizontal run
+    //   and the rows from one above the start and the end to one below them, which holds every position the
+    //   rules test (each step, the floor and ceiling at the end) and the one under the start: the mover did
+    //   not stand on ground (no snap), moves freely and touches nothing;
+    // - walking on flat ground (without one-way platforms): every horizontal step free at the same row, and the
+    //   row above its end free (its onCeiling); the rules go on from there.
+    // A guess that fails tells nothing and costs one test; the rules then run from the start.
+    let stripFree = false;
+    if (n >= -BOX_COLS && n <= BOX_COLS && mask.strips * mask.height <= BOX_WORDS && mask.width * mask.height > 0) {
+        const m0 = Math.floor(y + dy) - py,
+            top = m0 < 0 ? py + m0 - 1 : py - 1,
+            rows = (m0 < 0 ? -m0 : m0) + 3;
+        if (rows <= BOX_ROWS) {
+            const cols = n < 0 ? -n : n,
+                left = n < 0 ? px + n : px;
+            sweeps = Sweeps.of(mask);
+            if (
+                !sweeps.boxHits(solid, cols, rows - 1, left, top) &&
+                (oneWay === null || !sweeps.boxHits(oneWay, cols, rows - 1, left, top))
+            ) {
+                x += dx;
+                y += dy;
+                if (Math.abs(x - offX) > MAX_COORD || Math.abs(y - offY) > MAX_COORD)
+                    throw beyond(x0 - offX, y0 - offY, dx, dy, x - offX, y - offY);
+                r.x = x;
+                r.y = y;
+                r.onFloor = r.onCeiling = r.onWall = false;
+                r.floor = null;
+                return r;
+            }
+            stripFree =
+                n !== 0 && oneWay === null && !sweeps.boxHits(solid, cols - 1, 1, left + (n < 0 ? 0 : 1), py - 1);
+        }
+    }
+    // What is under the mover at (gx, gy) (bit 0 solid one pixel below, bit 1 ground: see groundBits; −1 not
+    // asked). The same position comes up several times in a call (after the horizontal move, before the first
+    // vertical step, at the end), and a climb or a stopped fall tells it without a test.
     let gx = px,
         gy = py,
+        g = -1;
+    // What the tests made so far tell of the solid at the mover's position: `here`, free (every step goes to a
+    // position tested free; the start is never tested), and `ceil`, one pixel above: 0 free, 1 solid, −1 not
+    // known. A move that ends after a fall or a snap of two pixels, or one below a free position, knows its
+    // onCeiling without a test.
+    let here = false,
+        ceil = -1;
+    // Ground at the start: asked first only where the horizontal move depends on it (one-way platforms); else
+    // only where a snap needs it, after the move, when the ground there is not already known.
+    let standing = false;
+    if (oneWay !== null) {
         g = groundBits(solid, oneWay, mask, px, py);
-    const standing = (g & GROUND) !== 0,
-        floorBefore = snapDown > 0 && dy >= 0 && standing;
+        standing = (g & GROUND) !== 0;
+    }
+    const px0 = px,
+        py0 = py;
 
     // 1. Horizontal: free runs at once, then pixel steps with climbing where solid blocks. One-way platforms
     // never stop the move; for a mover that stood on ground when the move began and is not inside one, they
@@ -155,34 +210,54 @@ export function slideMask(
     // that is not solid is a one-way platform entered one pixel below, so not entered here (see groundBits).
     let inside =
         climbsOneWay && n !== 0 && (g & SOLID_BELOW) !== 0 && (oneWay as CollisionLayer).overlaps(mask, px, py);
-    for (let left = Math.abs(n); left > 0;) {
+    if (stripFree) {
+        px += n;
+        here = true;
+        ceil = 0;
+    }
+    for (let left = stripFree ? 0 : Math.abs(n); left > 0;) {
         // One-way pixels block a free run where they would be climbed; inside one, steps go pixel by pixel.
         const ow = climbsOneWay && !inside ? oneWay : null;
+        // Whether solid is known to block the next position: a free run ends where its next position is blocked
+        // (binary lifting's last test), by solid where no one-way layer was tested with it.
+        let blocked = false;
         if (left >= SWEEP_FROM && !inside) {
             const free = (sweeps ??= Sweeps.of(mask)).freeRun(solid, ow, px, py, s, 0, left);
-            px += s * free;
-            left -= free;
-            if (left === 0) break;
+            if (free > 0) {
+                px += s * free;
+                left -= free;
+                here = true;
+                ceil = -1;
+                if (left === 0) break;
+            }
+            blocked = ow === null;
         }
-        const wall = solid.overlaps(mask, px + s, py);
+        const wall = blocked || solid.overlaps(mask, px + s, py);
         if (!wall && (ow === null || !ow.overlaps(mask, px + s, py))) {
             px += s;
             left--;
+            here = true;
+            ceil = -1;
             if (inside) inside = (oneWay as CollisionLayer).overlaps(mask, px, py);
             continue;
         }
-        let k = 1;
-        while (
-            k <= stepUp &&
-            (solid.overlaps(mask, px + s, py - k) || (ow !== null && ow.overlaps(mask, px + s, py - k)))
-        )
+        // under: solid blocks the position below the one climbed to (then the mover stands on solid there).
+        let k = 1,
+            under = wall;
+        while (k <= stepUp) {
+            const hit = solid.overlaps(mask, px + s, py - k);
+            if (!hit && (ow === null || !ow.overlaps(mask, px + s, py - k))) break;
+            under = hit;
             k++;
+        }
         if (k > stepUp && ow !== null) {
             // Nothing free of both within stepUp: a one-way platform is walked into, not a wall; solid is
             // climbed as without one (the mover then ends inside the platform).
             k = 0;
+            under = false;
             if (wall) {
                 k = 1;
+                under = true;
                 while (k <= stepUp && solid.overlaps(mask, px + s, py - k)) k++;
             }
             if (k <= stepUp) inside = true;
@@ -195,24 +270,37 @@ export function slideMask(
         py -= k;
         y -= k;
         left--;
+        here = true;
+        ceil = -1;
+        if (under) {
+            gx = px;
+            gy = py;
+            g = SOLID_BELOW | GROUND;
+        }
         if (inside && ow === null) inside = (oneWay as CollisionLayer).overlaps(mask, px, py);
     }
     x = onWall ? px : x + dx;
 
-    // 2. Snap down onto ground within snapDown px, if the mover stood on ground and is not moving up.
-    if (floorBefore) {
-        if (gx !== px || gy !== py) {
+    // 2. Snap down onto ground within snapDown px, if the mover stood on ground and is not moving up. The
+    // ground before the move is asked only where the ground after it is missing.
+    if (snapDown > 0 && dy >= 0) {
+        if (g < 0 || gx !== px || gy !== py) {
             gx = px;
             gy = py;
             g = groundBits(solid, oneWay, mask, px, py);
         }
-        for (let k = 1; k <= snapDown && (g & GROUND) === 0; k++) {
+        if ((g & GROUND) === 0 && oneWay === null && (px !== px0 || py !== py0))
+            standing = (groundBits(solid, null, mask, px0, py0) & GROUND) !== 0;
+        // Each k passed is a free position (no solid one pixel below the one before it).
+        for (let k = 1; standing && k <= snapDown && (g & GROUND) === 0; k++) {
             const below = groundBits(solid, oneWay, mask, px, py + k);
             if ((below & GROUND) !== 0) {
                 py += k;
                 y += k;
                 gy = py;
                 g = below;
+                ceil = k >= 2 || here ? 0 : -1;
+                here = true;
             }
         }
     }
@@ -224,19 +312,46 @@ export function slideMask(
     for (let left = Math.abs(m); left > 0;) {
         // Inside a one-way platform the step rule depends on leaving it: pixel by pixel (platforms are thin).
         if (left >= SWEEP_FROM && (t < 0 || oneWay === null || !oneWay.overlaps(mask, px, py))) {
-            const free = (sweeps ??= Sweeps.of(mask)).freeRun(solid, t > 0 ? oneWay : null, px, py, 0, t, left);
-            py += t * free;
-            left -= free;
-            if (left === 0) break;
+            const b = t > 0 ? oneWay : null,
+                free = (sweeps ??= Sweeps.of(mask)).freeRun(solid, b, px, py, 0, t, left);
+            if (free > 0) {
+                py += t * free;
+                left -= free;
+                ceil = t < 0 ? -1 : free >= 2 || here ? 0 : -1;
+                here = true;
+                if (left === 0) break;
+            }
+            // The run ended on a blocked position: solid, where the one-way layer was not tested with it.
+            if (b === null) {
+                if (t < 0) ceil = 1;
+                else {
+                    gx = px;
+                    gy = py;
+                    g = SOLID_BELOW | GROUND;
+                }
+            }
         }
-        if (t > 0 && (gx !== px || gy !== py)) {
-            gx = px;
-            gy = py;
-            g = groundBits(solid, oneWay, mask, px, py);
-        }
-        if (t > 0 ? (g & GROUND) !== 0 : solid.overlaps(mask, px, py - 1)) {
-            stopped = true;
-            break;
+        if (t > 0) {
+            if (g < 0 || gx !== px || gy !== py) {
+                gx = px;
+                gy = py;
+                g = groundBits(solid, oneWay, mask, px, py);
+            }
+            if ((g & GROUND) !== 0) {
+                stopped = true;
+                break;
+            }
+            // No solid one pixel below: the position stepped to is free.
+            ceil = here ? 0 : -1;
+            here = true;
+        } else {
+            if (ceil < 0) ceil = solid.overlaps(mask, px, py - 1) ? 1 : 0;
+            if (ceil === 1) {
+                stopped = true;
+                break;
+            }
+            here = true;
+            ceil = -1;
         }
         py += t;
         left--;
@@ -245,19 +360,23 @@ export function slideMask(
 
     // Positions stay within ±2^50 (a World keeps only those, and refuses a snapshot holding others): a move
     // ending beyond is refused before anything is written.
-    if (Math.abs(x - offX) > MAX_COORD || Math.abs(y - offY) > MAX_COORD) {
-        throw outOfRange(
-            `moveAndSlide(): a move of (${dx}, ${dy}) from (${x0 - offX}, ${y0 - offY}) would end at (${x - offX}, ${y - offY}), beyond ±2^50 (limits.coord); nothing moved.`
-        );
-    }
-    if (gx !== px || gy !== py) g = groundBits(solid, oneWay, mask, px, py);
+    if (Math.abs(x - offX) > MAX_COORD || Math.abs(y - offY) > MAX_COORD)
+        throw beyond(x0 - offX, y0 - offY, dx, dy, x - offX, y - offY);
+    if (g < 0 || gx !== px || gy !== py) g = groundBits(solid, oneWay, mask, px, py);
     r.x = x;
     r.y = y;
     r.onFloor = (g & GROUND) !== 0;
-    r.onCeiling = solid.overlaps(mask, px, py - 1);
+    r.onCeiling = ceil < 0 ? solid.overlaps(mask, px, py - 1) : ceil === 1;
     r.onWall = onWall;
     r.floor = (g & SOLID_BELOW) !== 0 ? solid : r.onFloor ? oneWay : null;
     return r;
+}
+
+// The error of a move that would end beyond ±2^50 (limits.coord), in the caller's coordinates.
+function beyond(x0: number, y0: number, dx: number, dy: number, x: number, y: number): RangeError {
+    return outOfRange(
+        `moveAndSlide(): a move of (${dx}, ${dy}) from (${x0}, ${y0}) would end at (${x}, ${y}), beyond ±2^50 (limits.coord); nothing moved.`
+    );
 }
 
 const SOLID_BELOW = 1,
@@ -278,6 +397,8 @@ class Sweeps {
     #words: Uint32Array;
     #h: Mask[] = [];
     #v: Mask[] = [];
+    // The boxes of small moves, by a * BOX_ROWS + b: the mask ORed over a + 1 columns and b + 1 rows.
+    #box: (Mask | undefined)[] = [];
     // freeRun() calls under way (re-entered through a layer), and whether these sweeps were replaced.
     #busy = 0;
     #retired = false;
@@ -325,6 +446,31 @@ class Sweeps {
             // Level 0 is the mask itself.
             for (let j = 1; j < list.length; j++) list[j].dispose();
             list.length = 0;
+        }
+        for (const m of this.#box) m?.dispose();
+        this.#box.length = 0;
+    }
+
+    /** Whether `layer` is solid under the mask ORed over positions (x..x + a, y..y + b) (a ≤ BOX_COLS, b < BOX_ROWS). */
+    boxHits(layer: CollisionLayer, a: number, b: number, x: number, y: number): boolean {
+        const i = a * BOX_ROWS + b;
+        let box = this.#box[i];
+        if (box === undefined) {
+            // Rows first, then the columns of the rows: a + b + 2 draws.
+            const mask = this.#mask,
+                row = new Mask(mask.width + a, mask.height);
+            for (let k = 0; k <= a; k++) row.draw(mask, k, 0);
+            box = new Mask(row.width, mask.height + b);
+            for (let k = 0; k <= b; k++) box.draw(row, 0, k);
+            row.dispose();
+            while (this.#box.length < i) this.#box.push(undefined);
+            this.#box[i] = box;
+        }
+        this.#busy++;
+        try {
+            return layer.overlaps(box, x, y);
+        } finally {
+            if (--this.#busy === 0 && this.#retired) this.#drop();
         }
     }
 
