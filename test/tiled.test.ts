@@ -3,6 +3,7 @@
 // (JSON arrays, base64 plain, zlib, gzip, zstd; TMX CSV, XML and base64), finite and infinite.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { tiledCollision, type TiledCollision } from '../src/tiled.js';
 import { Mask, World, moveAndSlide } from '../src/index.js';
 import {
@@ -17,6 +18,7 @@ import {
     type Img,
     type RefSolid
 } from './tiled-maps.js';
+import { tiledFigure } from '../scripts/tiled-figure.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test maps are loose JSON
 
@@ -255,4 +257,12 @@ test('a map moves, collides and casts rays like any layer: World, moveAndSlide, 
     ground.restore(snap);
     assert.deepEqual(ground.cells, cells);
     assert.throws(() => got.layer('nope'), /no tile layer is named "nope"; the tile layers are "ground", "inner"/);
+});
+
+test('docs/tiled.svg, the pixel rules pictured, is what scripts/tiled-figure.ts draws from the library now', () => {
+    assert.equal(
+        readFileSync(new URL('../docs/tiled.svg', import.meta.url), 'utf8'),
+        tiledFigure(),
+        'run: node --import tsx scripts/tiled-figure.ts'
+    );
 });
