@@ -93,6 +93,35 @@ test('maps whose tiles fill the grid (one tile mask per cell): tiles without sha
     }
 });
 
+// A copy of `map` whose tilesets start at gids `first` and `first + 6` (its cells' and objects' gids moved with
+// them, flips kept).
+function tilesetsFrom(map: Json, first: number): Json {
+    const m = structuredClone(map);
+    const move = (g: number) => {
+        const id = g & 0x0fffffff;
+        return id === 0 ? g : ((g & 0xf0000000) | (id - 1 + first)) >>> 0;
+    };
+    m.tilesets[0].firstgid = first;
+    m.tilesets[1].firstgid = first + 6;
+    for (const { l } of tileLayers(m)) l.data = l.data.map(move);
+    for (const { o } of objectsOf(m)) if (o.gid !== undefined) o.gid = move(o.gid);
+    return m;
+}
+
+test('gids of any size: tile ids past 255 and past 65535, flipped, plain and zlib data (the cells built in place)', () => {
+    for (const seed of SEEDS.slice(0, 4))
+        for (const first of [300, 5000, 70_001]) {
+            const { map, images } = randomMap(seed, { simple: true });
+            const m = tilesetsFrom(map, first);
+            for (const data of [m, withEncoding(m, 'zlib'), withEncoding(m, '')]) {
+                const got = tiledCollision(data, { images });
+                compare(got, m, images, 'auto', `seed ${seed}, tilesets from gid ${first}`);
+                // The same map object read twice reads the same: decoding never writes into what it was given.
+                compare(tiledCollision(data, { images }), m, images, 'auto', `seed ${seed}, read again`);
+            }
+        }
+});
+
 test('infinite maps: chunks at negative coordinates', () => {
     for (const seed of SEEDS.slice(0, 6)) {
         const { map, images } = randomMap(seed, { infinite: true });
