@@ -22,6 +22,7 @@ const TYPES: Record<string, string> = {
     '.js': 'text/javascript; charset=utf-8',
     '.map': 'application/json',
     '.json': 'application/json',
+    '.tmj': 'application/json',
     '.png': 'image/png',
     '.gif': 'image/gif',
     '.css': 'text/css',

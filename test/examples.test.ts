@@ -6,8 +6,9 @@
 // strict settings (PixiJS 7's page against hitmask's declarations and PixiJS 7's own types), and,
 // where headless Chromium is installed (/usr/bin/chromium), run: Phaser and PixiJS report pixel hits that
 // Arcade's/the box test alone would not; in Matter.js the mask-built bodies come to rest on the mask terrain,
-// and a shot's crater rebuilds the terrain body with the mask's exact area; the platformers' hero climbs and
-// lands by moveAndSlide, its placed mask never inside the terrain.
+// and a shot's crater rebuilds the terrain body with the mask's exact area; the platformers read their level from a
+// Tiled map (Phaser: tiledCollision over its loader's caches; PixiJS: loadTiledMap) to the solid pixels readTiledMap
+// reads in Node, and their hero climbs and lands by moveAndSlide, its placed mask never inside the terrain.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -27,6 +28,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { bundleExample, EXAMPLES, MAJORS, NAMES, serve, type ExampleName } from '../examples/serve.js';
 import { chromiumMissing, openBrowser, waitFor } from './chromium.js';
+import { readTiledMap } from '../src/node.js';
+import { levelSolid, solidPixels } from '../examples/move-terrain.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // A string of each example's own code (or its engine's) that must be in its bundle.
@@ -47,9 +50,11 @@ let site = '';
 before(() => {
     // A copy of examples/ to serve, so the tests never touch examples/*/dist of a running `npm run example -- NAME`.
     site = mkdtempSync(join(tmpdir(), 'hitmask-examples-'));
-    mkdirSync(join(site, 'sprites'));
-    for (const f of readdirSync(join(EXAMPLES, 'sprites')))
-        if (f.endsWith('.png')) copyFileSync(join(EXAMPLES, 'sprites', f), join(site, 'sprites', f));
+    for (const dir of ['sprites', 'levels']) {
+        mkdirSync(join(site, dir));
+        for (const f of readdirSync(join(EXAMPLES, dir)))
+            if (/\.(png|tmj)$/.test(f)) copyFileSync(join(EXAMPLES, dir, f), join(site, dir, f));
+    }
     for (const name of NAMES) {
         mkdirSync(join(site, name));
         copyFileSync(join(EXAMPLES, name, 'index.html'), join(site, name, 'index.html'));
@@ -99,7 +104,9 @@ test('examples: each bundles with esbuild, with the engine and hitmask inside', 
         'examples/matter/main.ts',
         'examples/phaser-move/main.ts',
         'examples/pixi-move/main.ts',
-        'src/movement/move-and-slide.ts'
+        'src/movement/move-and-slide.ts',
+        'src/tiled/tiled-collision.ts',
+        'src/tiled/tiled-load.ts'
     ]) {
         assert.ok(
             inputs.some(i => i.includes(p)),
@@ -240,9 +247,13 @@ test(
 );
 
 test(
-    'examples: in headless Chromium the Phaser and PixiJS platformers move the hero with moveAndSlide: it climbs, lands, and is never inside the terrain',
+    'examples: in headless Chromium the Phaser and PixiJS platformers read their Tiled level as Node does, and move the hero with moveAndSlide: it climbs, lands, and is never inside the terrain',
     { skip: chromiumMissing },
     async () => {
+        // The level's solid pixels as readTiledMap reads examples/levels/level.tmj in Node, with the pages' rule.
+        const level = await readTiledMap(join(EXAMPLES, 'levels', 'level.tmj'), { solid: levelSolid });
+        const solid = solidPixels(level.layer('ground'));
+        assert.ok(solid > 10_000);
         for (const name of ['phaser-move', 'pixi-move'] as const)
             if (!existsSync(join(site, name, 'dist', 'main.js')))
                 await bundleExample(name, join(site, name, 'dist', 'main.js'));
@@ -270,6 +281,7 @@ test(
                 await page.close();
                 assert.equal(errors.length, 0, `${name}: no console errors: ${errors.join(' | ')}`);
                 const s = Object.fromEntries(Object.entries(seen ?? {}).map(([k, v]) => [k, Number(v)]));
+                assert.equal(s.solid, solid, `${name}: the page's level has the solid pixels Node reads`);
                 assert.ok(s.moves > 100, `${name}: the hero moved (${JSON.stringify(s)})`);
                 assert.equal(
                     s.inside,

@@ -3,6 +3,7 @@
 // (JSON arrays, base64 plain, zlib, gzip, zstd; TMX CSV, XML and base64), finite and infinite.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { tiledCollision, type TiledCollision } from '../src/tiled.js';
 import { Mask, World, moveAndSlide } from '../src/index.js';
 import {
@@ -17,6 +18,7 @@ import {
     type Img,
     type RefSolid
 } from './tiled-maps.js';
+import { tiledFigure } from '../scripts/tiled-figure.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test maps are loose JSON
 
@@ -89,6 +91,35 @@ test('maps whose tiles fill the grid (one tile mask per cell): tiles without sha
         for (const solid of ['auto', 'alpha', 'shapes'] as const)
             compare(tiledCollision(map, { images }, { solid }), map, images, solid, `simple seed ${seed} ${solid}`);
     }
+});
+
+// A copy of `map` whose tilesets start at gids `first` and `first + 6` (its cells' and objects' gids moved with
+// them, flips kept).
+function tilesetsFrom(map: Json, first: number): Json {
+    const m = structuredClone(map);
+    const move = (g: number) => {
+        const id = g & 0x0fffffff;
+        return id === 0 ? g : ((g & 0xf0000000) | (id - 1 + first)) >>> 0;
+    };
+    m.tilesets[0].firstgid = first;
+    m.tilesets[1].firstgid = first + 6;
+    for (const { l } of tileLayers(m)) l.data = l.data.map(move);
+    for (const { o } of objectsOf(m)) if (o.gid !== undefined) o.gid = move(o.gid);
+    return m;
+}
+
+test('gids of any size: tile ids past 255 and past 65535, flipped, plain and zlib data (the cells built in place)', () => {
+    for (const seed of SEEDS.slice(0, 4))
+        for (const first of [300, 5000, 70_001]) {
+            const { map, images } = randomMap(seed, { simple: true });
+            const m = tilesetsFrom(map, first);
+            for (const data of [m, withEncoding(m, 'zlib'), withEncoding(m, '')]) {
+                const got = tiledCollision(data, { images });
+                compare(got, m, images, 'auto', `seed ${seed}, tilesets from gid ${first}`);
+                // The same map object read twice reads the same: decoding never writes into what it was given.
+                compare(tiledCollision(data, { images }), m, images, 'auto', `seed ${seed}, read again`);
+            }
+        }
 });
 
 test('infinite maps: chunks at negative coordinates', () => {
@@ -255,4 +286,12 @@ test('a map moves, collides and casts rays like any layer: World, moveAndSlide, 
     ground.restore(snap);
     assert.deepEqual(ground.cells, cells);
     assert.throws(() => got.layer('nope'), /no tile layer is named "nope"; the tile layers are "ground", "inner"/);
+});
+
+test('docs/tiled.svg, the pixel rules pictured, is what scripts/tiled-figure.ts draws from the library now', () => {
+    assert.equal(
+        readFileSync(new URL('../docs/tiled.svg', import.meta.url), 'utf8'),
+        tiledFigure(),
+        'run: node --import tsx scripts/tiled-figure.ts'
+    );
 });

@@ -1,20 +1,20 @@
-// A small platformer with hitmask and Phaser 4: Phaser draws the terrain and the hero; the terrain's collision
-// mask is read from the same canvas pixels, the hero's comes from hitmask/phaser (`hitmaskFor`: its mask as
-// drawn, scaled, and its top-left), and `moveAndSlide` walks it up slopes and steps, lands it, and never lets it
-// into the ground. An auto-pilot walks, jumps and turns. Run: npm run example -- phaser-move (bundles this file,
-// serves examples/ on localhost). The same moves with PixiJS 8: examples/pixi-move/main.ts.
+// A small platformer with hitmask and Phaser 4: Phaser loads a Tiled map (examples/levels/level.tmj) and draws it
+// and the hero; the level's collision comes from hitmask/tiled's `tiledCollision` over the very JSON and tileset
+// texture Phaser's loader cached (the collision editor's shapes, the cells' flips), the hero's from hitmask/phaser
+// (`hitmaskFor`: its mask as drawn, scaled, and its top-left), and `moveAndSlide` walks it up slopes, lands it, and
+// never lets it into the ground. An auto-pilot walks, jumps and turns. Run: npm run example -- phaser-move (bundles
+// this file, serves examples/ on localhost). The same moves with PixiJS 8: examples/pixi-move/main.ts.
 import Phaser from 'phaser';
-import { moveAndSlide, type MoveResult } from '../../src/index.js'; // in a game: from 'hitmask'
-import { drawTerrain, GRAVITY, H, JUMP, SPEED, terrainLayer, W } from '../move-terrain.js';
+import { moveAndSlide, type MoveResult, type TileMap } from '../../src/index.js'; // in a game: from 'hitmask'
+import { tiledCollision } from '../../src/tiled.js'; // in a game: from 'hitmask/tiled'
+import { GRAVITY, H, JUMP, LEVEL, levelSolid, solidPixels, SPEED, TILESET_IMAGE, W } from '../move-terrain.js';
 import { drawHitmask, hitmaskFor } from '../../src/phaser.js'; // in a game: from 'hitmask/phaser'
 
-const canvas = drawTerrain();
-const terrain = terrainLayer(canvas);
-
 const status = document.getElementById('status');
-const stats = { frames: 0, moves: 0, climbs: 0, landings: 0, jumps: 0, inside: 0 };
+const stats = { frames: 0, moves: 0, climbs: 0, landings: 0, jumps: 0, inside: 0, solid: 0 };
 
 class Platformer extends Phaser.Scene {
+    private terrain!: TileMap;
     private hero!: Phaser.GameObjects.Sprite;
     private debug!: Phaser.GameObjects.Graphics;
     private result: MoveResult = { x: 0, y: 0, onFloor: false, onCeiling: false, onWall: false, floor: null };
@@ -27,12 +27,25 @@ class Platformer extends Phaser.Scene {
 
     preload(): void {
         this.load.image('hero', '../sprites/alien2.png');
+        this.load.tilemapTiledJSON('level', LEVEL);
+        this.load.image('terrain', TILESET_IMAGE);
     }
 
     create(): void {
-        this.textures.addCanvas('terrain', canvas);
-        this.add.image(0, 0, 'terrain').setOrigin(0);
-        this.hero = this.add.sprite(80, 60, 'hero').setScale(0.5);
+        // Phaser draws the map: its tileset "terrain" from the texture 'terrain', flips and all.
+        const map = this.make.tilemap({ key: 'level' });
+        const tiles = map.addTilesetImage('terrain', 'terrain');
+        if (tiles) map.createLayer('ground', tiles, 0, 0);
+        // hitmask reads the same map from Phaser's caches: the parsed JSON, and the tileset image by tileset name.
+        const level = tiledCollision(
+            (this.cache.tilemap.get('level') as { data: object }).data,
+            { images: { terrain: this.textures.get('terrain').getSourceImage() } },
+            { solid: levelSolid }
+        );
+        this.terrain = level.layer('ground');
+        stats.solid = solidPixels(this.terrain);
+        const spawn = level.objects.find(o => o.name === 'hero') ?? { x: 80, y: 60 };
+        this.hero = this.add.sprite(spawn.x, spawn.y, 'hero').setScale(0.5);
         this.debug = this.add.graphics();
     }
 
@@ -58,7 +71,7 @@ class Platformer extends Phaser.Scene {
         // The hero's mask as Phaser draws it, moved against the terrain; the difference goes back to the sprite.
         const placed = hitmaskFor(this.hero);
         const wasOnFloor = r.onFloor;
-        moveAndSlide(terrain, placed.mask, placed.x, placed.y, dx, dy, { stepUp: 3, snapDown: 3 }, r);
+        moveAndSlide(this.terrain, placed.mask, placed.x, placed.y, dx, dy, { stepUp: 3, snapDown: 3 }, r);
         this.hero.x += r.x - placed.x;
         this.hero.y += r.y - placed.y;
         if (r.onFloor || (r.onCeiling && this.vy < 0)) {
@@ -71,13 +84,13 @@ class Platformer extends Phaser.Scene {
         if (dy >= 0 && r.y < placed.y) stats.climbs++; // only stepUp lifts a hero that is not jumping
         if (r.onFloor && !wasOnFloor) stats.landings++;
         const now = hitmaskFor(this.hero);
-        if (terrain.overlaps(now.mask, now.x, now.y)) stats.inside++;
+        if (this.terrain.overlaps(now.mask, now.x, now.y)) stats.inside++;
 
         this.debug.clear();
         drawHitmask(this.debug, this.hero, { color: null, outline: r.onFloor ? 0x40ff40 : 0xffff40 });
         if (status) {
             Object.assign(status.dataset, stats);
-            status.textContent = `Phaser platformer: frames ${stats.frames}, moves ${stats.moves}, climbs ${stats.climbs}, jumps ${stats.jumps}, landings ${stats.landings}, frames inside the terrain ${stats.inside}`;
+            status.textContent = `Phaser platformer: frames ${stats.frames}, moves ${stats.moves}, climbs ${stats.climbs}, jumps ${stats.jumps}, landings ${stats.landings}, frames inside the terrain ${stats.inside}, solid pixels of the Tiled level ${stats.solid}`;
         }
     }
 }

@@ -2,7 +2,7 @@
 // it has the grid's size and no offset, the common case), and a cell that pieces of several tiles cover holds
 // their union. The layer keeps its cells and one mask per distinct piece or union, never a bitmap of the map.
 import { Mask } from '../core/mask.js';
-import { TileMap } from '../layers/tilemap.js';
+import { TileMap, tileMapOver } from '../layers/tilemap.js';
 
 /** Cells of a layer or chunk: gids row by row, `width` x `height` from cell (x, y). */
 export interface Region {
@@ -58,7 +58,8 @@ export function cutPieces(m: Mask, ax: number, ay: number, tw: number, th: numbe
 /**
  * The TileMap of `regions` on a `tw` x `th` grid whose cell (0, 0) has its top-left at map pixel (ox, oy); `pieces`
  * gives a gid's pieces (`null`: draws nothing). Refuses (via `tooBig`) a grid of more than `maxCells` cells before
- * allocating it.
+ * allocating it. The regions' gids are overwritten (they are the reader's own decoded data): a finite layer's map
+ * keeps their memory as its cells.
  */
 export function buildTileLayer(
     regions: readonly Region[],
@@ -70,15 +71,18 @@ export function buildTileLayer(
     maxCells: number,
     tooBig: (cells: number, columns: number, rows: number) => Error
 ): TileMap {
-    // The distinct gids (one table probe a cell, none along a run of one gid); their pieces and the grid offsets
-    // those reach then bound the grid.
+    // The distinct gids (one table probe a cell, none along a run of one gid), each cell's gid replaced in place by
+    // 1 + its slot (0: empty); their pieces and the grid offsets those reach then bound the grid.
     const table = new GidTable();
     for (const g of regions) {
-        let last = 0;
-        for (let k = 0; k < g.gids.length; k++) {
-            const gid = g.gids[k];
-            if (gid !== last && gid !== 0) table.slot(gid);
-            last = gid;
+        const gids = g.gids;
+        for (let k = 0, last = 0, s = 0; k < gids.length; k++) {
+            const gid = gids[k];
+            if (gid !== last) {
+                last = gid;
+                s = gid === 0 ? 0 : table.slot(gid) + 1;
+            }
+            gids[k] = s;
         }
     }
     const used = table.gids.map(pieces);
@@ -135,21 +139,26 @@ export function buildTileLayer(
     const at = { x: ox + c0 * tw, y: oy + r0 * th };
     if (simple) {
         // One piece at the gid's own cell and chunks that never overlap: each cell takes its slot's tile.
-        const tileOf = Int32Array.from(coded, l => (l.length > 0 ? l[2] : -1));
+        const tileOf = new Int32Array(coded.length + 1);
+        tileOf[0] = -1;
+        coded.forEach((l, s) => (tileOf[s + 1] = l.length > 0 ? l[2] : -1));
+        if (regions.length === 1) {
+            // One region, a finite layer's: its cells written over its slots (each read before it is overwritten),
+            // and the map keeps that memory as its cells: no second array, no fill.
+            const slots = regions[0].gids,
+                n = slots.length;
+            const cells = new Int32Array(slots.buffer, slots.byteOffset, n);
+            for (let k = 0; k < n; k++) cells[k] = tileOf[slots[k]];
+            return tileMapOver(tw, th, columns, rows, tiles, cells, at);
+        }
         const map = new TileMap(tw, th, columns, rows, tiles, undefined, at);
         const cells = map.cells;
         for (const g of regions) {
-            const gids = g.gids;
-            let last = 0,
-                t = -1;
+            const slots = g.gids;
             for (let r = 0, k = 0; r < g.height; r++) {
                 const base = (g.y + r - r0) * columns + g.x - c0;
                 for (let c = 0; c < g.width; c++, k++) {
-                    const gid = gids[k];
-                    if (gid !== last) {
-                        last = gid;
-                        t = gid === 0 ? -1 : tileOf[table.slot(gid)];
-                    }
+                    const t = tileOf[slots[k]];
                     if (t >= 0) cells[base + c] = t;
                 }
             }
@@ -158,37 +167,40 @@ export function buildTileLayer(
     }
     const cells = new Int32Array(columns * rows).fill(-1);
     const unions = new Map<string, number>();
-    regions.forEach(g => {
-        for (let k = 0; k < g.gids.length; k++) {
-            if (g.gids[k] === 0) continue;
-            const list = coded[table.slot(g.gids[k])];
-            const c = g.x + (k % g.width) - c0,
-                r = g.y + Math.floor(k / g.width) - r0;
-            for (let j = 0; j < list.length; j += 3) {
-                const a = (r + list[j + 1]) * columns + c + list[j];
-                cells[a] = cells[a] < 0 ? list[j + 2] : union(tiles, unions, cells[a], list[j + 2]);
+    for (const g of regions) {
+        const slots = g.gids;
+        for (let r = 0, k = 0; r < g.height; r++) {
+            const row = g.y + r - r0;
+            for (let c = g.x - c0; c < g.x - c0 + g.width; c++, k++) {
+                if (slots[k] === 0) continue;
+                const list = coded[slots[k] - 1];
+                for (let j = 0; j < list.length; j += 3) {
+                    const a = (row + list[j + 1]) * columns + c + list[j];
+                    cells[a] = cells[a] < 0 ? list[j + 2] : union(tiles, unions, cells[a], list[j + 2]);
+                }
             }
         }
-    });
-    const map = new TileMap(tw, th, columns, rows, tiles, undefined, at);
-    map.cells.set(cells);
-    return map;
+    }
+    return tileMapOver(tw, th, columns, rows, tiles, cells, at);
 }
 
-// The distinct gids of a layer, each with a slot: gids of tile ids below 2^16 (with any flags) straight from an array,
-// others by open addressing (a Map lookup a cell cost 3x as much on a 4-million-cell map).
+// The distinct gids of a layer, each with a slot: gids of tile ids below 2^16 (with any flags) straight from an array
+// indexed by the flags and the id (as wide as the largest such id needs: 2^bits ids), others by open addressing
+// (a Map lookup a cell cost 3x as much on a 4-million-cell map).
 class GidTable {
     keys = new Uint32Array(64);
     vals = new Int32Array(64);
     gids: number[] = [];
-    direct: Int32Array | null = null;
+    bits = 8;
+    direct = new Int32Array(16 << 8).fill(-1);
     count = 0;
 
     slot(gid: number): number {
         const id = gid & 0x0fffffff;
         if (id < 65536) {
-            const d = (this.direct ??= new Int32Array(1 << 20).fill(-1));
-            const i = ((gid >>> 28) << 16) | id;
+            if (id >>> this.bits !== 0) this.widen(id);
+            const d = this.direct,
+                i = ((gid >>> 28) << this.bits) | id;
             if (d[i] < 0) {
                 d[i] = this.gids.length;
                 this.gids.push(gid);
@@ -196,6 +208,15 @@ class GidTable {
             return d[i];
         }
         return this.hashed(gid);
+    }
+
+    // Makes the direct array wide enough for `id`, its slots moved.
+    private widen(id: number): void {
+        while (id >>> this.bits !== 0) this.bits++;
+        this.direct = new Int32Array(16 << this.bits).fill(-1);
+        this.gids.forEach((gid, s) => {
+            if ((gid & 0x0fffffff) < 65536) this.direct[((gid >>> 28) << this.bits) | (gid & 0x0fffffff)] = s;
+        });
     }
 
     private hashed(gid: number): number {
