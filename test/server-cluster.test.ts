@@ -126,9 +126,8 @@ test(
         // The process is started again; its start runs Colyseus's health check of the dead one, which removes the
         // dead process's listings from Redis.
         const restarted = await again;
-        console.log(
-            `process 1 running again (pid ${restarted.pid}) ${((performance.now() - t0) / 1000).toFixed(1)} s after the kill`
-        );
+        const s = ((performance.now() - t0) / 1000).toFixed(1);
+        console.log(`process 1 running again (pid ${restarted.pid}) ${s} s after the kill, its health check done`);
         const stale = (await listed()).filter(r => r.processId === dead);
         assert.deepEqual(stale, [], 'no listing of the dead process is left in Redis');
     }
