@@ -42,6 +42,9 @@ interface Run {
     mismatches: number;
     gaps: number;
     compared: number;
+    dropped: number;
+    /** Creates refused (then asked again), with Colyseus's message. */
+    refused: string[];
 }
 
 async function run(processes: number): Promise<Run> {
@@ -51,12 +54,22 @@ async function run(processes: number): Promise<Run> {
         restart: false,
         match: { bots: true, maxRooms: ROOMS * processes + 10 }
     });
-    const bots: Bot[] = [];
+    const bots: Bot[] = [],
+        refused: string[] = [];
     try {
         for (let r = 0; r < ROOMS * processes; r++) {
-            const bot = new Bot(() => cluster.endpoints(), r, SEED * 7919 + r, 'replay');
-            await bot.create({ seed: SEED + r, start: 1 });
-            bots.push(bot);
+            // A loaded machine may refuse a join (Colyseus's 2 s IPC timeout between processes): asked again, counted.
+            for (let tries = 1; ; tries++) {
+                const bot = new Bot(() => cluster.endpoints(), r + tries - 1, SEED * 7919 + r, 'replay');
+                try {
+                    await bot.create({ seed: SEED + r, start: 1 });
+                    bots.push(bot);
+                    break;
+                } catch (e) {
+                    refused.push((e as Error).message);
+                    if (tries === 5) throw e;
+                }
+            }
         }
         await new Promise(done => setTimeout(done, WARM_S * 1000));
         await Promise.all(cluster.workers.map(w => w.stats(true)));
@@ -74,7 +87,9 @@ async function run(processes: number): Promise<Run> {
             botsPct: (100 * (used.user + used.system)) / 1000 / wall,
             mismatches: bots.reduce((n, b) => n + b.mismatches, 0),
             gaps: bots.reduce((n, b) => n + b.gaps + b.errors.length, 0),
-            compared: bots.reduce((n, b) => n + b.compared, 0)
+            compared: bots.reduce((n, b) => n + b.compared, 0),
+            dropped: bots.reduce((n, b) => n + b.closes.length, 0),
+            refused
         };
     } finally {
         for (const b of bots) await b.leave();
@@ -117,7 +132,9 @@ function report(r: Run): void {
               `(${((100 * r.redisPct) / total).toFixed(1)} % of the processes' ${total.toFixed(1)} %); `;
     console.log(
         `${redis}bots (this process): ${r.botsPct.toFixed(1)} % of a core; hash mismatches: ${r.mismatches} of ` +
-            `${r.compared} confirmed frames checked; frames missed or errors: ${r.gaps}\n`
+            `${r.compared} confirmed frames checked; frames missed or errors: ${r.gaps}; ` +
+            `connections the server side closed (the bot joined again): ${r.dropped}; ` +
+            `creates refused and asked again: ${r.refused.length}${r.refused.length ? ` (${r.refused[0]})` : ''}\n`
     );
 }
 
