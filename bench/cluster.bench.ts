@@ -25,7 +25,8 @@ function arg(name: string, fallback: number): number {
 const ROOMS = arg('--rooms', 100),
     SECONDS = arg('--seconds', 10),
     SEED = arg('--seed', 1),
-    WARM_S = 3;
+    WARM_S = 3,
+    AT_ONCE = 10; // rooms made at the same time
 const TICK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
 /** CPU time of a process from /proc/PID/stat (utime + stime), ms. */
@@ -57,20 +58,22 @@ async function run(processes: number): Promise<Run> {
     const bots: Bot[] = [],
         refused: string[] = [];
     try {
-        for (let r = 0; r < ROOMS * processes; r++) {
-            // A loaded machine may refuse a join (Colyseus's 2 s IPC timeout between processes): asked again, counted.
+        // A loaded machine may refuse a join (Colyseus's 2 s IPC timeout between processes): asked again, counted.
+        const place = async (r: number): Promise<void> => {
             for (let tries = 1; ; tries++) {
                 const bot = new Bot(() => cluster.endpoints(), r + tries - 1, SEED * 7919 + r, 'replay');
                 try {
                     await bot.create({ seed: SEED + r, start: 1 });
                     bots.push(bot);
-                    break;
+                    return;
                 } catch (e) {
                     refused.push((e as Error).message);
                     if (tries === 5) throw e;
                 }
             }
-        }
+        };
+        for (let r = 0; r < ROOMS * processes; r += AT_ONCE)
+            await Promise.all(Array.from({ length: Math.min(AT_ONCE, ROOMS * processes - r) }, (_, k) => place(r + k)));
         await new Promise(done => setTimeout(done, WARM_S * 1000));
         await Promise.all(cluster.workers.map(w => w.stats(true)));
         const redis0 = cluster.redis ? procCpuMs(cluster.redis.pid) : 0,
