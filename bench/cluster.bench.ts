@@ -26,7 +26,7 @@ const ROOMS = arg('--rooms', 100),
     SECONDS = arg('--seconds', 10),
     SEED = arg('--seed', 1),
     WARM_S = 3,
-    AT_ONCE = 10; // rooms made at the same time
+    AT_ONCE = 4; // rooms made at the same time
 const TICK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
 /** CPU time of a process from /proc/PID/stat (utime + stime), ms. */

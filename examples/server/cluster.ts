@@ -9,7 +9,8 @@
 // Redis and the processes run in process groups of their own: Ctrl+C reaches only this parent, which stops the
 // processes first (their rooms leave Redis) and Redis last. If this parent dies, the processes see their IPC
 // channel close and stop, and Redis is stopped by the shell that started it, when its stdin (a pipe from here)
-// closes. A process that dies is started again (as a process manager would) unless `restart` is false.
+// closes. A process that dies is started again on its port (as a process manager would) unless `restart` is
+// false; the new one runs Colyseus's health check of the dead one, which takes its rooms' listings out of Redis.
 import { spawn, spawnSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
@@ -185,9 +186,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
             detached: true,
             stdio: ['ignore', 'inherit', 'inherit', 'ipc']
         });
-        const asked: ((s: WorkerStats) => void)[] = [];
+        const asked: { answer: (s: WorkerStats) => void; fail: (e: Error) => void }[] = [];
         child.on('message', (m: { type?: string } & WorkerStats) => {
-            if (m.type === 'stats') asked.shift()?.(m);
+            if (m.type === 'stats') asked.shift()?.answer(m);
+        });
+        child.on('exit', () => {
+            for (const a of asked.splice(0)) a.fail(new Error(`process ${index} exited before it answered`));
         });
         return new Promise<Worker>((done, fail) => {
             child.once('error', fail);
@@ -204,20 +208,24 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
                     processId: m.processId,
                     child,
                     stats: (reset = false) =>
-                        new Promise(answer => {
-                            asked.push(answer);
+                        new Promise((answer, fail) => {
+                            asked.push({ answer, fail });
                             child.send({ type: 'stats', reset });
                         })
                 };
+                if (closing) child.kill('SIGTERM'); // started again while the cluster was closing
                 child.once('exit', (code, signal) => {
                     if (closing) return;
                     options.onExit?.(w, signal ?? `code ${code}`);
                     if (options.restart === false) return;
-                    void launch(index, w.port, w.processId).then(again => {
-                        workers[index] = again;
-                        waiting.get(index)?.(again);
-                        waiting.delete(index);
-                    });
+                    launch(index, w.port, w.processId).then(
+                        again => {
+                            workers[index] = again;
+                            waiting.get(index)?.(again);
+                            waiting.delete(index);
+                        },
+                        (e: unknown) => console.error(`process ${index} could not be started again:`, e)
+                    );
                 });
                 done(w);
             });
@@ -283,6 +291,9 @@ export async function runCluster(argv: string[]): Promise<number> {
     const cluster = await startCluster({
         processes,
         onExit: (w, how) => console.error(`process ${w.index} (pid ${w.pid}) exited (${how}): starting it again`)
+    }).catch((e: unknown) => {
+        page.close();
+        throw e;
     });
     const pageAddress = page.address(),
         pagePort = pageAddress && typeof pageAddress === 'object' ? pageAddress.port : 0;
