@@ -58,7 +58,8 @@ async function run(processes: number): Promise<Run> {
     const bots: Bot[] = [],
         refused: string[] = [];
     try {
-        // A loaded machine may refuse a join (Colyseus's 2 s IPC timeout between processes): asked again, counted.
+        // A loaded machine may refuse a join (Colyseus's 2 s IPC timeout between processes): asked again up to 5
+        // times, counted.
         const place = async (r: number): Promise<void> => {
             for (let tries = 1; ; tries++) {
                 const bot = new Bot(() => cluster.endpoints(), r + tries - 1, SEED * 7919 + r, 'replay');
@@ -68,7 +69,7 @@ async function run(processes: number): Promise<Run> {
                     return;
                 } catch (e) {
                     refused.push((e as Error).message);
-                    if (tries === 5) throw e;
+                    if (tries === 5) return; // not made: the rooms held say so
                 }
             }
         };

@@ -115,8 +115,6 @@ test(
                 `rejoined after ${hit.map(b => b.rejoinMs[0].toFixed(0)).join(', ')} ms`
         );
         assert.equal(rejoined, hit.length, 'every bot of the dead process saw close code 1006 (abnormal closure)');
-        const alive = new Set((await cluster.workers[0].stats()).roomIds);
-        for (const b of hit) assert.ok(alive.has(b.room!.roomId), 'the new room is on the live process');
         await until(
             'the spared rooms 60 frames on, the new ones 30 frames in',
             () => spared.every((b, i) => b.frame >= from[i] + 60) && hit.every(b => b.frame >= 30)
@@ -126,6 +124,9 @@ test(
         // The process is started again; its start runs Colyseus's health check of the dead one, which removes the
         // dead process's listings from Redis.
         const restarted = await again;
+        // The new rooms run on a live process: the other one, or (on a slower machine) the one started again.
+        const alive = new Set((await stats()).flatMap(st => st.roomIds));
+        for (const b of hit) assert.ok(alive.has(b.room!.roomId), 'the new room is on a live process');
         const s = ((performance.now() - t0) / 1000).toFixed(1);
         console.log(`process 1 running again (pid ${restarted.pid}) ${s} s after the kill, its health check done`);
         const stale = (await listed()).filter(r => r.processId === dead);
