@@ -149,7 +149,9 @@ let stopping = false;
 function stop(): void {
     if (stopping) return;
     stopping = true;
-    const give = setTimeout(() => process.exit(0), 3000); // Redis gone: do not wait for it
+    // Redis may be gone too (its parent died with ours): do not wait for it, and let a call it fails end quietly.
+    for (const event of ['unhandledRejection', 'uncaughtException'] as const) process.on(event, () => process.exit(0));
+    const give = setTimeout(() => process.exit(0), 3000);
     give.unref();
     server.gracefullyShutdown(false).then(
         () => process.exit(0),
