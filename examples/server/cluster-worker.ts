@@ -116,11 +116,32 @@ function freePort(): Promise<number> {
     });
 }
 
+// Handlers first: a parent that dies while this process starts must stop it too.
+let server: Server | null = null;
+let stopping = false;
+function stop(): void {
+    if (stopping) return;
+    stopping = true;
+    // Redis may be gone too (its parent died with ours): do not wait for it, and let a call it fails end quietly.
+    for (const event of ['unhandledRejection', 'uncaughtException'] as const) process.on(event, () => process.exit(0));
+    const give = setTimeout(() => process.exit(0), 3000);
+    give.unref();
+    if (!server) process.exit(0); // stopped while starting
+    server.gracefullyShutdown(false).then(
+        () => process.exit(0),
+        () => process.exit(0)
+    );
+}
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+process.once('disconnect', stop); // the parent is gone
+if (process.send && !process.connected) stop(); // it went while this module loaded
+
 const redisPort = process.env.HITMASK_REDIS ? Number(process.env.HITMASK_REDIS) : null;
 const config = JSON.parse(process.env.HITMASK_MATCH ?? '{}') as MatchConfig;
 const port = Number(process.env.PORT ?? 0) || (await freePort());
 const redis = { host: '127.0.0.1', port: redisPort ?? 0 };
-const server = new Server({
+server = new Server({
     transport: new WebSocketTransport(),
     ...(redisPort === null
         ? {}
@@ -144,23 +165,6 @@ class ClusterRoom extends matchRoom({ ...config, log: stepped }) {
     }
 }
 server.define('match', ClusterRoom);
-
-let stopping = false;
-function stop(): void {
-    if (stopping) return;
-    stopping = true;
-    // Redis may be gone too (its parent died with ours): do not wait for it, and let a call it fails end quietly.
-    for (const event of ['unhandledRejection', 'uncaughtException'] as const) process.on(event, () => process.exit(0));
-    const give = setTimeout(() => process.exit(0), 3000);
-    give.unref();
-    server.gracefullyShutdown(false).then(
-        () => process.exit(0),
-        () => process.exit(0)
-    );
-}
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
-process.once('disconnect', stop); // the parent is gone
 
 process.on('message', (m: { type?: string; reset?: boolean }) => {
     if (m.type === 'stats') process.send?.({ type: 'stats', ...stats(m.reset === true) });
