@@ -5,6 +5,7 @@
 //              a browser page: bundles examples/NAME/main.ts with esbuild and serves examples/ on 127.0.0.1
 //              (examples/serve.ts); the port is the argument after NAME, else PORT, else 8080 (a free one when taken)
 //   server     a Colyseus room server and its page (examples/server/serve.ts; PORT and PAGE_PORT pick the ports)
+//   cluster    the same room on N Colyseus processes sharing a Redis (examples/server/cluster.ts; --processes N)
 //
 // Without NAME it lists the examples and exits 0; an unknown NAME prints the list on stderr and exits 2. The
 // servers run until Ctrl+C.
@@ -21,7 +22,11 @@ function choices(): [string, string][] {
     return [
         ['overlap', "in the terminal: two aliens' masks, the overlap drawn in ASCII, point and area"],
         ...NAMES.map((n): [string, string] => [n, `page /${n}/: ${title(n)}`]),
-        ['server', 'a Colyseus room server and its page /server/: an authoritative room with rollback (docs/server.md)']
+        [
+            'server',
+            'a Colyseus room server and its page /server/: an authoritative room with rollback (docs/server.md)'
+        ],
+        ['cluster', 'the same room on N Colyseus processes sharing a Redis (--processes N; needs redis-server)']
     ];
 }
 
@@ -36,13 +41,14 @@ function listing(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-    const [name, port] = argv;
+    const [name, port, ...rest] = argv;
     if (name === undefined) {
         console.log(listing());
         return 0;
     }
     if (name === 'overlap') await import('./overlap.js');
     else if (name === 'server') await (await import('./server/serve.js')).runServer();
+    else if (name === 'cluster') return (await import('./server/cluster.js')).runCluster([port, ...rest]);
     else if ((NAMES as readonly string[]).includes(name)) {
         const wanted = Number(port ?? process.env.PORT ?? 8080);
         try {
