@@ -426,6 +426,12 @@ function alphaWithin(what: string): Promise<Uint8ClampedArray> {
  */
 async function drawCheck(seed: number) {
     await engine.start();
+    // Alone in the scene: the picking test's actor goes.
+    if (pointer.actor) {
+        pointer.actor.kill();
+        engine.currentScene.remove(pointer.actor);
+        pointer.actor = null;
+    }
     const alien = await image('sprites/alien1.png');
     const r = mulberry32(seed);
     const actor = new ex.Actor({
