@@ -1,7 +1,7 @@
 // `npm run example -- NAME [port]`: runs one example.
 //
 //   overlap    in the terminal (examples/overlap.ts): two sprites' masks, where their boxes and their pixels meet
-//   phaser, phaser3, pixi, pixi7, matter, phaser-move, pixi-move
+//   phaser, phaser3, pixi, pixi7, matter, phaser-move, pixi-move, kaplay, excalibur
 //              a browser page: bundles examples/NAME/main.ts with esbuild and serves examples/ on 127.0.0.1
 //              (examples/serve.ts); the port is the argument after NAME, else PORT, else 8080 (a free one when taken)
 //   server     a Colyseus room server and its page (examples/server/serve.ts; PORT and PAGE_PORT pick the ports)

@@ -8,7 +8,17 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 export const EXAMPLES = fileURLToPath(new URL('.', import.meta.url));
-export const NAMES = ['phaser', 'phaser3', 'pixi', 'pixi7', 'matter', 'phaser-move', 'pixi-move'] as const;
+export const NAMES = [
+    'phaser',
+    'phaser3',
+    'pixi',
+    'pixi7',
+    'matter',
+    'phaser-move',
+    'pixi-move',
+    'kaplay',
+    'excalibur'
+] as const;
 export type ExampleName = (typeof NAMES)[number];
 // The other engine majors: the page's source and the devDependency alias bundled for the engine it imports.
 // Phaser 3 runs the Phaser 4 page's source unchanged; PixiJS 7 has a source of its own (its API differs).

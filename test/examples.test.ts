@@ -1,14 +1,15 @@
 // @test slow browser
 // The browser examples (examples/phaser, examples/pixi, examples/matter, the platformers examples/phaser-move and
-// examples/pixi-move, and the other engine majors: examples/phaser3, the Phaser page's source bundled with
-// Phaser 3, and examples/pixi7, on PixiJS 7): they bundle
-// with esbuild against the real Phaser, PixiJS, Matter.js and hitmask sources, type-check under the repository's
-// strict settings (PixiJS 7's page against hitmask's declarations and PixiJS 7's own types), and,
-// where headless Chromium is installed (/usr/bin/chromium), run: Phaser and PixiJS report pixel hits that
-// Arcade's/the box test alone would not; in Matter.js the mask-built bodies come to rest on the mask terrain,
-// and a shot's crater rebuilds the terrain body with the mask's exact area; the platformers read their level from a
-// Tiled map (Phaser: tiledCollision over its loader's caches; PixiJS: loadTiledMap) to the solid pixels readTiledMap
-// reads in Node, and their hero climbs and lands by moveAndSlide, its placed mask never inside the terrain.
+// examples/pixi-move, examples/kaplay and examples/excalibur, and the other engine majors: examples/phaser3, the
+// Phaser page's source bundled with Phaser 3, and examples/pixi7, on PixiJS 7): they bundle with esbuild against the
+// real Phaser, PixiJS, Matter.js, Kaplay, Excalibur and hitmask sources, type-check under the repository's strict
+// settings (PixiJS 7's page against hitmask's declarations and PixiJS 7's own types), and, where headless Chromium
+// is installed (/usr/bin/chromium), run: Phaser, PixiJS, Kaplay and Excalibur report pixel hits that Arcade's bodies,
+// the box test, area() or the colliders alone would not; in Matter.js the mask-built bodies come to rest on the mask
+// terrain, and a shot's crater rebuilds the terrain body with the mask's exact area; the platformers read their level
+// from a Tiled map (Phaser: tiledCollision over its loader's caches; PixiJS: loadTiledMap) to the solid pixels
+// readTiledMap reads in Node, and their hero climbs and lands by moveAndSlide, its placed mask never inside the
+// terrain.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -40,7 +41,9 @@ const MARKER: Record<ExampleName, string> = {
     pixi7: 'a PixiJS Sprite (with a texture and an anchor)',
     matter: 'function matterBody',
     'phaser-move': 'Phaser platformer: frames',
-    'pixi-move': 'PixiJS platformer: frames'
+    'pixi-move': 'PixiJS platformer: frames',
+    kaplay: 'frames with area() overlaps',
+    excalibur: 'frames with collider contacts'
 };
 // The engine package each page of another major bundles (the alias of the other major).
 const ALIASED: Partial<Record<ExampleName, string>> = { phaser3: 'phaser3', pixi7: 'pixi7' };
@@ -96,6 +99,8 @@ test('examples: each bundles with esbuild, with the engine and hitmask inside', 
         'node_modules/phaser/',
         'node_modules/pixi.js/',
         'node_modules/matter-js/',
+        'node_modules/kaplay/',
+        'node_modules/excalibur/',
         'src/core/mask.ts',
         'src/shapes/convex.ts',
         'src/debug/draw.ts',
@@ -104,6 +109,8 @@ test('examples: each bundles with esbuild, with the engine and hitmask inside', 
         'examples/matter/main.ts',
         'examples/phaser-move/main.ts',
         'examples/pixi-move/main.ts',
+        'examples/kaplay/main.ts',
+        'examples/excalibur/main.ts',
         'src/movement/move-and-slide.ts',
         'src/tiled/tiled-collision.ts',
         'src/tiled/tiled-load.ts'
@@ -211,14 +218,14 @@ async function inChromium(
 }
 
 test(
-    'examples: in headless Chromium the Phaser 3 and 4 and PixiJS 7 and 8 pages run and report pixel hits, and box-only overlaps they rejected',
+    'examples: in headless Chromium the Phaser 3 and 4, PixiJS 7 and 8, Kaplay and Excalibur pages run and report pixel hits, and box-only overlaps they rejected',
     { skip: chromiumMissing },
     async () => {
         for (const name of NAMES)
             if (!existsSync(join(site, name, 'dist', 'main.js')))
                 await bundleExample(name, join(site, name, 'dist', 'main.js'));
         await inChromium(async (browser, port) => {
-            for (const name of ['phaser', 'phaser3', 'pixi', 'pixi7'] as const) {
+            for (const name of ['phaser', 'phaser3', 'pixi', 'pixi7', 'kaplay', 'excalibur'] as const) {
                 const { page, errors } = await openPage(browser);
                 await page.goto(`http://127.0.0.1:${port}/${name}/`);
                 // The ship sweeps across three rocks: boxes meet before pixels do, so both counts grow.

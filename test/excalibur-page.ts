@@ -4,7 +4,7 @@
 // destination size, parent actors) are drawn by Excalibur, and the alpha it renders is compared with the placed masks.
 import * as ex from 'excalibur';
 import { mulberry32 } from '../bench/timing.js';
-import { hitmaskFor, hitTest, overlaps, pixelCollisions } from '../src/excalibur.js';
+import { drawHitmask, hitmaskFor, hitTest, overlaps, pixelCollisions } from '../src/excalibur.js';
 import { TransformCache } from '../src/index.js';
 
 const SIZE = 200;
@@ -408,6 +408,81 @@ async function pointerCheck() {
     });
 }
 
+// The canvas's alpha as alpha() reads it, or an Error after 60 s without three frames (the engine stops its loop on an
+// error in a draw call).
+function alphaWithin(what: string): Promise<Uint8ClampedArray> {
+    return Promise.race([
+        alpha(),
+        new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error(`no frame drawn in 60 s after ${what}`)), 60_000)
+        )
+    ]);
+}
+
+/**
+ * drawHitmask into Excalibur's own (WebGL) context, from an actor's posttransformdraw, the sprite itself drawn fully
+ * transparent: the filled runs against the placed mask (pixels away from the boundary that differ), then the outline
+ * alone (drawn pixels, and those more than 1 px from the mask's boundary).
+ */
+async function drawCheck(seed: number) {
+    await engine.start();
+    // Alone in the scene: the picking test's actor goes.
+    if (pointer.actor) {
+        pointer.actor.kill();
+        engine.currentScene.remove(pointer.actor);
+        pointer.actor = null;
+    }
+    const alien = await image('sprites/alien1.png');
+    const r = mulberry32(seed);
+    const actor = new ex.Actor({
+        pos: ex.vec(100, 100),
+        rotation: r() * 2 * Math.PI,
+        scale: ex.vec(1.2, 1.2),
+        width: 80,
+        height: 71
+    });
+    actor.graphics.use(ex.Sprite.from(alien));
+    actor.graphics.opacity = 0;
+    let style: { color: number | null; alpha: number; outline: number | null } = {
+        color: 0x00ff00,
+        alpha: 1,
+        outline: null
+    };
+    actor.on('posttransformdraw', e => void drawHitmask(e.ctx, actor, style));
+    engine.currentScene.add(actor);
+    const placed = hitmaskFor(actor);
+    const set = (X: number, Y: number) => placed.mask.get(X - placed.x, Y - placed.y);
+    const fill = await alphaWithin('drawHitmask filled the mask');
+    let solid = 0,
+        far = 0;
+    for (let Y = 0; Y < SIZE; Y++)
+        for (let X = 0; X < SIZE; X++) {
+            const m = set(X, Y),
+                g = fill[(Y * SIZE + X) * 4 + 3] > 127;
+            if (m) solid++;
+            if (m === g) continue;
+            let near = false;
+            for (let dy = -1; dy <= 1; dy++)
+                for (let dx = -1; dx <= 1; dx++) if (set(X + dx, Y + dy) === g) near = true;
+            if (!near) far++;
+        }
+    style = { color: null, alpha: 1, outline: 0xffffff };
+    const line = await alphaWithin('drawHitmask outlined the mask');
+    let drawn = 0,
+        off = 0;
+    for (let Y = 0; Y < SIZE; Y++)
+        for (let X = 0; X < SIZE; X++) {
+            if (line[(Y * SIZE + X) * 4 + 3] <= 127) continue;
+            drawn++;
+            let inside = 0;
+            for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (set(X + dx, Y + dy)) inside++;
+            if (inside === 0 || inside === 9) off++;
+        }
+    actor.kill();
+    engine.currentScene.remove(actor);
+    return { solid, far, drawn, off, boundary: placed.mask.width + placed.mask.height };
+}
+
 declare global {
     interface Window {
         excaliburTests: {
@@ -415,8 +490,9 @@ declare global {
             pointerCheck: typeof pointerCheck;
             renderPoses: typeof renderPoses;
             collisionRun: typeof collisionRun;
+            drawCheck: typeof drawCheck;
         };
     }
 }
-window.excaliburTests = { renderPoses, collisionRun, pointerSetup, pointerCheck };
+window.excaliburTests = { renderPoses, collisionRun, pointerSetup, pointerCheck, drawCheck };
 document.title = 'ready';

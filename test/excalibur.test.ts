@@ -140,3 +140,17 @@ test('excalibur: with pixelCollisions(), pointerdown fires exactly where hitTest
     );
     assert.deepEqual(errors, []);
 });
+
+test("excalibur: drawHitmask draws into Excalibur's WebGL context: its runs fill the placed mask, its outline runs along the boundary", async t => {
+    if (!page) {
+        t.skip(chromiumMissing || 'the page did not start');
+        return;
+    }
+    const r = await page.evaluate(seed => window.excaliburTests.drawCheck(seed), SEED);
+    t.diagnostic(JSON.stringify(r));
+    assert.ok(r.solid > 2000, 'the placed mask has pixels');
+    assert.equal(r.far, 0, 'the filled runs equal the placed mask but for the 1-px band');
+    assert.ok(r.drawn > r.boundary, `the outline is drawn (${r.drawn} pixels)`);
+    assert.equal(r.off, 0, 'every outline pixel lies within 1 px of the boundary');
+    assert.deepEqual(errors, []);
+});

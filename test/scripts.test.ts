@@ -52,7 +52,19 @@ test('npm run example: lists the terminal, browser and server examples without a
     const list = tsx('examples/run-example.ts');
     assert.equal(list.status, 0, list.stderr);
     const names = listed(list.stdout);
-    for (const n of ['overlap', 'phaser', 'phaser3', 'pixi', 'pixi7', 'matter', 'phaser-move', 'pixi-move', 'server'])
+    for (const n of [
+        'overlap',
+        'phaser',
+        'phaser3',
+        'pixi',
+        'pixi7',
+        'matter',
+        'phaser-move',
+        'pixi-move',
+        'kaplay',
+        'excalibur',
+        'server'
+    ])
         assert.ok(names.includes(n), `${n} in the listing:\n${list.stdout}`);
     const unknown = tsx('examples/run-example.ts', 'no-such-example');
     assert.equal(unknown.status, 2);

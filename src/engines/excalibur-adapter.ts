@@ -251,30 +251,38 @@ export function drawHitmask(
         typeof ctx !== 'object' ||
         ctx === null ||
         typeof ctx.drawRectangle !== 'function' ||
-        typeof ctx.drawLine !== 'function'
+        typeof ctx.debug?.drawLine !== 'function' ||
+        typeof ctx.getTransform !== 'function'
     )
         throw typeError('ctx', 'an ExcaliburGraphicsContext', ctx);
     const { color = 0xff00ff, alpha = 0.5, outline = null, box = null, lineWidth = 1 } = style;
     const placed = hitmaskFor(actor, style);
     const { mask: m, x: ox, y: oy } = placed;
-    const at = (x: number, y: number) => ({ x, y }) as unknown as Parameters<ExcaliburGraphicsContext['drawLine']>[0];
+    // The WebGL renderers do vector arithmetic on the points (add, sub) when they flush, later: each point is a new
+    // Excalibur Vector, cloned from one the context hands out (the adapter imports Excalibur for types only).
+    const origin = ctx.getTransform().getPosition();
+    const at = (x: number, y: number) => {
+        const v = origin.clone();
+        v.setTo(x, y);
+        return v;
+    };
     if (color !== null) {
         const c = colorOf(color, alpha);
         forEachRun(m, (x, y, n) => ctx.drawRectangle(at(ox + x, oy + y), n, 1, c));
     }
+    // Edges through the context's debug lines: the WebGL renderer fades a drawLine 1 pixel thick out to nothing.
+    const edge = (x0: number, y0: number, x1: number, y1: number, c: Color) =>
+        ctx.debug.drawLine(at(ox + x0, oy + y0), at(ox + x1, oy + y1), { color: c, lineWidth });
     if (outline !== null) {
         const c = colorOf(outline, 1);
-        forEachEdge(m, (x0, y0, x1, y1) => ctx.drawLine(at(ox + x0, oy + y0), at(ox + x1, oy + y1), c, lineWidth));
+        forEachEdge(m, (x0, y0, x1, y1) => edge(x0, y0, x1, y1, c));
     }
     if (box !== null) {
         const c = colorOf(box, 1);
-        for (const [x0, y0, x1, y1] of [
-            [0, 0, m.width, 0],
-            [m.width, 0, m.width, m.height],
-            [m.width, m.height, 0, m.height],
-            [0, m.height, 0, 0]
-        ])
-            ctx.drawLine(at(ox + x0, oy + y0), at(ox + x1, oy + y1), c, lineWidth);
+        edge(0, 0, m.width, 0, c);
+        edge(m.width, 0, m.width, m.height, c);
+        edge(0, m.height, m.width, m.height, c);
+        edge(0, 0, 0, m.height, c);
     }
     return placed;
 }

@@ -5,8 +5,8 @@
 // through the collider's `contains`, which becomes the pixel test. Type-only Excalibur import.
 import type { Actor, Collider, CollisionContact, Scene } from 'excalibur';
 import { typeError } from '../base/check.js';
-import { cacheOf } from './sprite.js';
-import { hitTest, overlaps, type HitmaskOptions } from './excalibur-adapter.js';
+import { cacheOf, placedOverlap, type PlacedSprite } from './sprite.js';
+import { hitmaskFor, hitTest, type HitmaskOptions } from './excalibur-adapter.js';
 
 // The actors with pixel collisions, with their options.
 const pixelActors = new WeakMap<object, HitmaskOptions>();
@@ -16,26 +16,36 @@ const patched = new WeakSet<object>();
 
 type Narrowphase = (pairs: unknown[], stats?: unknown) => CollisionContact[];
 
-// Keeps a contact between two pixel actors only while their pixels touch (one answer per pair and call).
+// Keeps a contact between two pixel actors only while their pixels touch. Each actor is placed once per call (the
+// placed masks are the transform cache's, shared), then each contact is one box test and one AND of the placed masks:
+// in a crowd an actor is in several contacts.
 function wrapScene(scene: Scene): void {
     const processor = scene.physics.collisionProcessor as unknown as { narrowphase: Narrowphase };
     if (wrapped.has(processor)) return;
     wrapped.add(processor);
     const own = processor.narrowphase;
+    const placed = new Map<Actor, PlacedSprite | null>();
+    const place = (actor: Actor, options: HitmaskOptions): PlacedSprite | null => {
+        let p = placed.get(actor);
+        if (p === undefined) placed.set(actor, (p = actor.isKilled() ? null : hitmaskFor(actor, options)));
+        return p;
+    };
     processor.narrowphase = function (pairs: unknown[], stats?: unknown): CollisionContact[] {
         const contacts = own.call(this, pairs, stats);
-        let answers: Map<string, boolean> | null = null;
-        return contacts.filter(c => {
-            const a = c.colliderA.owner as unknown as Actor,
-                b = c.colliderB.owner as unknown as Actor;
-            const oa = pixelActors.get(a);
-            if (!oa || !pixelActors.has(b)) return true;
-            const key = a.id < b.id ? `${a.id},${b.id}` : `${b.id},${a.id}`;
-            answers ??= new Map();
-            let hit = answers.get(key);
-            if (hit === undefined) answers.set(key, (hit = overlaps(a, b, oa)));
-            return hit;
-        });
+        try {
+            return contacts.filter(c => {
+                const a = c.colliderA.owner as unknown as Actor,
+                    b = c.colliderB.owner as unknown as Actor;
+                const oa = pixelActors.get(a),
+                    ob = pixelActors.get(b);
+                if (!oa || !ob) return true;
+                const A = place(a, oa),
+                    B = place(b, ob);
+                return A !== null && B !== null && placedOverlap(A, B);
+            });
+        } finally {
+            placed.clear();
+        }
     };
 }
 

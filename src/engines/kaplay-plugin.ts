@@ -4,8 +4,8 @@
 // onCollide and onCollideEnd and body() resolves: pixelArea() lets that event through only while the two objects'
 // pixels touch. Type-only Kaplay import.
 import type { Comp, GameObj, KAPLAYCtx } from 'kaplay';
-import { cacheOf } from './sprite.js';
-import { hitTest, overlaps, type HitmaskOptions, type KaplaySpriteLike, type XY } from './kaplay-adapter.js';
+import { cacheOf, placedOverlap, type PlacedSprite } from './sprite.js';
+import { hitmaskFor, hitTest, type HitmaskOptions, type KaplaySpriteLike, type XY } from './kaplay-adapter.js';
 import { useKaplay } from './kaplay-frames.js';
 
 /** The `pixelArea()` component: pixel-exact collisions and picking for an object with `area()` and `sprite()`. */
@@ -29,25 +29,52 @@ type Host = KaplaySpriteLike & {
 
 // Updates seen (fixed and per frame: Kaplay checks collisions after both; every pixelArea object counts its own, only
 // the change matters): a pair's answer holds for one check, so that both objects of a pair hear the same one even after
-// the first one's resolution moved them.
+// the first one's resolution moved them. Each object is placed once per check, where it stands (placed again when a
+// resolution moved it since), so that in a crowd an object in several pairs is not placed for each.
 let tick = 0;
 let answersTick = -1;
-const answers = new Map<string, boolean>();
+const answers = new Map<number, Map<number, boolean>>();
+interface Placement {
+    x: number;
+    y: number;
+    placed: PlacedSprite | null;
+}
+const placements = new Map<Host, Placement>();
 
 function isPixel(o: unknown): o is Host {
     const g = o as Partial<Host> | null;
     return typeof g === 'object' && g !== null && typeof g.has === 'function' && g.has('pixelArea');
 }
 
+// The object's placed mask in this check (null once destroyed: it touches nothing).
+function placementOf(o: Host, options: HitmaskOptions): PlacedSprite | null {
+    const x = o.pos?.x ?? 0,
+        y = o.pos?.y ?? 0;
+    let p = placements.get(o);
+    if (p === undefined || p.x !== x || p.y !== y) {
+        const placed = o.exists?.() === false ? null : hitmaskFor(o, options);
+        placements.set(o, (p = { x, y, placed }));
+    }
+    return p.placed;
+}
+
 // Whether the pixels of `a` and `b` touch in this collision check (decided once per pair and check).
 function touching(a: Host, b: Host, options: HitmaskOptions): boolean {
     if (answersTick !== tick) {
         answers.clear();
+        placements.clear();
         answersTick = tick;
     }
-    const key = a.id < b.id ? `${a.id},${b.id}` : `${b.id},${a.id}`;
-    let hit = answers.get(key);
-    if (hit === undefined) answers.set(key, (hit = overlaps(a, b, options)));
+    const lo = a.id < b.id ? a.id : b.id,
+        hi = a.id < b.id ? b.id : a.id;
+    let row = answers.get(lo);
+    if (row === undefined) answers.set(lo, (row = new Map()));
+    let hit = row.get(hi);
+    if (hit === undefined) {
+        const A = placementOf(a, options),
+            B = placementOf(b, options);
+        row.set(hi, (hit = A !== null && B !== null && placedOverlap(A, B)));
+    }
     return hit;
 }
 

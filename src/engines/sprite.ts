@@ -172,6 +172,17 @@ export function posedOverlap(
 }
 
 /**
+ * @internal Pixel-exact test between two placed masks (box test first): the collision hooks place each object once per
+ * check and test its pairs with this. The same answer as {@link posedOverlap} on their poses.
+ */
+export function placedOverlap(A: PlacedSprite, B: PlacedSprite): boolean {
+    const dx = B.x - A.x,
+        dy = B.y - A.y;
+    if (dx >= A.mask.width || dy >= A.mask.height || -dx >= B.mask.width || -dy >= B.mask.height) return false;
+    return A.mask.overlaps(B.mask, dx, dy);
+}
+
+/**
  * @deprecated since 0.4.0: `overlaps({ mask: a, pose: pa }, { mask: b, pose: pb }, { cache })` of hitmask/phaser or
  * hitmask/pixi (the adapters' `overlaps` takes posed masks too). Warns once.
  */
