@@ -125,7 +125,9 @@ async function runExcalibur(n: number, pixel: boolean, warmup: number, frames: n
         pixelRatio: 1,
         antialiasing: false,
         suppressPlayButton: true,
-        backgroundColor: ex.Color.fromHex('#222233')
+        backgroundColor: ex.Color.fromHex('#222233'),
+        // Both sides on WebGL: Excalibur would swap to a 2D canvas when a loaded machine's frame rate stays low.
+        configurePerformanceCanvas2DFallback: { allow: false }
     });
     const image = new ex.ImageSource('../sprites/alien1.png');
     await image.load();

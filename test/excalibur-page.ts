@@ -4,7 +4,7 @@
 // destination size, parent actors) are drawn by Excalibur, and the alpha it renders is compared with the placed masks.
 import * as ex from 'excalibur';
 import { mulberry32 } from '../bench/timing.js';
-import { drawHitmask, hitmaskFor, hitTest, overlaps, pixelCollisions } from '../src/excalibur.js';
+import { drawHitmask, frameMask, hitmaskFor, hitTest, overlaps, pixelCollisions } from '../src/excalibur.js';
 import { TransformCache } from '../src/index.js';
 
 const SIZE = 200;
@@ -19,7 +19,10 @@ const engine = new ex.Engine({
     antialiasing: false,
     suppressPlayButton: true,
     enableCanvasTransparency: true,
-    backgroundColor: ex.Color.Transparent
+    backgroundColor: ex.Color.Transparent,
+    // Excalibur swaps its WebGL context for a 2D canvas when the frame rate stays low, as on a loaded test machine:
+    // the checks read what WebGL draws.
+    configurePerformanceCanvas2DFallback: { allow: false }
 });
 
 // An asymmetric blob: a few ellipses and a one-pixel spike along the top-left, alpha both sides of 127.
@@ -63,6 +66,8 @@ async function image(source: HTMLCanvasElement | string): Promise<ex.ImageSource
             ? new ex.ImageSource(source, { filtering: ex.ImageFiltering.Pixel })
             : ex.ImageSource.fromHtmlCanvasElement(source, { filtering: ex.ImageFiltering.Pixel });
     if (!img.isLoaded()) await img.load();
+    // An ImageSource made from a canvas says it is loaded before its image is (a blob URL loads it): wait for that.
+    await img.ready;
     return img;
 }
 
@@ -483,6 +488,30 @@ async function drawCheck(seed: number) {
     return { solid, far, drawn, off, boundary: placed.mask.width + placed.mask.height };
 }
 
+/**
+ * A sprite of an ImageSource made from a canvas, asked for its mask at once (Excalibur already says it is loaded, its
+ * image is not) and after `ready`: the error, and the mask's pixel count against the canvas's opaque pixels.
+ */
+async function canvasSourceCheck(seed: number) {
+    const c = sheet(seed, 1, 1, 40, 30);
+    const opaque = (c.getContext('2d') as CanvasRenderingContext2D)
+        .getImageData(0, 0, 40, 30)
+        .data.filter((_, i) => i % 4 === 3)
+        .filter(a => a > 127).length;
+    const source = ex.ImageSource.fromHtmlCanvasElement(c, { filtering: ex.ImageFiltering.Pixel });
+    // With its source view given, as a SpriteSheet's frames have it (Sprite.from would take the unloaded size, 0).
+    const sprite = () => new ex.Sprite({ image: source, sourceView: { x: 0, y: 0, width: 40, height: 30 } });
+    let early = '';
+    try {
+        frameMask(sprite());
+    } catch (e) {
+        early = (e as Error).message;
+    }
+    const loadedEarly = source.isLoaded();
+    await source.ready;
+    return { loadedEarly, early, count: frameMask(sprite()).mask.count(), opaque };
+}
+
 declare global {
     interface Window {
         excaliburTests: {
@@ -491,8 +520,9 @@ declare global {
             renderPoses: typeof renderPoses;
             collisionRun: typeof collisionRun;
             drawCheck: typeof drawCheck;
+            canvasSourceCheck: typeof canvasSourceCheck;
         };
     }
 }
-window.excaliburTests = { renderPoses, collisionRun, pointerSetup, pointerCheck, drawCheck };
+window.excaliburTests = { renderPoses, collisionRun, pointerSetup, pointerCheck, drawCheck, canvasSourceCheck };
 document.title = 'ready';

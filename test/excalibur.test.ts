@@ -154,3 +154,17 @@ test("excalibur: drawHitmask draws into Excalibur's WebGL context: its runs fill
     assert.equal(r.off, 0, 'every outline pixel lies within 1 px of the boundary');
     assert.deepEqual(errors, []);
 });
+
+test('excalibur: a sprite of an ImageSource made from a canvas is refused until its image has loaded, then read whole', async t => {
+    if (!page) {
+        t.skip(chromiumMissing || 'the page did not start');
+        return;
+    }
+    const r = await page.evaluate(seed => window.excaliburTests.canvasSourceCheck(seed), SEED);
+    t.diagnostic(JSON.stringify(r));
+    // Excalibur calls it loaded before its blob image is: an empty mask read then would be cached for good.
+    assert.equal(r.loadedEarly, true);
+    assert.match(r.early, /is not loaded yet/);
+    assert.ok(r.opaque > 100, 'the canvas has opaque pixels');
+    assert.equal(r.count, r.opaque);
+});

@@ -43,7 +43,10 @@ function fromPixels(s: Sprite): FrameMask {
     let byRegion = regions.get(s.image);
     const cached = byRegion?.get(key);
     if (cached) return cached;
-    if (!s.image.isLoaded())
+    // ImageSource.fromHtmlCanvasElement says it is loaded before its image has loaded (the canvas goes through a blob
+    // URL): drawing that image then reads no pixel, and the empty mask would be cached for every later use.
+    const el = s.image.image as HTMLImageElement | undefined;
+    if (!s.image.isLoaded() || (el && el.naturalWidth === 0 && v.width > 0 && v.height > 0))
         throw new Error(
             `${label} is not loaded yet: load it (a Loader, or await image.load()) before testing its sprites.`
         );
