@@ -403,6 +403,12 @@ test('argument checks', () => {
     assert.throws(() => new TerrainChunks(m, { tolerance: -1 }), { name: 'RangeError', message: /tolerance must be/ });
     assert.throws(() => new TerrainChunks(m, { maxVertices: 2 }), { name: 'RangeError', message: /maxVertices/ });
     assert.throws(() => new TerrainChunks(m, [] as never), { name: 'TypeError' });
+    const chunks = new TerrainChunks(m, { size: 4 });
+    chunks.sync();
+    assert.throws(() => chunks.mark(NaN, 0, 1, 1), { name: 'RangeError', message: /x must be/ });
+    assert.throws(() => chunks.mark(0, 0, -1, 1), { name: 'RangeError', message: /width must be/ });
+    assert.throws(() => chunks.mark(0, 0, 1, Infinity), { name: 'RangeError', message: /height must be/ });
+    assert.deepEqual(chunks.sync(), { removed: [], changed: [] }, 'a refused mark marks nothing');
 });
 
 test(

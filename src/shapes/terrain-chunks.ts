@@ -11,7 +11,7 @@
 // cover exactly the chunk: neighbours meet along the chunk border with no gap and no overlap. At a tolerance the
 // vertices on the chunk border are kept, so the border edges of two neighbours stay the same line.
 import { popcnt } from '../base/bits.js';
-import { checkInt, checkMinInt, checkNonNegative, wrongType, describe } from '../base/check.js';
+import { checkFinite, checkInt, checkMinInt, checkNonNegative, wrongType, describe } from '../base/check.js';
 import { checkOptions } from '../base/check-types.js';
 import { isLiveMask, type Mask } from '../core/mask.js';
 import { wordsOf } from '../kernels/mask-words.js';
@@ -179,6 +179,10 @@ export class TerrainChunks {
      * writes into a raster's `plane(i).words`. Writes through a Mask's or a raster's methods need no mark.
      */
     mark(x: number, y: number, width: number, height: number): this {
+        checkFinite('x', x);
+        checkFinite('y', y);
+        checkNonNegative('width', width);
+        checkNonNegative('height', height);
         const x0 = Math.max(0, Math.floor(x)),
             y0 = Math.max(0, Math.floor(y));
         const x1 = Math.min(this.width, Math.ceil(x + width)),
